@@ -1,0 +1,36 @@
+"""cffi build script for the C core (API mode, run by `pip install` via setup.py).
+
+The cdef is the very header the C code includes (STYLE.md rule 5), so declarations
+cannot drift. `build_ffi(module_name, extra_compile_args)` is also used by the
+sanitizer test to build an instrumented twin of the same sources.
+"""
+
+import os
+from pathlib import Path
+
+from cffi import FFI
+
+HERE = Path(__file__).resolve().parent
+CSRC = HERE / "csrc"
+WARNINGS = ["-std=c11", "-O2", "-Wall", "-Wextra"]
+
+
+def build_ffi(module_name: str = "sim._sim_core", extra_compile_args=(), extra_link_args=()) -> FFI:
+    ffi = FFI()
+    ffi.cdef((CSRC / "core.h").read_text())
+    ffi.set_source(
+        module_name,
+        '#include <stdint.h>\n#include "core.h"\n',
+        # setuptools refuses absolute source paths
+        sources=[os.path.relpath(CSRC / "core.c")],
+        include_dirs=[os.path.relpath(CSRC)],
+        extra_compile_args=[*WARNINGS, *extra_compile_args],
+        extra_link_args=list(extra_link_args),
+    )
+    return ffi
+
+
+ffibuilder = build_ffi()
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)

@@ -1,0 +1,206 @@
+"""The board: a Python owner of the C core's board handle (STYLE.md rule 6).
+
+Callers see ints and tuples, never cdata. One C call per hot operation; results are
+read from a buffer the call filled in one go.
+
+Features are named by the segment at their root (`tile_index * 12 + local`); a root
+is valid until the next placement, so keep segments, not roots, across placements.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from sim._core import check, ffi, lib
+from sim.tiles import ANY_EDGE, EDGE_TYPES, KINDS, Tile, distinct_rotations
+
+MAX_SEGS = lib.CC_MAX_SEGS
+
+
+class Catalogue:
+    """The tile types a game can place, registered once in a C tileset.
+
+    `types[i]` is the tile type with C index i; `variant(i, r)` the Tile turned r times.
+    """
+
+    def __init__(self, tiles: list[Tile] | tuple[Tile, ...]):
+        self.types = tuple(tiles)
+        self.index = {t.id: i for i, t in enumerate(self.types)}
+        self._variants = tuple(tuple(t.rotated(r) for r in range(4)) for t in self.types)
+        self.distinct = tuple(distinct_rotations(t) for t in self.types)
+        self._ts = ffi.gc(lib.cc_tileset_new(max(1, len(self.types))), lib.cc_tileset_free)
+        if self._ts == ffi.NULL:
+            raise MemoryError("cc_tileset_new failed")
+        for i, t in enumerate(self.types):
+            defs = ffi.new("cc_tiledef[4]")
+            for r in range(4):
+                self._fill(defs[r], self._variants[i][r], r in self.distinct[i])
+            check(lib.cc_tileset_add(self._ts, defs), f"cc_tileset_add({t.id})")
+
+    @staticmethod
+    def _fill(d, tile: Tile, distinct: bool) -> None:
+        for e, ch in enumerate(tile.edges):
+            d.edges[e] = lib.CC_EDGE_ANY if ch == ANY_EDGE else EDGE_TYPES.index(ch)
+        d.nseg = len(tile.segments)
+        d.distinct = int(distinct)
+        for s, seg in enumerate(tile.segments):
+            d.seg_kind[s] = KINDS.index(seg.kind)
+            d.seg_mask[s] = sum(1 << e for e in seg.edges)
+            d.seg_coats[s] = seg.coats
+            d.seg_cities[s] = sum(1 << c for c in seg.cities)
+
+    def variant(self, type_index: int, rotation: int) -> Tile:
+        return self._variants[type_index][rotation]
+
+
+class Feature(NamedTuple):
+    root: int
+    kind: str
+    tiles: int  # distinct tiles; a monastery: 1 + tiles around it
+    open: int  # open edges; a monastery: empty cells around it
+    coats: int
+    complete: bool
+    segments: int
+    figures: int
+
+
+class FigureInfo(NamedTuple):
+    player: int
+    kind: int
+    strength: int
+    segment: int
+
+
+class Board:
+    """A Carcassonne board of at most `max_tiles` tiles over `catalogue`."""
+
+    def __init__(self, catalogue: Catalogue, max_tiles: int, _ptr=None):
+        self.catalogue = catalogue
+        self.max_tiles = max_tiles
+        if _ptr is None:
+            _ptr = lib.cc_board_new(catalogue._ts, max_tiles)
+            if _ptr == ffi.NULL:
+                raise MemoryError("cc_board_new failed")
+        self._ptr = ffi.gc(_ptr, lib.cc_board_free)
+        # the frontier has at most 2 * tiles + 2 cells, each with 4 rotations of 3 ints
+        self._cap = 12 * (2 * max_tiles + 4)
+        self._buf = ffi.new("int32_t[]", self._cap)
+
+    def clone(self) -> Board:
+        """An independent copy of this board."""
+        ptr = lib.cc_board_clone(self._ptr)
+        if ptr == ffi.NULL:
+            raise MemoryError("cc_board_clone failed")
+        return Board(self.catalogue, self.max_tiles, ptr)
+
+    def __reduce__(self):
+        raise TypeError("a Board holds C memory and is not pickled; pickle the Game")
+
+    def __len__(self) -> int:
+        return lib.cc_board_ntiles(self._ptr)
+
+    # ------------------------------------------------------------ placement
+
+    def legal_placements(self, type_index: int) -> list[tuple[int, int, int]]:
+        """All (x, y, rotation) where the tile fits, sorted by y, x, rotation."""
+        n = check(lib.cc_legal_placements(self._ptr, type_index, self._buf, self._cap),
+                  "cc_legal_placements")
+        flat = ffi.unpack(self._buf, 3 * n)
+        return list(zip(flat[0::3], flat[1::3], flat[2::3]))
+
+    def misfit(self, type_index: int, x: int, y: int, rotation: int) -> int:
+        """-1 if the tile fits; else the clashing edge 0..3, 4 (no neighbour), 5 (taken)."""
+        return lib.cc_misfit(self._ptr, type_index, x, y, rotation)
+
+    def place(self, type_index: int, x: int, y: int, rotation: int) -> list[int]:
+        """Place a tile; returns the features it completes (roots).
+
+        Raises CoreError if it does not fit.
+        """
+        n = check(lib.cc_place(self._ptr, type_index, x, y, rotation, self._buf, self._cap),
+                  f"cc_place({self.catalogue.types[type_index].id} at {x},{y} r{rotation})")
+        return ffi.unpack(self._buf, n)
+
+    def tile(self, index: int) -> tuple[int, int, int, int]:
+        """Placed tile `index` as (type, rotation, x, y)."""
+        check(lib.cc_tile_info(self._ptr, index, self._buf), "cc_tile_info")
+        return tuple(ffi.unpack(self._buf, 4))
+
+    def tile_at(self, x: int, y: int) -> int | None:
+        """Index of the tile placed at (x, y), or None."""
+        i = lib.cc_tile_at(self._ptr, x, y)
+        return None if i == lib.CC_ERR_RANGE or i < 0 else i
+
+    def variant_at(self, index: int) -> Tile:
+        """The Tile as placed (rotated) for placed tile `index`."""
+        t, r, _, _ = self.tile(index)
+        return self.catalogue.variant(t, r)
+
+    def tiles(self) -> list[tuple[int, int, int, int]]:
+        return [self.tile(i) for i in range(len(self))]
+
+    # ------------------------------------------------------------ features
+
+    def find(self, segment: int) -> int:
+        return check(lib.cc_find(self._ptr, segment), "cc_find")
+
+    def feature(self, segment: int) -> Feature:
+        check(lib.cc_feature_info(self._ptr, segment, self._buf), "cc_feature_info")
+        v = ffi.unpack(self._buf, 8)
+        return Feature(v[0], KINDS[v[1]], v[2], v[3], v[4], bool(v[5]), v[6], v[7])
+
+    def strength(self, segment: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(figure count per player, strength per player) on the feature; 6 players."""
+        check(lib.cc_feature_strength(self._ptr, segment, self._buf), "cc_feature_strength")
+        v = ffi.unpack(self._buf, 12)
+        return tuple(v[:6]), tuple(v[6:])
+
+    def field_cities(self, segment: int) -> list[int]:
+        """Roots of the distinct cities the field of `segment` borders."""
+        n = check(lib.cc_field_cities(self._ptr, segment, self._buf, self._cap), "cc_field_cities")
+        return ffi.unpack(self._buf, n)
+
+    def free_segments(self, index: int) -> list[int]:
+        """Local segments of placed tile `index` whose feature holds no figure."""
+        n = check(lib.cc_free_segments(self._ptr, index, self._buf, self._cap), "cc_free_segments")
+        return ffi.unpack(self._buf, n)
+
+    def occupied_features(self) -> list[int]:
+        """Roots of all features holding a figure, ascending."""
+        n = check(lib.cc_occupied_features(self._ptr, self._buf, self._cap), "cc_occupied_features")
+        return ffi.unpack(self._buf, n)
+
+    def neighbours8(self, x: int, y: int) -> int:
+        return check(lib.cc_neighbours8(self._ptr, x, y), "cc_neighbours8")
+
+    # ------------------------------------------------------------ figures
+
+    def add_figure(self, player: int, kind: int, strength: int, segment: int) -> int:
+        return check(lib.cc_figure_add(self._ptr, player, kind, strength, segment), "cc_figure_add")
+
+    def remove_figure(self, figure: int) -> None:
+        check(lib.cc_figure_remove(self._ptr, figure), "cc_figure_remove")
+
+    def figure(self, figure: int) -> FigureInfo:
+        check(lib.cc_figure_info(self._ptr, figure, self._buf), "cc_figure_info")
+        return FigureInfo(*ffi.unpack(self._buf, 4))
+
+    def figures_on(self, segment: int) -> list[int]:
+        """Figure ids on the feature of `segment`, ascending."""
+        n = check(lib.cc_feature_figures(self._ptr, segment, self._buf, self._cap), "cc_feature_figures")
+        return ffi.unpack(self._buf, n)
+
+    def figures(self) -> list[tuple[int, FigureInfo]]:
+        """Every figure on the board as (id, info), by id."""
+        out = []
+        for f in range(lib.CC_MAX_FIGURES):
+            info = self.figure(f)
+            if info.segment >= 0:
+                out.append((f, info))
+        return out
+
+    def segment_place(self, segment: int) -> tuple[int, int, str]:
+        """(x, y, where) of a segment, `where` read on the tile as placed (`city N`)."""
+        index, local = divmod(segment, MAX_SEGS)
+        _, _, x, y = self.tile(index)
+        return x, y, self.variant_at(index).segments[local].where()

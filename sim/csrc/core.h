@@ -1,0 +1,113 @@
+/* carcsim C core: the board, legal placements, union-find features, completion,
+ * scoring queries and clone.
+ *
+ * This header has no macros and no includes on purpose: the cffi build script
+ * cdef()s this very file, so Python and C can never disagree about it.
+ * Every function returns an error code (< 0) instead of aborting; sim/_core.py turns
+ * the codes into Python exceptions.
+ *
+ * Geometry: edges are indexed N=0 E=1 S=2 W=3; half-edges Nw=0 Ne=1 En=2 Es=3 Se=4
+ * Sw=5 Ws=6 Wn=7 (TILES.md 1.2). x grows to the east, y to the north.
+ * A segment is named globally by tile_index * 12 + local index; a feature is named by
+ * the segment at the root of its union-find tree, valid until the next placement.
+ */
+
+enum {
+    CC_MAX_PLAYERS = 6,
+    CC_MAX_SEGS = 12,
+    CC_MAX_FIGURES = 192
+};
+
+enum {
+    CC_EDGE_FIELD = 0,
+    CC_EDGE_ROAD = 1,
+    CC_EDGE_CITY = 2,
+    CC_EDGE_RIVER = 3,
+    CC_EDGE_ANY = 4     /* town hall: fits every neighbour, closes what it touches */
+};
+
+enum {
+    CC_CITY = 0,
+    CC_ROAD = 1,
+    CC_FIELD = 2,
+    CC_MONASTERY = 3
+};
+
+enum {
+    CC_OK = 0,
+    CC_ERR_ARG = -1,       /* bad argument: null pointer, unknown type, bad index */
+    CC_ERR_RANGE = -2,     /* coordinates outside the board's grid */
+    CC_ERR_OCCUPIED = -3,  /* the cell already holds a tile */
+    CC_ERR_NOFIT = -4,     /* edges do not match, or no placed neighbour */
+    CC_ERR_FULL = -5,      /* an output buffer or a fixed capacity is too small */
+    CC_ERR_NOMEM = -6
+};
+
+/* One tile type in one rotation, as filled in by Python (sim/tiles.py rotates). */
+typedef struct {
+    int8_t edges[4];          /* CC_EDGE_* per edge N E S W */
+    int8_t nseg;              /* number of segments, at most 12 */
+    int8_t seg_kind[12];      /* CC_CITY / CC_ROAD / CC_FIELD / CC_MONASTERY */
+    uint8_t seg_mask[12];     /* city, road: bit e per edge; field: bit h per half-edge */
+    int8_t seg_coats[12];     /* coats of arms on a city segment */
+    uint16_t seg_cities[12];  /* field: bit s per local city segment it borders */
+    int8_t distinct;          /* 0 if an earlier rotation gives the same tile */
+} cc_tiledef;
+
+typedef struct cc_tileset cc_tileset;
+typedef struct cc_board cc_board;
+
+cc_tileset *cc_tileset_new(int capacity);
+void cc_tileset_free(cc_tileset *ts);
+/* Adds one tile type given in its 4 rotations; returns the type index or an error. */
+int cc_tileset_add(cc_tileset *ts, const cc_tiledef *rotations);
+
+/* A board for at most max_tiles tiles; the tileset must outlive it. */
+cc_board *cc_board_new(const cc_tileset *ts, int max_tiles);
+void cc_board_free(cc_board *b);
+cc_board *cc_board_clone(const cc_board *b);
+int cc_board_ntiles(const cc_board *b);
+
+/* All legal placements of a tile type: triples (x, y, rotation) sorted by y, x,
+ * rotation; rotations that give an identical tile are listed once (the lowest).
+ * cap is the number of int32 slots in out. Returns the number of placements. */
+int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap);
+/* 1 if the tile fits at (x, y) in that rotation, 0 if not, or an error. */
+int cc_fits(const cc_board *b, int type, int x, int y, int rot);
+/* Why a tile does not fit: the first edge (0..3) that clashes, 4 if it has no
+ * placed neighbour, 5 if the cell is taken, -1 if it fits, or an error < -1. */
+int cc_misfit(const cc_board *b, int type, int x, int y, int rot);
+/* Places a tile; writes the features it completes (root segment ids, cities and
+ * roads first, then monasteries) to completed. Returns how many, or an error. */
+int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, int cap);
+
+/* Placed tile idx: out = {type, rotation, x, y}. */
+int cc_tile_info(const cc_board *b, int idx, int32_t *out);
+/* Placed tile index at (x, y), -1 if the cell is empty, or an error. */
+int cc_tile_at(const cc_board *b, int x, int y);
+/* Number of the 8 cells around (x, y) that hold tiles. */
+int cc_neighbours8(const cc_board *b, int x, int y);
+
+/* The feature (root segment) a segment belongs to. */
+int cc_find(const cc_board *b, int seg);
+/* out = {root, kind, tiles, open, coats, complete, segments, figures}; for a monastery
+ * `tiles` is 1 + the tiles around it and `open` the empty cells around it. */
+int cc_feature_info(const cc_board *b, int seg, int32_t *out);
+/* Figure count and strength per player on the feature: out[0..5] counts,
+ * out[6..11] strengths. */
+int cc_feature_strength(const cc_board *b, int seg, int32_t *out);
+/* Distinct city features a field feature borders (root ids). */
+int cc_field_cities(const cc_board *b, int seg, int32_t *out, int cap);
+/* Local segments of placed tile idx whose feature holds no figure. */
+int cc_free_segments(const cc_board *b, int idx, int32_t *out, int cap);
+/* Distinct features (root ids) that hold at least one figure, ascending. */
+int cc_occupied_features(const cc_board *b, int32_t *out, int cap);
+
+/* Figures. A figure stands on a segment and adds `strength` for its player to the
+ * feature's aggregate. Returns the figure id. */
+int cc_figure_add(cc_board *b, int player, int kind, int strength, int seg);
+int cc_figure_remove(cc_board *b, int fig);
+/* out = {player, kind, strength, segment}; segment -1 for a free slot. */
+int cc_figure_info(const cc_board *b, int fig, int32_t *out);
+/* Figure ids on the feature of seg, ascending. */
+int cc_feature_figures(const cc_board *b, int seg, int32_t *out, int cap);

@@ -1,0 +1,49 @@
+"""The rules a game is played under: player count, expansions and their options.
+
+`Rules` is a frozen value; it goes into every result row with RULESET_VERSION.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.errors import InputError
+
+RULESET_VERSION = "base-1"
+# Expansions (RULES.md sections 2-4) register here as they are implemented.
+IMPLEMENTED_EXPANSIONS: tuple[str, ...] = ()
+PLANNED_EXPANSIONS = ("messages", "mayors", "courier", "river")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """players: 2..6 (R-BASE-1); followers: standard followers per player (R-BASE-1)."""
+
+    players: int = 2
+    expansions: tuple[str, ...] = ()
+    followers: int = 7
+
+    def __post_init__(self):
+        self.validate("rules")
+
+    def validate(self, where: str) -> None:
+        """Raise InputError naming `where` (a file or section) for a bad field."""
+        if isinstance(self.players, bool) or not isinstance(self.players, int) \
+                or not 2 <= self.players <= 6:
+            raise InputError(f"{where}: players = {self.players!r}: expected a whole number 2..6")
+        if isinstance(self.followers, bool) or not isinstance(self.followers, int) \
+                or not 0 <= self.followers <= 30:
+            raise InputError(f"{where}: followers = {self.followers!r}: expected a whole number 0..30")
+        if not isinstance(self.expansions, tuple):
+            raise InputError(f"{where}: expansions: expected a list of names")
+        for e in self.expansions:
+            if e in PLANNED_EXPANSIONS and e not in IMPLEMENTED_EXPANSIONS:
+                raise InputError(f"{where}: expansions: {e!r} is not implemented yet "
+                                 f"(implemented: {', '.join(IMPLEMENTED_EXPANSIONS) or 'none'})")
+            if e not in IMPLEMENTED_EXPANSIONS:
+                raise InputError(f"{where}: expansions: unknown expansion {e!r}: expected "
+                                 f"one of {', '.join(PLANNED_EXPANSIONS)}")
+
+    @property
+    def tile_sets(self) -> tuple[str, ...]:
+        return ("base",) + tuple(e for e in ("river", "mayors", "courier") if e in self.expansions)

@@ -1,0 +1,44 @@
+"""Feature values and majorities (RULES.md R-BASE-6..8), from the C core's aggregates."""
+
+from __future__ import annotations
+
+from sim.board import Board, Feature
+
+SOURCES = ("road", "city", "monastery", "field")
+
+
+def completed_value(f: Feature) -> int:
+    """Points for a feature completed during play (R-BASE-6)."""
+    if f.kind == "road":
+        return f.tiles  # 1 per tile, each tile once however often the road crosses it
+    if f.kind == "city":
+        return 2 * f.tiles + 2 * f.coats
+    if f.kind == "monastery":
+        return 9
+    raise ValueError(f"a {f.kind} is never completed during play")
+
+
+def final_value(board: Board, f: Feature) -> int:
+    """Points for a feature in final scoring (R-BASE-8); complete cities score as
+    during play only if they were left unscored, which the engine never does."""
+    if f.kind == "road":
+        return f.tiles
+    if f.kind == "city":
+        return f.tiles + f.coats
+    if f.kind == "monastery":
+        return f.tiles  # 1 for its own tile + 1 per tile around it
+    # field: 3 per completed city that borders it
+    return 3 * sum(board.feature(c).complete for c in board.field_cities(f.root))
+
+
+def majority(counts: tuple[int, ...], strengths: tuple[int, ...]) -> list[int]:
+    """Seats with the greatest strength among those with figures present (R-BASE-7).
+
+    Ties share: every tied seat scores the full value. Strength-0 figures count as
+    present; they win only when nobody present has more (R-MM-4).
+    """
+    present = [p for p, c in enumerate(counts) if c > 0]
+    if not present:
+        return []
+    best = max(strengths[p] for p in present)
+    return [p for p in present if strengths[p] == best]
