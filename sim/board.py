@@ -109,8 +109,10 @@ class Board:
         return list(zip(flat[0::3], flat[1::3], flat[2::3]))
 
     def misfit(self, type_index: int, x: int, y: int, rotation: int) -> int:
-        """-1 if the tile fits; else the clashing edge 0..3, 4 (no neighbour), 5 (taken)."""
-        return lib.cc_misfit(self._ptr, type_index, x, y, rotation)
+        """0 if the tile fits; 1 + the clashing edge (1..4), 5 no neighbour, 6 cell taken.
+
+        Raises CoreError for a bad type, rotation or position off the grid."""
+        return check(lib.cc_misfit(self._ptr, type_index, x, y, rotation), "cc_misfit")
 
     def place(self, type_index: int, x: int, y: int, rotation: int) -> list[int]:
         """Place a tile; returns the features it completes (roots).
@@ -118,7 +120,7 @@ class Board:
         Raises CoreError if it does not fit.
         """
         n = check(lib.cc_place(self._ptr, type_index, x, y, rotation, self._buf, self._cap),
-                  f"cc_place({self.catalogue.types[type_index].id} at {x},{y} r{rotation})")
+                  f"cc_place(type {type_index} at {x},{y} r{rotation})")
         return ffi.unpack(self._buf, n)
 
     def tile(self, index: int) -> tuple[int, int, int, int]:

@@ -230,6 +230,8 @@ class Game:
     # ------------------------------------------------------------ scoring
 
     def _award(self, seat: int, points: int, source: str) -> None:
+        if points == 0:
+            return  # R-BASE-10: a figure moves only by more than 0 points
         self.scores[seat] += points
         self.points[seat][source] += points
         self._emit("points", seat=seat, points=points, source=source, total=self.scores[seat])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from sim.board import Board, Feature
 
-SOURCES = ("road", "city", "monastery", "field")
+# point sources in results; "message" and "courier" stay 0 until those expansions play
+SOURCES = ("road", "city", "monastery", "field", "message", "courier")
 
 
 def completed_value(f: Feature) -> int:

@@ -77,7 +77,7 @@ class Tile:
     edges: str
     segments: tuple[Segment, ...]
     extras: tuple[str, ...] = ()
-    source: str = ""
+    source: str = field(default="", compare=False)  # "file:line", for messages
     rotation: int = 0
     line: str = field(default="", compare=False)
 

@@ -1,0 +1,73 @@
+"""Decision policies, found by name (ARCHITECTURE.md layer 3).
+
+A policy answers decisions; it never mutates the game. `choose(game, decision, rng)`
+returns one of `decision.choices`; `rng` is the seat's own stream, owned by the game
+so that clones stay identical. A player is a composition of policies, one per
+decision kind: `Player({"place": ..., "figure": ...})`, or one policy for everything.
+"""
+
+from __future__ import annotations
+
+from sim.errors import InputError
+
+REGISTRY: dict[str, type] = {}
+
+
+def register(name: str):
+    """Class decorator: make a policy available by `name`."""
+    def deco(cls):
+        if name in REGISTRY:
+            raise ValueError(f"policy {name!r} registered twice")
+        cls.name = name
+        REGISTRY[name] = cls
+        return cls
+    return deco
+
+
+def make(name: str, params: dict | None = None, where: str = "strategy"):
+    """Build the policy `name` with `params`. Raises InputError naming `where`."""
+    from strategies import basic  # noqa: F401  (registers the built-in policies)
+
+    if not isinstance(name, str) or name not in REGISTRY:
+        raise InputError(f"{where}: unknown strategy {name!r}: expected one of "
+                         f"{', '.join(sorted(REGISTRY))}")
+    cls = REGISTRY[name]
+    params = dict(params or {})
+    allowed = getattr(cls, "PARAMS", {})
+    for key, value in params.items():
+        if key not in allowed:
+            raise InputError(f"{where}: {name}: unknown parameter {key!r}: expected "
+                             f"{', '.join(allowed) or 'no parameters'}")
+        expected = allowed[key]
+        if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
+            raise InputError(f"{where}: {name}.{key} = {value!r}: expected {expected.__name__}")
+    return cls(**params)
+
+
+class Player:
+    """A seat's policies by decision kind; `default` answers the kinds not listed."""
+
+    def __init__(self, default, by_kind: dict | None = None):
+        self.default = default
+        self.by_kind = dict(by_kind or {})
+
+    def choose(self, game, decision):
+        policy = self.by_kind.get(decision.kind, self.default)
+        return policy.choose(game, decision, game.stream(decision.seat))
+
+    @property
+    def name(self) -> str:
+        parts = [self.default.name] + [f"{k}={p.name}" for k, p in sorted(self.by_kind.items())]
+        return "+".join(parts)
+
+
+def player(spec: str, where: str = "players") -> Player:
+    """A player from `name` or `name+kind=name+…` (e.g. `first+figure=random`)."""
+    head, *rest = spec.split("+")
+    by_kind = {}
+    for part in rest:
+        kind, eq, pname = part.partition("=")
+        if not eq:
+            raise InputError(f"{where}: {spec!r}: expected <strategy>+<decision>=<strategy>")
+        by_kind[kind] = make(pname, where=where)
+    return Player(make(head, where=where), by_kind)

@@ -252,7 +252,7 @@ int cc_misfit(const cc_board *b, int type, int x, int y, int rot) {
     if (c < 0 || x + b->origin < 1 || y + b->origin < 1 || x + b->origin >= b->dim - 1
         || y + b->origin >= b->dim - 1)
         return CC_ERR_RANGE;
-    if (b->grid[c] >= 0) return 5;
+    if (b->grid[c] >= 0) return 6;
     if (b->ntiles >= b->max_tiles) return CC_ERR_FULL;
     const variant_t *v = variant(b, type, rot);
     int neighbours = 0;
@@ -262,15 +262,15 @@ int cc_misfit(const cc_board *b, int type, int x, int y, int rot) {
         neighbours++;
         const placed_t *p = &b->tiles[n];
         if (!edge_matches(v->def.edges[e], variant(b, p->type, p->rot)->def.edges[(e + 2) % 4]))
-            return e;
+            return 1 + e;
     }
-    if (neighbours == 0 && b->ntiles > 0) return 4;
-    return -1;
+    if (neighbours == 0 && b->ntiles > 0) return 5;
+    return 0;
 }
 
 int cc_fits(const cc_board *b, int type, int x, int y, int rot) {
     int m = cc_misfit(b, type, x, y, rot);
-    return m < -1 ? m : m == -1;
+    return m < 0 ? m : m == 0;
 }
 
 static int cmp_cells(const void *pa, const void *pb) {
@@ -290,7 +290,7 @@ int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
     for (int i = 0; i < b->nfront; i++) {
         int x = cells[i] % b->dim - b->origin, y = cells[i] / b->dim - b->origin;
         for (int r = 0; r < 4; r++) {
-            if (!variant(b, type, r)->def.distinct || cc_misfit(b, type, x, y, r) != -1) continue;
+            if (!variant(b, type, r)->def.distinct || cc_misfit(b, type, x, y, r) != 0) continue;
             if (n + 3 > cap) { free(cells); return CC_ERR_FULL; }
             out[n++] = x;
             out[n++] = y;
@@ -338,9 +338,9 @@ int cc_neighbours8(const cc_board *b, int x, int y) {
 int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, int cap) {
     if (!completed || cap < 0) return CC_ERR_ARG;
     int m = cc_misfit(b, type, x, y, rot);
-    if (m < -1) return m;
-    if (m == 5) return CC_ERR_OCCUPIED;
-    if (m != -1) return CC_ERR_NOFIT;
+    if (m < 0) return m;
+    if (m == 6) return CC_ERR_OCCUPIED;
+    if (m != 0) return CC_ERR_NOFIT;
     const variant_t *v = variant(b, type, rot);
     int idx = b->ntiles++, c = cell(b, x, y), base = idx * CC_MAX_SEGS;
     b->tiles[idx] = (placed_t){(int16_t)type, (int16_t)rot, (int16_t)x, (int16_t)y};

@@ -74,8 +74,8 @@ int cc_board_ntiles(const cc_board *b);
 int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap);
 /* 1 if the tile fits at (x, y) in that rotation, 0 if not, or an error. */
 int cc_fits(const cc_board *b, int type, int x, int y, int rot);
-/* Why a tile does not fit: the first edge (0..3) that clashes, 4 if it has no
- * placed neighbour, 5 if the cell is taken, -1 if it fits, or an error < -1. */
+/* Why a tile does not fit: 0 if it fits, 1 + the first edge (0..3) that clashes,
+ * 5 if it has no placed neighbour, 6 if the cell is taken, or an error (< 0). */
 int cc_misfit(const cc_board *b, int type, int x, int y, int rot);
 /* Places a tile; writes the features it completes (root segment ids, cities and
  * roads first, then monasteries) to completed. Returns how many, or an error. */

@@ -1,0 +1,82 @@
+"""The `carcsim` command line (typer). Bad input: one line on stderr, exit code 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from sim.errors import InputError
+
+# typer ships its own click; its UsageError is the public BadParameter's base class
+_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
+                  help="carcsim: seeded Carcassonne games and tournaments.")
+
+
+def _emit(game, as_json: bool) -> None:
+    from sim.log import format_log
+
+    if as_json:
+        out = game.result()
+        out["events"] = game.events
+        typer.echo(json.dumps(out))
+    else:
+        typer.echo(format_log(game.events))
+
+
+@app.command()
+def play(
+    script: Optional[Path] = typer.Option(None, "--script", help="Play a scripted game (TOML)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of a seeded game."),
+    players: str = typer.Option("random,random", "--players",
+                                help="Comma-separated strategies, one per seat."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Play one game, scripted or seeded, and print its log or JSON result."""
+    from sim.play import play_seeded
+    from sim.rules import Rules
+    from sim.script import load_script, play_script
+    from strategies import player
+
+    if script is not None:
+        game = play_script(load_script(script))
+    else:
+        seats = [player(p.strip(), "--players") for p in players.split(",")]
+        try:
+            rules = Rules(players=len(seats))
+        except InputError:
+            raise InputError(f"--players: {len(seats)} strategies given: expected 2..6") from None
+        game = play_seeded(rules, seed, seats)
+    _emit(game, as_json)
+
+
+@app.command()
+def strategies() -> None:
+    """List the registered strategies."""
+    import strategies as registry
+
+    registry.make("first")  # loads the built-ins
+    for name, cls in sorted(registry.REGISTRY.items()):
+        doc = (cls.__doc__ or "").strip().splitlines()[0]
+        typer.echo(f"{name:12} {doc}")
+
+
+def main() -> None:
+    """Console entry point: turns bad input into one line and exit code 2."""
+    try:
+        rv = app(standalone_mode=False)
+    except InputError as e:
+        print(f"carcsim: {e}", file=sys.stderr)
+        sys.exit(2)
+    except _UsageError as e:
+        where = f"{e.ctx.command_path}: " if e.ctx else ""
+        print(f"{where}{e.format_message()}", file=sys.stderr)
+        sys.exit(2)
+    except typer.Abort:
+        sys.exit(130)
+    sys.exit(rv if isinstance(rv, int) else 0)

@@ -1,0 +1,39 @@
+"""Text forms that round-trip (STYLE.md rule 9).
+
+    placement   "E 0,1 r2"            tile id, x,y, quarter turns clockwise
+    figure      "follower city N"     figure kind, then the segment as read on the
+                                      tile as placed (`road E`, `field Nw`, `monastery`)
+    move        "E 0,1 r2 follower city N"   a turn: placement, optional figure
+"""
+
+from __future__ import annotations
+
+import re
+
+_PLACEMENT = re.compile(r"^(\S+) (-?\d+),(-?\d+) r([0-3])$")
+
+
+def placement_text(tile: str, x: int, y: int, rot: int) -> str:
+    return f"{tile} {x},{y} r{rot}"
+
+
+def parse_placement(text: str) -> tuple[str, int, int, int]:
+    """(tile, x, y, rotation) from `E 0,1 r2`. Raises ValueError."""
+    m = _PLACEMENT.match(text.strip())
+    if not m:
+        raise ValueError(f"placement {text!r}: expected '<tile> <x>,<y> r<0-3>'")
+    return m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))
+
+
+def figure_text(kind: str, where: str) -> str:
+    return f"{kind} {where}"
+
+
+def parse_figure(text: str) -> tuple[str, str]:
+    """(figure kind, where) from `follower city N`. Raises ValueError."""
+    kind, _, where = text.strip().partition(" ")
+    feature = where.partition(" ")[0]
+    if not kind or feature not in ("city", "road", "field", "monastery"):
+        raise ValueError(f"figure {text!r}: expected '<figure> city|road|field <edge>' or "
+                         f"'<figure> monastery'")
+    return kind, where

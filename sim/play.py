@@ -1,0 +1,20 @@
+"""Playing a game with players (the loop every runner uses)."""
+
+from __future__ import annotations
+
+from sim.game import Game
+from sim.rules import Rules
+
+
+def play(game: Game, players) -> Game:
+    """Ask the seats' players until the game is over; returns the game."""
+    while game.decision is not None:
+        d = game.decision
+        game.apply(players[d.seat].choose(game, d))
+    return game
+
+
+def play_seeded(rules: Rules, seed: int, players) -> Game:
+    if len(players) != rules.players:
+        raise ValueError(f"{len(players)} players for a {rules.players}-player game")
+    return play(Game(rules, seed), players)
