@@ -155,6 +155,9 @@ class Game:
         g._completed = list(self._completed)
         return g
 
+    def __deepcopy__(self, memo) -> Game:
+        return self.clone()
+
     def __reduce__(self):
         # C memory cannot be pickled: rebuild from (rules, seed) and replay the choices
         return _rebuild, (self.rules, self.seed, self._fixed_stack, tuple(self.history),
@@ -172,8 +175,8 @@ class Game:
 
     # ------------------------------------------------------------ turn
 
-    def _emit(self, kind: str, **data) -> None:
-        self.events.append({"e": kind, "turn": self.turn, **data})
+    def _emit(self, kind: str, turn: int | None = None, **data) -> None:
+        self.events.append({"e": kind, "turn": self.turn if turn is None else turn, **data})
 
     def _next_turn(self) -> None:
         """Draw for the next seat (R-BASE-3), discarding unplaceable tiles; with the
@@ -190,7 +193,7 @@ class Game:
                 self.decision = Decision("place", self.seat, tile, tuple(legal))
                 return
             # R-BASE-3: a tile that fits nowhere leaves the game; draw again
-            self._emit("discard", seat=self.seat, tile=tile)
+            self._emit("discard", turn=self.turn + 1, seat=self.seat, tile=tile)
         self._final_scoring()
 
     def _apply_place(self, x: int, y: int, rot: int) -> None:

@@ -219,7 +219,11 @@ def play_script(script: Script) -> Game:
     seat = _ScriptPlayer(script)
     play(game, [seat] * script.rules.players)
     seat.check_figure_taken()
-    if game.turn - 1 != len(script.turns):  # the last turn number is final scoring's
-        raise InputError(f"{script.path}: turn {game.turn}: the game ended before the script did")
+    played = game.turn - 1  # the last turn number is final scoring's
+    if played != len(script.turns):
+        late = [e["tile"] for e in game.events if e["e"] == "discard" and e["turn"] == played + 1]
+        reason = (f"tile {late[-1]} fits nowhere and was discarded (R-BASE-3); list it in discarded"
+                  if late else "the game ended before the script did")
+        raise InputError(f"{script.path}: turn {played + 1}: {reason}")
     return game
 
