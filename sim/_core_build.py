@@ -15,22 +15,25 @@ CSRC = HERE / "csrc"
 WARNINGS = ["-std=c11", "-O2", "-Wall", "-Wextra"]
 
 
-def build_ffi(module_name: str = "sim._sim_core", extra_compile_args=(), extra_link_args=()) -> FFI:
+def build_ffi(module_name: str = "sim._sim_core", extra_compile_args=(), extra_link_args=(),
+              relative: bool = False) -> FFI:
+    """`relative`: source paths relative to the working directory, as setuptools
+    demands; cffi's own `compile()` changes directory, so it needs absolute ones."""
     ffi = FFI()
+    where = os.path.relpath if relative else str
     ffi.cdef((CSRC / "core.h").read_text())
     ffi.set_source(
         module_name,
         '#include <stdint.h>\n#include "core.h"\n',
-        # setuptools refuses absolute source paths
-        sources=[os.path.relpath(CSRC / "core.c")],
-        include_dirs=[os.path.relpath(CSRC)],
+        sources=[where(CSRC / "core.c")],
+        include_dirs=[where(CSRC)],
         extra_compile_args=[*WARNINGS, *extra_compile_args],
         extra_link_args=list(extra_link_args),
     )
     return ffi
 
 
-ffibuilder = build_ffi()
+ffibuilder = build_ffi(relative=True)
 
 if __name__ == "__main__":
     ffibuilder.compile(verbose=True)

@@ -56,6 +56,19 @@ def play(
 
 
 @app.command()
+def tiles(source: str = typer.Argument("base", help="A shipped set (base, river, mayors, "
+                                                   "courier) or a tile file path.")) -> None:
+    """Validate a tile set or file and print its tile types and counts."""
+    from sim.tiles import SETS, load_tile_file, tile_set
+
+    types = tile_set(source) if source in SETS else load_tile_file(source)
+    for t in types:
+        typer.echo(f"{t.id:6} x{t.count:<2} {t.edges}  {len(t.segments)} segments  "
+                   f"{' '.join(t.extras)}".rstrip())
+    typer.echo(f"{len(types)} tile types, {sum(t.count for t in types)} tiles")
+
+
+@app.command()
 def strategies() -> None:
     """List the registered strategies."""
     import strategies as registry
