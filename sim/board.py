@@ -85,6 +85,8 @@ class Board:
         # the frontier has at most 2 * tiles + 2 cells, each with 4 rotations of 3 ints
         self._cap = 12 * (2 * max_tiles + 4)
         self._buf = ffi.new("int32_t[]", self._cap)
+        self._rows = self._values = None  # turn-option buffers, grown on demand
+        self._params = None
 
     def clone(self) -> Board:
         """An independent copy of this board."""
@@ -107,6 +109,42 @@ class Board:
                   "cc_legal_placements")
         flat = ffi.unpack(self._buf, 3 * n)
         return list(zip(flat[0::3], flat[1::3], flat[2::3]))
+
+    def turn_values(self, type_index: int, with_figures: bool, player: int, players: int,
+                    open_weight: tuple[float, float, float, float], opponent_weight: float,
+                    follower_value: float) -> tuple[list, list[float]]:
+        """`turn_options` rows with each row's greedy value for `player` (see
+        `cc_greedy_params` in core.h; open_weight is per kind: city, road, field, monastery)."""
+        p = self._params
+        if p is None:
+            p = self._params = ffi.new("cc_greedy_params *")
+        p.player, p.nplayers = player, players
+        for k in range(4):
+            p.open_weight[k] = open_weight[k]
+        p.opponent_weight, p.follower_value = opponent_weight, follower_value
+        return self.turn_options(type_index, with_figures, p)
+
+    def turn_options(self, type_index: int, with_figures: bool, params=None):
+        """Every legal placement × figure option as (x, y, rotation, figure_kind, segment)
+        rows (kind and segment -1 for no figure), in the order of `cc_turn_options`.
+        Returns (rows, None), or (rows, values) from `turn_values`."""
+        while True:
+            if self._rows is None:
+                self._rows = ffi.new("int32_t[]", 5 * 1024)
+                self._values = ffi.new("double[]", 1024)
+            cap = len(self._rows)
+            n = lib.cc_turn_options(self._ptr, type_index, int(with_figures),
+                                    ffi.NULL if params is None else params,
+                                    self._rows, self._values, cap)
+            if n != lib.CC_ERR_FULL:
+                break
+            self._rows = ffi.new("int32_t[]", 2 * cap)
+            self._values = ffi.new("double[]", 2 * cap // 5)
+        if n < 0:
+            check(n, "cc_turn_options")
+        flat = ffi.unpack(self._rows, 5 * n)
+        rows = list(zip(flat[0::5], flat[1::5], flat[2::5], flat[3::5], flat[4::5]))
+        return rows, (None if params is None else ffi.unpack(self._values, n))
 
     def misfit(self, type_index: int, x: int, y: int, rotation: int) -> int:
         """0 if the tile fits; 1 + the clashing edge (1..4), 5 no neighbour, 6 cell taken.
@@ -204,5 +242,5 @@ class Board:
     def segment_place(self, segment: int) -> tuple[int, int, str]:
         """(x, y, where) of a segment, `where` read on the tile as placed (`city N`)."""
         index, local = divmod(segment, MAX_SEGS)
-        _, _, x, y = self.tile(index)
-        return x, y, self.variant_at(index).segments[local].where()
+        t, r, x, y = self.tile(index)
+        return x, y, self.catalogue.variant(t, r).segments[local].where()

@@ -34,25 +34,52 @@ def play(
     script: Optional[Path] = typer.Option(None, "--script", help="Play a scripted game (TOML)."),
     seed: int = typer.Option(0, "--seed", help="Seed of a seeded game."),
     players: str = typer.Option("random,random", "--players",
-                                help="Comma-separated strategies, one per seat."),
+                                help="Comma-separated strategies, one per seat, e.g. "
+                                     "'greedy(city=2.0),random'."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Play one game, scripted or seeded, and print its log or JSON result."""
     from sim.play import play_seeded
     from sim.rules import Rules
     from sim.script import load_script, play_script
+    from sim.text import split_top
     from strategies import player
 
     if script is not None:
         game = play_script(load_script(script))
     else:
-        seats = [player(p.strip(), "--players") for p in players.split(",")]
+        seats = [player(p.strip(), "--players") for p in split_top(players, ",")]
         try:
             rules = Rules(players=len(seats))
         except InputError:
             raise InputError(f"--players: {len(seats)} strategies given: expected 2..6") from None
         game = play_seeded(rules, seed, seats)
     _emit(game, as_json)
+
+
+@app.command()
+def bench(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON list, a row per case."),
+    case: Optional[list[str]] = typer.Option(None, "--case", help="Run only this case (repeatable)."),
+    repeats: int = typer.Option(5, "--repeats", min=1, help="Batches per case; the median is reported."),
+    scale: float = typer.Option(1.0, "--scale", min=0.001, help="Multiply every case's batch size."),
+) -> None:
+    """Games per second per core and peak memory for the standard cases."""
+    from sim import bench as benchmark
+
+    known = [c.name for c in benchmark.CASES]
+    for name in case or []:
+        if name not in known:
+            raise InputError(f"--case: unknown case {name!r}: expected one of {', '.join(known)}")
+    rows = benchmark.run(case, repeats, scale)
+    if as_json:
+        typer.echo(json.dumps([{k: r[k] for k in ("case", "games_per_s_per_core", "peak_rss_mb", "games")}
+                               for r in rows]))
+        return
+    typer.echo(f"{'case':26} {'games/s/core':>13} {'peak MB':>8} {'games':>7}  batches (games/s)")
+    for r in rows:
+        typer.echo(f"{r['case']:26} {r['games_per_s_per_core']:>13} {r['peak_rss_mb']:>8} "
+                   f"{r['games']:>7}  {r['rates']}")
 
 
 @app.command()

@@ -9,11 +9,12 @@ and `apply(choice)` takes one of them. Runner, CLI, scripts and strategies use o
     game.over, game.result(), game.events, game.clone(), game.stream(seat)
 
 Decisions (base game):
-    "place":  choices are (x, y, rotation) for the drawn tile, sorted by y, x,
-              rotation; rotations giving an identical tile appear once (the lowest).
-    "figure": choices are None (no figure) then (figure_kind, local_segment) for
-              each segment of the tile just placed whose feature is free, in local
-              segment order (R-BASE-4). Skipped when None is the only choice.
+    "place":  one per turn. Choices are (x, y, rotation, figure, segment) rows: every
+              legal placement of the drawn tile (R-BASE-3) times every figure option
+              on it (R-BASE-4): figure -1 and segment -1 for none, or a figure kind
+              (index into FIGURE_KINDS) on a local segment whose feature would be free.
+              Sorted by y, x, rotation, then no figure first, then segment order;
+              rotations giving an identical tile appear once (the lowest).
 
 Random streams are split by purpose (tiles, each seat's strategy), so swapping a
 strategy never changes the tiles drawn; `clone()` copies all of them.
@@ -21,7 +22,7 @@ strategy never changes the tiles drawn; `clone()` copies all of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from sim import scoring
 from sim.board import MAX_SEGS, Board, Catalogue
@@ -35,11 +36,10 @@ FIGURE_KINDS = (FOLLOWER,)  # index = the kind code stored in the C core
 STRENGTH = {FOLLOWER: 1}  # R-BASE-7
 
 
-@dataclass(frozen=True)
-class Decision:
-    kind: str  # "place" | "figure"
+class Decision(NamedTuple):
+    kind: str  # "place"
     seat: int
-    tile: str  # the tile being placed (or just placed)
+    tile: str  # the tile being placed
     choices: tuple
 
 
@@ -52,6 +52,13 @@ def catalogue_for(rules: Rules) -> Catalogue:
     if key not in _catalogues:
         _catalogues[key] = Catalogue([t for name in key for t in tile_set(name)])
     return _catalogues[key]
+
+
+def tile_order(rules: Rules, seed: int) -> tuple[Tile, list[str]]:
+    """R-BASE-2: the start tile and the land tiles in draw order for a seeded game."""
+    start, ids = land_tiles(rules)
+    Stream(derive(seed, "tiles")).shuffle(ids)
+    return start, ids
 
 
 def land_tiles(rules: Rules) -> tuple[Tile, list[str]]:
@@ -78,13 +85,11 @@ class Game:
         self.rules = rules
         self.seed = seed
         self.catalogue = catalogue_for(rules)
-        start, ids = land_tiles(rules)
-        self._tile_stream = Stream(derive(seed, "tiles"))
         self._seat_streams = [Stream(derive(seed, f"seat{s}")) for s in range(rules.players)]
         if stack is None:
-            self._tile_stream.shuffle(ids)
-            order = ids
+            start, order = tile_order(rules, seed)
         else:
+            start, ids = land_tiles(rules)
             order = list(stack)
             _check_stack(order, ids)
         self._fixed_stack = None if stack is None else tuple(stack)
@@ -100,6 +105,7 @@ class Game:
         self.over = False
         self.decision: Decision | None = None
         self._drawn = ""  # id of the tile drawn this turn
+        self._drawn_type = -1
         self._placed = -1  # board index of the tile placed this turn
         self._completed: list[int] = []
         s = self.catalogue.index[start.id]
@@ -114,6 +120,11 @@ class Game:
         clone copies it)."""
         return self._seat_streams[seat]
 
+    @property
+    def tiles_left(self) -> int:
+        """Tiles still in the stack (the drawn tile not included)."""
+        return len(self._stack)
+
     def apply(self, choice) -> None:
         """Take one of `decision.choices`. Raises IllegalMove otherwise."""
         d = self.decision
@@ -123,28 +134,17 @@ class Game:
             raise IllegalMove(f"turn {self.turn}: {choice!r} is not a legal {d.kind} choice")
         self.history.append(choice)
         self.decision = None
-        if d.kind == "place":
-            self._apply_place(*choice)
-        else:
-            self._apply_figure(choice)
+        self._apply_place(*choice)
 
     def result(self) -> dict:
         """Scores, points by source, ranks and winners (R-BASE-9)."""
-        top = max(self.scores)
-        players = []
-        for s in range(self.rules.players):
-            rank = 1 + sum(o > self.scores[s] for o in self.scores)
-            players.append({"seat": s, "score": self.scores[s], "rank": rank,
-                            "points": dict(self.points[s])})
-        return {"players": players,
-                "winners": [s for s in range(self.rules.players) if self.scores[s] == top]}
+        return scoring.result(self.scores, self.points)
 
     def clone(self) -> Game:
         """An independent copy: board, supplies, stacks and every random stream."""
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.board = self.board.clone()
-        g._tile_stream = self._tile_stream.copy()
         g._seat_streams = [s.copy() for s in self._seat_streams]
         g._stack = list(self._stack)
         g.supply = list(self.supply)
@@ -185,41 +185,29 @@ class Game:
         while self._stack:
             t = self._stack.pop()
             tile = self.catalogue.types[t].id
-            legal = self.board.legal_placements(t)
-            if legal:
+            # R-BASE-4: a follower only from supply
+            options, _ = self.board.turn_options(t, self.supply[self.seat] > 0)
+            if options:
                 self.turn += 1
                 self._drawn = tile
+                self._drawn_type = t
                 self._emit("draw", seat=self.seat, tile=tile)
-                self.decision = Decision("place", self.seat, tile, tuple(legal))
+                self.decision = Decision("place", self.seat, tile, tuple(options))
                 return
             # R-BASE-3: a tile that fits nowhere leaves the game; draw again
             self._emit("discard", turn=self.turn + 1, seat=self.seat, tile=tile)
         self._final_scoring()
 
-    def _apply_place(self, x: int, y: int, rot: int) -> None:
-        t = self.catalogue.index[self._drawn]
-        self._completed = self.board.place(t, x, y, rot)
+    def _apply_place(self, x: int, y: int, rot: int, figure: int, local: int) -> None:
+        self._completed = self.board.place(self._drawn_type, x, y, rot)
         self._placed = len(self.board) - 1
         self._emit("place", seat=self.seat, tile=self._drawn, at=[x, y], rot=rot)
-        choices = self._figure_choices()
-        if len(choices) > 1:
-            self.decision = Decision("figure", self.seat, self._drawn, choices)
-        else:
-            self._end_turn()
-
-    def _figure_choices(self) -> tuple:
-        """R-BASE-4: one follower from supply on a free segment of the placed tile."""
-        if self.supply[self.seat] == 0:
-            return (None,)
-        return (None, *((FOLLOWER, s) for s in self.board.free_segments(self._placed)))
-
-    def _apply_figure(self, choice) -> None:
-        if choice is not None:
-            kind, local = choice
+        if figure >= 0:
+            kind = FIGURE_KINDS[figure]
             seg = self._placed * MAX_SEGS + local
-            self.board.add_figure(self.seat, FIGURE_KINDS.index(kind), STRENGTH[kind], seg)
+            self.board.add_figure(self.seat, figure, STRENGTH[kind], seg)
             self.supply[self.seat] -= 1
-            x, y, where = self.board.segment_place(seg)
+            _, _, where = self.board.segment_place(seg)
             self._emit("figure", seat=self.seat, figure=kind, at=[x, y], where=where)
         self._end_turn()
 

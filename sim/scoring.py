@@ -43,3 +43,12 @@ def majority(counts: tuple[int, ...], strengths: tuple[int, ...]) -> list[int]:
         return []
     best = max(strengths[p] for p in present)
     return [p for p in present if strengths[p] == best]
+
+
+def result(scores: list[int], points: list[dict]) -> dict:
+    """R-BASE-9: every player's score, rank (1 + players strictly ahead) and points by
+    source; all tied leaders win."""
+    top = max(scores)
+    players = [{"seat": s, "score": scores[s], "rank": 1 + sum(o > scores[s] for o in scores),
+                "points": dict(points[s])} for s in range(len(scores))]
+    return {"players": players, "winners": [s for s in range(len(scores)) if scores[s] == top]}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sim import notation
 from sim.errors import CoreError, InputError
-from sim.game import Game, land_tiles
+from sim.game import FIGURE_KINDS, Game, land_tiles
 from sim.play import play
 from sim.rules import Rules
 from sim.tiles import canonical_rotation
@@ -119,19 +119,17 @@ class _ScriptPlayer:
 
     def __init__(self, script: Script):
         self.script = script
-        self.unplaced_figure = 0  # turn whose figure still waits for a figure decision
 
     def _where(self, game: Game) -> str:
         return f"{self.script.path}: turn {game.turn}"
 
     def choose(self, game: Game, d):
         turn = self.script.turns[game.turn - 1]
-        if d.kind == "place":
-            self.check_figure_taken()
-            self.unplaced_figure = game.turn if turn.figure else 0
-            self._check_discards(game, turn)
-            return self._placement(game, turn)
-        return self._figure(game, turn, d)
+        self._check_discards(game, turn)
+        x, y, rot = self._placement(game, turn)
+        if turn.figure is None:
+            return (x, y, rot, -1, -1)
+        return self._figure(game, turn, d, (x, y, rot))
 
     def _check_discards(self, game: Game, turn: ScriptTurn) -> None:
         got = []
@@ -151,7 +149,7 @@ class _ScriptPlayer:
         t = cat.index[turn.tile]
         rot = canonical_rotation(cat.types[t], turn.rotation)
         choice = (turn.at[0], turn.at[1], rot)
-        if choice in game.decision.choices:
+        if (*choice, -1, -1) in game.decision.choices:
             return choice
         x, y = turn.at
         head = f"{self._where(game)}: tile {turn.tile} at ({x}, {y}) rotation {turn.rotation} does not fit"
@@ -172,33 +170,23 @@ class _ScriptPlayer:
                              f"{EDGE_NAMES[(m + 2) % 4]} edge is {theirs}")
         raise InputError(f"{head}: it is not among the legal placements")
 
-    def check_figure_taken(self) -> None:
-        if self.unplaced_figure:
-            n = self.unplaced_figure
-            raise InputError(f"{self.script.path}: turn {n}: figure {self.script.turns[n - 1].figure!r}: "
-                             f"no figure can be placed on that tile (no follower in supply, or every "
-                             f"feature already holds one; R-BASE-4)")
-
-    def _figure(self, game: Game, turn: ScriptTurn, d):
-        self.unplaced_figure = 0
-        if turn.figure is None:
-            return None
+    def _figure(self, game: Game, turn: ScriptTurn, d, placement):
         kind, where = notation.parse_figure(turn.figure)
-        variant = game.board.variant_at(len(game.board) - 1)
+        t = game.catalogue.index[turn.tile]
+        variant = game.catalogue.variant(t, placement[2])
+        head = f"{self._where(game)}: figure {turn.figure!r}"
+        if kind not in FIGURE_KINDS:
+            raise InputError(f"{head}: unknown figure {kind!r}: expected {', '.join(FIGURE_KINDS)}")
         try:
             local = variant.segment_at(where)
         except ValueError:
-            raise InputError(f"{self._where(game)}: figure {turn.figure!r}: tile {turn.tile} as "
-                             f"placed has no {where}") from None
-        if (kind, local) in d.choices:
-            return (kind, local)
+            raise InputError(f"{head}: tile {turn.tile} as placed has no {where}") from None
+        choice = (*placement, FIGURE_KINDS.index(kind), local)
+        if choice in d.choices:
+            return choice
         if game.supply[d.seat] == 0:
-            reason = f"seat {d.seat} has no {kind} in supply"
-        elif not any(c and c[1] == local for c in d.choices[1:]):
-            reason = f"that {where.split()[0]} already holds a figure (R-BASE-4)"
-        else:
-            reason = f"unknown figure {kind!r}: expected follower"
-        raise InputError(f"{self._where(game)}: figure {turn.figure!r}: {reason}")
+            raise InputError(f"{head}: seat {d.seat} has no {kind} in supply (R-BASE-4)")
+        raise InputError(f"{head}: that {where.split()[0]} already holds a figure (R-BASE-4)")
 
 
 def play_script(script: Script) -> Game:
@@ -216,9 +204,7 @@ def play_script(script: Script) -> Game:
             left[tid] -= 1
     tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile)]
     game = Game(script.rules, 0, stack=tiles)
-    seat = _ScriptPlayer(script)
-    play(game, [seat] * script.rules.players)
-    seat.check_figure_taken()
+    play(game, [_ScriptPlayer(script)] * script.rules.players)
     played = game.turn - 1  # the last turn number is final scoring's
     if played != len(script.turns):
         late = [e["tile"] for e in game.events if e["e"] == "discard" and e["turn"] == played + 1]

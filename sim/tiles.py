@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 
 from sim.errors import InputError
+from sim.text import split_top
 
 EDGES = "NESW"
 HALVES = ("Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn")
@@ -134,20 +135,6 @@ TOWN_HALL = Tile("townhall", 0, ANY_EDGE * 4, (), ("townhall",), "built-in")
 
 class _LineError(Exception):
     pass
-
-
-def _split_top(text: str, sep: str) -> list[str]:
-    """Split on `sep` outside parentheses (extras like `garden(C2/C3)`)."""
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        depth += (ch == "(") - (ch == ")")
-        if ch == sep and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    out.append(cur)
-    return out
 
 
 def _edge_set(text: str, what: str) -> frozenset[int]:
@@ -266,7 +253,7 @@ def parse_line(text: str, source: str = "") -> Tile:
         cities, names = _parse_cities(c[2:])
         roads = _parse_roads(r[2:], names)
         fields = _parse_fields(f[2:], names)
-        extras = () if x[2:] == "-" else tuple(_split_top(x[2:], ","))
+        extras = () if x[2:] == "-" else tuple(split_top(x[2:], ","))
         mon = [Segment("monastery", frozenset())] if "mon" in extras else []
         segs = cities + roads + fields + mon
         if len(segs) > 12:

@@ -8,7 +8,10 @@ decision kind: `Player({"place": ..., "figure": ...})`, or one policy for everyt
 
 from __future__ import annotations
 
+import tomllib
+
 from sim.errors import InputError
+from sim.text import split_top
 
 REGISTRY: dict[str, type] = {}
 
@@ -26,7 +29,7 @@ def register(name: str):
 
 def make(name: str, params: dict | None = None, where: str = "strategy"):
     """Build the policy `name` with `params`. Raises InputError naming `where`."""
-    from strategies import basic  # noqa: F401  (registers the built-in policies)
+    from strategies import basic, greedy  # noqa: F401  (registers the built-in policies)
 
     if not isinstance(name, str) or name not in REGISTRY:
         raise InputError(f"{where}: unknown strategy {name!r}: expected one of "
@@ -39,6 +42,8 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
             raise InputError(f"{where}: {name}: unknown parameter {key!r}: expected "
                              f"{', '.join(allowed) or 'no parameters'}")
         expected = allowed[key]
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            params[key] = value = float(value)
         if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
             raise InputError(f"{where}: {name}.{key} = {value!r}: expected {expected.__name__}")
     return cls(**params)
@@ -61,13 +66,32 @@ class Player:
         return "+".join(parts)
 
 
+def parse_policy(text: str, where: str):
+    """A policy from `name` or `name(key=value,…)`, values in TOML syntax."""
+    name, paren, rest = text.strip().partition("(")
+    params = {}
+    if paren:
+        if not rest.endswith(")"):
+            raise InputError(f"{where}: {text!r}: expected <strategy>(<key>=<value>,…)")
+        for item in split_top(rest[:-1], ","):
+            key, eq, value = item.partition("=")
+            try:
+                params[key.strip()] = tomllib.loads(f"v = {value.strip()}")["v"] if eq else None
+            except tomllib.TOMLDecodeError:
+                raise InputError(f"{where}: {name}.{key.strip()} = {value.strip()!r}: expected a "
+                                 f"number, true/false or a quoted string") from None
+            if not eq:
+                raise InputError(f"{where}: {text!r}: expected <key>=<value> in parentheses")
+    return make(name, params, where)
+
+
 def player(spec: str, where: str = "players") -> Player:
-    """A player from `name` or `name+kind=name+…` (e.g. `first+figure=random`)."""
-    head, *rest = spec.split("+")
+    """A player from `name`, `name(key=value,…)` or `name+<decision>=name+…`."""
+    head, *rest = split_top(spec, "+")
     by_kind = {}
     for part in rest:
         kind, eq, pname = part.partition("=")
         if not eq:
             raise InputError(f"{where}: {spec!r}: expected <strategy>+<decision>=<strategy>")
-        by_kind[kind] = make(pname, where=where)
-    return Player(make(head, where=where), by_kind)
+        by_kind[kind] = parse_policy(pname, where)
+    return Player(parse_policy(head, where), by_kind)

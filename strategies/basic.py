@@ -9,14 +9,19 @@ class First:
     deterministic chooser for tests and golden games)."""
 
     def choose(self, game, decision, rng):
-        if decision.kind == "figure" and len(decision.choices) > 1:
-            return decision.choices[1]
-        return decision.choices[0]
+        first = decision.choices[0]
+        for c in decision.choices:  # the first placement's rows are contiguous
+            if c[:3] != first[:3]:
+                break
+            if c[3] >= 0:
+                return c
+        return first
 
 
 @register("random")
 class Random:
-    """Uniform over the legal choices of each decision."""
+    """Uniform over the legal choices of each decision (every placement × figure option
+    of a turn equally likely)."""
 
     def choose(self, game, decision, rng):
         return decision.choices[rng.below(len(decision.choices))]

@@ -91,21 +91,40 @@ def test_perft(order, figures, count):
         pytest.fail(f"perft {order}: C {got}, reference {want}, pinned {count}\n" + "\n".join(per_move))
 
 
-def test_legal_placements_match_reference_along_random_games():
-    """Every legal-placement list of 20 seeded random games equals the reference scan."""
-    for seed in range(20):
+def test_turn_options_match_reference_along_random_games():
+    """Every turn's placements equal the reference scan, and every placement's figure
+    options are exactly the reference's free segments after that placement (R-BASE-3/4),
+    along 12 seeded random games with figures."""
+    for seed in range(12):
         g = Game(Rules(), seed)
         ref = RefBoard()
         ref.place(BY_ID["D"], 0, 0, 0)
         rng = Stream(seed)
         while g.decision is not None:
             d = g.decision
-            if d.kind == "place":
-                assert list(d.choices) == ref.legal(BY_ID[d.tile]), (seed, g.turn)
+            placements = sorted({c[:3] for c in d.choices}, key=lambda p: (p[1], p[0], p[2]))
+            assert placements == ref.legal(BY_ID[d.tile]), (seed, g.turn)
+            if g.turn % 5 == 0:
+                for (x, y, rot) in placements:
+                    trial = RefBoard()
+                    trial.tiles, trial.figures = dict(ref.tiles), ref.figures
+                    trial.place(BY_ID[d.tile], x, y, rot)
+                    offered = [c[4] for c in d.choices if c[:3] == (x, y, rot) and c[3] >= 0]
+                    expected = trial.free(x, y) if g.supply[d.seat] else []  # R-BASE-4
+                    assert offered == expected, (seed, g.turn, x, y, rot)
             choice = rng.choice(d.choices)
-            if d.kind == "place":
-                ref.place(BY_ID[d.tile], *choice)
+            ref.place(BY_ID[d.tile], *choice[:3])
+            if choice[3] >= 0:
+                ref.figures.add((choice[0], choice[1], choice[4]))
             g.apply(choice)
+            # figures of completed features went back: mirror the engine's board
+            ref.figures = {(x, y, l) for _, f in g.board.figures()
+                           for (x, y, l) in [_place(g, f.segment)]}
+
+
+def _place(g, seg):
+    t, _, x, y = g.board.tile(seg // MAX_SEGS)
+    return x, y, seg % MAX_SEGS
 
 
 def test_feature_aggregates_match_reference():

@@ -81,7 +81,7 @@ CASES = {
         r"nope.toml: cannot read script"),
     "unknown strategy": (
         lambda t: ("play", "--players", "random,bogus"),
-        r"--players: unknown strategy 'bogus': expected one of first, random"),
+        r"--players: unknown strategy 'bogus': expected one of first, greedy, random"),
     "bad option": (
         lambda t: ("play", "--seeed", "3"),
         r"No such option: --seeed"),

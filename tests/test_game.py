@@ -32,8 +32,7 @@ def check_step_invariants(g: Game, before: list[int]) -> None:
     d = g.decision
     if d is not None:
         assert len(set(d.choices)) == len(d.choices)
-        if d.kind == "place":
-            assert list(d.choices) == sorted(d.choices, key=lambda c: (c[1], c[0], c[2]))
+        assert list(d.choices) == sorted(d.choices, key=lambda c: (c[1], c[0], c[2], c[3], c[4]))
 
 
 def check_completed_scored_once(g: Game) -> None:

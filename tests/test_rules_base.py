@@ -61,11 +61,13 @@ def test_r_base_2_setup():
 
 
 def test_r_base_3_placement_must_match_every_edge():
-    # R-BASE-3: E next to the start tile fits 3 ways south and 1 way north only
+    # R-BASE-3: E next to the start tile fits 3 ways south and 1 way north only;
+    # R-BASE-4: each with no figure, a knight or a farmer: 12 choices (tests/perft.txt)
     g = Game(Rules(), 0, stack=["E"])
-    assert g.decision.choices == ((0, -1, 1), (0, -1, 2), (0, -1, 3), (0, 1, 2))
+    assert sorted({c[:3] for c in g.decision.choices}) == [(0, -1, 1), (0, -1, 2), (0, -1, 3), (0, 1, 2)]
+    assert len(g.decision.choices) == 12
     with pytest.raises(IllegalMove):
-        g.apply((1, 0, 0))
+        g.apply((1, 0, 0, -1, -1))
 
 
 def test_r_base_3_unplaceable_tile_is_discarded():
@@ -91,14 +93,14 @@ def test_r_base_3_discard_must_be_listed_in_a_script(tmp_path):
 def test_r_base_4_follower_only_on_a_free_feature():
     # R-BASE-4: after seat 0's knight on G, the joined city is not offered to seat 1
     g = Game(Rules(), 0, stack=["G", "N", "U"])
-    g.apply((0, 1, 1))  # G band N-S on D's cap
-    city = g.board.variant_at(1).segment_at("city N")
-    assert g.decision.choices == (None, ("follower", 0), ("follower", 1), ("follower", 2))
-    g.apply(("follower", city))
-    g.apply((0, 2, 2))  # N r2 continues the city
-    n_city = g.board.variant_at(2).segment_at("city S")
-    assert ("follower", n_city) not in g.decision.choices
-    assert ("follower", g.board.variant_at(2).segment_at("field Wn")) in g.decision.choices
+    g_tile = g.catalogue.variant(g.catalogue.index["G"], 1)
+    assert [c for c in g.decision.choices if c[:3] == (0, 1, 1)] == [
+        (0, 1, 1, -1, -1), (0, 1, 1, 0, 0), (0, 1, 1, 0, 1), (0, 1, 1, 0, 2)]
+    g.apply((0, 1, 1, 0, g_tile.segment_at("city N")))  # G band N-S on D's cap
+    n_tile = g.catalogue.variant(g.catalogue.index["N"], 2)
+    offered = [c[4] for c in g.decision.choices if c[:3] == (0, 2, 2)]
+    assert n_tile.segment_at("city S") not in offered
+    assert n_tile.segment_at("field Wn") in offered
 
 
 def test_r_base_5_6_city_with_coat_completed_by_opponent():
@@ -189,7 +191,7 @@ def test_r_base_10_no_points_event_for_zero():
     # R-BASE-10: a figure moves only by more than 0 points; a 0-point field is logged
     # as scored but moves nobody
     g = Game(Rules(), 0, stack=["U"])
-    g.apply((1, 0, 0))
-    g.apply(("follower", g.board.variant_at(1).segment_at("field Nw")))
+    u = g.catalogue.variant(g.catalogue.index["U"], 0)
+    g.apply((1, 0, 0, 0, u.segment_at("field Nw")))
     assert [e for e in g.events if e["e"] == "score"][0]["points"] == 0
     assert not [e for e in g.events if e["e"] == "points"]

@@ -286,11 +286,30 @@ int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
     if (!cells) return CC_ERR_NOMEM;
     memcpy(cells, b->front, (size_t)b->nfront * sizeof *cells);
     qsort(cells, (size_t)b->nfront, sizeof *cells, cmp_cells);
+    const variant_t *v = variant(b, type, 0);
     int n = 0;
     for (int i = 0; i < b->nfront; i++) {
         int x = cells[i] % b->dim - b->origin, y = cells[i] / b->dim - b->origin;
+        if (x + b->origin < 1 || y + b->origin < 1 || x + b->origin >= b->dim - 1
+            || y + b->origin >= b->dim - 1)
+            continue;  /* the outermost ring stays empty (see cc_misfit) */
+        /* what each side must show, or -1 where there is no neighbour */
+        int need[4];
+        for (int e = 0; e < 4; e++) {
+            int t = b->grid[cells[i] + DY[e] * b->dim + DX[e]];
+            need[e] = -1;
+            if (t >= 0) {
+                const placed_t *p = &b->tiles[t];
+                need[e] = variant(b, p->type, p->rot)->def.edges[(e + 2) % 4];
+            }
+        }
         for (int r = 0; r < 4; r++) {
-            if (!variant(b, type, r)->def.distinct || cc_misfit(b, type, x, y, r) != 0) continue;
+            const cc_tiledef *d = &v[r].def;
+            if (!d->distinct) continue;
+            int ok = 1;
+            for (int e = 0; e < 4 && ok; e++)
+                ok = need[e] < 0 || edge_matches(d->edges[e], need[e]);
+            if (!ok) continue;
             if (n + 3 > cap) { free(cells); return CC_ERR_FULL; }
             out[n++] = x;
             out[n++] = y;
@@ -552,4 +571,443 @@ int cc_feature_figures(const cc_board *b, int seg, int32_t *out, int cap) {
         out[n++] = f;
     }
     return n;
+}
+
+/* ---------------------------------------------------------------- turn options */
+
+/* What placing one tile would do, worked out without changing the board: the new
+ * tile's segments grouped into the features they would form, with each feature's
+ * aggregates after the placement. */
+typedef struct {
+    int ngroups;
+    int8_t group_of[CC_MAX_SEGS];
+    int8_t kind[CC_MAX_SEGS];
+    int8_t nroots[CC_MAX_SEGS];
+    int32_t roots[CC_MAX_SEGS][8];      /* existing features joined (roots) */
+    int16_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
+    uint8_t count[CC_MAX_SEGS][CC_MAX_PLAYERS], strength[CC_MAX_SEGS][CC_MAX_PLAYERS];
+    int8_t complete[CC_MAX_SEGS];
+} trial_t;
+
+static int root_in(const int32_t *list, int n, int32_t r) {
+    for (int i = 0; i < n; i++)
+        if (list[i] == r) return 1;
+    return 0;
+}
+
+static int lfind(int8_t *p, int s) {
+    while (p[s] != s) s = p[s];
+    return s;
+}
+
+static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t *t) {
+    int nseg = v->def.nseg;
+    int32_t segroots[CC_MAX_SEGS][8];
+    int nsr[CC_MAX_SEGS] = {0}, matched[CC_MAX_SEGS] = {0};
+    for (int e = 0; e < 4; e++) {
+        int n = b->grid[cell(b, x + DX[e], y + DY[e])];
+        if (n < 0) continue;
+        const placed_t *p = &b->tiles[n];
+        const variant_t *w = variant(b, p->type, p->rot);
+        int mine = v->edge_seg[e], theirs = w->edge_seg[(e + 2) % 4];
+        if (mine >= 0 && theirs >= 0 && v->def.edges[e] == w->def.edges[(e + 2) % 4]) {
+            int32_t r = find_const(b, n * CC_MAX_SEGS + theirs);
+            if (!root_in(segroots[mine], nsr[mine], r)) segroots[mine][nsr[mine]++] = r;
+            matched[mine] += 2;
+        } else if (mine >= 0) {
+            matched[mine] += 1;  /* a town hall closes this edge */
+        }
+        for (int h = 2 * e; h < 2 * e + 2; h++) {
+            int fm = v->half_seg[h], ft = w->half_seg[HALF_PARTNER[h]];
+            if (fm < 0 || ft < 0) continue;
+            int32_t r = find_const(b, n * CC_MAX_SEGS + ft);
+            if (!root_in(segroots[fm], nsr[fm], r)) segroots[fm][nsr[fm]++] = r;
+        }
+    }
+    /* segments of the new tile that reach the same existing feature become one */
+    int8_t par[CC_MAX_SEGS];
+    for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
+    for (int s = 0; s < nseg; s++)
+        for (int u = s + 1; u < nseg; u++) {
+            if (v->def.seg_kind[s] != v->def.seg_kind[u]) continue;
+            for (int i = 0; i < nsr[s]; i++)
+                if (root_in(segroots[u], nsr[u], segroots[s][i])) {
+                    par[lfind(par, u)] = (int8_t)lfind(par, s);
+                    break;
+                }
+        }
+    memset(t, 0, sizeof *t);
+    int8_t gid[CC_MAX_SEGS];
+    memset(gid, -1, sizeof gid);
+    for (int s = 0; s < nseg; s++) {
+        int rep = lfind(par, s);
+        if (gid[rep] < 0) {
+            gid[rep] = (int8_t)t->ngroups++;
+            t->kind[gid[rep]] = v->def.seg_kind[s];
+        }
+        int g = gid[rep];
+        t->group_of[s] = (int8_t)g;
+        t->coats[g] = (int16_t)(t->coats[g] + v->def.seg_coats[s]);
+        if (v->def.seg_kind[s] == CC_CITY || v->def.seg_kind[s] == CC_ROAD)
+            t->open[g] = (int16_t)(t->open[g] + __builtin_popcount(v->def.seg_mask[s]) - matched[s]);
+        for (int i = 0; i < nsr[s]; i++) {
+            int32_t r = segroots[s][i];
+            if (root_in(t->roots[g], t->nroots[g], r)) continue;
+            const seg_t *rs = &b->segs[r];
+            t->roots[g][t->nroots[g]++] = r;
+            t->open[g] = (int16_t)(t->open[g] + rs->open);
+            t->coats[g] = (int16_t)(t->coats[g] + rs->coats);
+            t->nfig[g] = (int16_t)(t->nfig[g] + rs->nfig);
+            for (int q = 0; q < CC_MAX_PLAYERS; q++) {
+                t->count[g][q] = (uint8_t)(t->count[g][q] + rs->count[q]);
+                t->strength[g][q] = (uint8_t)(t->strength[g][q] + rs->strength[q]);
+            }
+        }
+    }
+    for (int g = 0; g < t->ngroups; g++) {
+        if (t->kind[g] == CC_CITY || t->kind[g] == CC_ROAD) t->complete[g] = t->open[g] == 0;
+        if (t->kind[g] == CC_MONASTERY) t->complete[g] = cc_neighbours8(b, x, y) == 8;
+    }
+}
+
+/* R-BASE-7: is q among the greatest strengths of those present? */
+static int holds_majority(const uint8_t *count, const uint8_t *strength, int np, int q) {
+    if (!count[q]) return 0;
+    for (int o = 0; o < np; o++)
+        if (count[o] && strength[o] > strength[q]) return 0;
+    return 1;
+}
+
+typedef struct {
+    const cc_board *b;
+    const cc_greedy_params *p;
+    int32_t *stamp;
+    int32_t stampv;
+} evalctx_t;
+
+/* Distinct tiles of the feature formed by the new tile and `roots`. */
+static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
+    int tiles = 1;
+    c->stampv++;
+    for (int i = 0; i < n; i++) {
+        int s = roots[i];
+        do {
+            int tile = c->b->segs[s].tile;
+            if (c->stamp[tile] != c->stampv) { c->stamp[tile] = c->stampv; tiles++; }
+            s = c->b->segs[s].next;
+        } while (s != roots[i]);
+    }
+    return tiles;
+}
+
+/* Completed cities bordering a field: the field's existing roots plus the new tile's
+ * field segments of group g; cities the new tile joins count once, as after placement. */
+static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_t *v, int g,
+                                  const int32_t *roots, int nroots) {
+    const cc_board *b = c->b;
+    int32_t ids[64];
+    int nids = 0, done = 0;
+    for (int i = 0; i <= nroots; i++) {
+        int s = i < nroots ? roots[i] : -1;
+        if (s < 0) { /* the new tile's own field segments of this group */
+            if (!t || g < 0) break;
+            for (int l = 0; l < v->def.nseg; l++) {
+                if (t->group_of[l] != g || v->def.seg_kind[l] != CC_FIELD) continue;
+                for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
+                    if (!(v->def.seg_cities[l] & (1u << ci))) continue;
+                    int32_t id = -1 - t->group_of[ci];
+                    if (root_in(ids, nids, id) || nids >= 64) continue;
+                    ids[nids++] = id;
+                    done += t->complete[t->group_of[ci]];
+                }
+            }
+            break;
+        }
+        int start = s;
+        do {
+            const seg_t *sg = &b->segs[s];
+            const placed_t *pl = &b->tiles[sg->tile];
+            uint16_t cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
+            for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
+                if (!(cities & (1u << ci))) continue;
+                int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci), id = cr;
+                int complete = b->segs[cr].open == 0;
+                if (t)
+                    for (int h = 0; h < t->ngroups; h++)
+                        if (t->kind[h] == CC_CITY && root_in(t->roots[h], t->nroots[h], cr)) {
+                            id = -1 - h;
+                            complete = t->complete[h];
+                        }
+                if (root_in(ids, nids, id) || nids >= 64) continue;
+                ids[nids++] = id;
+                done += complete;
+            }
+            s = sg->next;
+        } while (s != start);
+    }
+    return done;
+}
+
+/* Value of a feature for player q: points now if complete, else the weighted
+ * final-scoring value; 0 unless q holds the majority. */
+static double feature_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
+                            int completed_cities) {
+    if (kind == CC_FIELD) return p->open_weight[CC_FIELD] * 3.0 * completed_cities;
+    if (complete) return kind == CC_ROAD ? tiles : kind == CC_CITY ? 2.0 * (tiles + coats) : 9.0;
+    double final = kind == CC_CITY ? tiles + coats : tiles; /* monastery: tiles = 1 + around */
+    return p->open_weight[kind] * final;
+}
+
+static double existing_value(evalctx_t *c, int32_t r, int q) {
+    const seg_t *s = &c->b->segs[r];
+    if (!holds_majority(s->count, s->strength, c->p->nplayers, q)) return 0.0;
+    int tiles = s->ntiles, cities = 0;
+    if (s->kind == CC_MONASTERY) {
+        const placed_t *pl = &c->b->tiles[s->tile];
+        tiles = 1 + cc_neighbours8(c->b, pl->x, pl->y);
+    }
+    if (s->kind == CC_FIELD) cities = field_completed_cities(c, NULL, NULL, -1, &r, 1);
+    return feature_value(c->p, s->kind, tiles, s->coats, s->open == 0 && s->kind != CC_FIELD, cities);
+}
+
+/* Gain of every player from group g, with an extra follower of `me` when add_mine. */
+static void group_gain(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
+                       int add_mine, double *gain) {
+    const cc_greedy_params *p = c->p;
+    int np = p->nplayers, me = p->player;
+    uint8_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
+    memcpy(count, t->count[g], sizeof count);
+    memcpy(strength, t->strength[g], sizeof strength);
+    if (add_mine) { count[me]++; strength[me]++; }
+    int any = 0;
+    for (int q = 0; q < np; q++) any |= count[q] != 0;
+    if (!any) return;
+    int tiles = 0, cities = 0;
+    if (t->kind[g] == CC_MONASTERY) tiles = 1 + cc_neighbours8(c->b, x, y);
+    else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
+    else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
+    for (int q = 0; q < np; q++) {
+        double before = 0.0;
+        for (int i = 0; i < t->nroots[g]; i++) before += existing_value(c, t->roots[g][i], q);
+        double after = holds_majority(count, strength, np, q)
+            ? feature_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities) : 0.0;
+        gain[q] += after - before;
+    }
+}
+
+static double combine(const cc_greedy_params *p, const double *gain, int supply_change) {
+    double opp = 0.0;
+    for (int q = 0; q < p->nplayers; q++)
+        if (q != p->player) opp += gain[q];
+    if (p->nplayers > 1) opp /= p->nplayers - 1;
+    return gain[p->player] - p->opponent_weight * opp + p->follower_value * supply_change;
+}
+
+int cc_turn_options(const cc_board *b, int type, int with_figures, const cc_greedy_params *params,
+                    int32_t *rows, double *values, int cap) {
+    if (!b || !rows || cap < 0 || type < 0 || type >= b->ts->n) return CC_ERR_ARG;
+    if (params && (!values || params->nplayers < 1 || params->nplayers > CC_MAX_PLAYERS
+                   || params->player < 0 || params->player >= params->nplayers))
+        return CC_ERR_ARG;
+    int nplace = cc_legal_placements(b, type, rows, cap);
+    if (nplace <= 0) return nplace;
+    int32_t *place = malloc((size_t)nplace * 3 * sizeof *place);
+    int32_t *stamp = params ? calloc((size_t)b->ntiles + 1, sizeof *stamp) : NULL;
+    if (!place || (params && !stamp)) { free(place); free(stamp); return CC_ERR_NOMEM; }
+    memcpy(place, rows, (size_t)nplace * 3 * sizeof *place);
+    evalctx_t ctx = {b, params, stamp, 0};
+    int n = 0, rc = 0;
+    for (int i = 0; i < nplace && rc == 0; i++) {
+        int x = place[3 * i], y = place[3 * i + 1], r = place[3 * i + 2];
+        const variant_t *v = variant(b, type, r);
+        trial_t t;
+        analyze(b, v, x, y, &t);
+        double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
+        int returned = 0;
+        if (params) {
+            int me = params->player;
+            for (int g = 0; g < t.ngroups; g++) {
+                group_gain(&ctx, &t, v, x, y, g, 0, gain);
+                if (t.complete[g] && t.kind[g] != CC_FIELD)
+                    for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
+            }
+            /* monasteries around gain a neighbour, and may complete */
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int ti = (dx || dy) ? b->grid[cell(b, x + dx, y + dy)] : -1;
+                    if (ti < 0) continue;
+                    const placed_t *pl = &b->tiles[ti];
+                    int mon = variant(b, pl->type, pl->rot)->monastery;
+                    if (mon < 0) continue;
+                    const seg_t *ms = &b->segs[find_const(b, ti * CC_MAX_SEGS + mon)];
+                    if (!ms->nfig) continue;
+                    int around = cc_neighbours8(b, pl->x, pl->y);
+                    for (int q = 0; q < params->nplayers; q++) {
+                        if (!holds_majority(ms->count, ms->strength, params->nplayers, q)) continue;
+                        double before = params->open_weight[CC_MONASTERY] * (1 + around);
+                        double after = around + 1 == 8 ? 9.0
+                                                       : params->open_weight[CC_MONASTERY] * (2 + around);
+                        gain[q] += after - before;
+                    }
+                    if (around + 1 == 8) returned += ms->count[me];
+                }
+            base = combine(params, gain, returned);
+        }
+        if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
+        int32_t *row = &rows[n];
+        row[0] = x; row[1] = y; row[2] = r; row[3] = -1; row[4] = -1;
+        if (params) values[n / 5] = base;
+        n += 5;
+        if (!with_figures) continue;
+        for (int s = 0; s < v->def.nseg; s++) {
+            int g = t.group_of[s];
+            if (t.nfig[g]) continue;
+            if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
+            row = &rows[n];
+            row[0] = x; row[1] = y; row[2] = r; row[3] = 0; row[4] = s;
+            if (params) {
+                double with_fig[CC_MAX_PLAYERS];
+                memcpy(with_fig, gain, sizeof with_fig);
+                double without[CC_MAX_PLAYERS] = {0}, added[CC_MAX_PLAYERS] = {0};
+                group_gain(&ctx, &t, v, x, y, g, 0, without);
+                group_gain(&ctx, &t, v, x, y, g, 1, added);
+                for (int q = 0; q < params->nplayers; q++) with_fig[q] += added[q] - without[q];
+                /* the follower leaves supply, unless its feature scores at once */
+                int back = t.complete[g] && t.kind[g] != CC_FIELD;
+                values[n / 5] = combine(params, with_fig, returned - 1 + back);
+            }
+            n += 5;
+        }
+    }
+    free(place);
+    free(stamp);
+    return rc ? rc : n / 5;
+}
+
+/* ---------------------------------------------------------------- the fast path */
+
+/* SplitMix64, identical to sim/rng.py Stream. */
+static uint64_t splitmix_next(uint64_t *state) {
+    *state += 0x9E3779B97F4A7C15ull;
+    uint64_t z = *state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int splitmix_below(uint64_t *state, int n) {
+    return (int)(((unsigned __int128)splitmix_next(state) * (unsigned)n) >> 64);
+}
+
+enum { SRC_ROAD = 0, SRC_CITY = 1, SRC_MONASTERY = 2, SRC_FIELD = 3 };
+
+/* Score one feature (R-BASE-6/7/8) for the fast path; during play return its figures. */
+static int fast_score(cc_board *b, int root, int final, int nplayers, int32_t *points,
+                      int *supply) {
+    int32_t info[8];
+    int rc = cc_feature_info(b, root, info);
+    if (rc < 0) return rc;
+    int kind = info[1], tiles = info[2], coats = info[4], value, src;
+    if (kind == CC_ROAD) { value = tiles; src = SRC_ROAD; }
+    else if (kind == CC_CITY) { value = final ? tiles + coats : 2 * (tiles + coats); src = SRC_CITY; }
+    else if (kind == CC_MONASTERY) { value = final ? tiles : 9; src = SRC_MONASTERY; }
+    else {
+        int32_t cities[64];
+        int n = cc_field_cities(b, root, cities, 64);
+        if (n < 0) return n;
+        value = 0;
+        for (int i = 0; i < n; i++) value += 3 * (b->segs[cities[i]].open == 0);
+        src = SRC_FIELD;
+    }
+    const seg_t *r = &b->segs[root];
+    for (int q = 0; q < nplayers; q++)
+        if (holds_majority(r->count, r->strength, nplayers, q)) points[q * 4 + src] += value;
+    if (!final)
+        for (int f = 0; f < CC_MAX_FIGURES; f++) {
+            if (b->figs[f].seg < 0 || find_const(b, b->figs[f].seg) != root) continue;
+            supply[b->figs[f].player]++;
+            cc_figure_remove(b, f);
+        }
+    return 0;
+}
+
+int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int start_type,
+                 int nplayers, int followers, const int32_t *policy,
+                 const cc_greedy_params *params, uint64_t *seat_state,
+                 int32_t *points_out, int32_t *moves_out, int moves_cap) {
+    if (!ts || !stack || nstack < 0 || start_type < 0 || start_type >= ts->n || nplayers < 2
+        || nplayers > CC_MAX_PLAYERS || followers < 0 || !policy || !params || !seat_state
+        || !points_out || !moves_out || moves_cap < 0)
+        return CC_ERR_ARG;
+    for (int i = 0; i < nstack; i++)
+        if (stack[i] < 0 || stack[i] >= ts->n) return CC_ERR_ARG;
+    for (int q = 0; q < nplayers; q++)
+        if (policy[q] < 0 || policy[q] > 2) return CC_ERR_ARG;
+    cc_board *b = cc_board_new(ts, nstack + 1);
+    int cap = 5 * 4 * 13 * (2 * (nstack + 1) + 4);
+    int32_t *rows = malloc((size_t)cap * sizeof *rows);
+    double *values = malloc((size_t)(cap / 5) * sizeof *values);
+    int32_t *done = malloc((size_t)(CC_MAX_SEGS + 9) * sizeof *done);
+    int rc = 0, turns = 0, seat = nplayers - 1;
+    int supply[CC_MAX_PLAYERS];
+    if (!b || !rows || !values || !done) { rc = CC_ERR_NOMEM; goto out; }
+    memset(points_out, 0, (size_t)nplayers * 4 * sizeof *points_out);
+    for (int q = 0; q < nplayers; q++) supply[q] = followers;
+    rc = cc_place(b, start_type, 0, 0, 0, done, CC_MAX_SEGS + 9);
+    if (rc < 0) goto out;
+    seat = 0;
+    for (int i = 0; i < nstack; i++) {
+        int t = stack[i];
+        cc_greedy_params p;
+        const cc_greedy_params *pp = NULL;
+        if (policy[seat] == 2) {
+            /* as strategies/greedy.py: the follower weight shrinks with the tiles left */
+            int left = nstack - i - 1, in_play = left + b->ntiles;
+            p = params[seat];
+            p.player = seat;
+            p.nplayers = nplayers;
+            p.follower_value = params[seat].follower_value * left / in_play;
+            pp = &p;
+        }
+        int n = cc_turn_options(b, t, supply[seat] > 0, pp, rows, values, cap);
+        if (n < 0) { rc = n; goto out; }
+        if (n == 0) continue;  /* R-BASE-3: fits nowhere, discarded; same seat draws again */
+        int pick = 0;
+        if (policy[seat] == 0) {
+            for (int k = 0; k < n && rows[5 * k] == rows[0] && rows[5 * k + 1] == rows[1]
+                            && rows[5 * k + 2] == rows[2]; k++)
+                if (rows[5 * k + 3] >= 0) { pick = k; break; }
+        } else if (policy[seat] == 1) {
+            pick = splitmix_below(&seat_state[seat], n);
+        } else {
+            for (int k = 1; k < n; k++)
+                if (values[k] > values[pick]) pick = k;
+        }
+        const int32_t *row = &rows[5 * pick];
+        if (turns >= moves_cap / 5) { rc = CC_ERR_FULL; goto out; }
+        memcpy(&moves_out[5 * turns], row, 5 * sizeof *row);
+        turns++;
+        int nd = cc_place(b, t, row[0], row[1], row[2], done, CC_MAX_SEGS + 9);
+        if (nd < 0) { rc = nd; goto out; }
+        if (row[3] >= 0) {
+            int f = cc_figure_add(b, seat, row[3], 1, (b->ntiles - 1) * CC_MAX_SEGS + row[4]);
+            if (f < 0) { rc = f; goto out; }
+            supply[seat]--;
+        }
+        for (int k = 0; k < nd && rc == 0; k++) rc = fast_score(b, done[k], 0, nplayers, points_out, supply);
+        if (rc < 0) goto out;
+        seat = (seat + 1) % nplayers;
+    }
+    /* R-BASE-8: final scoring, features in ascending root order as in sim/game.py */
+    int32_t occ[CC_MAX_FIGURES];
+    int nocc = cc_occupied_features(b, occ, CC_MAX_FIGURES);
+    if (nocc < 0) { rc = nocc; goto out; }
+    for (int k = 0; k < nocc && rc == 0; k++) rc = fast_score(b, occ[k], 1, nplayers, points_out, supply);
+    if (rc == 0) rc = turns;
+out:
+    cc_board_free(b);
+    free(rows);
+    free(values);
+    free(done);
+    return rc;
 }

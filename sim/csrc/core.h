@@ -111,3 +111,35 @@ int cc_figure_remove(cc_board *b, int fig);
 int cc_figure_info(const cc_board *b, int fig, int32_t *out);
 /* Figure ids on the feature of seg, ascending. */
 int cc_feature_figures(const cc_board *b, int seg, int32_t *out, int cap);
+
+/* ---- turn options and their valuation (one call per turn, no Python loop) ---- */
+
+/* Weights of the greedy valuation (strategies/greedy.py documents them). */
+typedef struct {
+    int32_t player, nplayers;
+    double open_weight[4];   /* per kind: multiplies the final-scoring value of an incomplete feature */
+    double opponent_weight;  /* weight of the opponents' mean gain, subtracted */
+    double follower_value;   /* value of one follower in supply */
+} cc_greedy_params;
+
+/* Every legal placement of `type` times every figure option on it, as rows of 5 int32:
+ * x, y, rotation, figure kind (-1 none, 0 follower), local segment (-1 none).
+ * Placements sorted by y, x, rotation; per placement the no-figure row first, then a
+ * follower on each segment whose feature would hold no figure (only if with_figures).
+ * With params != NULL, values[i] is row i's greedy value for params->player.
+ * cap: int32 slots in rows (values needs cap / 5 doubles). Returns the row count. */
+int cc_turn_options(const cc_board *b, int type, int with_figures, const cc_greedy_params *params,
+                    int32_t *rows, double *values, int cap);
+
+/* ---- the base turn for built-in policies (the fast path) ----
+ * Plays a whole base game (R-BASE-1..8) in C: the same rules as sim/game.py, which
+ * is the reference it is tested against (same seed, same moves, same points).
+ * stack: tile types in draw order (already shuffled by Python); start_type goes to
+ * (0, 0) r0. policy per seat: 0 first, 1 random, 2 greedy (weights in params[seat],
+ * follower_value there is the unscaled weight). seat_state: each seat's SplitMix64
+ * state, advanced in place. points_out: players × 4 (road, city, monastery, field).
+ * moves_out: 5 int32 per turn, the chosen turn-option row. Returns the turns played. */
+int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int start_type,
+                 int nplayers, int followers, const int32_t *policy,
+                 const cc_greedy_params *params, uint64_t *seat_state,
+                 int32_t *points_out, int32_t *moves_out, int moves_cap);

@@ -1,0 +1,78 @@
+"""`carcsim bench`: games per second per core and peak memory, case by case.
+
+Each case runs in a fresh process (one core, so games/s is per core; its peak RSS is
+its own), plays `repeats` batches of seeded games, and reports the median batch rate.
+Cases ending in `-engine` play through the Python engine (sim/game.py, events and
+all); the others use the C fast path where it applies (sim/fastpath.py).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import statistics
+import time
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    players: str  # comma-separated player specs
+    games: int  # games per batch
+    fast: bool
+
+
+CASES = (
+    Case("base-2p-random", "random,random", 2000, True),
+    Case("base-2p-greedy", "greedy,greedy", 1000, True),
+    Case("base-2p-random-engine", "random,random", 400, False),
+    Case("base-2p-greedy-engine", "greedy,greedy", 300, False),
+)
+
+
+def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
+    from sim.fastpath import play_fast
+    from sim.game import Game
+    from sim.play import play
+    from sim.rules import Rules
+    from strategies import player
+
+    seats = [player(p) for p in case.players.split(",")]
+    rules = Rules(players=len(seats))
+    games = max(1, int(case.games * scale))
+
+    def one(seed):
+        if case.fast:
+            play_fast(rules, seed, seats)
+        else:
+            play(Game(rules, seed), seats)
+
+    for seed in range(min(20, games)):  # warm-up: imports, catalogue, caches
+        one(10**9 + seed)
+    rates = []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        for seed in range(r * games, (r + 1) * games):
+            one(seed)
+        rates.append(games / (time.perf_counter() - t0))
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    conn.send({"case": case.name, "games_per_s_per_core": round(statistics.median(rates), 1),
+               "peak_rss_mb": round(peak_kb / 1024, 1), "games": games * repeats,
+               "rates": [round(x, 1) for x in rates]})
+    conn.close()
+
+
+def run(names: list[str] | None = None, repeats: int = 5, scale: float = 1.0) -> list[dict]:
+    """Run the named cases (all by default); a row per case."""
+    cases = [c for c in CASES if not names or c.name in names]
+    ctx = multiprocessing.get_context("spawn")
+    rows = []
+    for case in cases:
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_run_case, args=(case, repeats, scale, child))
+        proc.start()
+        child.close()
+        rows.append(parent.recv())
+        proc.join()
+    return rows

@@ -1,0 +1,43 @@
+"""`greedy`: the turn option with the best immediate valuation, computed in one C call.
+
+Value of an option for the deciding player (core.c `cc_turn_options`), over the
+features the tile touches and the monasteries around it:
+
+    gain(q)  = Σ value after − value before, for each player q
+    value    = points now for a feature the placement completes (R-BASE-6), or
+               weight[kind] × its final-scoring value if incomplete (R-BASE-8;
+               a field: weight × 3 per completed bordering city), counted for the
+               players holding the majority (R-BASE-7)
+    option   = gain(me) − opponent × mean gain(others)
+               + follower × (tiles left / tiles in play) × change in my supply
+
+So a follower costs `follower` points early and nothing at the end, and a follower
+that comes back at once (a feature completed this turn) costs nothing. Only features
+the tile touches are valued: a field that gains from a city completed elsewhere is
+not seen. Ties go to the first option in the decision's order.
+"""
+
+from strategies import register
+
+
+@register("greedy")
+class Greedy:
+    """Best immediate valuation: points now, weighted open features, followers kept."""
+
+    PARAMS = {"road": float, "city": float, "monastery": float, "field": float,
+              "opponent": float, "follower": float}
+
+    def __init__(self, road=1.0, city=1.5, monastery=1.0, field=1.0, opponent=1.0, follower=2.0):
+        # weights in the C core's kind order: city, road, field, monastery
+        self.open_weight = (city, road, field, monastery)
+        self.opponent = opponent
+        self.follower = follower
+
+    def choose(self, game, decision, rng):
+        t = game.catalogue.index[decision.tile]
+        in_play = game.tiles_left + len(game.board)
+        rows, values = game.board.turn_values(
+            t, game.supply[decision.seat] > 0, decision.seat, game.rules.players,
+            self.open_weight, self.opponent, self.follower * game.tiles_left / in_play)
+        best = max(range(len(values)), key=values.__getitem__)
+        return rows[best]
