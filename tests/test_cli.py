@@ -82,6 +82,9 @@ CASES = {
     "unknown strategy": (
         lambda t: ("play", "--players", "random,bogus"),
         r"--players: unknown strategy 'bogus': expected one of first, greedy, random"),
+    "bad strategy parameter": (
+        lambda t: ("play", "--players", "greedy(speed=2.0),random"),
+        r"--players: greedy: unknown parameter 'speed': expected road, city"),
     "bad option": (
         lambda t: ("play", "--seeed", "3"),
         r"No such option: --seeed"),

@@ -1,7 +1,7 @@
 """The C core under AddressSanitizer + UBSan (brief: the core never crashes).
 
 Builds an instrumented twin of the core from the same sources, then reruns the board
-and game-property tests against it in a subprocess (CARCSIM_CORE picks the module;
+game-property, fast-path and strategy tests against it in a subprocess (CARCSIM_CORE picks the module;
 libasan must be preloaded into the uninstrumented Python). Any memory error or
 undefined behaviour aborts that subprocess and fails this test.
 """
@@ -44,7 +44,8 @@ def test_core_under_asan_and_ubsan(tmp_path):
                            env=env, capture_output=True, text=True, cwd=tmp_path)
     assert check.stdout.strip() == "_sim_core_asan", check.stderr[-2000:]
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          str(TESTS / "test_board.py"), str(TESTS / "test_game.py")],
+                          *(str(TESTS / f) for f in ("test_board.py", "test_game.py",
+                                                     "test_fastpath.py", "test_strategies.py"))],
                          env=env, capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, (run.stdout[-3000:], run.stderr[-3000:])
     assert "passed" in run.stdout
