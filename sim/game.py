@@ -8,23 +8,33 @@ and `apply(choice)` takes one of them. Runner, CLI, scripts and strategies use o
     game.apply(choice)   -> None; raises IllegalMove for a choice not offered
     game.over, game.result(), game.events, game.clone(), game.stream(seat)
 
-Decisions (base game):
-    "place":  one per turn. Choices are (x, y, rotation, figure, segment) rows: every
-              legal placement of the drawn tile (R-BASE-3) times every figure option
-              on it (R-BASE-4): figure -1 and segment -1 for none, or a figure kind
-              (index into FIGURE_KINDS) on a local segment whose feature would be free.
-              Sorted by y, x, rotation, then no figure first, then segment order;
-              rotations giving an identical tile appear once (the lowest).
+Decisions:
+    "place"           one per tile placed. Choices are (x, y, rotation, figure, segment)
+                      rows: every legal placement of the drawn tile (R-BASE-3) times
+                      every figure option on it (R-BASE-4): figure -1 and segment -1 for
+                      none, or a figure kind (index into FIGURE_KINDS) on a local segment
+                      whose feature would be free. Sorted by y, x, rotation, then no
+                      figure first, then segment order; rotations giving an identical
+                      tile appear once (the lowest).
+    "scoring_figure"  The Messages: which of the seat's two scoring figures takes
+                      `info["points"]` from `info["source"]`; choices ("meeple",
+                      "messenger") (R-MSG-C1, R-MSG-N1).
+    "messages"        The Messages: how the active seat resolves the drawn message
+                      `info["action"]`: ("2", None) for 2 points, or (action, target)
+                      for each legal way to take the action; `info["points"]` gives
+                      each choice's immediate points (None for an extra tile or turn).
 
-Random streams are split by purpose (tiles, each seat's strategy), so swapping a
-strategy never changes the tiles drawn; `clone()` copies all of them.
+`game.turn` counts tile placements (a classic message-4 extra tile is a turn of its
+own number, played by the same seat). Random streams are split by purpose (tiles,
+messages, each seat's strategy), so swapping a strategy never changes the tiles;
+`clone()` copies all of them.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from sim import scoring
+from sim import message_actions, messages, scoring
 from sim.board import MAX_SEGS, Board, Catalogue
 from sim.errors import IllegalMove, InputError
 from sim.rng import Stream, derive
@@ -37,10 +47,11 @@ STRENGTH = {FOLLOWER: 1}  # R-BASE-7
 
 
 class Decision(NamedTuple):
-    kind: str  # "place"
+    kind: str  # "place" | "scoring_figure" | "messages"
     seat: int
-    tile: str  # the tile being placed
+    tile: str  # the tile being placed ("" for other decisions)
     choices: tuple
+    info: dict | None = None
 
 
 _catalogues: dict[tuple[str, ...], Catalogue] = {}
@@ -98,20 +109,26 @@ class Game:
         self.supply = [rules.followers] * rules.players
         self.scores = [0] * rules.players
         self.points = [dict.fromkeys(scoring.SOURCES, 0) for _ in range(rules.players)]
+        self.msg = None
+        if "messages" in rules.expansions:
+            deck = messages.deck_order(rules.messages, Stream(derive(seed, "messages")))
+            self.msg = messages.MessagesState(rules.messages, rules.players, deck)
         self.events: list[dict] = []
         self.history: list = []
         self.turn = 0
         self.seat = rules.players - 1  # the first turn goes to seat 0
         self.over = False
         self.decision: Decision | None = None
-        self._drawn = ""  # id of the tile drawn this turn
+        self._agenda: list[tuple] = []  # steps still to run in this turn, in order
+        self._pending: tuple | None = None  # the step waiting on `decision`
+        self._extra_turn = False  # c3.1 message 4: this seat plays again
+        self._drawn = ""  # id of the tile drawn for the current placement
         self._drawn_type = -1
-        self._placed = -1  # board index of the tile placed this turn
-        self._completed: list[int] = []
+        self._placed = -1  # board index of the tile placed last
         s = self.catalogue.index[start.id]
         self.board.place(s, 0, 0, 0)
         self._emit("start", tile=start.id, at=[0, 0], rot=0)
-        self._next_turn()
+        self._run()
 
     # ------------------------------------------------------------ contract
 
@@ -134,11 +151,28 @@ class Game:
             raise IllegalMove(f"turn {self.turn}: {choice!r} is not a legal {d.kind} choice")
         self.history.append(choice)
         self.decision = None
-        self._apply_place(*choice)
+        if d.kind == "place":
+            self._apply_place(*choice)
+        elif d.kind == "scoring_figure":
+            seat, points, source = self._pending
+            self._pending = None
+            self._move_figure(seat, messages.FIGURES.index(choice), points, source)
+        else:
+            self._apply_message(choice)
+        self._run()
 
     def result(self) -> dict:
-        """Scores, points by source, ranks and winners (R-BASE-9)."""
-        return scoring.result(self.scores, self.points)
+        """Scores, points by source, ranks and winners (R-BASE-9); with The Messages,
+        each player's figures at the end of play and message statistics."""
+        out = scoring.result(self.scores, self.points)
+        if self.msg is not None:
+            for s, p in enumerate(out["players"]):
+                m = self.msg.players[s]
+                p["scoring_meeple"], p["messenger"] = m.position
+                p["messages"] = {"drawn": dict(m.drawn), "taken": dict(m.taken),
+                                 "points": dict(m.points),
+                                 "figure_moves": dict(zip(messages.FIGURES, m.moves))}
+        return out
 
     def clone(self) -> Game:
         """An independent copy: board, supplies, stacks and every random stream."""
@@ -150,9 +184,10 @@ class Game:
         g.supply = list(self.supply)
         g.scores = list(self.scores)
         g.points = [dict(p) for p in self.points]
+        g.msg = None if self.msg is None else self.msg.copy()
         g.events = list(self.events)  # events are never mutated once emitted
         g.history = list(self.history)
-        g._completed = list(self._completed)
+        g._agenda = list(self._agenda)
         return g
 
     def __deepcopy__(self, memo) -> Game:
@@ -169,19 +204,44 @@ class Game:
     def state_key(self) -> tuple:
         """Everything that determines the game's future, as plain values."""
         figures = tuple((f, i) for f, i in self.board.figures())
+        msg = None if self.msg is None else (
+            tuple(self.msg.deck), self.msg.in_hand, tuple(sorted(self.msg.round_moved)),
+            tuple((tuple(p.position), p.turn_figure) for p in self.msg.players))
         return (self.rules, self.seed, tuple(self.board.tiles()), figures, tuple(self._stack),
                 tuple(self.supply), tuple(self.scores), self.turn, self.seat, self.over,
-                self.decision, tuple(s.state for s in self._seat_streams), len(self.events))
+                self.decision, tuple(s.state for s in self._seat_streams), len(self.events),
+                tuple(self._agenda), self._pending, self._extra_turn, msg)
 
-    # ------------------------------------------------------------ turn
+    # ------------------------------------------------------------ the turn
 
     def _emit(self, kind: str, turn: int | None = None, **data) -> None:
         self.events.append({"e": kind, "turn": self.turn if turn is None else turn, **data})
 
+    def _run(self) -> None:
+        """Run the agenda until a decision is needed or the game is over."""
+        while self.decision is None and not self.over:
+            if self._agenda:
+                step = self._agenda.pop(0)
+                getattr(self, "_step_" + step[0])(*step[1:])
+            else:
+                self._next_turn()
+
     def _next_turn(self) -> None:
-        """Draw for the next seat (R-BASE-3), discarding unplaceable tiles; with the
-        stack empty, final scoring (R-BASE-8)."""
-        self.seat = (self.seat + 1) % self.rules.players
+        """The next seat's turn (the same seat after a c3.1 extra turn)."""
+        if self._extra_turn:
+            self._extra_turn = False
+        else:
+            self.seat = (self.seat + 1) % self.rules.players
+        if self.msg is not None:
+            for p in self.msg.players:
+                p.turn_figure = -1  # R-MSG-N1: every player chooses anew each turn
+            self.msg.turn_messages = 0
+        if not self._draw():
+            self._final_scoring()
+
+    def _draw(self) -> bool:
+        """Draw for the active seat (R-BASE-3), discarding unplaceable tiles; sets the
+        place decision. False when the stack is empty."""
         while self._stack:
             t = self._stack.pop()
             tile = self.catalogue.types[t].id
@@ -189,17 +249,16 @@ class Game:
             options, _ = self.board.turn_options(t, self.supply[self.seat] > 0)
             if options:
                 self.turn += 1
-                self._drawn = tile
-                self._drawn_type = t
+                self._drawn, self._drawn_type = tile, t
                 self._emit("draw", seat=self.seat, tile=tile)
                 self.decision = Decision("place", self.seat, tile, tuple(options))
-                return
+                return True
             # R-BASE-3: a tile that fits nowhere leaves the game; draw again
             self._emit("discard", turn=self.turn + 1, seat=self.seat, tile=tile)
-        self._final_scoring()
+        return False
 
     def _apply_place(self, x: int, y: int, rot: int, figure: int, local: int) -> None:
-        self._completed = self.board.place(self._drawn_type, x, y, rot)
+        completed = self.board.place(self._drawn_type, x, y, rot)
         self._placed = len(self.board) - 1
         self._emit("place", seat=self.seat, tile=self._drawn, at=[x, y], rot=rot)
         if figure >= 0:
@@ -209,27 +268,22 @@ class Game:
             self.supply[self.seat] -= 1
             _, _, where = self.board.segment_place(seg)
             self._emit("figure", seat=self.seat, figure=kind, at=[x, y], where=where)
-        self._end_turn()
-
-    def _end_turn(self) -> None:
-        """R-BASE-6: score what this turn completed, then the next seat draws."""
-        for root in self._completed:
-            self._score(root, final=False)
-        self._completed = []
-        self._next_turn()
+        # R-BASE-6: what this placement completed scores now, as one round of scoring
+        self._agenda[0:0] = [("score", root) for root in completed] + [("end_round", "turn")]
 
     # ------------------------------------------------------------ scoring
 
-    def _award(self, seat: int, points: int, source: str) -> None:
-        if points == 0:
-            return  # R-BASE-10: a figure moves only by more than 0 points
-        self.scores[seat] += points
-        self.points[seat][source] += points
-        self._emit("points", seat=seat, points=points, source=source, total=self.scores[seat])
-
-    def _score(self, root: int, final: bool) -> None:
-        """Score one feature: majority (R-BASE-7) takes the full value; during play its
+    def _step_score(self, root: int) -> None:
+        """Score one completed feature: majority (R-BASE-7) takes the full value; its
         figures then go back to supply."""
+        winners, value, kind = self._score(root, final=False)
+        for fig in self.board.figures_on(root):
+            info = self.board.figure(fig)
+            self.board.remove_figure(fig)
+            self.supply[info.player] += 1
+        self._agenda[0:0] = [("award", w, value, kind) for w in winners]
+
+    def _score(self, root: int, final: bool) -> tuple[list[int], int, str]:
         f = self.board.feature(root)
         value = scoring.final_value(self.board, f) if final else scoring.completed_value(f)
         counts, strengths = self.board.strength(root)
@@ -237,21 +291,119 @@ class Game:
         x, y, where = self.board.segment_place(root)
         self._emit("score", feature=f.kind, at=[x, y], where=where, tiles=f.tiles, coats=f.coats,
                    complete=f.complete, final=final, points=value, winners=winners)
-        for w in winners:
-            self._award(w, value, f.kind)
-        if not final:
-            for fig in self.board.figures_on(root):
-                info = self.board.figure(fig)
-                self.board.remove_figure(fig)
-                self.supply[info.player] += 1
+        return winners, value, f.kind
+
+    def _step_award(self, seat: int, points: int, source: str) -> None:
+        """Points from one source to one player (R-MSG-C1: one source, one figure)."""
+        if points == 0:
+            return  # R-BASE-10: a figure moves only by more than 0 points
+        if self.msg is None:
+            self._add_points(seat, points, source)
+            return
+        m = self.msg.players[seat]
+        if self.msg.edition == "c3.1" and m.turn_figure >= 0:
+            self._move_figure(seat, m.turn_figure, points, source)  # R-MSG-N1
+            return
+        self._pending = (seat, points, source)
+        self.decision = Decision("scoring_figure", seat, "", messages.FIGURES,
+                                 {"points": points, "source": source,
+                                  "positions": tuple(m.position)})
+
+    def _add_points(self, seat: int, points: int, source: str) -> None:
+        self.scores[seat] += points
+        self.points[seat][source] += points
+        self._emit("points", seat=seat, points=points, source=source, total=self.scores[seat])
+
+    def _move_figure(self, seat: int, figure: int, points: int, source: str) -> None:
+        """Move one scoring figure (The Messages); the score is the figures' sum."""
+        m = self.msg.players[seat]
+        before = m.position[figure]
+        m.position[figure] += points
+        m.moves[figure] += 1
+        if self.msg.edition == "c3.1":
+            m.turn_figure = figure
+        if seat == self.seat:
+            self.msg.round_moved.add(figure)
+        other = m.position[1 - figure]
+        self._emit("move", seat=seat, figure=messages.FIGURES[figure], points=points,
+                   source=source, before=before, after=m.position[figure],
+                   dark=messages.on_dark(m.position[figure]),
+                   other_dark=messages.on_dark(other + points))
+        self._add_points(seat, points, source)
+
+    def _step_end_round(self, kind: str) -> None:
+        """End of a round of scoring: does the active seat draw a message?"""
+        if self.msg is None:
+            return
+        moved, self.msg.round_moved = self.msg.round_moved, set()
+        m = self.msg.players[self.seat]
+        if self.msg.edition == "classic":
+            # R-MSG-C2: only final positions count; one message even if both are dark.
+            # R-MSG-C3: message points are a round of their own, so chains follow.
+            hit = any(messages.would_trigger(self.msg, self.seat, m.position[f]) for f in moved)
+        else:
+            # R-MSG-N2: after the turn's scoring phase only; R-MSG-N3: once per turn
+            hit = (kind == "turn" and self.msg.turn_messages == 0 and m.turn_figure >= 0
+                   and messages.on_dark(m.position[m.turn_figure]))
+        if hit:
+            self._agenda.insert(0, ("draw_message",))
+
+    # ------------------------------------------------------------ messages
+
+    def _step_draw_message(self) -> None:
+        """The active seat draws the top message (R-MSG-11: the deck cycles)."""
+        action = self.msg.deck.pop(0)
+        self.msg.in_hand = action
+        self.msg.turn_messages += 1
+        m = self.msg.players[self.seat]
+        m.drawn[action] = m.drawn.get(action, 0) + 1
+        self._emit("message_draw", seat=self.seat, action=action, number=self.msg.number(action))
+        choices = message_actions.choices(self, self.seat, action)
+        self.decision = Decision("messages", self.seat, "", tuple(c for c, _ in choices),
+                                 {"action": action, "number": self.msg.number(action),
+                                  "points": tuple(p for _, p in choices)})
+
+    def _apply_message(self, choice) -> None:
+        """R-MSG-8: the action or 2 points; the tile goes to the bottom of the deck."""
+        action = self.msg.in_hand
+        seat = self.seat
+        points, target, extra = message_actions.resolve(self, seat, choice)
+        self.msg.deck.append(action)
+        self.msg.in_hand = None
+        m = self.msg.players[seat]
+        taken = choice[0] != messages.TWO_POINTS
+        if taken:
+            m.taken[action] = m.taken.get(action, 0) + 1
+        m.points[action] = m.points.get(action, 0) + points
+        self._emit("message", seat=seat, action=action, number=self.msg.number(action),
+                   resolved="action" if taken else "2", points=points, target=target,
+                   extra=extra)
+        steps = [("award", seat, points, "message")]
+        if self.msg.edition == "classic":
+            steps.append(("end_round", "message"))  # R-MSG-C3
+        if extra and self.msg.edition == "classic":
+            steps.append(("extra_tile",))  # message 4: a turn part inside this turn
+        elif extra:
+            self._extra_turn = True  # c3.1 message 4: a whole turn after this one
+        self._agenda[0:0] = steps
+
+    def _step_extra_tile(self) -> None:
+        """Classic message 4: draw and place a tile as a full turn part."""
+        self._draw()
+
+    # ------------------------------------------------------------ end
 
     def _final_scoring(self) -> None:
-        """R-BASE-8: every feature still holding figures scores its final value."""
+        """R-BASE-8: every feature still holding figures scores its final value.
+        R-MSG-9: the two figures are added together first; no message is drawn."""
         self.turn += 1
+        self.over = True
         self._emit("final")
         for root in self.board.occupied_features():
-            self._score(root, final=True)
-        self.over = True
+            winners, value, kind = self._score(root, final=True)
+            for w in winners:
+                if value:
+                    self._add_points(w, value, kind)
         self.decision = None
         self._emit("end", scores=list(self.scores), winners=self.result()["winners"])
 

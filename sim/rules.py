@@ -5,23 +5,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sim.errors import InputError
+from sim.messages import MessagesOptions
 
-RULESET_VERSION = "base-1"
+RULESET_VERSION = "base-1+messages-1"
 # Expansions (RULES.md sections 2-4) register here as they are implemented.
-IMPLEMENTED_EXPANSIONS: tuple[str, ...] = ()
+IMPLEMENTED_EXPANSIONS: tuple[str, ...] = ("messages",)
 PLANNED_EXPANSIONS = ("messages", "mayors", "courier", "river")
 
 
 @dataclass(frozen=True)
 class Rules:
-    """players: 2..6 (R-BASE-1); followers: standard followers per player (R-BASE-1)."""
+    """players: 2..6 (R-BASE-1); followers: standard followers per player (R-BASE-1);
+    messages: The Messages' options, used when "messages" is among the expansions."""
 
     players: int = 2
     expansions: tuple[str, ...] = ()
     followers: int = 7
+    messages: MessagesOptions = field(default_factory=MessagesOptions)
 
     def __post_init__(self):
         self.validate("rules")
@@ -43,6 +46,9 @@ class Rules:
             if e not in IMPLEMENTED_EXPANSIONS:
                 raise InputError(f"{where}: expansions: unknown expansion {e!r}: expected "
                                  f"one of {', '.join(PLANNED_EXPANSIONS)}")
+        if len(set(self.expansions)) != len(self.expansions):
+            raise InputError(f"{where}: expansions: an expansion is listed twice")
+        self.messages.validate(f"{where}.messages")
 
     @property
     def tile_sets(self) -> tuple[str, ...]:

@@ -12,13 +12,21 @@ from pathlib import Path
 
 from sim import notation
 from sim.errors import CoreError, InputError
+from sim.board import MAX_SEGS
 from sim.game import FIGURE_KINDS, Game, land_tiles
+from sim.message_actions import SCORE_AND_RETURN
+from sim.messages import FIGURES, TWO_POINTS, MessagesOptions
+from sim.scoring import SOURCES
 from sim.play import play
 from sim.rules import Rules
 from sim.tiles import canonical_rotation
+from strategies import player
 
-TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded"}
-RULES_KEYS = {"players", "expansions"}
+TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "message",
+             "message_target"}
+RULES_KEYS = {"players", "expansions", "messages"}
+MESSAGES_KEYS = {"edition", "zmg_alone", "deck"}
+POLICY_DEFAULTS = {"scoring_figure": "meeple_only", "messages": "always_2"}
 EDGE_NAMES = ("N", "E", "S", "W")
 EDGE_KINDS = {"C": "city", "R": "road", "F": "field", "~": "river"}
 
@@ -30,6 +38,9 @@ class ScriptTurn:
     rotation: int
     figure: str | None
     discarded: list[str] = field(default_factory=list)
+    score_on: str | dict | None = None  # The Messages: "meeple", "messenger" or by source
+    message: list[str] = field(default_factory=list)  # "action" or "2", one per message
+    message_target: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -37,7 +48,7 @@ class Script:
     path: str
     rules: Rules
     turns: list[ScriptTurn]
-    policies: dict
+    policies: dict  # decision kind -> policy spec, for decisions the turns leave open
 
 
 def _field(table: dict, key: str, types, where: str, expected: str, default=None):
@@ -73,21 +84,46 @@ def load_script(path: str | Path) -> Script:
                              f"{', '.join(sorted(RULES_KEYS))}")
     players = _field(rules_t, "players", int, f"{path}: rules", "a whole number 2..6", 2)
     expansions = _field(rules_t, "expansions", list, f"{path}: rules", "a list of names", [])
+    msg_t = _field(rules_t, "messages", dict, f"{path}: rules", "a table", {})
+    for key in msg_t:
+        if key not in MESSAGES_KEYS:
+            raise InputError(f"{path}: rules.messages.{key}: unknown key: expected one of "
+                             f"{', '.join(sorted(MESSAGES_KEYS))}")
+    deck = _field(msg_t, "deck", list, f"{path}: rules.messages", "a list of action names", [])
     try:
-        rules = Rules(players=players, expansions=tuple(expansions))
+        options = MessagesOptions(msg_t.get("edition", "c3.1"), msg_t.get("zmg_alone", False),
+                                  tuple(deck))
+        rules = Rules(players=players, expansions=tuple(expansions), messages=options)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
-    policies = data.get("policies", {})
-    if not isinstance(policies, dict):
+    policies_t = data.get("policies", {})
+    if not isinstance(policies_t, dict):
         raise InputError(f"{path}: policies: expected a table")
+    for key in policies_t:
+        if key not in POLICY_DEFAULTS:
+            raise InputError(f"{path}: policies.{key}: unknown decision: expected one of "
+                             f"{', '.join(POLICY_DEFAULTS)}")
+    policies = {**POLICY_DEFAULTS, **policies_t}
+    spec = "first" + "".join(f"+{k}={v}" for k, v in policies.items())
+    player(spec, f"{path}: policies")  # unknown names fail here, before any move
     turns_t = data.get("turns")
     if not isinstance(turns_t, list) or not turns_t:
         raise InputError(f"{path}: turns: expected at least one [[turns]] table")
-    turns = [_parse_turn(t, f"{path}: turn {n}") for n, t in enumerate(turns_t, 1)]
+    turns = [_parse_turn(t, f"{path}: turn {n}", rules) for n, t in enumerate(turns_t, 1)]
     return Script(path, rules, turns, policies)
 
 
-def _parse_turn(t, where: str) -> ScriptTurn:
+def _text_list(t: dict, key: str, where: str, allowed: tuple | None) -> list[str]:
+    v = t.get(key, [])
+    items = [v] if isinstance(v, str) else v
+    if not isinstance(items, list) or any(not isinstance(i, str) for i in items) \
+            or (allowed and any(i not in allowed for i in items)):
+        want = " or ".join(f'"{a}"' for a in allowed) if allowed else "text"
+        raise InputError(f"{where}: {key} = {v!r}: expected {want}, or a list of them")
+    return items
+
+
+def _parse_turn(t, where: str, rules: Rules) -> ScriptTurn:
     if not isinstance(t, dict):
         raise InputError(f"{where}: expected a table")
     for key in t:
@@ -111,20 +147,45 @@ def _parse_turn(t, where: str) -> ScriptTurn:
     disc = _field(t, "discarded", list, where, "a list of tile ids", [])
     if any(not isinstance(d, str) for d in disc):
         raise InputError(f"{where}: discarded = {disc!r}: expected a list of tile ids")
-    return ScriptTurn(tile, (at[0], at[1]), rot, fig, list(disc))
+    score_on = t.get("score_on")
+    if score_on is not None:
+        if "messages" not in rules.expansions:
+            raise InputError(f"{where}: score_on: The Messages is not in play")
+        by_source = isinstance(score_on, dict)
+        values = list(score_on.values()) if by_source else [score_on]
+        if by_source and rules.messages.edition != "classic":
+            raise InputError(f"{where}: score_on: a table by source needs the classic edition "
+                             f"(c3.1 moves one figure per turn, R-MSG-N1)")
+        if any(v not in FIGURES for v in values) or (by_source and any(
+                k not in SOURCES for k in score_on)):
+            raise InputError(f"{where}: score_on = {score_on!r}: expected \"meeple\" or "
+                             f"\"messenger\", or a table from sources ({', '.join(SOURCES)}) to them")
+    message = _text_list(t, "message", where, ("action", TWO_POINTS))
+    targets = _text_list(t, "message_target", where, None)
+    if (message or targets) and "messages" not in rules.expansions:
+        raise InputError(f"{where}: message: The Messages is not in play")
+    return ScriptTurn(tile, (at[0], at[1]), rot, fig, list(disc), score_on, message, targets)
 
 
 class _ScriptPlayer:
-    """Answers every decision from the script; names the turn when a move is illegal."""
+    """Answers every decision from the script, the rest from the script's policies;
+    names the turn when a move is illegal."""
 
     def __init__(self, script: Script):
         self.script = script
+        spec = "first" + "".join(f"+{k}={v}" for k, v in script.policies.items())
+        self.policies = player(spec, f"{script.path}: policies")
+        self.messages_seen: dict[int, int] = {}  # turn -> messages answered
 
     def _where(self, game: Game) -> str:
         return f"{self.script.path}: turn {game.turn}"
 
     def choose(self, game: Game, d):
         turn = self.script.turns[game.turn - 1]
+        if d.kind == "scoring_figure":
+            return self._scoring_figure(game, turn, d)
+        if d.kind == "messages":
+            return self._message(game, turn, d)
         self._check_discards(game, turn)
         x, y, rot = self._placement(game, turn)
         if turn.figure is None:
@@ -187,6 +248,50 @@ class _ScriptPlayer:
         if game.supply[d.seat] == 0:
             raise InputError(f"{head}: seat {d.seat} has no {kind} in supply (R-BASE-4)")
         raise InputError(f"{head}: that {where.split()[0]} already holds a figure (R-BASE-4)")
+
+
+    def _scoring_figure(self, game: Game, turn: ScriptTurn, d):
+        """score_on covers the active seat's points of this turn; the rest is policy."""
+        if turn.score_on is not None and d.seat == game.seat:
+            if isinstance(turn.score_on, str):
+                return turn.score_on
+            if d.info["source"] in turn.score_on:
+                return turn.score_on[d.info["source"]]
+        return self.policies.choose(game, d)
+
+    def _message(self, game: Game, turn: ScriptTurn, d):
+        n = self.messages_seen.get(game.turn, 0)
+        self.messages_seen[game.turn] = n + 1
+        head = f"{self._where(game)}: message {n + 1} ({d.info['action']})"
+        if n >= len(turn.message):
+            return self.policies.choose(game, d)
+        if turn.message[n] == TWO_POINTS:
+            return (TWO_POINTS, None)
+        actions = [c for c in d.choices if c[0] != TWO_POINTS]
+        if not actions:
+            raise InputError(f"{head}: the action is not possible (R-MSG-8)")
+        if n >= len(turn.message_target):
+            return actions[0]
+        text = turn.message_target[n]
+        try:
+            xy, _, where = text.strip().partition(" ")
+            x, y = (int(v) for v in xy.split(","))
+            where = where.removeprefix("follower ").strip()
+            index = game.board.tile_at(x, y)
+            if index is None:
+                raise ValueError(f"no tile at {x},{y}")
+            root = game.board.find(index * MAX_SEGS + game.board.variant_at(index).segment_at(where))
+        except ValueError as e:
+            raise InputError(f"{head}: message_target = {text!r}: expected 'x,y <feature> "
+                             f"[<where>]' naming a feature on the board ({e})") from None
+        for c in actions:
+            target = c[1]
+            if c[0] in SCORE_AND_RETURN:
+                target = game.board.find(game.board.figure(target).segment)
+            if target == root:
+                return c
+        raise InputError(f"{head}: message_target = {text!r} is not among the legal targets "
+                         f"(R-MSG-10)")
 
 
 def play_script(script: Script) -> Game:

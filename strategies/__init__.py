@@ -29,7 +29,7 @@ def register(name: str):
 
 def make(name: str, params: dict | None = None, where: str = "strategy"):
     """Build the policy `name` with `params`. Raises InputError naming `where`."""
-    from strategies import basic, greedy  # noqa: F401  (registers the built-in policies)
+    from strategies import basic, greedy, messages  # noqa: F401  (registers the built-ins)
 
     if not isinstance(name, str) or name not in REGISTRY:
         raise InputError(f"{where}: unknown strategy {name!r}: expected one of "
@@ -46,19 +46,31 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
             params[key] = value = float(value)
         if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
             raise InputError(f"{where}: {name}.{key} = {value!r}: expected {expected.__name__}")
-    return cls(**params)
+    try:
+        return cls(**params)
+    except ValueError as e:
+        raise InputError(f"{where}: {name}: {e}") from None
+
+
+# Who answers a decision kind that a seat's main policy does not know.
+DEFAULTS = {"scoring_figure": "dark_seeker", "messages": "greedy", "place": "greedy"}
+DECISION_KINDS = tuple(DEFAULTS)
 
 
 class Player:
-    """A seat's policies by decision kind; `default` answers the kinds not listed."""
+    """A seat's policies by decision kind: `by_kind` first, then `default` for the
+    kinds it handles (its KINDS), then DEFAULTS."""
 
     def __init__(self, default, by_kind: dict | None = None):
         self.default = default
         self.by_kind = dict(by_kind or {})
+        for kind in DECISION_KINDS:
+            if kind not in self.by_kind and kind not in getattr(default, "KINDS", ()):
+                self.by_kind[kind] = make(DEFAULTS[kind])
+        self._policies = {k: self.by_kind.get(k, default) for k in DECISION_KINDS}
 
     def choose(self, game, decision):
-        policy = self.by_kind.get(decision.kind, self.default)
-        return policy.choose(game, decision, game.stream(decision.seat))
+        return self._policies[decision.kind].choose(game, decision, game.stream(decision.seat))
 
     @property
     def name(self) -> str:
@@ -93,5 +105,11 @@ def player(spec: str, where: str = "players") -> Player:
         kind, eq, pname = part.partition("=")
         if not eq:
             raise InputError(f"{where}: {spec!r}: expected <strategy>+<decision>=<strategy>")
-        by_kind[kind] = parse_policy(pname, where)
+        if kind not in DECISION_KINDS:
+            raise InputError(f"{where}: {spec!r}: unknown decision {kind!r}: expected one of "
+                             f"{', '.join(DECISION_KINDS)}")
+        policy = parse_policy(pname, where)
+        if kind not in getattr(policy, "KINDS", ()):
+            raise InputError(f"{where}: {pname!r} cannot answer {kind!r} decisions")
+        by_kind[kind] = policy
     return Player(parse_policy(head, where), by_kind)

@@ -8,8 +8,12 @@ class First:
     """The first legal choice; a figure whenever one may be placed (a trivial,
     deterministic chooser for tests and golden games)."""
 
+    KINDS = ("place", "scoring_figure", "messages")
+
     def choose(self, game, decision, rng):
         first = decision.choices[0]
+        if decision.kind != "place":
+            return first
         for c in decision.choices:  # the first placement's rows are contiguous
             if c[:3] != first[:3]:
                 break
@@ -22,6 +26,8 @@ class First:
 class Random:
     """Uniform over the legal choices of each decision (every placement × figure option
     of a turn equally likely)."""
+
+    KINDS = ("place", "scoring_figure", "messages")
 
     def choose(self, game, decision, rng):
         return decision.choices[rng.below(len(decision.choices))]

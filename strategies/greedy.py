@@ -15,25 +15,43 @@ So a follower costs `follower` points early and nothing at the end, and a follow
 that comes back at once (a feature completed this turn) costs nothing. Only features
 the tile touches are valued: a field that gains from a city completed elsewhere is
 not seen. Ties go to the first option in the decision's order.
+
+The Messages: a drawn message is resolved by whichever choice gives more immediate
+points, an extra tile or turn counting as `extra` points and ties taking the action
+(per-action overrides as for strategies/messages.py); the scoring figure is the one
+that lands on a dark space (`dark_seeker`).
 """
 
 from strategies import register
+from strategies.messages import DarkSeeker, MessagePolicy
 
 
 @register("greedy")
-class Greedy:
+class Greedy(MessagePolicy):
     """Best immediate valuation: points now, weighted open features, followers kept."""
 
+    KINDS = ("place", "scoring_figure", "messages")
     PARAMS = {"road": float, "city": float, "monastery": float, "field": float,
-              "opponent": float, "follower": float}
+              "opponent": float, "follower": float, "extra": float, **MessagePolicy.PARAMS}
 
-    def __init__(self, road=1.0, city=1.5, monastery=1.0, field=1.0, opponent=1.0, follower=2.0):
+    def __init__(self, road=1.0, city=1.5, monastery=1.0, field=1.0, opponent=1.0, follower=2.0,
+                 extra=3.0, **overrides):
+        super().__init__(**overrides)
         # weights in the C core's kind order: city, road, field, monastery
         self.open_weight = (city, road, field, monastery)
         self.opponent = opponent
         self.follower = follower
+        self.extra = extra
+
+    def prefer_action(self, decision, best) -> bool:
+        points = self.extra if best[1] is None else best[1]
+        return points >= 2
 
     def choose(self, game, decision, rng):
+        if decision.kind == "messages":
+            return MessagePolicy.choose(self, game, decision, rng)
+        if decision.kind == "scoring_figure":
+            return DarkSeeker.choose(self, game, decision, rng)
         t = game.catalogue.index[decision.tile]
         in_play = game.tiles_left + len(game.board)
         rows, values = game.board.turn_values(
