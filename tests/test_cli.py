@@ -81,7 +81,7 @@ CASES = {
         r"nope.toml: cannot read script"),
     "unknown strategy": (
         lambda t: ("play", "--players", "random,bogus"),
-        r"--players: unknown strategy 'bogus': expected one of always_2, always_action, alternate"),
+        r"--players: unknown strategy 'bogus': expected one of alternate, always_2, always_action, "),
     "bad strategy parameter": (
         lambda t: ("play", "--players", "greedy(speed=2.0),random"),
         r"--players: greedy: unknown parameter 'speed': expected road, city"),
