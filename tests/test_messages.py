@@ -1,0 +1,389 @@
+"""The Messages, both editions: rulings R-MSG-C1..C4, R-MSG-N1..N3, R-MSG-8..11,
+with figure positions and scores worked out by hand.
+
+Boards are built by placing tiles through the game API; `put` sets a seat's two
+scoring figures (keeping its score their sum) so a case starts where it needs to.
+"""
+
+import pytest
+
+from sim import message_actions
+from sim.game import Game
+from sim.messages import ACTIONS, MessagesOptions
+from sim.play import play
+from sim.rules import Rules
+from strategies import player
+
+
+def mgame(stack, edition="c3.1", deck=(), zmg=False, players=2):
+    rules = Rules(players=players, expansions=("messages",),
+                  messages=MessagesOptions(edition, zmg, tuple(deck)))
+    return Game(rules, 0, stack=stack)
+
+
+def put(g, seat, meeple, messenger):
+    g.msg.players[seat].position = [meeple, messenger]
+    g.scores[seat] = meeple + messenger
+
+
+def place(g, x, y, rot, figure=None):
+    assert g.decision.kind == "place", g.decision
+    t = g.catalogue.index[g.decision.tile]
+    local = -1 if figure is None else g.catalogue.variant(t, rot).segment_at(figure)
+    g.apply((x, y, rot, -1 if figure is None else 0, local))
+
+
+def figure_to(g, seat, name, points=None):
+    d = g.decision
+    assert d.kind == "scoring_figure" and d.seat == seat, d
+    if points is not None:
+        assert d.info["points"] == points
+    g.apply(name)
+
+
+def positions(g, seat):
+    return list(g.msg.players[seat].position)
+
+
+def draws(g):
+    return [e["action"] for e in g.events if e["e"] == "message_draw"]
+
+
+def two_cities(edition, **kw):
+    """Seat 0's 7th-turn H at 0,1 completes two cities of seat 0 at once: D + H's S cap
+    (the knight placed on H) and H's N cap + the E at 0,2 (knight from turn 5):
+    two sources of 4 points each in one round of scoring."""
+    g = mgame(["U", "B", "B", "B", "E", "B", "H", "U"], edition, **kw)
+    place(g, 1, 0, 0)
+    place(g, 1, 1, 0)
+    place(g, 1, 2, 0)
+    place(g, 1, -1, 0)
+    place(g, 0, 2, 2, "city S")
+    place(g, 2, 1, 0)
+    return g
+
+
+def long_road(edition, **kw):
+    """Seat 0's highwayman on D + four U (5 tiles, open), then on turn 5 seat 0's E
+    closes D's city with a knight: 4 points."""
+    g = mgame(["U", "U", "U", "U", "E", "U"], edition, **kw)
+    place(g, 1, 0, 0, "road E")
+    for x in (2, 3, 4):
+        place(g, x, 0, 0)
+    return g
+
+
+# ---------------------------------------------------------------- c3.1
+
+
+def test_r_msg_n2_trigger_after_the_scoring_phase():
+    g = mgame(["E", "U"], "c3.1", deck=["per_knight"])
+    put(g, 0, 1, 0)
+    place(g, 0, 1, 2, "city S")  # completes D's city: 4 points
+    figure_to(g, 0, "meeple", points=4)  # 1 + 4 = 5, a dark space
+    d = g.decision
+    assert d.kind == "messages" and d.seat == 0 and d.info["action"] == "per_knight"
+    assert d.choices == (("2", None), ("per_knight", None))  # the knight went home: 0 points
+    assert d.info["points"] == (2, 0)
+    g.apply(("2", None))
+    assert positions(g, 0) == [7, 0] and g.scores[0] == 7
+    assert g.points[0]["message"] == 2 and g.points[0]["city"] == 4
+    assert g.decision.kind == "place" and g.decision.seat == 1
+
+
+def test_r_msg_n2_no_trigger_off_a_dark_space():
+    g = mgame(["E", "U"], "c3.1")
+    put(g, 0, 2, 0)
+    place(g, 0, 1, 2, "city S")
+    figure_to(g, 0, "meeple")  # 6: not dark
+    assert g.decision.kind == "place" and draws(g) == []
+
+
+def test_r_msg_n1_all_points_of_a_turn_on_one_figure():
+    g = two_cities("c3.1", deck=["per_farmer"])
+    put(g, 0, 0, 2)
+    place(g, 0, 1, 0, "city S")
+    figure_to(g, 0, "messenger", points=4)  # chosen at the first points of the turn
+    # the second city's 4 points follow without a decision: 2 + 4 + 4 = 10, dark
+    assert g.decision.kind == "messages"
+    assert positions(g, 0) == [0, 10]
+    moves = [e for e in g.events if e["e"] == "move"]
+    assert [(m["figure"], m["points"], m["before"], m["after"]) for m in moves] == [
+        ("messenger", 4, 2, 6), ("messenger", 4, 6, 10)]
+    g.apply(("2", None))  # R-MSG-N3: message points on the same figure
+    assert positions(g, 0) == [0, 12]
+
+
+def test_r_msg_n3_message_points_never_trigger_a_second_message():
+    g = long_road("c3.1", deck=["smallest_road", "per_knight"])
+    put(g, 0, 1, 0)
+    place(g, 0, 1, 2, "city S")
+    figure_to(g, 0, "meeple", points=4)  # 5: dark
+    d = g.decision
+    road = d.choices[1]
+    assert road[0] == "smallest_road" and d.info["points"] == (2, 5)  # 5 tiles, incomplete
+    g.apply(road)
+    assert positions(g, 0) == [10, 0]  # on a dark space again, but no second message
+    assert draws(g) == ["smallest_road"]
+    assert g.decision.kind == "place" and g.decision.seat == 1
+    assert g.board.figures()  # R-MSG c3.1 message 2: the highwayman stays
+
+
+def test_r_msg_n1_each_player_chooses_each_turn():
+    # points in someone else's turn: seat 0 chooses for that turn, anew next turn
+    g = mgame(["M", "E", "U"], "c3.1")
+    place(g, 0, 1, 2, "city S")  # seat 0's knight, city open to the east
+    place(g, 1, 1, 3)  # seat 1 closes it: 3 tiles + 1 coat = 8 to seat 0
+    figure_to(g, 0, "messenger", points=8)
+    assert positions(g, 0) == [0, 8]
+    assert g.decision.kind == "place" and g.decision.seat == 0
+    assert g.msg.players[0].turn_figure == -1  # a new turn: chosen anew
+
+
+# ---------------------------------------------------------------- classic
+
+
+def test_r_msg_c1_one_figure_per_source():
+    g = two_cities("classic")
+    place(g, 0, 1, 0, "city S")
+    figure_to(g, 0, "meeple", points=4)
+    figure_to(g, 0, "messenger", points=4)  # the second source may go elsewhere
+    assert positions(g, 0) == [4, 4]
+
+
+def test_r_msg_c2_only_final_positions_count():
+    g = two_cities("classic")
+    put(g, 0, 1, 0)
+    place(g, 0, 1, 0, "city S")
+    figure_to(g, 0, "meeple")  # 5: dark, but the round is not over
+    figure_to(g, 0, "meeple")  # 9
+    assert positions(g, 0) == [9, 0]
+    assert draws(g) == [] and g.decision.kind == "place"
+
+
+def test_r_msg_c2_one_message_when_both_figures_are_dark():
+    g = two_cities("classic", deck=["per_farmer", "per_knight"])
+    put(g, 0, 1, 1)
+    place(g, 0, 1, 0, "city S")
+    figure_to(g, 0, "meeple")  # 5
+    figure_to(g, 0, "messenger")  # 5
+    assert g.decision.kind == "messages" and g.decision.info["action"] == "per_farmer"
+    g.apply(("2", None))
+    figure_to(g, 0, "meeple")  # 7: message points are a round of their own, not dark
+    assert draws(g) == ["per_farmer"] and g.decision.kind == "place"
+
+
+def test_r_msg_c3_chain():
+    g = long_road("classic", deck=["smallest_road", "per_knight"])
+    put(g, 0, 1, 0)
+    place(g, 0, 1, 2, "city S")
+    figure_to(g, 0, "meeple", points=4)  # 5: message 1
+    g.apply(g.decision.choices[1])  # the 5-tile road: 5 points
+    figure_to(g, 0, "meeple", points=5)  # 10: dark again, the chain goes on
+    assert g.decision.kind == "messages" and g.decision.info["action"] == "per_knight"
+    assert g.decision.info["points"] == (2, 0)  # the knight went home: no knight left
+    g.apply(("2", None))
+    figure_to(g, 0, "messenger", points=2)  # 2: not dark, the chain ends
+    assert positions(g, 0) == [10, 2] and g.scores[0] == 12
+    assert draws(g) == ["smallest_road", "per_knight"]
+
+
+def test_r_msg_c4_zmg_alone():
+    for zmg, other, drawn in ((False, 5, True), (True, 5, False), (True, 55, False), (True, 10, True)):
+        g = mgame(["E", "U"], "classic", zmg=zmg)
+        put(g, 0, 1, 0)
+        put(g, 1, other, 0)
+        place(g, 0, 1, 2, "city S")
+        figure_to(g, 0, "meeple")  # 5; seat 1's meeple on space `other` mod 50
+        assert (g.decision.kind == "messages") == drawn, (zmg, other)
+
+
+def test_zmg_is_a_classic_switch():
+    with pytest.raises(Exception, match="classic-edition switch"):
+        MessagesOptions("c3.1", True).validate("rules.messages")
+
+
+# ---------------------------------------------------------------- both editions
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_no_message_in_an_opponents_turn(edition):
+    g = mgame(["M", "E", "U"], edition)
+    put(g, 0, 2, 0)
+    place(g, 0, 1, 2, "city S")
+    place(g, 1, 1, 3)  # seat 1 completes seat 0's city: 8 points
+    figure_to(g, 0, "meeple", points=8)  # 10: dark, but seat 0 is not active
+    assert draws(g) == [] and g.decision.kind == "place" and g.decision.seat == 0
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_r_msg_9_final_scoring_adds_the_figures_and_draws_nothing(edition):
+    g = mgame(["M"], edition)
+    put(g, 0, 2, 0)
+    place(g, 0, 1, 2, "city S")  # open city: 2 tiles + 1 coat = 3 at the end
+    assert g.over
+    res = g.result()["players"][0]
+    assert res["score"] == 5 and (res["scoring_meeple"], res["messenger"]) == (2, 0)
+    assert draws(g) == []
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_r_msg_11_the_deck_cycles(edition):
+    """Every game's draws follow its initial deck order round and round."""
+    rules = Rules(players=2, expansions=("messages",), messages=MessagesOptions(edition))
+    longest = 0
+    for seed in range(40):
+        g = Game(rules, seed)
+        order = list(g.msg.deck)
+        play(g, [player("greedy+scoring_figure=coverage")] * 2)
+        got = draws(g)
+        assert got == [order[i % 8] for i in range(len(got))]
+        longest = max(longest, len(got))
+    assert longest > 8  # the cycle was really exercised
+
+
+def test_deck_option_puts_named_tiles_on_top():
+    g = mgame(["E"], "classic", deck=["per_farmer", "extra_tile"])
+    assert g.msg.deck == ["per_farmer", "extra_tile", "smallest_road", "smallest_city",
+                          "smallest_monastery", "coats_of_arms", "per_knight", "score_and_return"]
+    assert sorted(mgame(["E"], "c3.1").msg.deck) == sorted(ACTIONS["c3.1"])
+
+
+# ---------------------------------------------------------------- the 8 actions (R-MSG-8, R-MSG-10)
+
+
+def board_with_figures():
+    """Seat 0: a highwayman on D + U at 1,0 (2 tiles) and another on the lone curve V
+    at 0,-1 (1 tile). Seat 1: a monk on B at 1,-1, whose neighbours are D, U and V."""
+    g = mgame(["U", "E", "V", "B"], "classic")
+    place(g, 1, 0, 0, "road E")
+    place(g, 0, 1, 2)  # seat 1 closes D's city, nobody in it
+    place(g, 0, -1, 0, "road S")  # V r0: road S-W, its own road
+    place(g, 1, -1, 0, "monastery")  # seat 1
+    return g
+
+
+def test_smallest_road_offers_only_the_cheapest():
+    g = board_with_figures()
+    ch = dict(message_actions.choices(g, 0, "smallest_road"))
+    (road, pts), = [(c, p) for c, p in ch.items() if c[0] == "smallest_road"]
+    assert pts == 1  # the 1-tile curve, not the 2-tile road
+    assert g.board.segment_place(road[1])[:2] == (0, -1)
+
+
+def test_smallest_actions_not_possible_without_a_figure():
+    g = board_with_figures()
+    assert message_actions.choices(g, 0, "smallest_city") == [(("2", None), 2)]
+    assert message_actions.choices(g, 0, "smallest_monastery") == [(("2", None), 2)]
+    mon = message_actions.choices(g, 1, "smallest_monastery")
+    assert mon[1][1] == 1 + 3  # the monk's tile and D, U, V around it
+    assert message_actions.choices(g, 1, "smallest_road") == [(("2", None), 2)]
+
+
+def test_counting_actions():
+    g = mgame(["M", "U", "M", "E"], "classic")
+    place(g, 0, 1, 2, "city S")  # seat 0's knight: D + M r2 (city S, E), 1 coat
+    place(g, 1, 0, 0, "field Nw")  # seat 1's farmer on U's north field
+    place(g, 1, 1, 0)  # M r0 (city N, W) joins the city from the east: 2 coats
+    ch0 = dict(message_actions.choices(g, 0, "coats_of_arms"))
+    assert ch0[("coats_of_arms", None)] == 2 * 2  # city D + M + M: 2 coats
+    assert dict(message_actions.choices(g, 0, "per_knight"))[("per_knight", None)] == 2
+    assert dict(message_actions.choices(g, 0, "per_farmer"))[("per_farmer", None)] == 0
+    assert dict(message_actions.choices(g, 1, "per_farmer"))[("per_farmer", None)] == 2
+    assert dict(message_actions.choices(g, 1, "coats_of_arms"))[("coats_of_arms", None)] == 0
+
+
+@pytest.mark.parametrize("edition, action", [("classic", "score_and_return"),
+                                             ("c3.1", "score_and_retrieve")])
+def test_message_8_with_and_without_the_majority(edition, action):
+    # seat 0 alone on the open road D + U (2 tiles): majority, 2 points, returned
+    g = mgame(["U", "E"], edition)
+    place(g, 1, 0, 0, "road E")
+    ch = message_actions.choices(g, 0, action)
+    assert [p for _, p in ch] == [2, 2]
+    assert message_actions.resolve(g, 0, ch[1][0])[0] == 2
+    assert g.supply[0] == 7 and not g.board.figures()
+    # the same road with two of seat 1's followers on it as well: seat 0 has no
+    # majority, scores 0 and still takes its follower back; seat 1 scores 2 alone
+    g = mgame(["U", "E"], edition)
+    place(g, 1, 0, 0, "road E")
+    seg = g.board.figures()[0][1].segment
+    for _ in range(2):
+        g.board.add_figure(1, 0, 1, seg)
+        g.supply[1] -= 1
+    ch = message_actions.choices(g, 0, action)
+    assert [p for _, p in ch] == [2, 0]
+    assert message_actions.resolve(g, 0, ch[1][0])[0] == 0 and g.supply[0] == 7
+    assert [p for _, p in message_actions.choices(g, 1, action)] == [2, 2, 2]
+
+
+@pytest.mark.parametrize("edition, action", [("classic", "extra_tile"), ("c3.1", "extra_turn")])
+def test_message_4_extra_tile_or_turn(edition, action):
+    g = mgame(["E", "U", "U"], edition, deck=[action])
+    put(g, 0, 1, 0)
+    place(g, 0, 1, 2, "city S")
+    figure_to(g, 0, "meeple")  # 5
+    assert (action, None) in g.decision.choices
+    g.apply((action, None))
+    # the same seat places the next tile (classic: a turn part; c3.1: a new turn)
+    assert g.decision.kind == "place" and g.decision.seat == 0 and g.turn == 2
+    place(g, 1, 0, 0)
+    assert g.decision.seat == 1  # then play passes on
+    ev = [e for e in g.events if e["e"] == "message"][0]
+    assert ev["resolved"] == "action" and ev["extra"] and ev["points"] == 0
+
+
+@pytest.mark.parametrize("edition, action", [("classic", "extra_tile"), ("c3.1", "extra_turn")])
+def test_message_4_not_possible_with_the_stack_empty(edition, action):
+    g = mgame(["E"], edition, deck=[action])
+    put(g, 0, 1, 0)
+    place(g, 0, 1, 2, "city S")
+    figure_to(g, 0, "meeple")
+    assert g.decision.choices == (("2", None),)
+
+
+def test_asking_the_impossible_gets_2_points():
+    # R-MSG-8: a policy asking for an impossible action gets the 2 points
+    g = mgame(["E", "U"], "c3.1", deck=["smallest_road"])
+    put(g, 0, 1, 0)
+    place(g, 0, 1, 2, "city S")
+    figure_to(g, 0, "meeple")
+    d = g.decision
+    assert d.choices == (("2", None),)
+    pick = player("always_action")._policies["messages"].choose(g, d, g.stream(0))
+    assert pick == ("2", None)
+
+
+# ---------------------------------------------------------------- properties
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_properties_over_seeded_games(edition):
+    rules = Rules(players=3, expansions=("messages",), messages=MessagesOptions(edition))
+    specs = ["greedy", "random", "greedy+scoring_figure=spread+messages=always_action",
+             "greedy+scoring_figure=coverage+messages=always_2", "first", "greedy+scoring_figure=alternate"]
+    total_draws = 0
+    for seed in range(120):
+        seats = [player(specs[(seed + s) % len(specs)]) for s in range(3)]
+        g = Game(rules, seed)
+        while g.decision is not None:
+            d = g.decision
+            g.apply(seats[d.seat].choose(g, d))
+            if not g.over:
+                for s in range(3):  # the score is the two figures' sum during play
+                    assert g.scores[s] == sum(g.msg.players[s].position)
+            # all 8 message tiles are in the deck or being resolved
+            assert len(g.msg.deck) + (g.msg.in_hand is not None) == 8
+            assert sorted(g.msg.deck + ([g.msg.in_hand] if g.msg.in_hand else [])) == sorted(ACTIONS[edition])
+        active = None
+        for e in g.events:
+            if e["e"] == "draw":
+                active = e["seat"]
+            if e["e"] == "message_draw":
+                assert e["seat"] == active  # only the active player draws
+                total_draws += 1
+            if e["e"] == "final":
+                break
+        assert not [e for e in g.events[g.events.index({"e": "final", "turn": g.turn}):]
+                    if e["e"] == "message_draw"]
+    assert total_draws > 100
