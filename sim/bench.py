@@ -21,6 +21,8 @@ class Case:
     players: str  # comma-separated player specs
     games: int  # games per batch
     fast: bool
+    expansions: tuple[str, ...] = ()
+    edition: str = "c3.1"
 
 
 CASES = (
@@ -28,18 +30,22 @@ CASES = (
     Case("base-2p-greedy", "greedy,greedy", 1000, True),
     Case("base-2p-random-engine", "random,random", 400, False),
     Case("base-2p-greedy-engine", "greedy,greedy", 300, False),
+    Case("messages-c3.1-2p-greedy", "greedy,greedy", 300, False, ("messages",), "c3.1"),
+    Case("messages-classic-2p-greedy", "greedy,greedy", 300, False, ("messages",), "classic"),
 )
 
 
 def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
     from sim.fastpath import play_fast
     from sim.game import Game
+    from sim.messages import MessagesOptions
     from sim.play import play
     from sim.rules import Rules
     from strategies import player
 
     seats = [player(p) for p in case.players.split(",")]
-    rules = Rules(players=len(seats))
+    rules = Rules(players=len(seats), expansions=case.expansions,
+                  messages=MessagesOptions(edition=case.edition))
     games = max(1, int(case.games * scale))
 
     def one(seed):

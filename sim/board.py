@@ -9,6 +9,7 @@ is valid until the next placement, so keep segments, not roots, across placement
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from sim._core import check, ffi, lib
@@ -110,11 +111,7 @@ class Board:
         flat = ffi.unpack(self._buf, 3 * n)
         return list(zip(flat[0::3], flat[1::3], flat[2::3]))
 
-    def turn_values(self, type_index: int, with_figures: bool, player: int, players: int,
-                    open_weight: tuple[float, float, float, float], opponent_weight: float,
-                    follower_value: float) -> tuple[list, list[float]]:
-        """`turn_options` rows with each row's greedy value for `player` (see
-        `cc_greedy_params` in core.h; open_weight is per kind: city, road, field, monastery)."""
+    def _greedy_params(self, player, players, open_weight, opponent_weight, follower_value):
         p = self._params
         if p is None:
             p = self._params = ffi.new("cc_greedy_params *")
@@ -122,24 +119,61 @@ class Board:
         for k in range(4):
             p.open_weight[k] = open_weight[k]
         p.opponent_weight, p.follower_value = opponent_weight, follower_value
+        return p
+
+    def turn_values(self, type_index: int, with_figures: bool, player: int, players: int,
+                    open_weight: tuple[float, float, float, float], opponent_weight: float,
+                    follower_value: float) -> tuple[list, list[float]]:
+        """`turn_options` rows with each row's greedy value for `player` (see
+        `cc_greedy_params` in core.h; open_weight is per kind: city, road, field, monastery)."""
+        p = self._greedy_params(player, players, open_weight, opponent_weight, follower_value)
         return self.turn_options(type_index, with_figures, p)
+
+    def turn_best(self, type_index: int, with_figures: bool, player: int, players: int,
+                  open_weight: tuple[float, float, float, float], opponent_weight: float,
+                  follower_value: float) -> tuple | None:
+        """The row of `turn_values` with the highest value (the first of equals), or None."""
+        p = self._greedy_params(player, players, open_weight, opponent_weight, follower_value)
+        if self._rows is None:
+            self._grow_rows(5 * 1024)
+        best = ffi.new("int32_t[5]")
+        while True:
+            n = lib.cc_turn_best(self._ptr, type_index, int(with_figures), p, self._rows,
+                                 self._values, len(self._rows), best)
+            if n != lib.CC_ERR_FULL:
+                break
+            self._grow_rows(2 * len(self._rows))
+        return tuple(best) if check(n, "cc_turn_best") else None
+
+    def option_legal(self, type_index: int, row: tuple, with_figures: bool) -> bool:
+        """Whether `row` (x, y, rotation, figure, segment) is one of `turn_options`'."""
+        if len(row) != 5 or not all(isinstance(v, int) for v in row):
+            return False
+        return check(lib.cc_option_legal(self._ptr, type_index, *row, int(with_figures)),
+                     "cc_option_legal") == 1
+
+    def has_placement(self, type_index: int) -> bool:
+        """Whether the tile fits anywhere (R-BASE-3)."""
+        return check(lib.cc_legal_placements(self._ptr, type_index, self._buf, self._cap),
+                     "cc_legal_placements") > 0
+
+    def _grow_rows(self, cap: int) -> None:
+        self._rows = ffi.new("int32_t[]", cap)
+        self._values = ffi.new("double[]", cap // 5)
 
     def turn_options(self, type_index: int, with_figures: bool, params=None):
         """Every legal placement × figure option as (x, y, rotation, figure_kind, segment)
         rows (kind and segment -1 for no figure), in the order of `cc_turn_options`.
         Returns (rows, None), or (rows, values) from `turn_values`."""
+        if self._rows is None:
+            self._grow_rows(5 * 1024)
         while True:
-            if self._rows is None:
-                self._rows = ffi.new("int32_t[]", 5 * 1024)
-                self._values = ffi.new("double[]", 1024)
-            cap = len(self._rows)
             n = lib.cc_turn_options(self._ptr, type_index, int(with_figures),
                                     ffi.NULL if params is None else params,
-                                    self._rows, self._values, cap)
+                                    self._rows, self._values, len(self._rows))
             if n != lib.CC_ERR_FULL:
                 break
-            self._rows = ffi.new("int32_t[]", 2 * cap)
-            self._values = ffi.new("double[]", 2 * cap // 5)
+            self._grow_rows(2 * len(self._rows))
         if n < 0:
             check(n, "cc_turn_options")
         flat = ffi.unpack(self._rows, 5 * n)
@@ -232,15 +266,63 @@ class Board:
 
     def figures(self) -> list[tuple[int, FigureInfo]]:
         """Every figure on the board as (id, info), by id."""
-        out = []
-        for f in range(lib.CC_MAX_FIGURES):
-            info = self.figure(f)
-            if info.segment >= 0:
-                out.append((f, info))
-        return out
+        if self._cap < 5 * lib.CC_MAX_FIGURES:
+            self._cap = 5 * lib.CC_MAX_FIGURES
+            self._buf = ffi.new("int32_t[]", self._cap)
+        n = check(lib.cc_figures(self._ptr, self._buf, self._cap), "cc_figures")
+        v = ffi.unpack(self._buf, 5 * n)
+        return [(v[i], FigureInfo(*v[i + 1:i + 5])) for i in range(0, 5 * n, 5)]
 
     def segment_place(self, segment: int) -> tuple[int, int, str]:
         """(x, y, where) of a segment, `where` read on the tile as placed (`city N`)."""
         index, local = divmod(segment, MAX_SEGS)
         t, r, x, y = self.tile(index)
         return x, y, self.catalogue.variant(t, r).segments[local].where()
+
+
+class TurnOptions(Sequence):
+    """The choices of a place decision: `Board.turn_options` rows, computed on first
+    use (a policy that asks the C core for its best row never needs the list), and
+    checked one by one in C for `in` until then. Valid until the decision is applied.
+    """
+
+    __slots__ = ("board", "type_index", "with_figures", "_rows")
+
+    def __init__(self, board: Board, type_index: int, with_figures: bool, rows=None):
+        self.board = board
+        self.type_index = type_index
+        self.with_figures = with_figures
+        self._rows = rows
+
+    def rows(self) -> tuple:
+        if self._rows is None:
+            self._rows = tuple(self.board.turn_options(self.type_index, self.with_figures)[0])
+        return self._rows
+
+    def rebound(self, board: Board) -> TurnOptions:
+        """The same choices on another (cloned) board."""
+        return TurnOptions(board, self.type_index, self.with_figures, self._rows)
+
+    def __len__(self) -> int:
+        return len(self.rows())
+
+    def __getitem__(self, i):
+        return self.rows()[i]
+
+    def __iter__(self):
+        return iter(self.rows())
+
+    def __contains__(self, row) -> bool:
+        if self._rows is not None:
+            return row in self._rows
+        return isinstance(row, tuple) and self.board.option_legal(self.type_index, row,
+                                                                  self.with_figures)
+
+    def __eq__(self, other) -> bool:
+        return tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self.rows())
+
+    def __repr__(self) -> str:
+        return f"TurnOptions({list(self.rows())!r})"

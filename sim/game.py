@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from sim import message_actions, messages, scoring
-from sim.board import MAX_SEGS, Board, Catalogue
+from sim.board import MAX_SEGS, Board, Catalogue, TurnOptions
 from sim.errors import IllegalMove, InputError
 from sim.rng import Stream, derive
 from sim.rules import Rules
@@ -179,6 +179,8 @@ class Game:
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g.board = self.board.clone()
+        if self.decision is not None and self.decision.kind == "place":
+            g.decision = self.decision._replace(choices=self.decision.choices.rebound(g.board))
         g._seat_streams = [s.copy() for s in self._seat_streams]
         g._stack = list(self._stack)
         g.supply = list(self.supply)
@@ -245,13 +247,13 @@ class Game:
         while self._stack:
             t = self._stack.pop()
             tile = self.catalogue.types[t].id
-            # R-BASE-4: a follower only from supply
-            options, _ = self.board.turn_options(t, self.supply[self.seat] > 0)
-            if options:
+            if self.board.has_placement(t):
                 self.turn += 1
                 self._drawn, self._drawn_type = tile, t
                 self._emit("draw", seat=self.seat, tile=tile)
-                self.decision = Decision("place", self.seat, tile, tuple(options))
+                # R-BASE-4: a follower only from supply
+                options = TurnOptions(self.board, t, self.supply[self.seat] > 0)
+                self.decision = Decision("place", self.seat, tile, options)
                 return True
             # R-BASE-3: a tile that fits nowhere leaves the game; draw again
             self._emit("discard", turn=self.turn + 1, seat=self.seat, tile=tile)

@@ -54,8 +54,6 @@ class Greedy(MessagePolicy):
             return DarkSeeker.choose(self, game, decision, rng)
         t = game.catalogue.index[decision.tile]
         in_play = game.tiles_left + len(game.board)
-        rows, values = game.board.turn_values(
+        return game.board.turn_best(
             t, game.supply[decision.seat] > 0, decision.seat, game.rules.players,
             self.open_weight, self.opponent, self.follower * game.tiles_left / in_play)
-        best = max(range(len(values)), key=values.__getitem__)
-        return rows[best]

@@ -562,6 +562,22 @@ int cc_figure_info(const cc_board *b, int fig, int32_t *out) {
     return CC_OK;
 }
 
+int cc_figures(const cc_board *b, int32_t *out, int cap) {
+    if (!b || !out || cap < 0) return CC_ERR_ARG;
+    int n = 0;
+    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+        const figure_t *g = &b->figs[f];
+        if (g->seg < 0) continue;
+        if (n + 5 > cap) return CC_ERR_FULL;
+        out[n++] = f;
+        out[n++] = g->player;
+        out[n++] = g->kind;
+        out[n++] = g->strength;
+        out[n++] = g->seg;
+    }
+    return n / 5;
+}
+
 int cc_feature_figures(const cc_board *b, int seg, int32_t *out, int cap) {
     if (!b || !out || cap < 0 || !seg_valid(b, seg)) return CC_ERR_ARG;
     int r = find_const(b, seg), n = 0;
@@ -758,9 +774,9 @@ static double feature_value(const cc_greedy_params *p, int kind, int tiles, int 
     return p->open_weight[kind] * final;
 }
 
-static double existing_value(evalctx_t *c, int32_t r, int q) {
+/* Value of an existing feature to whoever holds its majority. */
+static double root_value(evalctx_t *c, int32_t r) {
     const seg_t *s = &c->b->segs[r];
-    if (!holds_majority(s->count, s->strength, c->p->nplayers, q)) return 0.0;
     int tiles = s->ntiles, cities = 0;
     if (s->kind == CC_MONASTERY) {
         const placed_t *pl = &c->b->tiles[s->tile];
@@ -770,29 +786,40 @@ static double existing_value(evalctx_t *c, int32_t r, int q) {
     return feature_value(c->p, s->kind, tiles, s->coats, s->open == 0 && s->kind != CC_FIELD, cities);
 }
 
-/* Gain of every player from group g, with an extra follower of `me` when add_mine. */
-static void group_gain(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
-                       int add_mine, double *gain) {
+/* Gains of every player from group g, without and with an extra follower of the
+ * deciding player (the second only when `mine_too`). */
+static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
+                        int mine_too, double *without, double *with) {
     const cc_greedy_params *p = c->p;
-    int np = p->nplayers, me = p->player;
-    uint8_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
-    memcpy(count, t->count[g], sizeof count);
-    memcpy(strength, t->strength[g], sizeof strength);
-    if (add_mine) { count[me]++; strength[me]++; }
-    int any = 0;
-    for (int q = 0; q < np; q++) any |= count[q] != 0;
-    if (!any) return;
+    int np = p->nplayers, me = p->player, any = 0;
+    for (int q = 0; q < np; q++) {
+        without[q] = with[q] = 0.0;
+        any |= t->count[g][q] != 0;
+    }
+    if (!any && !mine_too) return;
+    double before[CC_MAX_PLAYERS] = {0};
+    for (int i = 0; i < t->nroots[g]; i++) {
+        const seg_t *rs = &c->b->segs[t->roots[g][i]];
+        if (!rs->nfig) continue;
+        double value = root_value(c, t->roots[g][i]);
+        for (int q = 0; q < np; q++)
+            if (holds_majority(rs->count, rs->strength, np, q)) before[q] += value;
+    }
     int tiles = 0, cities = 0;
     if (t->kind[g] == CC_MONASTERY) tiles = 1 + cc_neighbours8(c->b, x, y);
     else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
-    for (int q = 0; q < np; q++) {
-        double before = 0.0;
-        for (int i = 0; i < t->nroots[g]; i++) before += existing_value(c, t->roots[g][i], q);
-        double after = holds_majority(count, strength, np, q)
-            ? feature_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities) : 0.0;
-        gain[q] += after - before;
-    }
+    double after = feature_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
+    uint8_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
+    memcpy(count, t->count[g], sizeof count);
+    memcpy(strength, t->strength[g], sizeof strength);
+    for (int q = 0; q < np; q++)
+        without[q] = (holds_majority(count, strength, np, q) ? after : 0.0) - before[q];
+    if (!mine_too) return;
+    count[me]++;
+    strength[me]++;
+    for (int q = 0; q < np; q++)
+        with[q] = (holds_majority(count, strength, np, q) ? after : 0.0) - before[q];
 }
 
 static double combine(const cc_greedy_params *p, const double *gain, int supply_change) {
@@ -823,11 +850,13 @@ int cc_turn_options(const cc_board *b, int type, int with_figures, const cc_gree
         trial_t t;
         analyze(b, v, x, y, &t);
         double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
+        double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][CC_MAX_PLAYERS];
         int returned = 0;
         if (params) {
             int me = params->player;
             for (int g = 0; g < t.ngroups; g++) {
-                group_gain(&ctx, &t, v, x, y, g, 0, gain);
+                group_gains(&ctx, &t, v, x, y, g, with_figures && !t.nfig[g], without[g], with[g]);
+                for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
                 if (t.complete[g] && t.kind[g] != CC_FIELD)
                     for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
             }
@@ -867,11 +896,8 @@ int cc_turn_options(const cc_board *b, int type, int with_figures, const cc_gree
             row[0] = x; row[1] = y; row[2] = r; row[3] = 0; row[4] = s;
             if (params) {
                 double with_fig[CC_MAX_PLAYERS];
-                memcpy(with_fig, gain, sizeof with_fig);
-                double without[CC_MAX_PLAYERS] = {0}, added[CC_MAX_PLAYERS] = {0};
-                group_gain(&ctx, &t, v, x, y, g, 0, without);
-                group_gain(&ctx, &t, v, x, y, g, 1, added);
-                for (int q = 0; q < params->nplayers; q++) with_fig[q] += added[q] - without[q];
+                for (int q = 0; q < params->nplayers; q++)
+                    with_fig[q] = gain[q] - without[g][q] + with[g][q];
                 /* the follower leaves supply, unless its feature scores at once */
                 int back = t.complete[g] && t.kind[g] != CC_FIELD;
                 values[n / 5] = combine(params, with_fig, returned - 1 + back);
@@ -1010,4 +1036,31 @@ out:
     free(values);
     free(done);
     return rc;
+}
+
+int cc_turn_best(const cc_board *b, int type, int with_figures, const cc_greedy_params *params,
+                 int32_t *rows, double *values, int cap, int32_t *best) {
+    if (!params || !best) return CC_ERR_ARG;
+    int n = cc_turn_options(b, type, with_figures, params, rows, values, cap);
+    if (n <= 0) return n;
+    int pick = 0;
+    for (int k = 1; k < n; k++)
+        if (values[k] > values[pick]) pick = k;
+    memcpy(best, &rows[5 * pick], 5 * sizeof *best);
+    return n;
+}
+
+int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
+                    int with_figures) {
+    if (!b || type < 0 || type >= b->ts->n || rot < 0 || rot > 3) return CC_ERR_ARG;
+    const variant_t *v = variant(b, type, rot);
+    if (!v->def.distinct) return 0;
+    int m = cc_misfit(b, type, x, y, rot);
+    if (m < 0) return m == CC_ERR_RANGE ? 0 : m;
+    if (m != 0) return 0;
+    if (kind == -1 && seg == -1) return 1;
+    if (kind != 0 || !with_figures || seg < 0 || seg >= v->def.nseg) return 0;
+    trial_t t;
+    analyze(b, v, x, y, &t);
+    return t.nfig[t.group_of[seg]] == 0;
 }

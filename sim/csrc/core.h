@@ -143,3 +143,16 @@ int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int sta
                  int nplayers, int followers, const int32_t *policy,
                  const cc_greedy_params *params, uint64_t *seat_state,
                  int32_t *points_out, int32_t *moves_out, int moves_cap);
+
+/* Every figure on the board as rows of 5 int32 (id, player, kind, strength, segment),
+ * by id. Returns the number of figures. */
+int cc_figures(const cc_board *b, int32_t *out, int cap);
+
+/* The best row of cc_turn_options for params->player (the first of equal values),
+ * written to best (5 int32). rows/values/cap as for cc_turn_options (scratch).
+ * Returns the number of rows (0: nothing to place, best untouched). */
+int cc_turn_best(const cc_board *b, int type, int with_figures, const cc_greedy_params *params,
+                 int32_t *rows, double *values, int cap, int32_t *best);
+/* 1 if (x, y, rot, kind, seg) is one of cc_turn_options' rows, 0 if not, or an error. */
+int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
+                    int with_figures);
