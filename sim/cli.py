@@ -36,6 +36,9 @@ def play(
     players: str = typer.Option("random,random", "--players",
                                 help="Comma-separated strategies, one per seat, e.g. "
                                      "'greedy(city=2.0),random'."),
+    expansions: str = typer.Option("", "--expansions",
+                                   help="Comma-separated expansions of a seeded game, e.g. 'messages'."),
+    edition: str = typer.Option("c3.1", "--edition", help="The Messages' rules: c3.1 or classic."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Play one game, scripted or seeded, and print its log or JSON result."""
@@ -48,11 +51,17 @@ def play(
     if script is not None:
         game = play_script(load_script(script))
     else:
+        from sim.messages import MessagesOptions
+
         seats = [player(p.strip(), "--players") for p in split_top(players, ",")]
+        if not 2 <= len(seats) <= 6:
+            raise InputError(f"--players: {len(seats)} strategies given: expected 2..6")
+        chosen = tuple(e.strip() for e in expansions.split(",") if e.strip())
         try:
-            rules = Rules(players=len(seats))
-        except InputError:
-            raise InputError(f"--players: {len(seats)} strategies given: expected 2..6") from None
+            rules = Rules(players=len(seats), expansions=chosen,
+                          messages=MessagesOptions(edition=edition))
+        except InputError as e:
+            raise InputError(f"--expansions/--edition: {e}") from None
         game = play_seeded(rules, seed, seats)
     _emit(game, as_json)
 

@@ -29,6 +29,17 @@ def event_line(e: dict) -> str | None:
                 f"{e['points']} to {_seats(e['winners'])}")
     if k == "points":
         return f"{turn}  seat {e['seat']}  +{e['points']} {e['source']} = {e['total']}"
+    if k == "move":
+        dark = ", dark space" if e["dark"] else ""
+        return (f"{turn}  seat {e['seat']}  {e['figure']} {e['before']} -> {e['after']} "
+                f"(+{e['points']} {e['source']}{dark})")
+    if k == "message_draw":
+        return f"{turn}  seat {e['seat']}  draws message {e['number']} {e['action']}"
+    if k == "message":
+        how = f"takes {e['action']}" if e["resolved"] == "action" else "takes 2 points"
+        target = f" on {e['target']}" if e["target"] else ""
+        extra = ", plays another tile" if e["extra"] else ""
+        return f"{turn}  seat {e['seat']}  {how}{target}: {e['points']} points{extra}"
     if k == "final":
         return "final scoring"
     if k == "end":

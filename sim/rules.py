@@ -29,6 +29,10 @@ class Rules:
     def __post_init__(self):
         self.validate("rules")
 
+    def __repr__(self) -> str:
+        return (f"Rules(players={self.players}, expansions={self.expansions!r}, "
+                f"followers={self.followers}, messages={self.messages!r})")
+
     def validate(self, where: str) -> None:
         """Raise InputError naming `where` (a file or section) for a bad field."""
         if isinstance(self.players, bool) or not isinstance(self.players, int) \

@@ -363,7 +363,7 @@ def test_properties_over_seeded_games(edition):
     specs = ["greedy", "random", "greedy+scoring_figure=spread+messages=always_action",
              "greedy+scoring_figure=coverage+messages=always_2", "first", "greedy+scoring_figure=alternate"]
     total_draws = 0
-    for seed in range(120):
+    for seed in range(200):
         seats = [player(specs[(seed + s) % len(specs)]) for s in range(3)]
         g = Game(rules, seed)
         while g.decision is not None:
@@ -387,3 +387,52 @@ def test_properties_over_seeded_games(edition):
         assert not [e for e in g.events[g.events.index({"e": "final", "turn": g.turn}):]
                     if e["e"] == "message_draw"]
     assert total_draws > 100
+
+
+# ---------------------------------------------------------------- scripted games
+
+def test_scripted_c31_game_json():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(__file__).resolve().parent / "scripts" / "messages_c31.toml"
+    r = subprocess.run([sys.executable, "-m", "sim", "play", "--script", str(script), "--json"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    p0 = json.loads(r.stdout)["players"][0]
+    assert p0["score"] == 11 and (p0["scoring_meeple"], p0["messenger"]) == (0, 6)
+    assert {k: v for k, v in p0["points"].items() if v} == {"road": 6, "message": 1, "monastery": 4}
+    assert p0["messages"]["drawn"] == {"smallest_road": 1}
+    assert p0["messages"]["taken"] == {"smallest_road": 1}
+
+
+def test_scripted_classic_game_with_an_extra_tile():
+    from pathlib import Path
+    from sim.script import load_script, play_script
+    g = play_script(load_script(Path(__file__).resolve().parent / "scripts" / "messages_classic.toml"))
+    p0 = g.result()["players"][0]
+    assert p0["score"] == 14 and (p0["scoring_meeple"], p0["messenger"]) == (5, 0)
+    seats = [(e["turn"], e["seat"]) for e in g.events if e["e"] == "place"]
+    assert seats[4:] == [(5, 0), (6, 0), (7, 1)]  # the extra tile is seat 0's turn part
+
+
+def test_script_message_errors(tmp_path):
+    from pathlib import Path
+    from sim.errors import InputError
+    from sim.script import load_script, play_script
+    base = (Path(__file__).resolve().parent / "scripts" / "messages_c31.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(base.replace('message_target = "3,0 road S"', 'message_target = "2,0 road E"'))
+    with pytest.raises(InputError, match=r"turn 5: message 1 \(smallest_road\): message_target = "
+                                         r"'2,0 road E' is not among the legal targets"):
+        play_script(load_script(bad))
+    bad.write_text(base.replace('score_on = "messenger"', 'score_on = { road = "meeple" }'))
+    with pytest.raises(InputError, match=r"turn 5: score_on: a table by source needs the classic"):
+        load_script(bad)
+    bad.write_text(base.replace('message = "action"', 'message = "maybe"'))
+    with pytest.raises(InputError, match=r"turn 5: message = 'maybe': expected \"action\" or \"2\""):
+        load_script(bad)
+    bad.write_text(base.replace('deck = ["smallest_road", "extra_turn"]', 'deck = ["extra_tile"]'))
+    with pytest.raises(InputError, match=r"rules.messages: deck: 'extra_tile' is not a c3.1 message"):
+        load_script(bad)
