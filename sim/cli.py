@@ -67,6 +67,63 @@ def play(
 
 
 @app.command()
+def run(
+    config: Path = typer.Argument(..., help="Experiment config (TOML)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output directory (default: run.out)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=0,
+                                          help="CPUs of the local Ray (default all); 0 = in-process."),
+    address: Optional[str] = typer.Option(None, "--address",
+                                          help="Join an existing Ray cluster (or set RAY_ADDRESS)."),
+    force: bool = typer.Option(False, "--force", help="Start over in a directory of another run."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+) -> None:
+    """Run (or resume) an experiment: Parquet tables and a manifest in the output directory."""
+    from sim.config import load_experiment
+    from sim.tournament.run import run_experiment
+
+    exp = load_experiment(config)
+    s = run_experiment(exp, out, workers, address, force, progress=not quiet)
+    rate = s.games / s.seconds if s.seconds else 0.0
+    typer.echo(f"{s.out}: {s.shards_run} shards run, {s.shards_skipped} already done, "
+               f"{s.games} games in {s.seconds:.1f} s ({rate:.0f} games/s)")
+    if s.interrupted:
+        typer.echo("interrupted: finished shards are kept; run the same command to resume",
+                   err=True)
+        raise typer.Exit(130)
+
+
+@app.command()
+def validate(config: Path = typer.Argument(..., help="Experiment config (TOML).")) -> None:
+    """Check an experiment config and print its plan, without playing."""
+    from sim.config import load_experiment
+    from sim.tournament import plan
+
+    exp = load_experiment(config)
+    per = plan.games_per_block(exp)
+    typer.echo(f"{config}: ok: {exp.design} design, {exp.blocks} blocks × {per} games = "
+               f"{exp.blocks * per} games in {len(plan.shards(exp))} shards")
+
+
+@app.command()
+def replay(
+    run_dir: Path = typer.Argument(..., help="A run's output directory."),
+    game_id: int = typer.Argument(..., help="The game's id (games.game_id)."),
+) -> None:
+    """Recompute one stored game from its seed and config, print its log, and check it
+    equals the stored rows."""
+    from sim.log import format_log
+    from sim.tournament.replay import replay_game
+
+    game, problems = replay_game(run_dir, game_id)
+    typer.echo(format_log(game.events))
+    if problems:
+        for p in problems:
+            typer.echo(f"differs from the stored rows: {p}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"game {game_id}: equal to the stored rows")
+
+
+@app.command()
 def bench(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON list, a row per case."),
     case: Optional[list[str]] = typer.Option(None, "--case", help="Run only this case (repeatable)."),

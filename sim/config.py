@@ -1,0 +1,190 @@
+"""Experiment configs (TOML): parsed and fully validated before any game runs.
+
+    [run]      name, seed (master seed), blocks, shard_blocks, events (keep the events
+               table), out (default output directory)
+    [rules]    players, expansions, [rules.messages] edition / zmg_alone / deck
+    [design]   kind = "fixed" | "rotations" | "round_robin" | "variants"
+               fixed, rotations: seats = [player spec per seat]
+               round_robin:      pool = [player specs]; every table of `players`
+                                 distinct specs, under every seat rotation
+               variants:         arms = [{name, player}], opponents = [player specs];
+                                 each arm in the focal seat against the opponents,
+                                 under every seat rotation
+               editions = ["c3.1", "classic"]  (optional, with The Messages: every
+                                 block is played under each edition)
+
+A player spec is what `carcsim play --players` takes: `greedy`,
+`greedy(city=2.0)+messages=always_2`. Every error is one line naming the file and
+the field (InputError).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.errors import InputError
+from sim.messages import EDITIONS, MessagesOptions
+from sim.rules import Rules
+from strategies import player
+
+DESIGNS = ("fixed", "rotations", "round_robin", "variants")
+RUN_KEYS = {"name", "seed", "blocks", "shard_blocks", "events", "out"}
+RULES_KEYS = {"players", "expansions", "followers", "messages"}
+MESSAGES_KEYS = {"edition", "zmg_alone", "deck"}
+DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions"}
+
+
+@dataclass(frozen=True)
+class Arm:
+    name: str
+    player: str
+
+
+@dataclass(frozen=True)
+class Experiment:
+    path: str
+    name: str
+    seed: int
+    blocks: int
+    shard_blocks: int
+    events: bool
+    out: str
+    rules: Rules
+    design: str
+    seats: tuple[str, ...] = ()
+    pool: tuple[str, ...] = ()
+    arms: tuple[Arm, ...] = ()
+    opponents: tuple[str, ...] = ()
+    editions: tuple[str, ...] = ()
+    source: str = ""  # the TOML text, kept in the manifest
+
+    def canonical(self) -> dict:
+        """Everything that decides the games, as plain JSON values (the run's identity;
+        `out` and `path` are not part of it)."""
+        return {"name": self.name, "seed": self.seed, "blocks": self.blocks,
+                "shard_blocks": self.shard_blocks, "events": self.events,
+                "rules": {"players": self.rules.players, "expansions": list(self.rules.expansions),
+                          "followers": self.rules.followers,
+                          "messages": {"edition": self.rules.messages.edition,
+                                       "zmg_alone": self.rules.messages.zmg_alone,
+                                       "deck": list(self.rules.messages.deck)}},
+                "design": {"kind": self.design, "seats": list(self.seats), "pool": list(self.pool),
+                           "arms": [[a.name, a.player] for a in self.arms],
+                           "opponents": list(self.opponents), "editions": list(self.editions)}}
+
+    def fingerprint(self) -> str:
+        blob = json.dumps(self.canonical(), sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def _check_keys(table: dict, allowed: set, where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise InputError(f"{where}.{key}: unknown key: expected one of {', '.join(sorted(allowed))}")
+
+
+def _get(table: dict, key: str, kind: type, where: str, expected: str, default=None, check=None):
+    if key not in table:
+        if default is None:
+            raise InputError(f"{where}.{key}: missing: expected {expected}")
+        return default
+    v = table[key]
+    if not isinstance(v, kind) or (isinstance(v, bool) and kind is not bool):
+        raise InputError(f"{where}.{key} = {v!r}: expected {expected}")
+    if check is not None and not check(v):
+        raise InputError(f"{where}.{key} = {v!r}: expected {expected}")
+    return v
+
+
+def _specs(table: dict, key: str, where: str) -> tuple[str, ...]:
+    v = _get(table, key, list, where, "a list of player specs")
+    if not v or any(not isinstance(s, str) for s in v):
+        raise InputError(f"{where}.{key} = {v!r}: expected a non-empty list of player specs")
+    for i, spec in enumerate(v):
+        player(spec, f"{where}.{key}[{i}]")  # unknown strategy or parameter fails here
+    return tuple(v)
+
+
+def parse_experiment(text: str, path: str) -> Experiment:
+    """Parse and validate an experiment. Raises InputError `FILE: field: expected …`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{path}: not valid TOML: {e}") from None
+    _check_keys(data, {"run", "rules", "design"}, path)
+    run = _get(data, "run", dict, path, "a [run] table", {})
+    _check_keys(run, RUN_KEYS, f"{path}: run")
+    w = f"{path}: run"
+    name = _get(run, "name", str, w, "a name", Path(path).stem)
+    seed = _get(run, "seed", int, w, "a whole number ≥ 0", 0, lambda v: v >= 0)
+    blocks = _get(run, "blocks", int, w, "a whole number ≥ 1", None, lambda v: v >= 1)
+    shard_blocks = _get(run, "shard_blocks", int, w, "a whole number ≥ 1", 50, lambda v: v >= 1)
+    events = _get(run, "events", bool, w, "true or false", False)
+    out = _get(run, "out", str, w, "a directory", f"runs/{name}")
+
+    rules_t = _get(data, "rules", dict, path, "a [rules] table", {})
+    _check_keys(rules_t, RULES_KEYS, f"{path}: rules")
+    w = f"{path}: rules"
+    players = _get(rules_t, "players", int, w, "a whole number 2..6", 2)
+    expansions = _get(rules_t, "expansions", list, w, "a list of expansion names", [])
+    followers = _get(rules_t, "followers", int, w, "a whole number 0..30", 7)
+    msg_t = _get(rules_t, "messages", dict, w, "a [rules.messages] table", {})
+    _check_keys(msg_t, MESSAGES_KEYS, f"{path}: rules.messages")
+    try:
+        options = MessagesOptions(msg_t.get("edition", "c3.1"), msg_t.get("zmg_alone", False),
+                                  tuple(msg_t.get("deck", ())))
+        rules = Rules(players=players, expansions=tuple(expansions), followers=followers,
+                      messages=options)
+    except InputError as e:
+        raise InputError(f"{path}: {e}") from None
+
+    design = _get(data, "design", dict, path, "a [design] table")
+    _check_keys(design, DESIGN_KEYS, f"{path}: design")
+    w = f"{path}: design"
+    kind = _get(design, "kind", str, w, " or ".join(DESIGNS), None, lambda v: v in DESIGNS)
+    seats = pool = opponents = ()
+    arms: tuple[Arm, ...] = ()
+    if kind in ("fixed", "rotations"):
+        seats = _specs(design, "seats", w)
+        if len(seats) != players:
+            raise InputError(f"{w}.seats: {len(seats)} players for a {players}-player game: "
+                             f"expected {players}")
+    elif kind == "round_robin":
+        pool = _specs(design, "pool", w)
+        if len(pool) < players:
+            raise InputError(f"{w}.pool: {len(pool)} specs: expected at least {players} for a "
+                             f"{players}-player table")
+    else:
+        raw = _get(design, "arms", list, w, "a list of {name, player} tables")
+        parsed = []
+        for i, a in enumerate(raw):
+            if not isinstance(a, dict) or set(a) != {"name", "player"} \
+                    or not all(isinstance(a[k], str) for k in a):
+                raise InputError(f"{w}.arms[{i}] = {a!r}: expected {{name = \"…\", player = \"…\"}}")
+            player(a["player"], f"{w}.arms[{i}].player")
+            parsed.append(Arm(a["name"], a["player"]))
+        if not parsed or len({a.name for a in parsed}) != len(parsed):
+            raise InputError(f"{w}.arms: expected at least one arm, with distinct names")
+        arms = tuple(parsed)
+        opponents = _specs(design, "opponents", w)
+    editions = tuple(_get(design, "editions", list, w, "a list of editions", []))
+    if editions:
+        if "messages" not in rules.expansions:
+            raise InputError(f"{w}.editions: The Messages is not among rules.expansions")
+        if any(e not in EDITIONS for e in editions) or len(set(editions)) != len(editions):
+            raise InputError(f"{w}.editions = {list(editions)!r}: expected distinct names from "
+                             f"{', '.join(EDITIONS)}")
+    return Experiment(path, name, seed, blocks, shard_blocks, events, out, rules, kind, seats,
+                      pool, arms, opponents, editions, text)
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read config: {e.strerror}") from None
+    return parse_experiment(text, str(path))

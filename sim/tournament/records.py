@@ -1,0 +1,64 @@
+"""The record tables' schemas, in one place (ARCHITECTURE.md layer 5).
+
+    games    one row a game: run, game_id, block, variant, rotation, edition, seed,
+             ruleset, players, expansions, turns, winners
+    players  one row a player and game: seat, player spec, focal, score, rank,
+             win_share, points by source, The Messages' figures, message counts and
+             points in total and per action, figure moves
+    events   (optional) one row an event: game_id, seq, turn, kind, seat, data (JSON)
+
+SCHEMA_VERSION changes whenever a column changes meaning; columns are added, never
+renamed.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+from sim.messages import ALL_ACTIONS
+from sim.scoring import SOURCES
+
+SCHEMA_VERSION = 1
+
+GAMES = pa.schema([
+    ("run", pa.string()), ("game_id", pa.int64()), ("block", pa.int32()),
+    ("variant", pa.string()), ("rotation", pa.int8()), ("edition", pa.string()),
+    ("seed", pa.int64()), ("ruleset", pa.string()), ("players", pa.int8()),
+    ("expansions", pa.string()), ("turns", pa.int16()), ("winners", pa.list_(pa.int8())),
+])
+
+PLAYERS = pa.schema(
+    [("game_id", pa.int64()), ("seat", pa.int8()), ("player", pa.string()), ("focal", pa.bool_()),
+     ("score", pa.int16()), ("rank", pa.int8()), ("win_share", pa.float64())]
+    + [(f"points_{s}", pa.int16()) for s in SOURCES]
+    + [("scoring_meeple", pa.int16()), ("messenger", pa.int16()),
+       ("messages_drawn", pa.int16()), ("messages_taken", pa.int16()),
+       ("moves_meeple", pa.int16()), ("moves_messenger", pa.int16())]
+    + [(f"{what}_{a}", pa.int16()) for a in ALL_ACTIONS for what in ("drawn", "taken", "points")]
+)
+
+EVENTS = pa.schema([
+    ("game_id", pa.int64()), ("seq", pa.int32()), ("turn", pa.int16()), ("kind", pa.string()),
+    ("seat", pa.int8()), ("data", pa.string()),
+])
+
+TABLES = {"games": GAMES, "players": PLAYERS, "events": EVENTS}
+
+
+def player_row(game_id: int, spec: str, focal: bool, p: dict, winners: list[int]) -> dict:
+    """A players-table row from one entry of Game.result()["players"]."""
+    row = {"game_id": game_id, "seat": p["seat"], "player": spec, "focal": focal,
+           "score": p["score"], "rank": p["rank"],
+           "win_share": (1.0 / len(winners)) if p["seat"] in winners else 0.0}
+    row.update({f"points_{s}": p["points"].get(s, 0) for s in SOURCES})
+    m = p.get("messages")
+    row["scoring_meeple"] = p.get("scoring_meeple", 0)
+    row["messenger"] = p.get("messenger", 0)
+    row["messages_drawn"] = sum(m["drawn"].values()) if m else 0
+    row["messages_taken"] = sum(m["taken"].values()) if m else 0
+    row["moves_meeple"] = m["figure_moves"]["meeple"] if m else 0
+    row["moves_messenger"] = m["figure_moves"]["messenger"] if m else 0
+    for a in ALL_ACTIONS:
+        for what in ("drawn", "taken", "points"):
+            row[f"{what}_{a}"] = m[what].get(a, 0) if m else 0
+    return row

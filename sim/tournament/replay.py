@@ -1,0 +1,40 @@
+"""Replaying a stored game from its run's manifest and checking it against the rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow.dataset as ds
+
+from sim.config import parse_experiment
+from sim.errors import InputError
+from sim.game import Game
+from sim.play import play
+from sim.tournament import plan
+from sim.tournament.records import player_row
+from sim.tournament.sink import read_manifest
+from sim.tournament.worker import _player, rules_for
+
+
+def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
+    """(the recomputed game with its events, differences from the stored rows)."""
+    manifest = read_manifest(run_dir)
+    exp = parse_experiment(manifest["config_text"], f"{run_dir}/manifest.json")
+    try:
+        spec = plan.game_spec(exp, game_id)
+    except ValueError as e:
+        raise InputError(f"game id {game_id}: {e}") from None
+    g = play(Game(rules_for(exp, spec), spec.seed), [_player(s) for s in spec.seats])
+    stored = ds.dataset(Path(run_dir) / "players", format="parquet").to_table(
+        filter=ds.field("game_id") == game_id).to_pylist()
+    if not stored:
+        raise InputError(f"{run_dir}: game {game_id} is planned but not stored yet (resume the run)")
+    res = g.result()
+    fresh = [player_row(game_id, spec.seats[p["seat"]], p["seat"] == spec.focal, p, res["winners"])
+             for p in res["players"]]
+    problems = []
+    for want, got in zip(sorted(stored, key=lambda r: r["seat"]), fresh):
+        for k, v in want.items():
+            if got[k] != v:
+                problems.append(f"seat {want['seat']} {k}: stored {v!r}, replayed {got[k]!r}")
+    return g, problems

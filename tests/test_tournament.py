@@ -1,0 +1,228 @@
+"""The tournament runner: configs, plan, determinism, resume, faults, a 2-node cluster."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from sim.config import load_experiment, parse_experiment
+from sim.errors import InputError
+from sim.tournament import plan
+from sim.tournament.replay import replay_game
+from sim.tournament.run import run_experiment
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SMALL = """
+[run]
+name = "small"
+seed = 7
+blocks = 12
+shard_blocks = 3
+
+[rules]
+players = 2
+expansions = ["messages"]
+
+[design]
+kind = "variants"
+arms = [{name = "free", player = "greedy"},
+        {name = "no_road", player = "greedy(smallest_road=\\"2\\")+scoring_figure=spread"}]
+opponents = ["greedy"]
+editions = ["c3.1", "classic"]
+"""
+
+
+def small(tmp_path, text=SMALL):
+    p = tmp_path / "small.toml"
+    p.write_text(text)
+    return load_experiment(p)
+
+
+def tables(out):
+    return {name: pl.read_parquet(str(Path(out) / name / "*.parquet")).sort(
+        ["game_id", "seat"] if name == "players" else ["game_id"]) for name in ("games", "players")}
+
+
+def same(a, b):
+    return all(a[k].equals(b[k]) for k in a)
+
+
+def carcsim(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True,
+                          text=True, env=env, cwd=ROOT)
+
+
+def test_plan_blocks_share_seeds_and_ids_are_unique(tmp_path):
+    exp = small(tmp_path)
+    per = plan.games_per_block(exp)
+    assert per == 2 * 2 * 2  # editions × arms × seat rotations
+    specs = [s for b in range(exp.blocks) for s in plan.block_games(exp, b)]
+    assert [s.game_id for s in specs] == list(range(exp.blocks * per))
+    assert len({s.seed for s in specs if s.block == 3}) == 1  # common random numbers
+    assert len({s.seed for s in specs}) == exp.blocks
+    first = plan.block_games(exp, 0)
+    assert [(s.edition, s.variant, s.rotation, s.focal) for s in first[:4]] == [
+        ("c3.1", "free", 0, 0), ("c3.1", "free", 1, 1), ("c3.1", "no_road", 0, 0),
+        ("c3.1", "no_road", 1, 1)]
+    assert first[3].seats[1].startswith("greedy(smallest_road")
+    assert plan.game_spec(exp, 37) == specs[37]
+
+
+def test_in_process_run_and_replay(tmp_path):
+    exp = small(tmp_path)
+    s = run_experiment(exp, tmp_path / "out", workers=0)
+    assert s.games == 12 * 8 and s.shards_run == 4
+    t = tables(tmp_path / "out")
+    assert t["games"]["game_id"].to_list() == list(range(96))
+    assert t["players"].height == 192
+    assert t["players"].filter(pl.col("focal")).height == 96  # one focal seat per game
+    assert (t["players"]["points_message"] > 0).any()
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["shards_done"] == [0, 1, 2, 3] and manifest["schema_version"] == 1
+    game, problems = replay_game(tmp_path / "out", 53)
+    assert problems == [] and game.over
+
+
+def test_resume_after_a_stop_gives_the_same_rows(tmp_path):
+    exp = small(tmp_path)
+    run_experiment(exp, tmp_path / "whole", workers=0)
+    first = run_experiment(exp, tmp_path / "part", workers=0, max_shards=2)
+    assert first.shards_run == 2
+    again = run_experiment(exp, tmp_path / "part", workers=0)
+    assert (again.shards_run, again.shards_skipped) == (2, 2)
+    assert same(tables(tmp_path / "whole"), tables(tmp_path / "part"))
+
+
+def test_driver_interrupted_then_resumed(tmp_path):
+    """SIGINT to a running `carcsim run` keeps finished shards; rerunning completes the
+    same rows as an uninterrupted run."""
+    text = SMALL.replace("blocks = 12", "blocks = 60").replace("shard_blocks = 3", "shard_blocks = 2")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(text)
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "run", str(cfg), "--out", str(out),
+                             "--workers", "0", "--quiet"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    manifest = out / "manifest.json"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if manifest.exists() and json.loads(manifest.read_text())["shards_done"]:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    done = json.loads(manifest.read_text())["shards_done"]
+    assert 0 < len(done) < 30
+    r = carcsim("run", cfg, "--out", out, "--workers", "0", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert f"{len(done)} already done" in r.stdout
+    exp = load_experiment(cfg)
+    run_experiment(exp, tmp_path / "whole", workers=0)
+    assert same(tables(tmp_path / "whole"), tables(out))
+
+
+def test_one_and_two_ray_workers_and_a_killed_worker_give_the_same_tables(tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(SMALL)
+    run_experiment(load_experiment(cfg), tmp_path / "ref", workers=0)
+    for workers in (1, 2):
+        r = carcsim("run", cfg, "--out", tmp_path / f"w{workers}", "--workers", workers, "--quiet")
+        assert r.returncode == 0, r.stderr
+        assert same(tables(tmp_path / "ref"), tables(tmp_path / f"w{workers}"))
+    marker = tmp_path / "crashed"
+    env = dict(os.environ, CARCSIM_FAULT_ONCE=str(marker))
+    r = carcsim("run", cfg, "--out", tmp_path / "fault", "--workers", 2, "--quiet", env=env)
+    assert r.returncode == 0, r.stderr
+    assert marker.exists()  # a worker really died mid-shard; Ray ran the shard again
+    assert same(tables(tmp_path / "ref"), tables(tmp_path / "fault"))
+
+
+def test_two_node_cluster_without_shared_files(tmp_path):
+    """A real 2-node Ray cluster on one machine; only the driver writes the output."""
+    import ray
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    cluster.add_node(num_cpus=1)
+    try:
+        ray.init(address=cluster.address, log_to_driver=False)
+        exp = small(tmp_path)
+        s = run_experiment(exp, tmp_path / "out", address=cluster.address)
+        nodes = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
+        assert len(nodes) == 2
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+    t = tables(tmp_path / "out")
+    planned = exp.blocks * plan.games_per_block(exp)
+    assert s.games == planned
+    assert sorted(t["games"]["game_id"].to_list()) == list(range(planned))  # each exactly once
+
+
+def test_a_different_config_in_the_same_directory_is_refused(tmp_path):
+    exp = small(tmp_path)
+    run_experiment(exp, tmp_path / "out", workers=0, max_shards=1)
+    other = small(tmp_path, SMALL.replace("seed = 7", "seed = 8"))
+    with pytest.raises(InputError, match="holds a run of a different config.*--force"):
+        run_experiment(other, tmp_path / "out", workers=0)
+    s = run_experiment(other, tmp_path / "out", workers=0, force=True)
+    assert s.shards_run == 4
+
+
+BAD = {
+    "unknown strategy": ('seats = ["greedy", "random"]', 'seats = ["greedy", "bogus"]',
+                         r"design.seats\[1\]: unknown strategy 'bogus'"),
+    "bad option": ('seats = ["greedy", "random"]', 'seats = ["greedy(cty=1.0)", "random"]',
+                   r"design.seats\[0\]: greedy: unknown parameter 'cty'"),
+    "wrong type": ("blocks = 10", 'blocks = "ten"', r"run.blocks = 'ten': expected a whole number"),
+    "unknown expansion": ('expansions = ["messages"]', 'expansions = ["tunnels"]',
+                          r"rules: expansions: unknown expansion 'tunnels'"),
+    "negative games": ("blocks = 10", "blocks = -5", r"run.blocks = -5: expected a whole number ≥ 1"),
+    "unknown key": ("seed = 1", "sed = 1", r"run.sed: unknown key"),
+    "bad edition": ('edition = "c3.1"', 'edition = "c4"', r"rules.messages: edition = 'c4'"),
+    "seat count": ('seats = ["greedy", "random"]', 'seats = ["greedy"]',
+                   r"design.seats: 1 players for a 2-player game"),
+}
+
+GOOD = """[run]
+seed = 1
+blocks = 10
+
+[rules]
+players = 2
+expansions = ["messages"]
+
+[rules.messages]
+edition = "c3.1"
+
+[design]
+kind = "rotations"
+seats = ["greedy", "random"]
+"""
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_configs_name_the_field(case, tmp_path):
+    old, new, pattern = BAD[case]
+    assert old in GOOD
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(GOOD.replace(old, new))
+    r = carcsim("validate", cfg)
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "bad.toml" in lines[0], r.stderr
+    import re
+    assert re.search(pattern, lines[0]), lines[0]
+
+
+def test_shipped_configs_validate():
+    for cfg in sorted((ROOT / "configs").glob("*.toml")):
+        parse_experiment(cfg.read_text(), str(cfg))
