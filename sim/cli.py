@@ -86,6 +86,10 @@ def run(
     rate = s.games / s.seconds if s.seconds else 0.0
     typer.echo(f"{s.out}: {s.shards_run} shards run, {s.shards_skipped} already done, "
                f"{s.games} games in {s.seconds:.1f} s ({rate:.0f} games/s)")
+    if not s.interrupted and not quiet:
+        from sim.analysis.summary import by_player, format_table, load
+
+        typer.echo(format_table(by_player(load(s.out, "players"))))
     if s.interrupted:
         typer.echo("interrupted: finished shards are kept; run the same command to resume",
                    err=True)

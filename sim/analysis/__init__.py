@@ -1,0 +1,1 @@
+"""Analysis of run records with Polars: pure functions from frames to tables."""
