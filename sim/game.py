@@ -171,7 +171,8 @@ class Game:
                 p["scoring_meeple"], p["messenger"] = m.position
                 p["messages"] = {"drawn": dict(m.drawn), "taken": dict(m.taken),
                                  "points": dict(m.points),
-                                 "figure_moves": dict(zip(messages.FIGURES, m.moves))}
+                                 "figure_moves": dict(zip(messages.FIGURES, m.moves)),
+                                 "live_moves": m.live}
         return out
 
     def clone(self) -> Game:
@@ -326,11 +327,12 @@ class Game:
             m.turn_figure = figure
         if seat == self.seat:
             self.msg.round_moved.add(figure)
-        other = m.position[1 - figure]
+        dark = messages.on_dark(m.position[figure])
+        other_dark = messages.on_dark(m.position[1 - figure] + points)
+        m.live += dark != other_dark  # the choice of figure decided a dark space
         self._emit("move", seat=seat, figure=messages.FIGURES[figure], points=points,
-                   source=source, before=before, after=m.position[figure],
-                   dark=messages.on_dark(m.position[figure]),
-                   other_dark=messages.on_dark(other + points))
+                   source=source, before=before, after=m.position[figure], dark=dark,
+                   other_dark=other_dark)
         self._add_points(seat, points, source)
 
     def _step_end_round(self, kind: str) -> None:

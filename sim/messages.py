@@ -65,12 +65,13 @@ class PlayerMessages:
     position: list[int] = field(default_factory=lambda: [0, 0])  # meeple, messenger totals
     turn_figure: int = -1  # c3.1 (R-MSG-N1): the figure this turn's points go to, -1 unset
     moves: list[int] = field(default_factory=lambda: [0, 0])  # moves per figure
+    live: int = 0  # moves where only one of the two figures would have hit a dark space
     drawn: dict = field(default_factory=dict)  # action -> times drawn
     taken: dict = field(default_factory=dict)  # action -> times resolved by the action
     points: dict = field(default_factory=dict)  # action -> message points (action or 2)
 
     def copy(self) -> PlayerMessages:
-        return PlayerMessages(list(self.position), self.turn_figure, list(self.moves),
+        return PlayerMessages(list(self.position), self.turn_figure, list(self.moves), self.live,
                               dict(self.drawn), dict(self.taken), dict(self.points))
 
 

@@ -87,6 +87,8 @@ def test_r_msg_n2_trigger_after_the_scoring_phase():
     assert d.info["points"] == (2, 0)
     g.apply(("2", None))
     assert positions(g, 0) == [7, 0] and g.scores[0] == 7
+    # the 4 points were live (meeple 1 -> 5 dark, messenger 0 -> 4 not); the 2 were not
+    assert g.msg.players[0].live == 1
     assert g.points[0]["message"] == 2 and g.points[0]["city"] == 4
     assert g.decision.kind == "place" and g.decision.seat == 1
 
@@ -149,6 +151,7 @@ def test_r_msg_c1_one_figure_per_source():
     figure_to(g, 0, "meeple", points=4)
     figure_to(g, 0, "messenger", points=4)  # the second source may go elsewhere
     assert positions(g, 0) == [4, 4]
+    assert g.msg.players[0].live == 0  # 0 + 4 misses a dark space either way
 
 
 def test_r_msg_c2_only_final_positions_count():

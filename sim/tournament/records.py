@@ -18,7 +18,7 @@ import pyarrow as pa
 from sim.messages import ALL_ACTIONS
 from sim.scoring import SOURCES
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: players.moves_live
 
 GAMES = pa.schema([
     ("run", pa.string()), ("game_id", pa.int64()), ("block", pa.int32()),
@@ -33,7 +33,7 @@ PLAYERS = pa.schema(
     + [(f"points_{s}", pa.int16()) for s in SOURCES]
     + [("scoring_meeple", pa.int16()), ("messenger", pa.int16()),
        ("messages_drawn", pa.int16()), ("messages_taken", pa.int16()),
-       ("moves_meeple", pa.int16()), ("moves_messenger", pa.int16())]
+       ("moves_meeple", pa.int16()), ("moves_messenger", pa.int16()), ("moves_live", pa.int16())]
     + [(f"{what}_{a}", pa.int16()) for a in ALL_ACTIONS for what in ("drawn", "taken", "points")]
 )
 
@@ -58,6 +58,7 @@ def player_row(game_id: int, spec: str, focal: bool, p: dict, winners: list[int]
     row["messages_taken"] = sum(m["taken"].values()) if m else 0
     row["moves_meeple"] = m["figure_moves"]["meeple"] if m else 0
     row["moves_messenger"] = m["figure_moves"]["messenger"] if m else 0
+    row["moves_live"] = m["live_moves"] if m else 0
     for a in ALL_ACTIONS:
         for what in ("drawn", "taken", "points"):
             row[f"{what}_{a}"] = m[what].get(a, 0) if m else 0

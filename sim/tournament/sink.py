@@ -50,6 +50,10 @@ class Sink:
         path = self.out / MANIFEST
         if path.exists():
             manifest = json.loads(path.read_text())
+            if manifest.get("schema_version") != SCHEMA_VERSION and not force:
+                raise InputError(f"{self.out}: written with record schema "
+                                 f"{manifest.get('schema_version')}, this carcsim writes "
+                                 f"{SCHEMA_VERSION}; use --force to start over")
             if manifest.get("fingerprint") != exp.fingerprint():
                 if not force:
                     raise InputError(f"{self.out}: holds a run of a different config "

@@ -1,0 +1,165 @@
+"""Balance analyses: pure functions from the record frames (Polars) to tables.
+
+Every estimate that compares arms is paired by block (the same seeds) and its
+standard error is taken across blocks, which are independent; games within a block
+are not. Win share counts a shared win as 1/winners.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from sim.analysis import stats
+
+
+def with_margin(players: pl.DataFrame) -> pl.DataFrame:
+    """Adds `margin`: score minus the best other score in the same game."""
+    best_other = (players.select("game_id", "seat", "score")
+                  .join(players.select("game_id", pl.col("seat").alias("o"),
+                                       pl.col("score").alias("os")), on="game_id")
+                  .filter(pl.col("seat") != pl.col("o"))
+                  .group_by("game_id", "seat").agg(pl.col("os").max().alias("best_other")))
+    return (players.join(best_other, on=["game_id", "seat"])
+            .with_columns((pl.col("score") - pl.col("best_other")).alias("margin")))
+
+
+def seat_advantage(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
+    """Per player count and seat: games, win share with Wilson 95% interval, mean
+    score and margin, and the share of each rank."""
+    p = with_margin(players).join(games.select("game_id", "players", "block"), on="game_id")
+    out = (p.group_by("players", "seat")
+           .agg(pl.len().alias("games"), pl.col("block").n_unique().alias("blocks"),
+                pl.col("win_share").sum().alias("wins"),
+                pl.col("score").mean().alias("score"), pl.col("margin").mean().alias("margin"),
+                *[(pl.col("rank") == r).mean().alias(f"rank_{r}") for r in range(1, 7)])
+           .sort("players", "seat"))
+    lows, highs = zip(*(stats.wilson(w, n) for w, n in zip(out["wins"], out["games"])))
+    return out.with_columns((pl.col("wins") / pl.col("games")).alias("win_share"),
+                            pl.Series("low", lows), pl.Series("high", highs))
+
+
+def seat_test(table: pl.DataFrame) -> pl.DataFrame:
+    """χ² test per player count that all seats win equally often."""
+    rows = []
+    for n in sorted(set(table["players"])):
+        t = table.filter(pl.col("players") == n)
+        stat, dof, p = stats.chi2_equal(list(t["wins"]))
+        rows.append({"players": n, "chi2": stat, "dof": dof, "p": p, "games": int(t["games"][0])})
+    return pl.DataFrame(rows)
+
+
+def pairwise(players: pl.DataFrame) -> pl.DataFrame:
+    """Two-player games between different specs: A's win share against B, both seat
+    orders pooled, with Wilson 95% interval and the Elo difference."""
+    two = players.join(players.group_by("game_id").agg(pl.len().alias("n")), on="game_id").filter(
+        pl.col("n") == 2)
+    pairs = (two.join(two.select("game_id", pl.col("seat").alias("os"),
+                                 pl.col("player").alias("opponent")), on="game_id")
+             .filter(pl.col("seat") != pl.col("os"))
+             .filter(pl.col("player") != pl.col("opponent"))
+             .group_by("player", "opponent")
+             .agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"))
+             .sort("player", "opponent"))
+    lows, highs = zip(*(stats.wilson(w, n) for w, n in zip(pairs["wins"], pairs["games"]))) \
+        if pairs.height else ((), ())
+    return pairs.with_columns((pl.col("wins") / pl.col("games")).alias("win_share"),
+                              pl.Series("low", lows, dtype=pl.Float64),
+                              pl.Series("high", highs, dtype=pl.Float64)).with_columns(
+        pl.col("win_share").map_elements(stats.elo, return_dtype=pl.Float64).alias("elo"))
+
+
+def ratings(players: pl.DataFrame, games: pl.DataFrame, boots: int = 200, seed: int = 0,
+            prior: float = 0.5) -> pl.DataFrame:
+    """Bradley–Terry ratings of the specs from head-to-head results (Elo scale: 400/ln 10
+    per unit of log strength), with 95% bootstrap intervals resampling blocks.
+    `prior` virtual wins each way between every pair that met keep a perfect record
+    finite."""
+    pw = (players.join(players.select("game_id", pl.col("seat").alias("os"),
+                                      pl.col("player").alias("opponent")), on="game_id")
+          .filter(pl.col("seat") != pl.col("os")).filter(pl.col("player") != pl.col("opponent"))
+          .join(games.select("game_id", "block"), on="game_id"))
+    names = sorted(set(pw["player"]) | set(pw["opponent"]))
+    if len(names) < 2:
+        return pl.DataFrame({"player": names})
+    idx = {n: i for i, n in enumerate(names)}
+    blocks = sorted(set(pw["block"]))
+    per_block = {b: np.zeros((len(names), len(names))) for b in blocks}
+    for b, p, o, w in pw.select("block", "player", "opponent", "win_share").iter_rows():
+        per_block[b][idx[p], idx[o]] += w
+    scale = 400 / np.log(10)
+    total = sum(per_block.values())
+    met = (total + total.T) > 0
+    virtual = prior * met
+
+    def fit(w):
+        return stats.bradley_terry(w + virtual) * scale
+
+    point = fit(total)
+    rng = np.random.default_rng(seed)
+    draws = []
+    for _ in range(boots):
+        pick = rng.integers(0, len(blocks), len(blocks))
+        draws.append(fit(sum(per_block[blocks[i]] for i in pick)))
+    draws = np.array(draws)
+    return pl.DataFrame({"player": names, "rating": point,
+                         "low": np.percentile(draws, 2.5, axis=0),
+                         "high": np.percentile(draws, 97.5, axis=0)}).sort("rating", descending=True)
+
+
+def arm_effects(games: pl.DataFrame, players: pl.DataFrame, baseline: str | None = None) -> pl.DataFrame:
+    """Variants designs: each arm's focal player against the baseline arm (the first
+    arm by default), paired by block within each edition: differences in win share,
+    score and margin with standard errors across blocks, Holm-adjusted over the arms."""
+    p = with_margin(players).filter(pl.col("focal")).join(
+        games.select("game_id", "block", "variant", "edition"), on="game_id")
+    if p.height == 0:
+        return pl.DataFrame()
+    arms = list(dict.fromkeys(games["variant"]))
+    base = baseline or arms[0]
+    per_block = p.group_by("edition", "variant", "block").agg(
+        pl.col("win_share").mean(), pl.col("score").mean(), pl.col("margin").mean(),
+        pl.col("messages_drawn").mean(), pl.col("moves_live").sum(),
+        (pl.col("moves_meeple") + pl.col("moves_messenger")).sum().alias("moves"))
+    rows = []
+    for edition in sorted(set(per_block["edition"])):
+        e = per_block.filter(pl.col("edition") == edition)
+        b = e.filter(pl.col("variant") == base).sort("block")
+        for arm in arms:
+            a = e.filter(pl.col("variant") == arm).sort("block")
+            joined = a.join(b, on="block", suffix="_base")
+            row = {"edition": edition, "arm": arm, "baseline": base, "blocks": joined.height,
+                   "win_share": float(a["win_share"].mean()), "score": float(a["score"].mean()),
+                   "messages_per_game": float(a["messages_drawn"].mean()),
+                   "live_share": float(a["moves_live"].sum() / max(1, a["moves"].sum()))}
+            for col in ("win_share", "score", "margin"):
+                est = stats.paired_difference(joined[col], joined[f"{col}_base"])
+                row.update({f"d_{col}": est.estimate, f"d_{col}_se": est.se,
+                            f"d_{col}_low": est.low, f"d_{col}_high": est.high,
+                            f"d_{col}_p": est.p})
+            rows.append(row)
+    out = pl.DataFrame(rows)
+    adjusted = []
+    for edition in out["edition"].unique(maintain_order=True):
+        sub = out.filter((pl.col("edition") == edition) & (pl.col("arm") != base))
+        adj = dict(zip(sub["arm"], stats.holm(list(sub["d_win_share_p"]))))
+        adjusted += [adj.get(a, 1.0) for a in out.filter(pl.col("edition") == edition)["arm"]]
+    return out.with_columns(pl.Series("d_win_share_p_holm", adjusted))
+
+
+def naive_message_values(games: pl.DataFrame, players: pl.DataFrame, actions: list[str]) -> pl.DataFrame:
+    """CONFOUNDED: win share of players who drew a message at least once minus that of
+    players who did not, per edition and action. Drawing a message follows from
+    scoring, so this mixes the message's value with the drawer's strength."""
+    p = players.join(games.select("game_id", "edition"), on="game_id")
+    rows = []
+    for edition in sorted(set(p["edition"])):
+        e = p.filter(pl.col("edition") == edition)
+        for a in actions:
+            drew = e.filter(pl.col(f"drawn_{a}") > 0)["win_share"]
+            not_drew = e.filter(pl.col(f"drawn_{a}") == 0)["win_share"]
+            if drew.len() == 0:
+                continue
+            rows.append({"edition": edition, "action": a, "drawers": drew.len(),
+                         "d_win_share": float(drew.mean() - not_drew.mean()), "confounded": True})
+    return pl.DataFrame(rows)
