@@ -10,6 +10,9 @@
                variants:         arms = [{name, player}], opponents = [player specs];
                                  each arm in the focal seat against the opponents,
                                  under every seat rotation
+               counterfactual:   seats, rollouts = k; like rotations, and at every
+                                 message draw the game is forked (action vs 2 points,
+                                 k rollouts each; sim/tournament/counterfactual.py)
                editions = ["c3.1", "classic"]  (optional, with The Messages: every
                                  block is played under each edition)
 
@@ -31,11 +34,11 @@ from sim.messages import EDITIONS, MessagesOptions
 from sim.rules import Rules
 from strategies import player
 
-DESIGNS = ("fixed", "rotations", "round_robin", "variants")
+DESIGNS = ("fixed", "rotations", "round_robin", "variants", "counterfactual")
 RUN_KEYS = {"name", "seed", "blocks", "shard_blocks", "events", "out"}
 RULES_KEYS = {"players", "expansions", "followers", "messages"}
 MESSAGES_KEYS = {"edition", "zmg_alone", "deck"}
-DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions"}
+DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts"}
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class Experiment:
     arms: tuple[Arm, ...] = ()
     opponents: tuple[str, ...] = ()
     editions: tuple[str, ...] = ()
+    rollouts: int = 0
     source: str = ""  # the TOML text, kept in the manifest
 
     def canonical(self) -> dict:
@@ -74,7 +78,8 @@ class Experiment:
                                        "deck": list(self.rules.messages.deck)}},
                 "design": {"kind": self.design, "seats": list(self.seats), "pool": list(self.pool),
                            "arms": [[a.name, a.player] for a in self.arms],
-                           "opponents": list(self.opponents), "editions": list(self.editions)}}
+                           "opponents": list(self.opponents), "editions": list(self.editions),
+                           "rollouts": self.rollouts}}
 
     def fingerprint(self) -> str:
         blob = json.dumps(self.canonical(), sort_keys=True).encode()
@@ -148,7 +153,14 @@ def parse_experiment(text: str, path: str) -> Experiment:
     kind = _get(design, "kind", str, w, " or ".join(DESIGNS), None, lambda v: v in DESIGNS)
     seats = pool = opponents = ()
     arms: tuple[Arm, ...] = ()
-    if kind in ("fixed", "rotations"):
+    rollouts = 0
+    if kind == "counterfactual":
+        if "messages" not in rules.expansions:
+            raise InputError(f"{w}.kind: counterfactual branches at message draws: The Messages "
+                             f"must be among rules.expansions")
+        rollouts = _get(design, "rollouts", int, w, "a whole number 1..100", 4,
+                        lambda v: 1 <= v <= 100)
+    if kind in ("fixed", "rotations", "counterfactual"):
         seats = _specs(design, "seats", w)
         if len(seats) != players:
             raise InputError(f"{w}.seats: {len(seats)} players for a {players}-player game: "
@@ -178,8 +190,13 @@ def parse_experiment(text: str, path: str) -> Experiment:
         if any(e not in EDITIONS for e in editions) or len(set(editions)) != len(editions):
             raise InputError(f"{w}.editions = {list(editions)!r}: expected distinct names from "
                              f"{', '.join(EDITIONS)}")
+    for e in editions:  # each edition must make valid rules (e.g. zmg_alone is classic only)
+        try:
+            MessagesOptions(e, options.zmg_alone, ()).validate(f"{w}.editions")
+        except InputError as err:
+            raise InputError(f"{path}: {err}") from None
     return Experiment(path, name, seed, blocks, shard_blocks, events, out, rules, kind, seats,
-                      pool, arms, opponents, editions, text)
+                      pool, arms, opponents, editions, rollouts, text)
 
 
 def load_experiment(path: str | Path) -> Experiment:

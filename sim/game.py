@@ -137,6 +137,13 @@ class Game:
         clone copies it)."""
         return self._seat_streams[seat]
 
+    def reseed(self, key: str) -> None:
+        """Give every seat a fresh strategy stream derived from (seed, key): two clones
+        reseeded with the same key make the same random choices from here on (common
+        random numbers for counterfactual branches)."""
+        for s, stream in enumerate(self._seat_streams):
+            stream.state = derive(self.seed, f"{key}/seat{s}")
+
     @property
     def tiles_left(self) -> int:
         """Tiles still in the stack (the drawn tile not included)."""

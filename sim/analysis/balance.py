@@ -163,3 +163,37 @@ def naive_message_values(games: pl.DataFrame, players: pl.DataFrame, actions: li
             rows.append({"edition": edition, "action": a, "drawers": drew.len(),
                          "d_win_share": float(drew.mean() - not_drew.mean()), "confounded": True})
     return pl.DataFrame(rows)
+
+
+def counterfactual_values(cf: pl.DataFrame, phases: bool = True) -> pl.DataFrame:
+    """Per edition, action (and phase): the mean difference the action makes over the
+    2 points to the drawer's final margin and win share, from forked games. Rollouts and
+    draws are averaged within each game first; standard errors are across games; Holm
+    adjusts the margin p-values over the actions of an edition (phase "all")."""
+    if cf.height == 0:
+        return pl.DataFrame()
+    d = cf.with_columns((pl.col("margin_action") - pl.col("margin_two")).alias("d_margin"),
+                        (pl.col("win_action") - pl.col("win_two")).alias("d_win"))
+    frames = [d.with_columns(pl.lit("all").alias("phase"))]
+    if phases:
+        frames.append(d)
+    rows = []
+    for part in frames:
+        per_game = part.group_by("edition", "action", "phase", "game_id").agg(
+            pl.col("d_margin").mean(), pl.col("d_win").mean(), pl.len().alias("rollouts"))
+        for key, g in per_game.group_by("edition", "action", "phase", maintain_order=True):
+            m = stats.mean_estimate(g["d_margin"])
+            w = stats.mean_estimate(g["d_win"])
+            rows.append({"edition": key[0], "action": key[1], "phase": key[2],
+                         "games": g.height, "rollouts": int(g["rollouts"].sum()),
+                         "d_margin": m.estimate, "d_margin_low": m.low, "d_margin_high": m.high,
+                         "d_margin_p": m.p, "d_win": w.estimate, "d_win_low": w.low,
+                         "d_win_high": w.high})
+    out = pl.DataFrame(rows).sort("edition", "action", "phase")
+    holm = {}
+    for edition in out["edition"].unique():
+        sub = out.filter((pl.col("edition") == edition) & (pl.col("phase") == "all"))
+        holm.update({(edition, a): p for a, p in zip(sub["action"], stats.holm(list(sub["d_margin_p"])))})
+    return out.with_columns(pl.Series("d_margin_p_holm", [
+        holm.get((e, a), None) if ph == "all" else None
+        for e, a, ph in out.select("edition", "action", "phase").iter_rows()], dtype=pl.Float64))

@@ -30,7 +30,7 @@ class GameSpec:
 def tables(exp: Experiment) -> list[tuple[str, tuple[str, ...], bool]]:
     """(variant name, seat specs before rotation, focal in seat 0?) per table."""
     n = exp.rules.players
-    if exp.design in ("fixed", "rotations"):
+    if exp.design in ("fixed", "rotations", "counterfactual"):
         return [("", exp.seats, False)]
     if exp.design == "round_robin":
         return [("+".join(t), t, False) for t in combinations(exp.pool, n)]

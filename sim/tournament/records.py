@@ -6,6 +6,8 @@
              win_share, points by source, The Messages' figures, message counts and
              points in total and per action, figure moves
     events   (optional) one row an event: game_id, seq, turn, kind, seat, data (JSON)
+    counterfactuals  (counterfactual designs) one row a message draw and rollout: the
+             drawer's margin and win share with the action and with the 2 points
 
 SCHEMA_VERSION changes whenever a column changes meaning; columns are added, never
 renamed.
@@ -42,7 +44,15 @@ EVENTS = pa.schema([
     ("seat", pa.int8()), ("data", pa.string()),
 ])
 
-TABLES = {"games": GAMES, "players": PLAYERS, "events": EVENTS}
+COUNTERFACTUALS = pa.schema([
+    ("game_id", pa.int64()), ("edition", pa.string()), ("draw", pa.int16()), ("turn", pa.int16()),
+    ("tiles_left", pa.int16()), ("phase", pa.string()), ("seat", pa.int8()),
+    ("player", pa.string()), ("action", pa.string()), ("number", pa.int8()),
+    ("action_points", pa.int16()), ("rollout", pa.int16()), ("margin_action", pa.int16()),
+    ("margin_two", pa.int16()), ("win_action", pa.float64()), ("win_two", pa.float64()),
+])
+
+TABLES = {"games": GAMES, "players": PLAYERS, "events": EVENTS, "counterfactuals": COUNTERFACTUALS}
 
 
 def player_row(game_id: int, spec: str, focal: bool, p: dict, winners: list[int]) -> dict:

@@ -11,6 +11,7 @@ from sim.errors import InputError
 from sim.game import Game
 from sim.play import play
 from sim.tournament import plan
+from sim.tournament.counterfactual import play_with_branches
 from sim.tournament.records import player_row
 from sim.tournament.sink import read_manifest
 from sim.tournament.worker import _player, rules_for
@@ -24,7 +25,12 @@ def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
         spec = plan.game_spec(exp, game_id)
     except ValueError as e:
         raise InputError(f"game id {game_id}: {e}") from None
-    g = play(Game(rules_for(exp, spec), spec.seed), [_player(s) for s in spec.seats])
+    g = Game(rules_for(exp, spec), spec.seed)
+    seats = [_player(s) for s in spec.seats]
+    if exp.design == "counterfactual":
+        play_with_branches(g, seats, exp.rollouts)  # branches work on clones
+    else:
+        play(g, seats)
     stored = ds.dataset(Path(run_dir) / "players", format="parquet").to_table(
         filter=ds.field("game_id") == game_id).to_pylist()
     if not stored:

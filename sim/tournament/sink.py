@@ -93,7 +93,8 @@ class Sink:
     def write(self, shard: int, tables: dict[str, pa.Table]) -> None:
         """Store one finished shard, then record it as done."""
         for name, table in tables.items():
-            if name == "events" and not self.exp.events:
+            if (name == "events" and not self.exp.events) or (
+                    name == "counterfactuals" and self.exp.design != "counterfactual"):
                 continue
             folder = self.out / name
             folder.mkdir(exist_ok=True)

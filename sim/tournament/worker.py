@@ -16,7 +16,8 @@ from sim.game import Game
 from sim.play import play
 from sim.rules import RULESET_VERSION
 from sim.tournament import plan
-from sim.tournament.records import EVENTS, GAMES, PLAYERS, player_row
+from sim.tournament.counterfactual import play_with_branches
+from sim.tournament.records import COUNTERFACTUALS, EVENTS, GAMES, PLAYERS, player_row
 from strategies import player
 
 # Fault injection for the runner's tests: the first process to see this path (which
@@ -36,23 +37,30 @@ def rules_for(exp: Experiment, spec: plan.GameSpec):
 
 
 def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
-    """Play one planned game. Returns (result dict, turns, Game or None)."""
+    """Play one planned game. Returns (result dict, turns, Game or None, counterfactual
+    rows)."""
     rules = rules_for(exp, spec)
     seats = [_player(s) for s in spec.seats]
+    if exp.design == "counterfactual":
+        g = Game(rules, spec.seed)
+        rows = play_with_branches(g, seats, exp.rollouts)
+        return g.result(), g.turn - 1, g, rows
     if not events and fastpath.supports(rules, seats):
         res = fastpath.play_fast(rules, spec.seed, seats)
-        return res, res["turns"], None
+        return res, res["turns"], None, []
     g = play(Game(rules, spec.seed), seats)
-    return g.result(), g.turn - 1, g
+    return g.result(), g.turn - 1, g, []
 
 
 def run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
     """Every game of `blocks`: {"games", "players", "events"} tables."""
-    games, players, events = [], [], []
+    games, players, events, branches = [], [], [], []
     fault = os.environ.get(FAULT_ONCE)
     for block in blocks:
         for spec in plan.block_games(exp, block):
-            res, turns, g = play_spec(exp, spec, exp.events)
+            res, turns, g, cf = play_spec(exp, spec, exp.events)
+            branches += [{"game_id": spec.game_id, "edition": spec.edition,
+                          "player": spec.seats[r["seat"]], **r} for r in cf]
             games.append({"run": exp.name, "game_id": spec.game_id, "block": block,
                           "variant": spec.variant, "rotation": spec.rotation,
                           "edition": spec.edition, "seed": spec.seed, "ruleset": RULESET_VERSION,
@@ -72,4 +80,5 @@ def run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
                 os._exit(3)
     return {"games": pa.Table.from_pylist(games, schema=GAMES),
             "players": pa.Table.from_pylist(players, schema=PLAYERS),
-            "events": pa.Table.from_pylist(events, schema=EVENTS)}
+            "events": pa.Table.from_pylist(events, schema=EVENTS),
+            "counterfactuals": pa.Table.from_pylist(branches, schema=COUNTERFACTUALS)}
