@@ -97,6 +97,28 @@ def run(
 
 
 @app.command()
+def report(
+    run_dir: Path = typer.Argument(..., help="A run's output directory."),
+    as_json: bool = typer.Option(False, "--json", help="Print the headline table as JSON."),
+    html_path: Optional[Path] = typer.Option(None, "--html",
+                                             help="Where to write the HTML (default RUN_DIR/report.html)."),
+) -> None:
+    """Answers with error bars: a terminal summary and one self-contained HTML file."""
+    from sim.analysis.report import build, render_html, render_text
+
+    rep = build(run_dir)
+    if as_json:
+        typer.echo(json.dumps(rep["headline"]))
+        return
+    target = html_path or Path(run_dir) / "report.html"
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(render_html(rep))
+    tmp.replace(target)
+    typer.echo(render_text(rep))
+    typer.echo(f"report: {target}")
+
+
+@app.command()
 def validate(config: Path = typer.Argument(..., help="Experiment config (TOML).")) -> None:
     """Check an experiment config and print its plan, without playing."""
     from sim.config import load_experiment

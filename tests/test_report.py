@@ -1,0 +1,92 @@
+"""`carcsim report`: the numbers it shows are the analysis functions' output, and the
+HTML opens in a real headless browser with no console errors."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.analysis.report import build
+from sim.config import parse_experiment
+from sim.tournament.run import run_experiment
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+CONFIG = """
+[run]
+name = "report_test"
+seed = 3
+blocks = 16
+shard_blocks = 8
+
+[rules]
+players = 2
+expansions = ["messages"]
+
+[design]
+kind = "variants"
+arms = [{name = "meeple_only", player = "greedy+scoring_figure=meeple_only"},
+        {name = "coverage", player = "greedy+scoring_figure=coverage"}]
+opponents = ["greedy"]
+editions = ["c3.1", "classic"]
+"""
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "run"
+    run_experiment(parse_experiment(CONFIG, "report_test.toml"), out, workers=0)
+    return out
+
+
+def test_json_and_html_carry_the_analysis_numbers(run_dir):
+    rep = build(run_dir)
+    questions = [h["question"] for h in rep["headline"]]
+    assert "seat 0 win share, 2 players" in questions
+    assert "coverage − meeple_only: win share (c3.1)" in questions
+    r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir), "--json"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == rep["headline"]
+    r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir)], capture_output=True,
+                       text=True, cwd=ROOT)
+    assert r.returncode == 0 and "coverage − meeple_only" in r.stdout
+    page = (run_dir / "report.html").read_text()
+    embedded = json.loads(re.search(r"<script type='application/json' id='headline'>(.*?)</script>",
+                                    page, re.S).group(1))
+    assert embedded == rep["headline"]
+    table = page[page.index("id='headline-table'"):page.index("</table>", page.index("id='headline-table'"))]
+    for h in rep["headline"]:
+        assert f"<td>{h['estimate']:.3f}</td>" in table and f"<td>{h['low']:.3f}</td>" in table
+    arm = next(a for a in rep["arms"] if a["arm"] == "coverage" and a["edition"] == "c3.1")
+    assert next(h for h in rep["headline"] if h["question"].startswith("coverage − meeple_only: win share (c3.1)"))[
+        "estimate"] == pytest.approx(arm["d_win_share"])
+
+
+@pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",
+                    reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_report_in_a_headless_browser(run_dir, tmp_path):
+    assert CHROMIUM, "CI must have chromium (.ci/run installs it)"
+    subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir)], check=True,
+                   capture_output=True, cwd=ROOT)
+    shot = tmp_path / "report.png"
+    r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                        "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync",
+                        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,1800",
+                        f"--screenshot={shot}", "--enable-logging=stderr", "--v=1",
+                        (run_dir / "report.html").as_uri()],
+                       capture_output=True, text=True, timeout=120)
+    console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
+    rows = len(build(run_dir)["headline"])
+    assert any(f"carcsim report ready: {rows} headline rows" in line for line in console), r.stderr[-3000:]
+    errors = [line for line in console if "Uncaught" in line or ":ERROR:" in line or ":WARNING:" in line]
+    assert errors == []
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
