@@ -86,6 +86,10 @@ def run(
     rate = s.games / s.seconds if s.seconds else 0.0
     typer.echo(f"{s.out}: {s.shards_run} shards run, {s.shards_skipped} already done, "
                f"{s.games} games in {s.seconds:.1f} s ({rate:.0f} games/s)")
+    if s.sprt:
+        d = s.sprt
+        typer.echo(f"SPRT: {d['decision']} after {d['blocks']} blocks (LLR {d['llr']:.3f}, bounds "
+                   f"{d['lower']:.3f} / {d['upper']:.3f}); the run stops there")
     if not s.interrupted and not quiet:
         from sim.analysis.summary import by_player, format_table, load
 

@@ -2,6 +2,9 @@
 
     [run]      name, seed (master seed), blocks, shard_blocks, events (keep the events
                table), out (default output directory)
+    [run.sprt] optional sequential stop (Wald's SPRT on block outcomes): arm (an arm
+               name, or a player spec in head-to-head designs), baseline (variants:
+               default the first arm), p0 = 0.5, p1 = 0.55, alpha = beta = 0.05
     [rules]    players, expansions, [rules.messages] edition / zmg_alone / deck
     [design]   kind = "fixed" | "rotations" | "round_robin" | "variants"
                fixed, rotations: seats = [player spec per seat]
@@ -35,7 +38,8 @@ from sim.rules import Rules
 from strategies import player
 
 DESIGNS = ("fixed", "rotations", "round_robin", "variants", "counterfactual")
-RUN_KEYS = {"name", "seed", "blocks", "shard_blocks", "events", "out"}
+RUN_KEYS = {"name", "seed", "blocks", "shard_blocks", "events", "out", "sprt"}
+SPRT_KEYS = {"arm", "baseline", "p0", "p1", "alpha", "beta"}
 RULES_KEYS = {"players", "expansions", "followers", "messages"}
 MESSAGES_KEYS = {"edition", "zmg_alone", "deck"}
 DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts"}
@@ -64,6 +68,7 @@ class Experiment:
     opponents: tuple[str, ...] = ()
     editions: tuple[str, ...] = ()
     rollouts: int = 0
+    sprt: tuple = ()  # (arm, baseline or "", p0, p1, alpha, beta) when the run may stop early
     source: str = ""  # the TOML text, kept in the manifest
 
     def canonical(self) -> dict:
@@ -71,6 +76,7 @@ class Experiment:
         `out` and `path` are not part of it)."""
         return {"name": self.name, "seed": self.seed, "blocks": self.blocks,
                 "shard_blocks": self.shard_blocks, "events": self.events,
+                "sprt": list(self.sprt),
                 "rules": {"players": self.rules.players, "expansions": list(self.rules.expansions),
                           "followers": self.rules.followers,
                           "messages": {"edition": self.rules.messages.edition,
@@ -190,13 +196,44 @@ def parse_experiment(text: str, path: str) -> Experiment:
         if any(e not in EDITIONS for e in editions) or len(set(editions)) != len(editions):
             raise InputError(f"{w}.editions = {list(editions)!r}: expected distinct names from "
                              f"{', '.join(EDITIONS)}")
+    sprt = _parse_sprt(run, f"{path}: run", kind, seats, pool, arms)
     for e in editions:  # each edition must make valid rules (e.g. zmg_alone is classic only)
         try:
             MessagesOptions(e, options.zmg_alone, ()).validate(f"{w}.editions")
         except InputError as err:
             raise InputError(f"{path}: {err}") from None
     return Experiment(path, name, seed, blocks, shard_blocks, events, out, rules, kind, seats,
-                      pool, arms, opponents, editions, rollouts, text)
+                      pool, arms, opponents, editions, rollouts, sprt, text)
+
+
+def _parse_sprt(run: dict, where: str, kind: str, seats, pool, arms) -> tuple:
+    t = _get(run, "sprt", dict, where, "a [run.sprt] table", {})
+    if not t:
+        return ()
+    w = f"{where}.sprt"
+    _check_keys(t, SPRT_KEYS, w)
+    prob = lambda v: isinstance(v, float) and 0 < v < 1  # noqa: E731
+    p0 = _get(t, "p0", float, w, "a probability in (0, 1)", 0.5, prob)
+    p1 = _get(t, "p1", float, w, "a probability in (0, 1), not p0", 0.55, lambda v: prob(v) and v != p0)
+    alpha = _get(t, "alpha", float, w, "an error rate in (0, 0.5)", 0.05, lambda v: 0 < v < 0.5)
+    beta = _get(t, "beta", float, w, "an error rate in (0, 0.5)", 0.05, lambda v: 0 < v < 0.5)
+    arm = _get(t, "arm", str, w, "an arm name or a player spec of the design")
+    if kind == "variants":
+        names = [a.name for a in arms]
+        baseline = _get(t, "baseline", str, w, f"one of {', '.join(names)}", names[0],
+                        lambda v: v in names)
+        if arm not in names or arm == baseline:
+            raise InputError(f"{w}.arm = {arm!r}: expected one of {', '.join(names)}, not the baseline")
+    else:
+        if "baseline" in t:
+            raise InputError(f"{w}.baseline: only variants designs compare arms; here `arm` is a "
+                             f"player spec whose win share is tested")
+        specs = seats or pool
+        if arm not in specs or len(set(specs)) < 2:
+            raise InputError(f"{w}.arm = {arm!r}: expected one of the design's player specs "
+                             f"({', '.join(dict.fromkeys(specs))}), in a design with two or more")
+        baseline = ""
+    return (arm, baseline, p0, p1, alpha, beta)
 
 
 def load_experiment(path: str | Path) -> Experiment:

@@ -1,6 +1,7 @@
 """The tournament runner: configs, plan, determinism, resume, faults, a 2-node cluster."""
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -226,3 +227,48 @@ def test_bad_configs_name_the_field(case, tmp_path):
 def test_shipped_configs_validate():
     for cfg in sorted((ROOT / "configs").glob("*.toml")):
         parse_experiment(cfg.read_text(), str(cfg))
+
+
+SPRT_RUN = """
+[run]
+name = "sprt"
+seed = 5
+blocks = 400
+shard_blocks = 10
+
+[run.sprt]
+arm = "greedy"
+
+[rules]
+players = 2
+
+[design]
+kind = "rotations"
+seats = ["greedy", "random"]
+"""
+
+
+def test_sprt_stops_the_run_once_it_decides(tmp_path):
+    """Greedy beats random every block: each block adds ln(0.55/0.5) = 0.0953 to the
+    log-likelihood ratio, which crosses ln 19 = 2.944 at block 31 (31 × 0.0953 = 2.955):
+    H1, and the run stops after the shard holding block 31 (4 shards of 10)."""
+    exp = small(tmp_path, SPRT_RUN)
+    s = run_experiment(exp, tmp_path / "out", workers=0)
+    assert s.sprt["decision"] == "H1" and s.sprt["blocks"] == 31
+    assert s.sprt["llr"] == pytest.approx(31 * math.log(1.1))
+    assert s.shards_run == 4 and s.games == 80
+    again = run_experiment(exp, tmp_path / "out", workers=0)
+    assert again.shards_run == 0 and again.sprt == s.sprt  # decided: nothing more to play
+    from sim.analysis.report import build
+    row = build(tmp_path / "out")["headline"][-1]
+    assert row["question"].startswith("SPRT greedy vs its opponents") and row["blocks"] == 31
+
+
+def test_sprt_config_errors(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SPRT_RUN.replace('arm = "greedy"', 'arm = "first"'))
+    with pytest.raises(InputError, match=r"run.sprt.arm = 'first': expected one of the design's"):
+        load_experiment(bad)
+    bad.write_text(SPRT_RUN.replace('arm = "greedy"', 'arm = "greedy"\np1 = 0.5'))
+    with pytest.raises(InputError, match=r"run.sprt.p1 = 0.5: expected a probability in \(0, 1\), not p0"):
+        load_experiment(bad)

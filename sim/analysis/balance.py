@@ -197,3 +197,22 @@ def counterfactual_values(cf: pl.DataFrame, phases: bool = True) -> pl.DataFrame
     return out.with_columns(pl.Series("d_margin_p_holm", [
         holm.get((e, a), None) if ph == "all" else None
         for e, a, ph in out.select("edition", "action", "phase").iter_rows()], dtype=pl.Float64))
+
+
+def block_outcomes(games: pl.DataFrame, players: pl.DataFrame, arm: str,
+                   baseline: str | None) -> dict[int, float]:
+    """One outcome in [0, 1] per block for an A/B question, for the SPRT.
+
+    With a baseline (variants designs): 1 if the arm's focal player has the higher
+    mean win share in the block than the baseline's, 0 if lower, 0.5 if equal. Without
+    (the arm is a player spec): that player's mean win share in the block."""
+    if baseline is None:
+        p = players.filter(pl.col("player") == arm).join(games.select("game_id", "block"), on="game_id")
+        per = p.group_by("block").agg(pl.col("win_share").mean())
+        return dict(per.iter_rows())
+    p = players.filter(pl.col("focal")).join(games.select("game_id", "block", "variant"), on="game_id")
+    per = p.filter(pl.col("variant").is_in([arm, baseline])).group_by("block", "variant").agg(
+        pl.col("win_share").mean())
+    a = dict(per.filter(pl.col("variant") == arm).select("block", "win_share").iter_rows())
+    b = dict(per.filter(pl.col("variant") == baseline).select("block", "win_share").iter_rows())
+    return {k: 1.0 if a[k] > b[k] else 0.0 if a[k] < b[k] else 0.5 for k in a if k in b}

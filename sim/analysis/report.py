@@ -107,6 +107,18 @@ def build(run_dir: str | Path) -> dict:
             headline.append(_row(f"{r['action']} − 2 points: final margin ({r['edition']})",
                                  r["d_margin"], r["d_margin_low"], r["d_margin_high"], r["games"],
                                  blocks, f"Holm p = {r['d_margin_p_holm']:.3g}"))
+    if manifest.get("sprt"):
+        d = manifest["sprt"]
+        outcomes = balance.block_outcomes(games, players, d["arm"], d["baseline"])
+        first = [outcomes[b] for b in range(d["blocks"])]
+        low, high = stats.wilson(sum(first), len(first))
+        against = d["baseline"] or "its opponents"
+        headline.append(_row(f"SPRT {d['arm']} vs {against}: block outcome", float(np.mean(first)),
+                             low, high, games.filter(pl.col("block") < d["blocks"]).height,
+                             d["blocks"], f"SPRT {d['decision']} (p1 = {d['p1']}) after "
+                                          f"{d['blocks']} blocks, LLR {d['llr']:.2f}, bounds "
+                                          f"±{d['upper']:.2f}"))
+        out["sprt"] = d
     out["headline"] = headline
     return out
 

@@ -29,6 +29,7 @@ class Summary:
     games: int
     seconds: float
     interrupted: bool = False
+    sprt: dict | None = None  # the sequential test's decision, when it stopped the run
 
 
 class _Progress:
@@ -75,6 +76,10 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     t0 = time.perf_counter()
     summary = Summary(sink.out, 0, len(blocks) - len(todo), 0, 0.0)
     address = address or os.environ.get("RAY_ADDRESS")
+    stop = _Sequential(exp, sink) if exp.sprt else None
+    if stop is not None and stop.decided:
+        todo = []
+    summary.sprt = stop.decision if stop else None
     try:
         results = (_in_process(exp, blocks, todo) if workers == 0 and not address
                    else _on_ray(exp, blocks, todo, workers, address))
@@ -83,12 +88,65 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
             summary.shards_run += 1
             summary.games += tables["games"].num_rows
             bar.advance(tables["games"].num_rows)
+            if stop is not None and stop.add(tables):
+                summary.sprt = stop.decision
+                results.close()  # cancels what is still in flight
+                break
     except KeyboardInterrupt:
         summary.interrupted = True
     finally:
         bar.close()
         summary.seconds = time.perf_counter() - t0
     return summary
+
+
+class _Sequential:
+    """Wald's SPRT over block outcomes, taken strictly in block order so the stopping
+    point does not depend on which shard finished first; the decision goes into the
+    manifest, and a resumed run that has decided plays nothing more."""
+
+    def __init__(self, exp: Experiment, sink: Sink):
+        import polars as pl
+
+        from sim.analysis import stats
+
+        arm, baseline, p0, p1, alpha, beta = exp.sprt
+        self.arm, self.baseline = arm, baseline or None
+        self.test = stats.SPRT(p0, p1, alpha, beta)
+        self.sink = sink
+        self.outcomes: dict[int, float] = {}
+        self.decision = sink.manifest.get("sprt")
+        if sink.done and not self.decided:
+            games = pl.read_parquet(str(sink.out / "games" / "*.parquet"))
+            players = pl.read_parquet(str(sink.out / "players" / "*.parquet"))
+            self._fold(games, players)
+
+    @property
+    def decided(self) -> bool:
+        return bool(self.decision)
+
+    def add(self, tables) -> bool:
+        import polars as pl
+
+        return self._fold(pl.from_arrow(tables["games"]), pl.from_arrow(tables["players"]))
+
+    def _fold(self, games, players) -> bool:
+        from sim.analysis.balance import block_outcomes
+
+        self.outcomes.update(block_outcomes(games, players, self.arm, self.baseline))
+        prefix = []
+        while len(prefix) in self.outcomes:
+            prefix.append(self.outcomes[len(prefix)])
+        verdict, n, llr = self.test.run(prefix)
+        if verdict == "continue":
+            return False
+        self.decision = {"decision": verdict, "blocks": n, "llr": llr, "arm": self.arm,
+                         "baseline": self.baseline, "p0": self.test.p0, "p1": self.test.p1,
+                         "alpha": self.test.alpha, "beta": self.test.beta,
+                         "upper": self.test.upper, "lower": self.test.lower}
+        self.sink.manifest["sprt"] = self.decision
+        self.sink.save()
+        return True
 
 
 def _in_process(exp, blocks, todo):

@@ -73,7 +73,7 @@ class Sink:
                          "shards": len(plan.shards(exp)), "shard_blocks": exp.shard_blocks},
                 "shards_done": [], "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }
-            self._save()
+            self.save()
         else:
             self.manifest = json.loads(path.read_text())
 
@@ -82,7 +82,7 @@ class Sink:
             shutil.rmtree(self.out / name, ignore_errors=True)
         (self.out / MANIFEST).unlink(missing_ok=True)
 
-    def _save(self) -> None:
+    def save(self) -> None:
         text = json.dumps(self.manifest, indent=1, sort_keys=True)
         _write_atomic(self.out / MANIFEST, lambda p: p.write_text(text))
 
@@ -102,7 +102,7 @@ class Sink:
                           lambda p, t=table: pq.write_table(t, p, compression="zstd"))
         self.manifest["shards_done"] = sorted(self.done | {shard})
         self.manifest["updated"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        self._save()
+        self.save()
 
 
 def read_manifest(run_dir: str | Path) -> dict:
