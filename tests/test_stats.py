@@ -74,3 +74,20 @@ def test_elo_and_sample_size():
     assert stats.elo(0.5) == 0
     assert stats.sample_size(0.01) == 9604  # 1.96² × 0.25 / 0.0001 = 9603.6
     assert stats.sample_size_for_sd(0.05, 0.5) == 385
+
+
+def test_ratings_use_pairwise_ranks_in_multiplayer_games():
+    """Three specs in 3-player games, always finishing a < b < c: every pair is a
+    comparison, so the ratings order a > b > c with finite values."""
+    import polars as pl
+
+    from sim.analysis.balance import ratings
+    rows, games = [], []
+    for g in range(30):
+        games.append({"game_id": g, "block": g})
+        for seat, (spec, rank) in enumerate((("a", 1), ("b", 2), ("c", 3))):
+            rows.append({"game_id": g, "seat": seat, "player": spec, "rank": rank,
+                         "win_share": 1.0 if rank == 1 else 0.0})
+    r = ratings(pl.DataFrame(rows), pl.DataFrame(games), boots=20)
+    assert r["player"].to_list() == ["a", "b", "c"]
+    assert all(np.isfinite(r["rating"].to_numpy()))

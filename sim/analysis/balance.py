@@ -39,6 +39,18 @@ def seat_advantage(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
                             pl.Series("low", lows), pl.Series("high", highs))
 
 
+def seat_by_player(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
+    """Seat advantage by strategy: each player spec's win share in each seat."""
+    p = players.join(games.select("game_id", "players"), on="game_id")
+    out = (p.group_by("players", "player", "seat")
+           .agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
+                pl.col("score").mean().alias("score"))
+           .sort("players", "player", "seat"))
+    lows, highs = zip(*(stats.wilson(w, n) for w, n in zip(out["wins"], out["games"])))
+    return out.with_columns((pl.col("wins") / pl.col("games")).alias("win_share"),
+                            pl.Series("low", lows), pl.Series("high", highs))
+
+
 def seat_test(table: pl.DataFrame) -> pl.DataFrame:
     """χ² test per player count that all seats win equally often."""
     rows = []
@@ -63,29 +75,36 @@ def pairwise(players: pl.DataFrame) -> pl.DataFrame:
              .sort("player", "opponent"))
     lows, highs = zip(*(stats.wilson(w, n) for w, n in zip(pairs["wins"], pairs["games"]))) \
         if pairs.height else ((), ())
-    return pairs.with_columns((pl.col("wins") / pl.col("games")).alias("win_share"),
-                              pl.Series("low", lows, dtype=pl.Float64),
-                              pl.Series("high", highs, dtype=pl.Float64)).with_columns(
-        pl.col("win_share").map_elements(stats.elo, return_dtype=pl.Float64).alias("elo"))
+    out = pairs.with_columns((pl.col("wins") / pl.col("games")).alias("win_share"),
+                             pl.Series("low", lows, dtype=pl.Float64),
+                             pl.Series("high", highs, dtype=pl.Float64))
+    return out.with_columns(*[pl.col(c).map_elements(stats.elo, return_dtype=pl.Float64).alias(e)
+                              for c, e in (("win_share", "elo"), ("low", "elo_low"), ("high", "elo_high"))])
 
 
 def ratings(players: pl.DataFrame, games: pl.DataFrame, boots: int = 200, seed: int = 0,
             prior: float = 0.5) -> pl.DataFrame:
-    """Bradley–Terry ratings of the specs from head-to-head results (Elo scale: 400/ln 10
-    per unit of log strength), with 95% bootstrap intervals resampling blocks.
-    `prior` virtual wins each way between every pair that met keep a perfect record
-    finite."""
+    """Bradley–Terry ratings of the specs (Elo scale: 400/ln 10 per unit of log
+    strength), with 95% bootstrap intervals resampling blocks. Every pair of different
+    specs in a game is one comparison decided by their ranks (a tie counts half), so
+    games of 3-6 players enter as all their pairwise orders (a Plackett–Luce model
+    approximated by its pairs). `prior` virtual wins each way between every pair that
+    met keep a perfect record finite."""
     pw = (players.join(players.select("game_id", pl.col("seat").alias("os"),
-                                      pl.col("player").alias("opponent")), on="game_id")
+                                      pl.col("player").alias("opponent"),
+                                      pl.col("rank").alias("orank")), on="game_id")
           .filter(pl.col("seat") != pl.col("os")).filter(pl.col("player") != pl.col("opponent"))
-          .join(games.select("game_id", "block"), on="game_id"))
+          .join(games.select("game_id", "block"), on="game_id")
+          .with_columns(pl.when(pl.col("rank") < pl.col("orank")).then(1.0)
+                        .when(pl.col("rank") == pl.col("orank")).then(0.5).otherwise(0.0)
+                        .alias("beat")))
     names = sorted(set(pw["player"]) | set(pw["opponent"]))
     if len(names) < 2:
         return pl.DataFrame({"player": names})
     idx = {n: i for i, n in enumerate(names)}
     blocks = sorted(set(pw["block"]))
     per_block = {b: np.zeros((len(names), len(names))) for b in blocks}
-    for b, p, o, w in pw.select("block", "player", "opponent", "win_share").iter_rows():
+    for b, p, o, w in pw.select("block", "player", "opponent", "beat").iter_rows():
         per_block[b][idx[p], idx[o]] += w
     scale = 400 / np.log(10)
     total = sum(per_block.values())

@@ -58,6 +58,7 @@ def build(run_dir: str | Path) -> dict:
     seat = balance.seat_advantage(games, players)
     test = balance.seat_test(seat)
     out["seat"] = seat.to_dicts()
+    out["seat_by_player"] = balance.seat_by_player(games, players).to_dicts()
     out["seat_test"] = test.to_dicts()
     for t in test.iter_rows(named=True):
         s0 = seat.filter((pl.col("players") == t["players"]) & (pl.col("seat") == 0)).row(0, named=True)
@@ -72,7 +73,8 @@ def build(run_dir: str | Path) -> dict:
             if r["player"] < r["opponent"]:
                 headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", r["win_share"],
                                      r["low"], r["high"], r["games"], blocks,
-                                     f"Elo {r['elo']:+.0f}" if math.isfinite(r["elo"]) else "Elo ±∞"))
+                                     f"Elo {r['elo']:+.0f} [{r['elo_low']:+.0f}, {r['elo_high']:+.0f}]"
+                                     if math.isfinite(r["elo"]) else "Elo ±∞"))
 
     convergence_source = None
     if cfg["design"]["kind"] == "variants":
@@ -289,12 +291,17 @@ def render_html(rep: dict) -> str:
                                   ("win_share", "win share"), ("low", "low"), ("high", "high"),
                                   ("score", "score"), ("margin", "margin"), ("rank_1", "rank 1"),
                                   ("rank_2", "rank 2")]),
-             _table(rep["seat_test"], [("players", "players"), ("chi2", "χ²"), ("dof", "dof"), ("p", "p")])]
+             _table(rep["seat_test"], [("players", "players"), ("chi2", "χ²"), ("dof", "dof"), ("p", "p")]),
+             "<h3>By strategy</h3>",
+             _table(rep["seat_by_player"], [("players", "players"), ("player", "player"), ("seat", "seat"),
+                                            ("games", "games"), ("win_share", "win share"),
+                                            ("low", "low"), ("high", "high"), ("score", "score")])]
     if rep.get("pairwise"):
         parts += ["<h2>Matchups</h2>", _heatmap(rep["pairwise"]),
                   _table(rep["pairwise"], [("player", "player"), ("opponent", "opponent"),
                                            ("games", "games"), ("win_share", "win share"),
-                                           ("low", "low"), ("high", "high"), ("elo", "Elo")]),
+                                           ("low", "low"), ("high", "high"), ("elo", "Elo"),
+                                           ("elo_low", "Elo low"), ("elo_high", "Elo high")]),
                   "<h3>Bradley–Terry ratings (Elo scale, 95% bootstrap over blocks)</h3>",
                   _table(rep.get("ratings", []), [("player", "player"), ("rating", "rating"),
                                                   ("low", "low"), ("high", "high")])]
