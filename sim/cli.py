@@ -18,6 +18,23 @@ app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_
                   help="carcsim: seeded Carcassonne games and tournaments.")
 
 
+def _pictures(game, svg: Optional[Path], turn: Optional[int], page: Optional[Path], title: str) -> None:
+    """Write the board SVG (after `turn`, or at the end) and/or the step-through page."""
+    from sim import render
+
+    if turn is not None and not 0 <= turn <= render.turns_of(game):
+        raise InputError(f"--turn {turn}: expected 0..{render.turns_of(game)} (the game's placements)")
+    for path, text in ((svg, lambda: render.board_svg(
+            game if turn is None else game.replayed(turn),
+            "end of game" if turn is None else f"after turn {turn}")),
+            (page, lambda: render.step_through_html(game, title))):
+        if path is None:
+            continue
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text())
+        tmp.replace(path)
+
+
 def _emit(game, as_json: bool) -> None:
     from sim.log import format_log
 
@@ -40,6 +57,9 @@ def play(
                                    help="Comma-separated expansions of a seeded game, e.g. 'messages'."),
     edition: str = typer.Option("c3.1", "--edition", help="The Messages' rules: c3.1 or classic."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the board to this SVG file."),
+    turn: Optional[int] = typer.Option(None, "--turn", help="Draw the board after this turn."),
+    page: Optional[Path] = typer.Option(None, "--html", help="Write a step-through page (slider)."),
 ) -> None:
     """Play one game, scripted or seeded, and print its log or JSON result."""
     from sim.play import play_seeded
@@ -63,6 +83,7 @@ def play(
         except InputError as e:
             raise InputError(f"--expansions/--edition: {e}") from None
         game = play_seeded(rules, seed, seats)
+    _pictures(game, svg, turn, page, f"carcsim game: {script or f'seed {seed}'}")
     _emit(game, as_json)
 
 
@@ -138,6 +159,9 @@ def validate(config: Path = typer.Argument(..., help="Experiment config (TOML)."
 def replay(
     run_dir: Path = typer.Argument(..., help="A run's output directory."),
     game_id: int = typer.Argument(..., help="The game's id (games.game_id)."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the board to this SVG file."),
+    turn: Optional[int] = typer.Option(None, "--turn", help="Draw the board after this turn."),
+    page: Optional[Path] = typer.Option(None, "--html", help="Write a step-through page (slider)."),
 ) -> None:
     """Recompute one stored game from its seed and config, print its log, and check it
     equals the stored rows."""
@@ -145,6 +169,7 @@ def replay(
     from sim.tournament.replay import replay_game
 
     game, problems = replay_game(run_dir, game_id)
+    _pictures(game, svg, turn, page, f"carcsim game {game_id} of {run_dir}")
     typer.echo(format_log(game.events))
     if problems:
         for p in problems:

@@ -200,6 +200,17 @@ class Game:
         g._agenda = list(self._agenda)
         return g
 
+    def replayed(self, turn: int) -> Game:
+        """A fresh game replayed from (rules, seed) and this game's choices up to the end
+        of `turn` (0: the start tile only): the board as it stood then."""
+        g = Game(self.rules, self.seed,
+                 stack=None if self._fixed_stack is None else list(self._fixed_stack))
+        for choice in self.history:
+            if g.decision is None or (g.decision.kind == "place" and g.turn > turn):
+                break
+            g.apply(choice)
+        return g
+
     def __deepcopy__(self, memo) -> Game:
         return self.clone()
 
