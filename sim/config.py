@@ -32,7 +32,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.errors import InputError
+from sim.errors import InputError, check_keys
 from sim.messages import EDITIONS, MessagesOptions
 from sim.rules import Rules
 from strategies import player
@@ -92,12 +92,6 @@ class Experiment:
         return hashlib.sha256(blob).hexdigest()[:16]
 
 
-def _check_keys(table: dict, allowed: set, where: str) -> None:
-    for key in table:
-        if key not in allowed:
-            raise InputError(f"{where}.{key}: unknown key: expected one of {', '.join(sorted(allowed))}")
-
-
 def _get(table: dict, key: str, kind: type, where: str, expected: str, default=None, check=None):
     if key not in table:
         if default is None:
@@ -126,9 +120,9 @@ def parse_experiment(text: str, path: str) -> Experiment:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{path}: not valid TOML: {e}") from None
-    _check_keys(data, {"run", "rules", "design"}, path)
+    check_keys(data, {"run", "rules", "design"}, path)
     run = _get(data, "run", dict, path, "a [run] table", {})
-    _check_keys(run, RUN_KEYS, f"{path}: run")
+    check_keys(run, RUN_KEYS, f"{path}: run")
     w = f"{path}: run"
     name = _get(run, "name", str, w, "a name", Path(path).stem)
     seed = _get(run, "seed", int, w, "a whole number ≥ 0", 0, lambda v: v >= 0)
@@ -138,13 +132,13 @@ def parse_experiment(text: str, path: str) -> Experiment:
     out = _get(run, "out", str, w, "a directory", f"runs/{name}")
 
     rules_t = _get(data, "rules", dict, path, "a [rules] table", {})
-    _check_keys(rules_t, RULES_KEYS, f"{path}: rules")
+    check_keys(rules_t, RULES_KEYS, f"{path}: rules")
     w = f"{path}: rules"
     players = _get(rules_t, "players", int, w, "a whole number 2..6", 2)
     expansions = _get(rules_t, "expansions", list, w, "a list of expansion names", [])
     followers = _get(rules_t, "followers", int, w, "a whole number 0..30", 7)
     msg_t = _get(rules_t, "messages", dict, w, "a [rules.messages] table", {})
-    _check_keys(msg_t, MESSAGES_KEYS, f"{path}: rules.messages")
+    check_keys(msg_t, MESSAGES_KEYS, f"{path}: rules.messages")
     try:
         options = MessagesOptions(msg_t.get("edition", "c3.1"), msg_t.get("zmg_alone", False),
                                   tuple(msg_t.get("deck", ())))
@@ -154,7 +148,7 @@ def parse_experiment(text: str, path: str) -> Experiment:
         raise InputError(f"{path}: {e}") from None
 
     design = _get(data, "design", dict, path, "a [design] table")
-    _check_keys(design, DESIGN_KEYS, f"{path}: design")
+    check_keys(design, DESIGN_KEYS, f"{path}: design")
     w = f"{path}: design"
     kind = _get(design, "kind", str, w, " or ".join(DESIGNS), None, lambda v: v in DESIGNS)
     seats = pool = opponents = ()
@@ -211,7 +205,7 @@ def _parse_sprt(run: dict, where: str, kind: str, seats, pool, arms) -> tuple:
     if not t:
         return ()
     w = f"{where}.sprt"
-    _check_keys(t, SPRT_KEYS, w)
+    check_keys(t, SPRT_KEYS, w)
     prob = lambda v: isinstance(v, float) and 0 < v < 1  # noqa: E731
     p0 = _get(t, "p0", float, w, "a probability in (0, 1)", 0.5, prob)
     p1 = _get(t, "p1", float, w, "a probability in (0, 1), not p0", 0.55, lambda v: prob(v) and v != p0)

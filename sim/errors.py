@@ -15,3 +15,10 @@ class IllegalMove(CarcsimError, ValueError):
 
 class CoreError(CarcsimError):
     """The C core refused a call; the message names the call and the code."""
+
+
+def check_keys(table: dict, allowed, where: str) -> None:
+    """Raise InputError `where.key: unknown key: expected …` for a key not allowed."""
+    for key in table:
+        if key not in allowed:
+            raise InputError(f"{where}.{key}: unknown key: expected one of {', '.join(sorted(allowed))}")

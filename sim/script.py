@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim import notation
-from sim.errors import CoreError, InputError
+from sim.errors import CoreError, InputError, check_keys
 from sim.board import MAX_SEGS
 from sim.game import FIGURE_KINDS, Game, land_tiles
 from sim.message_actions import SCORE_AND_RETURN
@@ -78,17 +78,11 @@ def load_script(path: str | Path) -> Script:
     rules_t = data.get("rules", {})
     if not isinstance(rules_t, dict):
         raise InputError(f"{path}: rules: expected a table")
-    for key in rules_t:
-        if key not in RULES_KEYS:
-            raise InputError(f"{path}: rules.{key}: unknown key: expected one of "
-                             f"{', '.join(sorted(RULES_KEYS))}")
+    check_keys(rules_t, RULES_KEYS, f"{path}: rules")
     players = _field(rules_t, "players", int, f"{path}: rules", "a whole number 2..6", 2)
     expansions = _field(rules_t, "expansions", list, f"{path}: rules", "a list of names", [])
     msg_t = _field(rules_t, "messages", dict, f"{path}: rules", "a table", {})
-    for key in msg_t:
-        if key not in MESSAGES_KEYS:
-            raise InputError(f"{path}: rules.messages.{key}: unknown key: expected one of "
-                             f"{', '.join(sorted(MESSAGES_KEYS))}")
+    check_keys(msg_t, MESSAGES_KEYS, f"{path}: rules.messages")
     deck = _field(msg_t, "deck", list, f"{path}: rules.messages", "a list of action names", [])
     try:
         options = MessagesOptions(msg_t.get("edition", "c3.1"), msg_t.get("zmg_alone", False),
@@ -99,10 +93,7 @@ def load_script(path: str | Path) -> Script:
     policies_t = data.get("policies", {})
     if not isinstance(policies_t, dict):
         raise InputError(f"{path}: policies: expected a table")
-    for key in policies_t:
-        if key not in POLICY_DEFAULTS:
-            raise InputError(f"{path}: policies.{key}: unknown decision: expected one of "
-                             f"{', '.join(POLICY_DEFAULTS)}")
+    check_keys(policies_t, POLICY_DEFAULTS, f"{path}: policies")
     policies = {**POLICY_DEFAULTS, **policies_t}
     spec = "first" + "".join(f"+{k}={v}" for k, v in policies.items())
     player(spec, f"{path}: policies")  # unknown names fail here, before any move
@@ -126,9 +117,7 @@ def _text_list(t: dict, key: str, where: str, allowed: tuple | None) -> list[str
 def _parse_turn(t, where: str, rules: Rules) -> ScriptTurn:
     if not isinstance(t, dict):
         raise InputError(f"{where}: expected a table")
-    for key in t:
-        if key not in TURN_KEYS:
-            raise InputError(f"{where}: unknown key {key!r}: expected one of {', '.join(sorted(TURN_KEYS))}")
+    check_keys(t, TURN_KEYS, where)
     tile = _field(t, "tile", str, where, "a tile id")
     at = _field(t, "at", list, where, "[x, y]")
     if len(at) != 2 or any(not isinstance(v, int) or isinstance(v, bool) for v in at):

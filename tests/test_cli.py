@@ -66,7 +66,7 @@ CASES = {
         r"s.toml: turn 1: at = \[0, 'x'\]: expected \[x, y\]"),
     "unknown script key": (
         lambda t: ("play", "--script", bad(t, "s.toml", '[[turns]]\ntile = "E"\nat = [0, 1]\nrotaton = 2\n')),
-        r"s.toml: turn 1: unknown key 'rotaton'"),
+        r"s.toml: turn 1.rotaton: unknown key: expected one of at, "),
     "bad player count": (
         lambda t: ("play", "--script", bad(t, "s.toml", '[rules]\nplayers = 9\n[[turns]]\ntile = "E"\nat = [0, 1]\n')),
         r"s.toml: rules: players = 9: expected a whole number 2..6"),

@@ -7,14 +7,13 @@ The golden files change only when the drawing changes on purpose; regenerate wit
     carcsim play --script tests/scripts/field_two_cities.toml --svg tests/golden/field_two_cities.svg
 """
 
-import os
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from browser import console_errors, is_png, needs_chromium, screenshot
 
 from sim import render
 from sim.script import load_script, play_script
@@ -22,7 +21,6 @@ from sim.script import load_script, play_script
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "tests" / "scripts"
 GOLDEN = ROOT / "tests" / "golden"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 NS = "{http://www.w3.org/2000/svg}"
 
 
@@ -62,24 +60,15 @@ def test_turn_option_draws_the_board_as_it_stood(tmp_path):
     assert r.returncode == 2 and "--turn 99: expected 0..7" in r.stderr
 
 
-@pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",
-                    reason="Debian's chromium is not installed (.ci/run installs it)")
+@needs_chromium
 def test_step_through_page_in_a_headless_browser(tmp_path):
-    assert CHROMIUM, "CI must have chromium (.ci/run installs it)"
     page = tmp_path / "game.html"
     r = subprocess.run([sys.executable, "-m", "sim", "play", "--seed", "3", "--players", "greedy,random",
                         "--expansions", "messages", "--html", str(page)], capture_output=True,
                        text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     shot = tmp_path / "shot.png"
-    r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                        "--no-first-run", "--disable-background-networking",
-                        "--disable-component-update", "--disable-sync",
-                        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1100,1100",
-                        f"--screenshot={shot}", "--enable-logging=stderr", "--v=1", page.as_uri()],
-                       capture_output=True, text=True, timeout=120)
-    console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
-    assert any("carcsim game ready: 72 frames" in line for line in console), r.stderr[-3000:]
-    assert [line for line in console if "Uncaught" in line or ":ERROR:" in line] == []
-    data = shot.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    console = screenshot(page.as_uri(), shot, tmp_path / "profile", "1100,1100")
+    assert any("carcsim game ready: 72 frames" in line for line in console), console
+    assert console_errors(console) == []
+    assert is_png(shot)

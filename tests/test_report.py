@@ -2,21 +2,19 @@
 HTML opens in a real headless browser with no console errors."""
 
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from browser import console_errors, is_png, needs_chromium, screenshot
 
 from sim.analysis.report import build
 from sim.config import parse_experiment
 from sim.tournament.run import run_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 CONFIG = """
 [run]
@@ -69,24 +67,13 @@ def test_json_and_html_carry_the_analysis_numbers(run_dir):
         "estimate"] == pytest.approx(arm["d_win_share"])
 
 
-@pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",
-                    reason="Debian's chromium is not installed (.ci/run installs it)")
+@needs_chromium
 def test_report_in_a_headless_browser(run_dir, tmp_path):
-    assert CHROMIUM, "CI must have chromium (.ci/run installs it)"
     subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir)], check=True,
                    capture_output=True, cwd=ROOT)
     shot = tmp_path / "report.png"
-    r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                        "--no-first-run", "--disable-background-networking",
-                        "--disable-component-update", "--disable-sync",
-                        f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,1800",
-                        f"--screenshot={shot}", "--enable-logging=stderr", "--v=1",
-                        (run_dir / "report.html").as_uri()],
-                       capture_output=True, text=True, timeout=120)
-    console = [line for line in r.stderr.splitlines() if ":CONSOLE" in line]
+    console = screenshot((run_dir / "report.html").as_uri(), shot, tmp_path / "profile")
     rows = len(build(run_dir)["headline"])
-    assert any(f"carcsim report ready: {rows} headline rows" in line for line in console), r.stderr[-3000:]
-    errors = [line for line in console if "Uncaught" in line or ":ERROR:" in line or ":WARNING:" in line]
-    assert errors == []
-    data = shot.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+    assert any(f"carcsim report ready: {rows} headline rows" in line for line in console), console
+    assert console_errors(console) == []
+    assert is_png(shot)
