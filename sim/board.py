@@ -286,13 +286,17 @@ class TurnOptions(Sequence):
     checked one by one in C for `in` until then. Valid until the decision is applied.
     """
 
-    __slots__ = ("board", "type_index", "with_figures", "_rows")
+    __slots__ = ("board", "type_index", "with_figures", "_rows", "restricted")
 
-    def __init__(self, board: Board, type_index: int, with_figures: bool, rows=None):
+    def __init__(self, board: Board, type_index: int, with_figures: bool, rows=None,
+                 restricted: bool | None = None):
+        """`rows` given: the choices are exactly those (a rule beyond edge matching,
+        such as the river's, has filtered them), and `restricted` is true."""
         self.board = board
         self.type_index = type_index
         self.with_figures = with_figures
         self._rows = rows
+        self.restricted = rows is not None if restricted is None else restricted
 
     def rows(self) -> tuple:
         if self._rows is None:
@@ -301,7 +305,7 @@ class TurnOptions(Sequence):
 
     def rebound(self, board: Board) -> TurnOptions:
         """The same choices on another (cloned) board."""
-        return TurnOptions(board, self.type_index, self.with_figures, self._rows)
+        return TurnOptions(board, self.type_index, self.with_figures, self._rows, self.restricted)
 
     def __len__(self) -> int:
         return len(self.rows())

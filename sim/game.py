@@ -39,6 +39,7 @@ from sim.board import MAX_SEGS, Board, Catalogue, TurnOptions
 from sim.errors import IllegalMove, InputError
 from sim.rng import Stream, derive
 from sim.rules import Rules
+from sim.river import RiverState, is_river_tile, start_state
 from sim.tiles import Tile, tile_set
 
 FOLLOWER = "follower"
@@ -65,22 +66,40 @@ def catalogue_for(rules: Rules) -> Catalogue:
     return _catalogues[key]
 
 
-def tile_order(rules: Rules, seed: int) -> tuple[Tile, list[str]]:
-    """R-BASE-2: the start tile and the land tiles in draw order for a seeded game."""
-    start, ids = land_tiles(rules)
-    Stream(derive(seed, "tiles")).shuffle(ids)
-    return start, ids
+def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
+    """(start tile, river tiles, lake, land tiles) as ids with repeats.
 
-
-def land_tiles(rules: Rules) -> tuple[Tile, list[str]]:
-    """(start tile, the other land tiles as ids with repeats) for R-BASE-2."""
+    R-BASE-2: the start tile is the one marked `start`, one copy of it leaves the
+    stack. R-RIV-1: with the River the spring starts instead, every land tile (the
+    usual start tile's copies too) is a land tile, and the lake ends the river stack.
+    """
     tiles = [t for name in rules.tile_sets for t in tile_set(name)]
-    starts = [t for t in tiles if t.has("start")]
+    river = [t for t in tiles if is_river_tile(t)]
+    land = [t for t in tiles if not is_river_tile(t)]
+    mark = "spring" if river else "start"
+    starts = [t for t in tiles if t.has(mark)]
     if len(starts) != 1:
-        raise InputError(f"tile sets {', '.join(rules.tile_sets)}: expected exactly one start tile")
+        raise InputError(f"tile sets {', '.join(rules.tile_sets)}: expected exactly one {mark} tile")
     start = starts[0]
-    ids = [t.id for t in tiles for _ in range(t.count - (t is start))]
-    return start, ids
+    lake = [t.id for t in river if t.has("lake")]
+    flowing = [t.id for t in river if t is not start and not t.has("lake") for _ in range(t.count)]
+    land_ids = [t.id for t in land for _ in range(t.count - (t is start))]
+    return start, flowing, lake, land_ids
+
+
+def tile_order(rules: Rules, seed: int) -> tuple[Tile, list[str]]:
+    """R-BASE-2 (and R-RIV-1): the start tile and every other tile in draw order."""
+    start, river, lake, land = stack_plan(rules)
+    stream = Stream(derive(seed, "tiles"))
+    stream.shuffle(river)
+    stream.shuffle(land)
+    return start, river + lake + land
+
+
+def stack_tiles(rules: Rules) -> tuple[Tile, list[str]]:
+    """(start tile, every tile a stack may hold, as ids with repeats)."""
+    start, river, lake, land = stack_plan(rules)
+    return start, river + lake + land
 
 
 class Game:
@@ -100,7 +119,7 @@ class Game:
         if stack is None:
             start, order = tile_order(rules, seed)
         else:
-            start, ids = land_tiles(rules)
+            start, ids = stack_tiles(rules)
             order = list(stack)
             _check_stack(order, ids)
         self._fixed_stack = None if stack is None else tuple(stack)
@@ -113,6 +132,8 @@ class Game:
         if "messages" in rules.expansions:
             deck = messages.deck_order(rules.messages, Stream(derive(seed, "messages")))
             self.msg = messages.MessagesState(rules.messages, rules.players, deck)
+        # R-RIV-1/2: the river's open end, while river tiles are being placed
+        self.river: RiverState | None = start_state(start) if "river" in rules.expansions else None
         self.events: list[dict] = []
         self.history: list = []
         self.turn = 0
@@ -195,6 +216,7 @@ class Game:
         g.scores = list(self.scores)
         g.points = [dict(p) for p in self.points]
         g.msg = None if self.msg is None else self.msg.copy()
+        g.river = None if self.river is None else self.river.copy()
         g.events = list(self.events)  # events are never mutated once emitted
         g.history = list(self.history)
         g._agenda = list(self._agenda)
@@ -231,7 +253,8 @@ class Game:
         return (self.rules, self.seed, tuple(self.board.tiles()), figures, tuple(self._stack),
                 tuple(self.supply), tuple(self.scores), self.turn, self.seat, self.over,
                 self.decision, tuple(s.state for s in self._seat_streams), len(self.events),
-                tuple(self._agenda), self._pending, self._extra_turn, msg)
+                tuple(self._agenda), self._pending, self._extra_turn, msg,
+                None if self.river is None else (self.river.end, self.river.last_turn))
 
     # ------------------------------------------------------------ the turn
 
@@ -266,20 +289,33 @@ class Game:
         while self._stack:
             t = self._stack.pop()
             tile = self.catalogue.types[t].id
-            if self.board.has_placement(t):
+            options = self._options(t)
+            if options is not None:
                 self.turn += 1
                 self._drawn, self._drawn_type = tile, t
                 self._emit("draw", seat=self.seat, tile=tile)
-                # R-BASE-4: a follower only from supply
-                options = TurnOptions(self.board, t, self.supply[self.seat] > 0)
                 self.decision = Decision("place", self.seat, tile, options)
                 return True
             # R-BASE-3: a tile that fits nowhere leaves the game; draw again
             self._emit("discard", turn=self.turn + 1, seat=self.seat, tile=tile)
         return False
 
+    def _options(self, t: int) -> TurnOptions | None:
+        """The place decision's choices for tile type t, None if it fits nowhere."""
+        with_figures = self.supply[self.seat] > 0  # R-BASE-4: a follower only from supply
+        tile = self.catalogue.types[t]
+        if self.river is not None and is_river_tile(tile):
+            # R-RIV-2: only placements that carry the river on, without a U-turn
+            rows = tuple(r for r in self.board.turn_options(t, with_figures)[0]
+                         if self.river.allows(self.catalogue.variant(t, r[2]), r[0], r[1]))
+            return TurnOptions(self.board, t, with_figures, rows) if rows else None
+        return TurnOptions(self.board, t, with_figures) if self.board.has_placement(t) else None
+
     def _apply_place(self, x: int, y: int, rot: int, figure: int, local: int) -> None:
         completed = self.board.place(self._drawn_type, x, y, rot)
+        variant = self.catalogue.variant(self._drawn_type, rot)
+        if self.river is not None and is_river_tile(variant):
+            self.river.placed(variant, x, y)
         self._placed = len(self.board) - 1
         self._emit("place", seat=self.seat, tile=self._drawn, at=[x, y], rot=rot)
         if figure >= 0:

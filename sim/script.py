@@ -13,7 +13,7 @@ from pathlib import Path
 from sim import notation
 from sim.errors import CoreError, InputError, check_keys
 from sim.board import MAX_SEGS
-from sim.game import FIGURE_KINDS, Game, land_tiles
+from sim.game import FIGURE_KINDS, Game, stack_tiles
 from sim.message_actions import SCORE_AND_RETURN
 from sim.messages import FIGURES, TWO_POINTS, MessagesOptions
 from sim.scoring import SOURCES
@@ -285,7 +285,7 @@ class _ScriptPlayer:
 
 def play_script(script: Script) -> Game:
     """Play a loaded script to the end. Raises InputError at the first illegal move."""
-    start, available = land_tiles(script.rules)
+    start, available = stack_tiles(script.rules)
     left = {t: available.count(t) for t in set(available)}
     for n, turn in enumerate(script.turns, 1):
         for tid in (*turn.discarded, turn.tile):

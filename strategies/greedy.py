@@ -54,6 +54,11 @@ class Greedy(MessagePolicy):
             return DarkSeeker.choose(self, game, decision, rng)
         t = game.catalogue.index[decision.tile]
         in_play = game.tiles_left + len(game.board)
-        return game.board.turn_best(
-            t, game.supply[decision.seat] > 0, decision.seat, game.rules.players,
-            self.open_weight, self.opponent, self.follower * game.tiles_left / in_play)
+        args = (t, game.supply[decision.seat] > 0, decision.seat, game.rules.players,
+                self.open_weight, self.opponent, self.follower * game.tiles_left / in_play)
+        if not getattr(decision.choices, "restricted", True):
+            return game.board.turn_best(*args)
+        # a rule has narrowed the choices (the river): the best of those
+        allowed = set(decision.choices)
+        rows, values = game.board.turn_values(*args)
+        return max((v, -i, r) for i, (r, v) in enumerate(zip(rows, values)) if r in allowed)[2]

@@ -1,0 +1,77 @@
+"""The River: rulings R-RIV-1..3 with placements counted by hand."""
+
+import pytest
+
+from sim.board import MAX_SEGS, Board, Catalogue
+from sim.game import Game, stack_plan
+from sim.play import play
+from sim.rules import Rules
+from sim.tiles import tile_set
+from strategies import player
+
+RIVER = Rules(expansions=("river",))
+
+
+def placements(g):
+    return sorted({c[:3] for c in g.decision.choices}, key=lambda p: (p[1], p[0], p[2]))
+
+
+def test_r_riv_1_setup():
+    start, river, lake, land = stack_plan(RIVER)
+    assert start.id == "RA" and lake == ["RL"]
+    assert sorted(river) == ["RB", "RC", "RD", "RE", "RF", "RG", "RH", "RI", "RJ", "RK"]
+    assert land.count("D") == 4 and len(land) == 72  # the usual start tile is a land tile
+    g = Game(RIVER, 9)
+    assert g.board.tiles()[0][2:] == (0, 0) and g.events[0]["tile"] == "RA"
+    draws = [e["tile"] for e in play(g, [player("random")] * 2).events if e["e"] == "draw"]
+    assert sorted(draws[:10]) == sorted(river) and draws[10] == "RL"  # river first, lake last
+    assert all(t[0] != "R" or len(t) == 1 for t in draws[11:])  # then land tiles only
+
+
+def test_r_riv_2_counted_placements_after_the_spring():
+    # the spring RA leaves the river open to the east of 0,0
+    g = Game(RIVER, 0, stack=["RD"])
+    assert placements(g) == [(1, 0, 0)]  # the straight, only where it continues the river
+    g = Game(RIVER, 0, stack=["RG"])
+    assert placements(g) == [(1, 0, 0), (1, 0, 1)]  # the curve turning right or left
+    # figures may stand on a river tile's fields, never on the river: RD r0 has two
+    assert sorted(c[4] for c in Game(RIVER, 0, stack=["RD"]).decision.choices) == [-1, 0, 1]
+
+
+def test_r_riv_2_no_u_turn():
+    g = Game(RIVER, 0, stack=["RG", "RJ", "RD"])
+    g.apply((1, 0, 0, -1, -1))  # RG r0: from the west, out to the south: a right turn
+    # RJ at 1,-1: r1 would turn right again (out to the west): refused; r2 turns left
+    assert placements(g) == [(1, -1, 2)]
+    assert (1, -1, 1, -1, -1) not in g.decision.choices
+    g.apply((1, -1, 2, -1, -1))
+    assert g.river.end == (1, -1, 1) and g.river.last_turn == -1
+
+
+def test_r_riv_3_the_river_separates_fields():
+    # two straights joined on a bare board: the fields north and south of the river
+    # stay apart, each one field across both tiles (on a real board the spring's and
+    # the lake's single field, which surrounds the source and the lake, joins them)
+    cat = Catalogue(tile_set("river"))
+    b = Board(cat, 4)
+    b.place(cat.index["RD"], 0, 0, 0)
+    b.place(cat.index["RF"], 1, 0, 0)
+    rd, rf = cat.variant(cat.index["RD"], 0), cat.variant(cat.index["RF"], 0)
+    north = {b.find(0 * MAX_SEGS + rd.segment_at("field Nw")), b.find(MAX_SEGS + rf.segment_at("field Nw"))}
+    south = {b.find(0 * MAX_SEGS + rd.segment_at("field Sw")), b.find(MAX_SEGS + rf.segment_at("field Sw"))}
+    assert len(north) == 1 and len(south) == 1 and north != south
+    assert b.feature(next(iter(north))).tiles == 2
+    # Messengers & Mayors' river tile joins the field north of its city across the river
+    mmr = next(t for t in tile_set("mayors") if t.id == "MMR")
+    assert mmr.segment_at("field Nw") == mmr.segment_at("field Ne")
+    assert mmr.segment_at("field Sw") != mmr.segment_at("field Se")
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "first"])
+def test_river_games_always_place_the_river_and_end(spec):
+    for seed in range(60):
+        g = play(Game(Rules(players=2 + seed % 3, expansions=("river", "messages")), seed),
+                 [player(spec)] * (2 + seed % 3))
+        placed = [e["tile"] for e in g.events if e["e"] == "place"]
+        assert placed[:11].count("RL") == 1 and placed[10] == "RL"
+        assert g.river.end is None and g.over
