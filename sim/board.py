@@ -244,9 +244,6 @@ class Board:
         n = check(lib.cc_occupied_features(self._ptr, self._buf, self._cap), "cc_occupied_features")
         return ffi.unpack(self._buf, n)
 
-    def neighbours8(self, x: int, y: int) -> int:
-        return check(lib.cc_neighbours8(self._ptr, x, y), "cc_neighbours8")
-
     # ------------------------------------------------------------ figures
 
     def add_figure(self, player: int, kind: int, strength: int, segment: int) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.notation import placement_text
+from sim.notation import figure_text, placement_text
 
 
 def _seats(seats: list[int]) -> str:
@@ -20,7 +20,7 @@ def event_line(e: dict) -> str | None:
     if k == "place":
         return f"{turn}  seat {e['seat']}  {placement_text(e['tile'], x, y, e['rot'])}"
     if k == "figure":
-        return f"{turn}  seat {e['seat']}  {e['figure']} {e['where']} @{x},{y}"
+        return f"{turn}  seat {e['seat']}  {figure_text(e['figure'], e['where'])} @{x},{y}"
     if k == "score":
         state = "" if e["feature"] == "field" else ("complete " if e["complete"] else "incomplete ")
         extra = f", {e['coats']} coats" if e["feature"] == "city" else ""

@@ -127,9 +127,6 @@ def canonical_rotation(tile: Tile, rotation: int) -> int:
     return next(r for r in range(4) if tile.rotated(r).shape == shape)
 
 
-TOWN_HALL = Tile("townhall", 0, ANY_EDGE * 4, (), ("townhall",), "built-in")
-
-
 # ---------------------------------------------------------------- parsing
 
 

@@ -94,3 +94,13 @@ def test_road_gate_names_its_city():
     t = parse_line("MM04 x1 CRRC C:N;W R:E>c:N;S>c:W F:En/N;Sw/W;Es,Se/N+W X:-")
     roads = [s for s in t.segments if s.kind == "road"]
     assert [(s.end, s.gate) for s in roads] == [("city", 0), ("city", 1)]
+
+
+def test_notation_round_trips():
+    from sim.notation import figure_text, parse_figure, parse_placement, placement_text
+    for p in [("E", 0, 1, 2), ("MM04", -3, 12, 0), ("X", 5, -7, 3)]:
+        assert parse_placement(placement_text(*p)) == p
+    assert parse_figure(figure_text("follower", "field Nw")) == ("follower", "field Nw")
+    for bad in ("E 0,1", "E 0 1 r2", "E 0,1 r4"):
+        with pytest.raises(ValueError):
+            parse_placement(bad)

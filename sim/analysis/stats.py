@@ -46,10 +46,6 @@ class Estimate:
     p: float
     n: int
 
-    def as_dict(self) -> dict:
-        return {"estimate": self.estimate, "se": self.se, "low": self.low, "high": self.high,
-                "p": self.p, "n": self.n}
-
 
 def mean_estimate(values) -> Estimate:
     """Mean of per-block values with its standard error across blocks (normal interval;
