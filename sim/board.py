@@ -70,6 +70,7 @@ class FigureInfo(NamedTuple):
     kind: int
     strength: int
     segment: int
+    scores: int = 1  # 0: occupies its feature but never counts for the majority
 
 
 class Board:
@@ -111,6 +112,21 @@ class Board:
         flat = ffi.unpack(self._buf, 3 * n)
         return list(zip(flat[0::3], flat[1::3], flat[2::3]))
 
+    _rule_arrays: dict = {}  # figure rules tuple -> cc_figure_rule[] (shared, read-only)
+
+    @classmethod
+    def _rules(cls, rules: tuple):
+        """cdata for a tuple of figure rules (kind, segment_kinds, needs_free, strength,
+        scores), built once per distinct tuple."""
+        arr = cls._rule_arrays.get(rules)
+        if arr is None:
+            arr = ffi.new("cc_figure_rule[]", max(1, len(rules)))
+            for i, r in enumerate(rules):
+                arr[i].kind, arr[i].segment_kinds, arr[i].needs_free, arr[i].strength, \
+                    arr[i].scores = r
+            cls._rule_arrays[rules] = arr
+        return arr
+
     def _greedy_params(self, player, players, open_weight, opponent_weight, follower_value):
         p = self._params
         if p is None:
@@ -121,15 +137,15 @@ class Board:
         p.opponent_weight, p.follower_value = opponent_weight, follower_value
         return p
 
-    def turn_values(self, type_index: int, with_figures: bool, player: int, players: int,
+    def turn_values(self, type_index: int, rules: tuple, player: int, players: int,
                     open_weight: tuple[float, float, float, float], opponent_weight: float,
                     follower_value: float) -> tuple[list, list[float]]:
         """`turn_options` rows with each row's greedy value for `player` (see
         `cc_greedy_params` in core.h; open_weight is per kind: city, road, field, monastery)."""
         p = self._greedy_params(player, players, open_weight, opponent_weight, follower_value)
-        return self.turn_options(type_index, with_figures, p)
+        return self.turn_options(type_index, rules, p)
 
-    def turn_best(self, type_index: int, with_figures: bool, player: int, players: int,
+    def turn_best(self, type_index: int, rules: tuple, player: int, players: int,
                   open_weight: tuple[float, float, float, float], opponent_weight: float,
                   follower_value: float) -> tuple | None:
         """The row of `turn_values` with the highest value (the first of equals), or None."""
@@ -138,18 +154,18 @@ class Board:
             self._grow_rows(5 * 1024)
         best = ffi.new("int32_t[5]")
         while True:
-            n = lib.cc_turn_best(self._ptr, type_index, int(with_figures), p, self._rows,
-                                 self._values, len(self._rows), best)
+            n = lib.cc_turn_best(self._ptr, type_index, self._rules(rules), len(rules), p,
+                                 self._rows, self._values, len(self._rows), best)
             if n != lib.CC_ERR_FULL:
                 break
             self._grow_rows(2 * len(self._rows))
         return tuple(best) if check(n, "cc_turn_best") else None
 
-    def option_legal(self, type_index: int, row: tuple, with_figures: bool) -> bool:
+    def option_legal(self, type_index: int, row: tuple, rules: tuple) -> bool:
         """Whether `row` (x, y, rotation, figure, segment) is one of `turn_options`'."""
         if len(row) != 5 or not all(isinstance(v, int) for v in row):
             return False
-        return check(lib.cc_option_legal(self._ptr, type_index, *row, int(with_figures)),
+        return check(lib.cc_option_legal(self._ptr, type_index, *row, self._rules(rules), len(rules)),
                      "cc_option_legal") == 1
 
     def has_placement(self, type_index: int) -> bool:
@@ -161,14 +177,15 @@ class Board:
         self._rows = ffi.new("int32_t[]", cap)
         self._values = ffi.new("double[]", cap // 5)
 
-    def turn_options(self, type_index: int, with_figures: bool, params=None):
+    def turn_options(self, type_index: int, rules: tuple, params=None):
         """Every legal placement × figure option as (x, y, rotation, figure_kind, segment)
-        rows (kind and segment -1 for no figure), in the order of `cc_turn_options`.
+        rows (kind and segment -1 for no figure), in the order of `cc_turn_options`;
+        `rules` are the figure rules the player may use now (() for none).
         Returns (rows, None), or (rows, values) from `turn_values`."""
         if self._rows is None:
             self._grow_rows(5 * 1024)
         while True:
-            n = lib.cc_turn_options(self._ptr, type_index, int(with_figures),
+            n = lib.cc_turn_options(self._ptr, type_index, self._rules(rules), len(rules),
                                     ffi.NULL if params is None else params,
                                     self._rows, self._values, len(self._rows))
             if n != lib.CC_ERR_FULL:
@@ -246,15 +263,19 @@ class Board:
 
     # ------------------------------------------------------------ figures
 
-    def add_figure(self, player: int, kind: int, strength: int, segment: int) -> int:
-        return check(lib.cc_figure_add(self._ptr, player, kind, strength, segment), "cc_figure_add")
+    def add_figure(self, player: int, kind: int, strength: int, segment: int, scores: bool = True) -> int:
+        return check(lib.cc_figure_add(self._ptr, player, kind, strength, int(scores), segment),
+                     "cc_figure_add")
+
+    def set_figure(self, figure: int, strength: int, scores: bool) -> None:
+        check(lib.cc_figure_set(self._ptr, figure, strength, int(scores)), "cc_figure_set")
 
     def remove_figure(self, figure: int) -> None:
         check(lib.cc_figure_remove(self._ptr, figure), "cc_figure_remove")
 
     def figure(self, figure: int) -> FigureInfo:
         check(lib.cc_figure_info(self._ptr, figure, self._buf), "cc_figure_info")
-        return FigureInfo(*ffi.unpack(self._buf, 4))
+        return FigureInfo(*ffi.unpack(self._buf, 5))
 
     def figures_on(self, segment: int) -> list[int]:
         """Figure ids on the feature of `segment`, ascending."""
@@ -263,12 +284,13 @@ class Board:
 
     def figures(self) -> list[tuple[int, FigureInfo]]:
         """Every figure on the board as (id, info), by id."""
-        if self._cap < 5 * lib.CC_MAX_FIGURES:
-            self._cap = 5 * lib.CC_MAX_FIGURES
+        if self._cap < 6 * lib.CC_MAX_FIGURES:
+            self._cap = 6 * lib.CC_MAX_FIGURES
             self._buf = ffi.new("int32_t[]", self._cap)
         n = check(lib.cc_figures(self._ptr, self._buf, self._cap), "cc_figures")
-        v = ffi.unpack(self._buf, 5 * n)
-        return [(v[i], FigureInfo(*v[i + 1:i + 5])) for i in range(0, 5 * n, 5)]
+        v = ffi.unpack(self._buf, 6 * n)
+        return [(v[i], FigureInfo(v[i + 1], v[i + 2], v[i + 3], v[i + 4], v[i + 5]))
+                for i in range(0, 6 * n, 6)]
 
     def segment_place(self, segment: int) -> tuple[int, int, str]:
         """(x, y, where) of a segment, `where` read on the tile as placed (`city N`)."""
@@ -283,26 +305,27 @@ class TurnOptions(Sequence):
     checked one by one in C for `in` until then. Valid until the decision is applied.
     """
 
-    __slots__ = ("board", "type_index", "with_figures", "_rows", "restricted")
+    __slots__ = ("board", "type_index", "rules", "_rows", "restricted")
 
-    def __init__(self, board: Board, type_index: int, with_figures: bool, rows=None,
+    def __init__(self, board: Board, type_index: int, rules: tuple, rows=None,
                  restricted: bool | None = None):
-        """`rows` given: the choices are exactly those (a rule beyond edge matching,
-        such as the river's, has filtered them), and `restricted` is true."""
+        """`rules`: the figure rules the player may use. `rows` given: the choices are
+        exactly those (a rule beyond edge matching, such as the river's, has filtered
+        them), and `restricted` is true."""
         self.board = board
         self.type_index = type_index
-        self.with_figures = with_figures
+        self.rules = rules
         self._rows = rows
         self.restricted = rows is not None if restricted is None else restricted
 
     def rows(self) -> tuple:
         if self._rows is None:
-            self._rows = tuple(self.board.turn_options(self.type_index, self.with_figures)[0])
+            self._rows = tuple(self.board.turn_options(self.type_index, self.rules)[0])
         return self._rows
 
     def rebound(self, board: Board) -> TurnOptions:
         """The same choices on another (cloned) board."""
-        return TurnOptions(board, self.type_index, self.with_figures, self._rows, self.restricted)
+        return TurnOptions(board, self.type_index, self.rules, self._rows, self.restricted)
 
     def __len__(self) -> int:
         return len(self.rows())
@@ -316,8 +339,7 @@ class TurnOptions(Sequence):
     def __contains__(self, row) -> bool:
         if self._rows is not None:
             return row in self._rows
-        return isinstance(row, tuple) and self.board.option_legal(self.type_index, row,
-                                                                  self.with_figures)
+        return isinstance(row, tuple) and self.board.option_legal(self.type_index, row, self.rules)
 
     def __eq__(self, other) -> bool:
         return tuple(self) == tuple(other)

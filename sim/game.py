@@ -45,6 +45,9 @@ from sim.tiles import Tile, tile_set
 FOLLOWER = "follower"
 FIGURE_KINDS = (FOLLOWER,)  # index = the kind code stored in the C core
 STRENGTH = {FOLLOWER: 1}  # R-BASE-7
+# How each figure kind may be placed (core.h cc_figure_rule): kind, segment kinds
+# (bits city, road, field, monastery), only on a free feature, strength, scores.
+FOLLOWER_RULE = (0, 0b1111, 1, 1, 1)  # R-BASE-4: any free feature
 
 
 class Decision(NamedTuple):
@@ -302,14 +305,15 @@ class Game:
 
     def _options(self, t: int) -> TurnOptions | None:
         """The place decision's choices for tile type t, None if it fits nowhere."""
-        with_figures = self.supply[self.seat] > 0  # R-BASE-4: a follower only from supply
+        # R-BASE-4: a follower only from supply
+        rules = (FOLLOWER_RULE,) if self.supply[self.seat] > 0 else ()
         tile = self.catalogue.types[t]
         if self.river is not None and is_river_tile(tile):
             # R-RIV-2: only placements that carry the river on, without a U-turn
-            rows = tuple(r for r in self.board.turn_options(t, with_figures)[0]
+            rows = tuple(r for r in self.board.turn_options(t, rules)[0]
                          if self.river.allows(self.catalogue.variant(t, r[2]), r[0], r[1]))
-            return TurnOptions(self.board, t, with_figures, rows) if rows else None
-        return TurnOptions(self.board, t, with_figures) if self.board.has_placement(t) else None
+            return TurnOptions(self.board, t, rules, rows) if rows else None
+        return TurnOptions(self.board, t, rules) if self.board.has_placement(t) else None
 
     def _apply_place(self, x: int, y: int, rot: int, figure: int, local: int) -> None:
         completed = self.board.place(self._drawn_type, x, y, rot)

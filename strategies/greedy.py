@@ -54,7 +54,7 @@ class Greedy(MessagePolicy):
             return DarkSeeker.choose(self, game, decision, rng)
         t = game.catalogue.index[decision.tile]
         in_play = game.tiles_left + len(game.board)
-        args = (t, game.supply[decision.seat] > 0, decision.seat, game.rules.players,
+        args = (t, decision.choices.rules, decision.seat, game.rules.players,
                 self.open_weight, self.opponent, self.follower * game.tiles_left / in_play)
         if not getattr(decision.choices, "restricted", True):
             return game.board.turn_best(*args)

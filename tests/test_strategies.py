@@ -34,7 +34,7 @@ def values(stack, seat_supply=7):
     t = g.catalogue.index[g.decision.tile]
     gr = make("greedy")
     in_play = g.tiles_left + len(g.board)
-    rows, vals = g.board.turn_values(t, True, 0, 2, gr.open_weight, gr.opponent,
+    rows, vals = g.board.turn_values(t, g.decision.choices.rules, 0, 2, gr.open_weight, gr.opponent,
                                      gr.follower * g.tiles_left / in_play)
     assert rows == list(g.decision.choices)
     return g, dict(zip(rows, vals))

@@ -36,7 +36,7 @@ typedef struct {
 } placed_t;
 
 typedef struct {
-    int8_t player, kind, strength;
+    int8_t player, kind, strength, scores;
     int32_t seg;           /* -1: free slot */
 } figure_t;
 
@@ -379,12 +379,15 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
         if (s->kind == CC_CITY || s->kind == CC_ROAD)
             s->open = (int16_t)__builtin_popcount(v->def.seg_mask[l]);
     }
+    int32_t closed[4];  /* neighbours' segments whose edge this tile closed */
+    int nclosed = 0;
     for (int e = 0; e < 4; e++) {
         int n = b->grid[cell(b, x + DX[e], y + DY[e])];
         if (n < 0) continue;
         const placed_t *p = &b->tiles[n];
         const variant_t *w = variant(b, p->type, p->rot);
         int nbase = n * CC_MAX_SEGS, mine = v->edge_seg[e], theirs = w->edge_seg[(e + 2) % 4];
+        if (theirs >= 0) closed[nclosed++] = nbase + theirs;
         /* a town hall (ANY) side has no segment: it closes the other side's edge */
         if (mine >= 0 && theirs >= 0 && v->def.edges[e] == w->def.edges[(e + 2) % 4]) {
             int r = unite(b, base + mine, nbase + theirs);
@@ -402,11 +405,16 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
     for (int e = 0; e < 4; e++) frontier_add(b, cell(b, x + DX[e], y + DY[e]));
 
     int n = 0;
-    int32_t found[CC_MAX_SEGS + 9];
+    int32_t found[CC_MAX_SEGS + 4 + 9];
     for (int l = 0; l < v->def.nseg; l++) {
         int k = v->def.seg_kind[l];
         if (k != CC_CITY && k != CC_ROAD) continue;
         int r = find(b, base + l);
+        if (b->segs[r].open == 0) n = add_unique(found, n, r);
+    }
+    /* R-MM-10/13: a town hall joins nothing but closes what it touches */
+    for (int i = 0; i < nclosed; i++) {
+        int r = find(b, closed[i]);
         if (b->segs[r].open == 0) n = add_unique(found, n, r);
     }
     /* R-BASE-5: a monastery is complete when its tile and all 8 around hold tiles */
@@ -524,31 +532,44 @@ int cc_occupied_features(const cc_board *b, int32_t *out, int cap) {
     return n;
 }
 
-int cc_figure_add(cc_board *b, int player, int kind, int strength, int seg) {
+/* Add (sign +1) or take away (-1) a figure's share of its feature's aggregates. */
+static void tally(cc_board *b, const figure_t *f, int sign) {
+    seg_t *r = &b->segs[find(b, f->seg)];
+    r->count[f->player] = (uint8_t)(r->count[f->player] + sign * f->scores);
+    r->strength[f->player] = (uint8_t)(r->strength[f->player] + sign * f->strength);
+    r->nfig = (int16_t)(r->nfig + sign);
+}
+
+int cc_figure_add(cc_board *b, int player, int kind, int strength, int scores, int seg) {
     if (!b || player < 0 || player >= CC_MAX_PLAYERS || kind < 0 || kind > 127 || strength < 0
-        || strength > 9 || !seg_valid(b, seg))
+        || strength > 9 || (scores != 0 && scores != 1) || !seg_valid(b, seg))
         return CC_ERR_ARG;
     for (int f = 0; f < CC_MAX_FIGURES; f++) {
         if (b->figs[f].seg >= 0) continue;
-        seg_t *r = &b->segs[find(b, seg)];
+        const seg_t *r = &b->segs[find(b, seg)];
         if (r->count[player] >= 250 || r->strength[player] + strength > 250) return CC_ERR_FULL;
-        b->figs[f] = (figure_t){(int8_t)player, (int8_t)kind, (int8_t)strength, seg};
-        r->count[player]++;
-        r->strength[player] = (uint8_t)(r->strength[player] + strength);
-        r->nfig++;
+        b->figs[f] = (figure_t){(int8_t)player, (int8_t)kind, (int8_t)strength, (int8_t)scores, seg};
+        tally(b, &b->figs[f], +1);
         return f;
     }
     return CC_ERR_FULL;
 }
 
+int cc_figure_set(cc_board *b, int fig, int strength, int scores) {
+    if (!b || fig < 0 || fig >= CC_MAX_FIGURES || b->figs[fig].seg < 0 || strength < 0
+        || strength > 9 || (scores != 0 && scores != 1))
+        return CC_ERR_ARG;
+    tally(b, &b->figs[fig], -1);
+    b->figs[fig].strength = (int8_t)strength;
+    b->figs[fig].scores = (int8_t)scores;
+    tally(b, &b->figs[fig], +1);
+    return CC_OK;
+}
+
 int cc_figure_remove(cc_board *b, int fig) {
     if (!b || fig < 0 || fig >= CC_MAX_FIGURES || b->figs[fig].seg < 0) return CC_ERR_ARG;
-    figure_t *f = &b->figs[fig];
-    seg_t *r = &b->segs[find(b, f->seg)];
-    r->count[f->player]--;
-    r->strength[f->player] = (uint8_t)(r->strength[f->player] - f->strength);
-    r->nfig--;
-    f->seg = -1;
+    tally(b, &b->figs[fig], -1);
+    b->figs[fig].seg = -1;
     return CC_OK;
 }
 
@@ -559,6 +580,7 @@ int cc_figure_info(const cc_board *b, int fig, int32_t *out) {
     out[1] = f->kind;
     out[2] = f->strength;
     out[3] = f->seg;
+    out[4] = f->scores;
     return CC_OK;
 }
 
@@ -568,14 +590,15 @@ int cc_figures(const cc_board *b, int32_t *out, int cap) {
     for (int f = 0; f < CC_MAX_FIGURES; f++) {
         const figure_t *g = &b->figs[f];
         if (g->seg < 0) continue;
-        if (n + 5 > cap) return CC_ERR_FULL;
+        if (n + 6 > cap) return CC_ERR_FULL;
         out[n++] = f;
         out[n++] = g->player;
         out[n++] = g->kind;
         out[n++] = g->strength;
         out[n++] = g->seg;
+        out[n++] = g->scores;
     }
-    return n / 5;
+    return n / 6;
 }
 
 int cc_feature_figures(const cc_board *b, int seg, int32_t *out, int cap) {
@@ -786,17 +809,29 @@ static double root_value(evalctx_t *c, int32_t r) {
     return feature_value(c->p, s->kind, tiles, s->coats, s->open == 0 && s->kind != CC_FIELD, cities);
 }
 
-/* Gains of every player from group g, without and with an extra follower of the
- * deciding player (the second only when `mine_too`). */
+enum { MAX_RULES = 8 };
+
+/* Whether `rule` lets a figure go on group g of a trial. */
+static int rule_fits(const cc_figure_rule *rule, const trial_t *t, int g) {
+    return (rule->segment_kinds & (1 << t->kind[g])) && !(rule->needs_free && t->nfig[g]);
+}
+
+/* Gains of every player from group g: `without` any new figure, and `with[r]` when the
+ * deciding player adds the figure of rules[r] there (for the rules that fit). */
 static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
-                        int mine_too, double *without, double *with) {
+                        const cc_figure_rule *rules, int nrules, double *without,
+                        double (*with)[CC_MAX_PLAYERS]) {
     const cc_greedy_params *p = c->p;
-    int np = p->nplayers, me = p->player, any = 0;
+    int np = p->nplayers, me = p->player, any = 0, fits = 0;
     for (int q = 0; q < np; q++) {
-        without[q] = with[q] = 0.0;
+        without[q] = 0.0;
         any |= t->count[g][q] != 0;
     }
-    if (!any && !mine_too) return;
+    for (int r = 0; r < nrules; r++) {
+        for (int q = 0; q < np; q++) with[r][q] = 0.0;
+        fits |= rule_fits(&rules[r], t, g);
+    }
+    if (!any && !fits) return;
     double before[CC_MAX_PLAYERS] = {0};
     for (int i = 0; i < t->nroots[g]; i++) {
         const seg_t *rs = &c->b->segs[t->roots[g][i]];
@@ -810,16 +845,18 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
     else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
     double after = feature_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
-    uint8_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
-    memcpy(count, t->count[g], sizeof count);
-    memcpy(strength, t->strength[g], sizeof strength);
     for (int q = 0; q < np; q++)
-        without[q] = (holds_majority(count, strength, np, q) ? after : 0.0) - before[q];
-    if (!mine_too) return;
-    count[me]++;
-    strength[me]++;
-    for (int q = 0; q < np; q++)
-        with[q] = (holds_majority(count, strength, np, q) ? after : 0.0) - before[q];
+        without[q] = (holds_majority(t->count[g], t->strength[g], np, q) ? after : 0.0) - before[q];
+    for (int r = 0; r < nrules; r++) {
+        if (!rule_fits(&rules[r], t, g)) continue;
+        uint8_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
+        memcpy(count, t->count[g], sizeof count);
+        memcpy(strength, t->strength[g], sizeof strength);
+        count[me] = (uint8_t)(count[me] + rules[r].scores);
+        strength[me] = (uint8_t)(strength[me] + rules[r].strength);
+        for (int q = 0; q < np; q++)
+            with[r][q] = (holds_majority(count, strength, np, q) ? after : 0.0) - before[q];
+    }
 }
 
 static double combine(const cc_greedy_params *p, const double *gain, int supply_change) {
@@ -830,9 +867,11 @@ static double combine(const cc_greedy_params *p, const double *gain, int supply_
     return gain[p->player] - p->opponent_weight * opp + p->follower_value * supply_change;
 }
 
-int cc_turn_options(const cc_board *b, int type, int with_figures, const cc_greedy_params *params,
-                    int32_t *rows, double *values, int cap) {
-    if (!b || !rows || cap < 0 || type < 0 || type >= b->ts->n) return CC_ERR_ARG;
+int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
+                    const cc_greedy_params *params, int32_t *rows, double *values, int cap) {
+    if (!b || !rows || cap < 0 || type < 0 || type >= b->ts->n || nrules < 0 || nrules > MAX_RULES
+        || (nrules && !rules))
+        return CC_ERR_ARG;
     if (params && (!values || params->nplayers < 1 || params->nplayers > CC_MAX_PLAYERS
                    || params->player < 0 || params->player >= params->nplayers))
         return CC_ERR_ARG;
@@ -850,12 +889,12 @@ int cc_turn_options(const cc_board *b, int type, int with_figures, const cc_gree
         trial_t t;
         analyze(b, v, x, y, &t);
         double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
-        double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][CC_MAX_PLAYERS];
+        double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
         int returned = 0;
         if (params) {
             int me = params->player;
             for (int g = 0; g < t.ngroups; g++) {
-                group_gains(&ctx, &t, v, x, y, g, with_figures && !t.nfig[g], without[g], with[g]);
+                group_gains(&ctx, &t, v, x, y, g, rules, nrules, without[g], with[g]);
                 for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
                 if (t.complete[g] && t.kind[g] != CC_FIELD)
                     for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
@@ -887,22 +926,23 @@ int cc_turn_options(const cc_board *b, int type, int with_figures, const cc_gree
         row[0] = x; row[1] = y; row[2] = r; row[3] = -1; row[4] = -1;
         if (params) values[n / 5] = base;
         n += 5;
-        if (!with_figures) continue;
-        for (int s = 0; s < v->def.nseg; s++) {
-            int g = t.group_of[s];
-            if (t.nfig[g]) continue;
+        for (int s = 0; s < v->def.nseg && rc == 0; s++) {
+          int g = t.group_of[s];
+          for (int k = 0; k < nrules; k++) {
+            if (!rule_fits(&rules[k], &t, g)) continue;
             if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
             row = &rows[n];
-            row[0] = x; row[1] = y; row[2] = r; row[3] = 0; row[4] = s;
+            row[0] = x; row[1] = y; row[2] = r; row[3] = rules[k].kind; row[4] = s;
             if (params) {
                 double with_fig[CC_MAX_PLAYERS];
                 for (int q = 0; q < params->nplayers; q++)
-                    with_fig[q] = gain[q] - without[g][q] + with[g][q];
+                    with_fig[q] = gain[q] - without[g][q] + with[g][k][q];
                 /* the follower leaves supply, unless its feature scores at once */
                 int back = t.complete[g] && t.kind[g] != CC_FIELD;
                 values[n / 5] = combine(params, with_fig, returned - 1 + back);
             }
             n += 5;
+          }
         }
     }
     free(place);
@@ -973,13 +1013,13 @@ int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int sta
     int cap = 5 * 4 * 13 * (2 * (nstack + 1) + 4);
     int32_t *rows = malloc((size_t)cap * sizeof *rows);
     double *values = malloc((size_t)(cap / 5) * sizeof *values);
-    int32_t *done = malloc((size_t)(CC_MAX_SEGS + 9) * sizeof *done);
+    int32_t *done = malloc((size_t)(CC_MAX_SEGS + 4 + 9) * sizeof *done);
     int rc = 0, turns = 0, seat = nplayers - 1;
     int supply[CC_MAX_PLAYERS];
     if (!b || !rows || !values || !done) { rc = CC_ERR_NOMEM; goto out; }
     memset(points_out, 0, (size_t)nplayers * 4 * sizeof *points_out);
     for (int q = 0; q < nplayers; q++) supply[q] = followers;
-    rc = cc_place(b, start_type, 0, 0, 0, done, CC_MAX_SEGS + 9);
+    rc = cc_place(b, start_type, 0, 0, 0, done, CC_MAX_SEGS + 4 + 9);
     if (rc < 0) goto out;
     seat = 0;
     for (int i = 0; i < nstack; i++) {
@@ -995,7 +1035,8 @@ int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int sta
             p.follower_value = params[seat].follower_value * left / in_play;
             pp = &p;
         }
-        int n = cc_turn_options(b, t, supply[seat] > 0, pp, rows, values, cap);
+        static const cc_figure_rule follower = {0, 0xF, 1, 1, 1}; /* R-BASE-4 */
+        int n = cc_turn_options(b, t, &follower, supply[seat] > 0, pp, rows, values, cap);
         if (n < 0) { rc = n; goto out; }
         if (n == 0) continue;  /* R-BASE-3: fits nowhere, discarded; same seat draws again */
         int pick = 0;
@@ -1013,10 +1054,10 @@ int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int sta
         if (turns >= moves_cap / 5) { rc = CC_ERR_FULL; goto out; }
         memcpy(&moves_out[5 * turns], row, 5 * sizeof *row);
         turns++;
-        int nd = cc_place(b, t, row[0], row[1], row[2], done, CC_MAX_SEGS + 9);
+        int nd = cc_place(b, t, row[0], row[1], row[2], done, CC_MAX_SEGS + 4 + 9);
         if (nd < 0) { rc = nd; goto out; }
         if (row[3] >= 0) {
-            int f = cc_figure_add(b, seat, row[3], 1, (b->ntiles - 1) * CC_MAX_SEGS + row[4]);
+            int f = cc_figure_add(b, seat, row[3], 1, 1, (b->ntiles - 1) * CC_MAX_SEGS + row[4]);
             if (f < 0) { rc = f; goto out; }
             supply[seat]--;
         }
@@ -1038,10 +1079,11 @@ out:
     return rc;
 }
 
-int cc_turn_best(const cc_board *b, int type, int with_figures, const cc_greedy_params *params,
-                 int32_t *rows, double *values, int cap, int32_t *best) {
+int cc_turn_best(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
+                 const cc_greedy_params *params, int32_t *rows, double *values, int cap,
+                 int32_t *best) {
     if (!params || !best) return CC_ERR_ARG;
-    int n = cc_turn_options(b, type, with_figures, params, rows, values, cap);
+    int n = cc_turn_options(b, type, rules, nrules, params, rows, values, cap);
     if (n <= 0) return n;
     int pick = 0;
     for (int k = 1; k < n; k++)
@@ -1051,16 +1093,20 @@ int cc_turn_best(const cc_board *b, int type, int with_figures, const cc_greedy_
 }
 
 int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
-                    int with_figures) {
-    if (!b || type < 0 || type >= b->ts->n || rot < 0 || rot > 3) return CC_ERR_ARG;
+                    const cc_figure_rule *rules, int nrules) {
+    if (!b || type < 0 || type >= b->ts->n || rot < 0 || rot > 3 || nrules < 0
+        || nrules > MAX_RULES || (nrules && !rules))
+        return CC_ERR_ARG;
     const variant_t *v = variant(b, type, rot);
     if (!v->def.distinct) return 0;
     int m = cc_misfit(b, type, x, y, rot);
     if (m < 0) return m == CC_ERR_RANGE ? 0 : m;
     if (m != 0) return 0;
     if (kind == -1 && seg == -1) return 1;
-    if (kind != 0 || !with_figures || seg < 0 || seg >= v->def.nseg) return 0;
+    if (seg < 0 || seg >= v->def.nseg) return 0;
     trial_t t;
     analyze(b, v, x, y, &t);
-    return t.nfig[t.group_of[seg]] == 0;
+    for (int k = 0; k < nrules; k++)
+        if (rules[k].kind == kind && rule_fits(&rules[k], &t, t.group_of[seg])) return 1;
+    return 0;
 }

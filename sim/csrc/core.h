@@ -103,11 +103,14 @@ int cc_free_segments(const cc_board *b, int idx, int32_t *out, int cap);
 /* Distinct features (root ids) that hold at least one figure, ascending. */
 int cc_occupied_features(const cc_board *b, int32_t *out, int cap);
 
-/* Figures. A figure stands on a segment and adds `strength` for its player to the
- * feature's aggregate. Returns the figure id. */
-int cc_figure_add(cc_board *b, int player, int kind, int strength, int seg);
+/* Figures. A figure stands on a segment and occupies its feature; it adds `strength`
+ * for its player and, if `scores`, counts its player as present for the majority
+ * (a standing scarecrow occupies but never scores, R-MM-9). Returns the figure id. */
+int cc_figure_add(cc_board *b, int player, int kind, int strength, int scores, int seg);
+/* Change a figure's strength and scoring presence (a scarecrow lying down, R-MM-8). */
+int cc_figure_set(cc_board *b, int fig, int strength, int scores);
 int cc_figure_remove(cc_board *b, int fig);
-/* out = {player, kind, strength, segment}; segment -1 for a free slot. */
+/* out = {player, kind, strength, segment, scores}; segment -1 for a free slot. */
 int cc_figure_info(const cc_board *b, int fig, int32_t *out);
 /* Figure ids on the feature of seg, ascending. */
 int cc_feature_figures(const cc_board *b, int seg, int32_t *out, int cap);
@@ -122,14 +125,22 @@ typedef struct {
     double follower_value;   /* value of one follower in supply */
 } cc_greedy_params;
 
+/* How one kind of figure may go on the tile just placed (R-BASE-4, R-MM-1/5/7): on
+ * segments whose kind has its bit in segment_kinds (1 << CC_CITY, ...), only where the
+ * feature would hold no figure if needs_free; it adds strength, and presence if scores. */
+typedef struct {
+    int32_t kind, segment_kinds, needs_free, strength, scores;
+} cc_figure_rule;
+
 /* Every legal placement of `type` times every figure option on it, as rows of 5 int32:
- * x, y, rotation, figure kind (-1 none, 0 follower), local segment (-1 none).
- * Placements sorted by y, x, rotation; per placement the no-figure row first, then a
- * follower on each segment whose feature would hold no figure (only if with_figures).
+ * x, y, rotation, figure kind (-1 none), local segment (-1 none).
+ * Placements sorted by y, x, rotation; per placement the no-figure row first, then per
+ * segment (local order) one row per rule (in the given order) that allows it there.
+ * rules/nrules: the figures the player may place now (none: nrules = 0).
  * With params != NULL, values[i] is row i's greedy value for params->player.
  * cap: int32 slots in rows (values needs cap / 5 doubles). Returns the row count. */
-int cc_turn_options(const cc_board *b, int type, int with_figures, const cc_greedy_params *params,
-                    int32_t *rows, double *values, int cap);
+int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
+                    const cc_greedy_params *params, int32_t *rows, double *values, int cap);
 
 /* ---- the base turn for built-in policies (the fast path) ----
  * Plays a whole base game (R-BASE-1..8) in C: the same rules as sim/game.py, which
@@ -144,15 +155,16 @@ int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int sta
                  const cc_greedy_params *params, uint64_t *seat_state,
                  int32_t *points_out, int32_t *moves_out, int moves_cap);
 
-/* Every figure on the board as rows of 5 int32 (id, player, kind, strength, segment),
- * by id. Returns the number of figures. */
+/* Every figure on the board as rows of 6 int32 (id, player, kind, strength, segment,
+ * scores), by id. Returns the number of figures. */
 int cc_figures(const cc_board *b, int32_t *out, int cap);
 
 /* The best row of cc_turn_options for params->player (the first of equal values),
  * written to best (5 int32). rows/values/cap as for cc_turn_options (scratch).
  * Returns the number of rows (0: nothing to place, best untouched). */
-int cc_turn_best(const cc_board *b, int type, int with_figures, const cc_greedy_params *params,
-                 int32_t *rows, double *values, int cap, int32_t *best);
+int cc_turn_best(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
+                 const cc_greedy_params *params, int32_t *rows, double *values, int cap,
+                 int32_t *best);
 /* 1 if (x, y, rot, kind, seg) is one of cc_turn_options' rows, 0 if not, or an error. */
 int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
-                    int with_figures);
+                    const cc_figure_rule *rules, int nrules);
