@@ -10,6 +10,7 @@ same rows.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from dataclasses import dataclass
@@ -160,10 +161,10 @@ def _on_ray(exp, blocks, todo, workers, address):
     started = not ray.is_initialized()
     if started:
         if address:
-            ray.init(address=address, log_to_driver=False)
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
         else:
             ray.init(num_cpus=workers or os.cpu_count(), include_dashboard=False,
-                     log_to_driver=False)
+                     log_to_driver=False, logging_level=logging.ERROR)  # start-up chatter off
     inflight: dict = {}
     try:
         task = ray.remote(max_retries=5, retry_exceptions=False)(run_shard)
