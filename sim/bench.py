@@ -32,8 +32,8 @@ CASES = (
     Case("base-2p-greedy-engine", "greedy,greedy", 300, False),
     Case("messages-c3.1-2p-greedy", "greedy,greedy", 300, False, ("messages",), "c3.1"),
     Case("messages-classic-2p-greedy", "greedy,greedy", 300, False, ("messages",), "classic"),
-    # every implemented expansion (Messengers & Mayors and the Courier join when they land)
-    Case("all-4p-greedy", "greedy,greedy,greedy,greedy", 150, False, ("messages", "river"), "c3.1"),
+    # every implemented expansion (Messengers & Mayors joins when it lands)
+    Case("all-4p-greedy", "greedy,greedy,greedy,greedy", 150, False, ("messages", "river", "courier"), "c3.1"),
 )
 
 

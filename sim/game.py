@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sim import message_actions, messages, scoring
+from sim import courier, message_actions, messages, scoring
 from sim.board import MAX_SEGS, Board, Catalogue, TurnOptions
 from sim.errors import IllegalMove, InputError
 from sim.rng import Stream, derive
@@ -135,6 +135,8 @@ class Game:
         if "messages" in rules.expansions:
             deck = messages.deck_order(rules.messages, Stream(derive(seed, "messages")))
             self.msg = messages.MessagesState(rules.messages, rules.players, deck)
+        # R-COU-2: the Courier starts off the board
+        self.courier = courier.CourierState() if "courier" in rules.expansions else None
         # R-RIV-1/2: the river's open end, while river tiles are being placed
         self.river: RiverState | None = start_state(start) if "river" in rules.expansions else None
         self.events: list[dict] = []
@@ -220,6 +222,7 @@ class Game:
         g.points = [dict(p) for p in self.points]
         g.msg = None if self.msg is None else self.msg.copy()
         g.river = None if self.river is None else self.river.copy()
+        g.courier = None if self.courier is None else self.courier.copy()
         g.events = list(self.events)  # events are never mutated once emitted
         g.history = list(self.history)
         g._agenda = list(self._agenda)
@@ -257,7 +260,8 @@ class Game:
                 tuple(self.supply), tuple(self.scores), self.turn, self.seat, self.over,
                 self.decision, tuple(s.state for s in self._seat_streams), len(self.events),
                 tuple(self._agenda), self._pending, self._extra_turn, msg,
-                None if self.river is None else (self.river.end, self.river.last_turn))
+                None if self.river is None else (self.river.end, self.river.last_turn),
+                None if self.courier is None else (self.courier.at, tuple(self.courier.moved_this_turn)))
 
     # ------------------------------------------------------------ the turn
 
@@ -283,6 +287,9 @@ class Game:
             for p in self.msg.players:
                 p.turn_figure = -1  # R-MSG-N1: every player chooses anew each turn
             self.msg.turn_messages = 0
+        if self.courier is not None:
+            self.courier.moved_this_turn = []
+            self._agenda = [("courier",)]  # R-COU-3: phase 4 closes the turn
         if not self._draw():
             self._final_scoring()
 
@@ -325,8 +332,10 @@ class Game:
         if figure >= 0:
             kind = FIGURE_KINDS[figure]
             seg = self._placed * MAX_SEGS + local
-            self.board.add_figure(self.seat, figure, STRENGTH[kind], seg)
+            fig = self.board.add_figure(self.seat, figure, STRENGTH[kind], seg)
             self.supply[self.seat] -= 1
+            if self.courier is not None:
+                self.courier.moved_this_turn.append((fig, seg))
             _, _, where = self.board.segment_place(seg)
             self._emit("figure", seat=self.seat, figure=kind, at=[x, y], where=where)
         # R-BASE-6: what this placement completed scores now, as one round of scoring
@@ -448,6 +457,20 @@ class Game:
         elif extra:
             self._extra_turn = True  # c3.1 message 4: a whole turn after this one
         self._agenda[0:0] = steps
+
+    def _step_courier(self) -> None:
+        """R-COU-3/4: the thank-you message, at most once a turn."""
+        hit = courier.qualifying(self.board, self.courier)
+        if hit is None:
+            return
+        seat, seg, x, y = hit
+        points = courier.thank_you_points(self.board, seg)
+        _, _, where = self.board.segment_place(seg)
+        self._emit("courier", seat=seat, at=[x, y], where=where, points=points,
+                   came_from=None if self.courier.at is None else list(self.courier.at))
+        self.courier.at = (x, y)
+        # R-COU-5: a round of scoring of its own (classic: may bring a message)
+        self._agenda[0:0] = [("award", seat, points, "courier"), ("end_round", "courier")]
 
     def _step_extra_tile(self) -> None:
         """Classic message 4: draw and place a tile as a full turn part."""

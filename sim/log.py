@@ -40,6 +40,9 @@ def event_line(e: dict) -> str | None:
         target = f" on {e['target']}" if e["target"] else ""
         extra = ", plays another tile" if e["extra"] else ""
         return f"{turn}  seat {e['seat']}  {how}{target}: {e['points']} points{extra}"
+    if k == "courier":
+        return (f"{turn}  seat {e['seat']}  thank-you: the Courier comes to @{x},{y}, "
+                f"{e['where']} scores {e['points']}")
     if k == "final":
         return "final scoring"
     if k == "end":

@@ -137,6 +137,11 @@ def board_svg(game: Game, caption: str = "") -> str:
         parts.append(_figure_svg(kind, COLOURS[f.player], left + (x - minx + ax) * S,
                                  top + (maxy - y + ay) * S,
                                  f"seat {f.player} {kind} {variant.segments[local].where()} @{x},{y}"))
+    if getattr(game, "courier", None) is not None and game.courier.at is not None:
+        cx, cy = game.courier.at
+        px, py = left + (cx - minx + 0.82) * S, top + (maxy - cy + 0.82) * S
+        parts.append(f"<g><title>the Courier @{cx},{cy}</title><path d='M{px - 8:.1f},{py:.1f} "
+                     f"l8,-8 l8,8 l-8,8 Z' fill='#f59e0b' stroke='#7c2d12'/></g>")
     y0 = height + 10
     if msg is not None:
         cell = (max(width, 520) - 20) / 50

@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.soak,
 GAMES = int(os.environ.get("CARCSIM_SOAK_GAMES", "2000"))
 SPECS = ["random", "greedy", "first", "greedy+scoring_figure=spread+messages=always_action",
          "random+place=greedy+scoring_figure=coverage", "greedy(follower=0.5)+messages=always_2"]
-EXPANSIONS = [(), ("messages",), ("river",), ("messages", "river")]
+EXPANSIONS = [(), ("messages",), ("river",), ("messages", "river", "courier"), ("courier",)]
 
 
 def test_soak():
