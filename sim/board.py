@@ -251,6 +251,17 @@ class Board:
         n = check(lib.cc_field_cities(self._ptr, segment, self._buf, self._cap), "cc_field_cities")
         return ffi.unpack(self._buf, n)
 
+    def feature_segments(self, segment: int) -> list[int]:
+        """Every segment of the feature of `segment`, ascending."""
+        n = check(lib.cc_feature_segments(self._ptr, segment, self._buf, self._cap),
+                  "cc_feature_segments")
+        return ffi.unpack(self._buf, n)
+
+    def sides(self, x: int, y: int) -> int:
+        """How many of the 4 orthogonal neighbours of (x, y) hold tiles."""
+        return sum(self.tile_at(x + dx, y + dy) is not None
+                   for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+
     def free_segments(self, index: int) -> list[int]:
         """Local segments of placed tile `index` whose feature holds no figure."""
         n = check(lib.cc_free_segments(self._ptr, index, self._buf, self._cap), "cc_free_segments")

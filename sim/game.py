@@ -34,17 +34,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sim import courier, message_actions, messages, scoring
+from sim import courier, mayors, message_actions, messages, scoring
 from sim.board import MAX_SEGS, Board, Catalogue, TurnOptions
 from sim.errors import IllegalMove, InputError
 from sim.rng import Stream, derive
 from sim.rules import Rules
 from sim.river import RiverState, is_river_tile, start_state
-from sim.tiles import Tile, tile_set
+from sim.tiles import ANY_EDGE, Tile, tile_set
 
-FOLLOWER = "follower"
-FIGURE_KINDS = (FOLLOWER,)  # index = the kind code stored in the C core
-STRENGTH = {FOLLOWER: 1}  # R-BASE-7
+FIGURE_KINDS = mayors.KIND_NAMES  # index = the kind code stored in the C core
 # How each figure kind may be placed (core.h cc_figure_rule): kind, segment kinds
 # (bits city, road, field, monastery), only on a free feature, strength, scores.
 FOLLOWER_RULE = (0, 0b1111, 1, 1, 1)  # R-BASE-4: any free feature
@@ -62,11 +60,17 @@ _catalogues: dict[tuple[str, ...], Catalogue] = {}
 
 
 def catalogue_for(rules: Rules) -> Catalogue:
-    """The tile catalogue of a rules' tile sets (built once per process and set list)."""
+    """The tile catalogue of a rules' tile sets (built once per process and set list),
+    with the town hall when Messengers & Mayors is in play."""
     key = rules.tile_sets
     if key not in _catalogues:
-        _catalogues[key] = Catalogue([t for name in key for t in tile_set(name)])
+        extra = [TOWN_HALL] if "mayors" in key else []
+        _catalogues[key] = Catalogue([t for name in key for t in tile_set(name)] + extra)
     return _catalogues[key]
+
+
+# R-MM-10: fits every neighbour, holds no segment (no figure, no road, city or field)
+TOWN_HALL = Tile(mayors.TOWN_HALL_ID, 1, ANY_EDGE * 4, (), ("townhall",), "built-in")
 
 
 def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
@@ -77,6 +81,8 @@ def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
     usual start tile's copies too) is a land tile, and the lake ends the river stack.
     """
     tiles = [t for name in rules.tile_sets for t in tile_set(name)]
+    if "river" not in rules.expansions:  # MMR joins only with the River (R-MM-0)
+        tiles = [t for t in tiles if not is_river_tile(t)]
     river = [t for t in tiles if is_river_tile(t)]
     land = [t for t in tiles if not is_river_tile(t)]
     mark = "spring" if river else "start"
@@ -108,6 +114,9 @@ def stack_tiles(rules: Rules) -> tuple[Tile, list[str]]:
 class Game:
     """One game of Carcassonne. See the module docstring for the contract."""
 
+    Decision = Decision  # for the expansion modules' steps
+    MAX_SEGS = MAX_SEGS
+
     def __init__(self, rules: Rules, seed: int, *, stack: list[str] | None = None):
         """Set up (R-BASE-2): start tile at (0, 0) rotation 0, the rest shuffled by the
         game's tile stream. `stack` replaces the shuffled order with fixed tile ids,
@@ -127,7 +136,8 @@ class Game:
             _check_stack(order, ids)
         self._fixed_stack = None if stack is None else tuple(stack)
         self._stack = [self.catalogue.index[i] for i in reversed(order)]  # draw from the end
-        self.board = Board(self.catalogue, len(order) + 1)
+        town_halls = rules.players if "mayors" in rules.expansions else 0
+        self.board = Board(self.catalogue, len(order) + 1 + town_halls)
         self.supply = [rules.followers] * rules.players
         self.scores = [0] * rules.players
         self.points = [dict.fromkeys(scoring.SOURCES, 0) for _ in range(rules.players)]
@@ -135,6 +145,8 @@ class Game:
         if "messages" in rules.expansions:
             deck = messages.deck_order(rules.messages, Stream(derive(seed, "messages")))
             self.msg = messages.MessagesState(rules.messages, rules.players, deck)
+        self.mm = (mayors.MayorsState([mayors.PlayerMM() for _ in range(rules.players)])
+                   if "mayors" in rules.expansions else None)
         # R-COU-2: the Courier starts off the board
         self.courier = courier.CourierState() if "courier" in rules.expansions else None
         # R-RIV-1/2: the river's open end, while river tiles are being placed
@@ -145,15 +157,15 @@ class Game:
         self.seat = rules.players - 1  # the first turn goes to seat 0
         self.over = False
         self.decision: Decision | None = None
-        self._agenda: list[tuple] = []  # steps still to run in this turn, in order
-        self._pending: tuple | None = None  # the step waiting on `decision`
+        self.agenda: list[tuple] = []  # steps still to run in this turn, in order
+        self.pending: tuple | None = None  # the step waiting on `decision`
         self._extra_turn = False  # c3.1 message 4: this seat plays again
         self._drawn = ""  # id of the tile drawn for the current placement
         self._drawn_type = -1
-        self._placed = -1  # board index of the tile placed last
+        self.placed_index = -1  # board index of the tile placed last
         s = self.catalogue.index[start.id]
         self.board.place(s, 0, 0, 0)
-        self._emit("start", tile=start.id, at=[0, 0], rot=0)
+        self.emit("start", tile=start.id, at=[0, 0], rot=0)
         self._run()
 
     # ------------------------------------------------------------ contract
@@ -186,9 +198,11 @@ class Game:
         self.decision = None
         if d.kind == "place":
             self._apply_place(*choice)
+        elif d.kind in MM_DECISIONS:
+            MM_DECISIONS[d.kind](self, choice)
         elif d.kind == "scoring_figure":
-            seat, points, source = self._pending
-            self._pending = None
+            seat, points, source = self.pending
+            self.pending = None
             self._move_figure(seat, messages.FIGURES.index(choice), points, source)
         else:
             self._apply_message(choice)
@@ -206,6 +220,13 @@ class Game:
                                  "points": dict(m.points),
                                  "figure_moves": dict(zip(messages.FIGURES, m.moves)),
                                  "live_moves": m.live}
+        if self.mm is not None:
+            for s, p in enumerate(out["players"]):
+                m = self.mm.players[s]
+                p["mayors"] = {"placed": {mayors.KIND_NAMES[k]: v for k, v in m.placed.items()},
+                               "favours": m.favours, "scarecrows": dict(m.scarecrows),
+                               "rides": m.rides, "ride_points": m.ride_points,
+                               "town_hall_turn": m.town_hall_turn}
         return out
 
     def clone(self) -> Game:
@@ -223,9 +244,10 @@ class Game:
         g.msg = None if self.msg is None else self.msg.copy()
         g.river = None if self.river is None else self.river.copy()
         g.courier = None if self.courier is None else self.courier.copy()
+        g.mm = None if self.mm is None else self.mm.copy()
         g.events = list(self.events)  # events are never mutated once emitted
         g.history = list(self.history)
-        g._agenda = list(self._agenda)
+        g.agenda = list(self.agenda)
         return g
 
     def replayed(self, turn: int) -> Game:
@@ -259,21 +281,27 @@ class Game:
         return (self.rules, self.seed, tuple(self.board.tiles()), figures, tuple(self._stack),
                 tuple(self.supply), tuple(self.scores), self.turn, self.seat, self.over,
                 self.decision, tuple(s.state for s in self._seat_streams), len(self.events),
-                tuple(self._agenda), self._pending, self._extra_turn, msg,
+                tuple(self.agenda), self.pending, self._extra_turn, msg,
                 None if self.river is None else (self.river.end, self.river.last_turn),
-                None if self.courier is None else (self.courier.at, tuple(self.courier.moved_this_turn)))
+                None if self.courier is None else (self.courier.at, tuple(self.courier.moved_this_turn)),
+                None if self.mm is None else tuple(
+                    (tuple(p.supply.items()), p.town_hall) for p in self.mm.players))
 
     # ------------------------------------------------------------ the turn
 
-    def _emit(self, kind: str, turn: int | None = None, **data) -> None:
+    def emit(self, kind: str, turn: int | None = None, **data) -> None:
         self.events.append({"e": kind, "turn": self.turn if turn is None else turn, **data})
 
     def _run(self) -> None:
         """Run the agenda until a decision is needed or the game is over."""
         while self.decision is None and not self.over:
-            if self._agenda:
-                step = self._agenda.pop(0)
-                getattr(self, "_step_" + step[0])(*step[1:])
+            if self.agenda:
+                step = self.agenda.pop(0)
+                handler = MM_STEPS.get(step[0])
+                if handler is not None:
+                    handler(self, *step[1:])
+                else:
+                    getattr(self, "_step_" + step[0])(*step[1:])
             else:
                 self._next_turn()
 
@@ -289,9 +317,20 @@ class Game:
             self.msg.turn_messages = 0
         if self.courier is not None:
             self.courier.moved_this_turn = []
-            self._agenda = [("courier",)]  # R-COU-3: phase 4 closes the turn
+            self.agenda = [("courier",)]  # R-COU-3: phase 4 closes the turn
+        if self.mm is not None and mayors.offer_town_hall(self):
+            return
         if not self._draw():
-            self._final_scoring()
+            self.end_or_force()
+
+    def draw_for_turn(self) -> bool:
+        return self._draw()
+
+    def end_or_force(self) -> None:
+        """Nothing left to draw: R-MM-12 town halls still to place, else the end."""
+        if self.mm is not None and mayors.forced_town_hall(self):
+            return
+        self._final_scoring()
 
     def _draw(self) -> bool:
         """Draw for the active seat (R-BASE-3), discarding unplaceable tiles; sets the
@@ -303,17 +342,19 @@ class Game:
             if options is not None:
                 self.turn += 1
                 self._drawn, self._drawn_type = tile, t
-                self._emit("draw", seat=self.seat, tile=tile)
+                self.emit("draw", seat=self.seat, tile=tile)
                 self.decision = Decision("place", self.seat, tile, options)
                 return True
             # R-BASE-3: a tile that fits nowhere leaves the game; draw again
-            self._emit("discard", turn=self.turn + 1, seat=self.seat, tile=tile)
+            self.emit("discard", turn=self.turn + 1, seat=self.seat, tile=tile)
         return False
 
     def _options(self, t: int) -> TurnOptions | None:
         """The place decision's choices for tile type t, None if it fits nowhere."""
         # R-BASE-4: a follower only from supply
         rules = (FOLLOWER_RULE,) if self.supply[self.seat] > 0 else ()
+        if self.mm is not None:
+            rules += mayors.placement_rules(self, self.seat)
         tile = self.catalogue.types[t]
         if self.river is not None and is_river_tile(tile):
             # R-RIV-2: only placements that carry the river on, without a U-turn
@@ -327,19 +368,39 @@ class Game:
         variant = self.catalogue.variant(self._drawn_type, rot)
         if self.river is not None and is_river_tile(variant):
             self.river.placed(variant, x, y)
-        self._placed = len(self.board) - 1
-        self._emit("place", seat=self.seat, tile=self._drawn, at=[x, y], rot=rot)
+        self.placed_index = len(self.board) - 1
+        self.emit("place", seat=self.seat, tile=self._drawn, at=[x, y], rot=rot)
+        if self.mm is not None:  # phase 1 activations come before the figure
+            mayors.after_tile(self, x, y, completed, figure, local)
+            return
         if figure >= 0:
-            kind = FIGURE_KINDS[figure]
-            seg = self._placed * MAX_SEGS + local
-            fig = self.board.add_figure(self.seat, figure, STRENGTH[kind], seg)
-            self.supply[self.seat] -= 1
-            if self.courier is not None:
-                self.courier.moved_this_turn.append((fig, seg))
-            _, _, where = self.board.segment_place(seg)
-            self._emit("figure", seat=self.seat, figure=kind, at=[x, y], where=where)
+            self.put_figure(self.seat, figure, self.placed_index * MAX_SEGS + local)
         # R-BASE-6: what this placement completed scores now, as one round of scoring
-        self._agenda[0:0] = [("score", root) for root in completed] + [("end_round", "turn")]
+        self.agenda[0:0] = [("score", root) for root in completed] + [("end_round", "turn")]
+
+    def put_figure(self, seat: int, kind: int, seg: int) -> int:
+        """A figure from `seat`'s supply onto segment `seg` (placed this turn)."""
+        fig = self.board.add_figure(seat, kind, mayors.STRENGTH[kind], seg, mayors.SCORES[kind])
+        if kind == mayors.FOLLOWER:
+            self.supply[seat] -= 1
+        else:
+            self.mm.players[seat].supply[kind] -= 1
+            self.mm.players[seat].placed[kind] += 1
+        x, y, where = self.board.segment_place(seg)
+        self.emit("figure", seat=seat, figure=FIGURE_KINDS[kind], at=[x, y], where=where)
+        if self.courier is not None and seat == self.seat:
+            self.courier.moved_this_turn.append((fig, seg))
+        return fig
+
+    def return_figure(self, fig: int) -> None:
+        """A figure off the board, back to its owner's supply."""
+        info = self.board.figure(fig)
+        self.board.remove_figure(fig)
+        if info.kind == mayors.FOLLOWER:
+            self.supply[info.player] += 1
+        else:
+            self.mm.players[info.player].supply[info.kind] += 1
+            self.mm.riders.discard(fig)
 
     # ------------------------------------------------------------ scoring
 
@@ -347,11 +408,17 @@ class Game:
         """Score one completed feature: majority (R-BASE-7) takes the full value; its
         figures then go back to supply."""
         winners, value, kind = self._score(root, final=False)
+        rides = []
         for fig in self.board.figures_on(root):
             info = self.board.figure(fig)
-            self.board.remove_figure(fig)
-            self.supply[info.player] += 1
-        self._agenda[0:0] = [("award", w, value, kind) for w in winners]
+            if info.kind == mayors.MESSENGER and kind == "road":
+                rides.append((info.player, fig))  # R-MM-6: it may ride on instead
+            else:
+                self.return_figure(fig)
+        order = [] if not rides else mayors.clockwise([p for p, _ in rides], self.seat,
+                                                      self.rules.players)
+        self.agenda[0:0] = ([("award", w, value, kind) for w in winners]
+                            + [("ride", fig, root) for p in order for q, fig in rides if q == p])
 
     def _score(self, root: int, final: bool) -> tuple[list[int], int, str]:
         f = self.board.feature(root)
@@ -359,7 +426,14 @@ class Game:
         counts, strengths = self.board.strength(root)
         winners = scoring.majority(counts[:self.rules.players], strengths[:self.rules.players])
         x, y, where = self.board.segment_place(root)
-        self._emit("score", feature=f.kind, at=[x, y], where=where, tiles=f.tiles, coats=f.coats,
+        if self.mm is not None:
+            if f.kind == "monastery":  # R-MM-10: town halls surround but add nothing
+                value -= mayors.town_halls_around(self, x, y)
+            for fig in self.board.figures_on(root):
+                info = self.board.figure(fig)
+                if fig in self.mm.riders and info.player in winners:
+                    self.mm.players[info.player].ride_points += value
+        self.emit("score", feature=f.kind, at=[x, y], where=where, tiles=f.tiles, coats=f.coats,
                    complete=f.complete, final=final, points=value, winners=winners)
         return winners, value, f.kind
 
@@ -374,7 +448,7 @@ class Game:
         if self.msg.edition == "c3.1" and m.turn_figure >= 0:
             self._move_figure(seat, m.turn_figure, points, source)  # R-MSG-N1
             return
-        self._pending = (seat, points, source)
+        self.pending = (seat, points, source)
         self.decision = Decision("scoring_figure", seat, "", messages.FIGURES,
                                  {"points": points, "source": source,
                                   "positions": tuple(m.position)})
@@ -382,7 +456,7 @@ class Game:
     def _add_points(self, seat: int, points: int, source: str) -> None:
         self.scores[seat] += points
         self.points[seat][source] += points
-        self._emit("points", seat=seat, points=points, source=source, total=self.scores[seat])
+        self.emit("points", seat=seat, points=points, source=source, total=self.scores[seat])
 
     def _move_figure(self, seat: int, figure: int, points: int, source: str) -> None:
         """Move one scoring figure (The Messages); the score is the figures' sum."""
@@ -397,7 +471,7 @@ class Game:
         dark = messages.on_dark(m.position[figure])
         other_dark = messages.on_dark(m.position[1 - figure] + points)
         m.live += dark != other_dark  # the choice of figure decided a dark space
-        self._emit("move", seat=seat, figure=messages.FIGURES[figure], points=points,
+        self.emit("move", seat=seat, figure=messages.FIGURES[figure], points=points,
                    source=source, before=before, after=m.position[figure], dark=dark,
                    other_dark=other_dark)
         self._add_points(seat, points, source)
@@ -417,7 +491,7 @@ class Game:
             hit = (kind == "turn" and self.msg.turn_messages == 0 and m.turn_figure >= 0
                    and messages.on_dark(m.position[m.turn_figure]))
         if hit:
-            self._agenda.insert(0, ("draw_message",))
+            self.agenda.insert(0, ("draw_message",))
 
     # ------------------------------------------------------------ messages
 
@@ -428,7 +502,7 @@ class Game:
         self.msg.turn_messages += 1
         m = self.msg.players[self.seat]
         m.drawn[action] = m.drawn.get(action, 0) + 1
-        self._emit("message_draw", seat=self.seat, action=action, number=self.msg.number(action))
+        self.emit("message_draw", seat=self.seat, action=action, number=self.msg.number(action))
         choices = message_actions.choices(self, self.seat, action)
         self.decision = Decision("messages", self.seat, "", tuple(c for c, _ in choices),
                                  {"action": action, "number": self.msg.number(action),
@@ -446,7 +520,7 @@ class Game:
         if taken:
             m.taken[action] = m.taken.get(action, 0) + 1
         m.points[action] = m.points.get(action, 0) + points
-        self._emit("message", seat=seat, action=action, number=self.msg.number(action),
+        self.emit("message", seat=seat, action=action, number=self.msg.number(action),
                    resolved="action" if taken else "2", points=points, target=target,
                    extra=extra)
         steps = [("award", seat, points, "message")]
@@ -456,7 +530,7 @@ class Game:
             steps.append(("extra_tile",))  # message 4: a turn part inside this turn
         elif extra:
             self._extra_turn = True  # c3.1 message 4: a whole turn after this one
-        self._agenda[0:0] = steps
+        self.agenda[0:0] = steps
 
     def _step_courier(self) -> None:
         """R-COU-3/4: the thank-you message, at most once a turn."""
@@ -466,11 +540,11 @@ class Game:
         seat, seg, x, y = hit
         points = courier.thank_you_points(self.board, seg)
         _, _, where = self.board.segment_place(seg)
-        self._emit("courier", seat=seat, at=[x, y], where=where, points=points,
+        self.emit("courier", seat=seat, at=[x, y], where=where, points=points,
                    came_from=None if self.courier.at is None else list(self.courier.at))
         self.courier.at = (x, y)
         # R-COU-5: a round of scoring of its own (classic: may bring a message)
-        self._agenda[0:0] = [("award", seat, points, "courier"), ("end_round", "courier")]
+        self.agenda[0:0] = [("award", seat, points, "courier"), ("end_round", "courier")]
 
     def _step_extra_tile(self) -> None:
         """Classic message 4: draw and place a tile as a full turn part."""
@@ -483,14 +557,14 @@ class Game:
         R-MSG-9: the two figures are added together first; no message is drawn."""
         self.turn += 1
         self.over = True
-        self._emit("final")
+        self.emit("final")
         for root in self.board.occupied_features():
             winners, value, kind = self._score(root, final=True)
             for w in winners:
                 if value:
                     self._add_points(w, value, kind)
         self.decision = None
-        self._emit("end", scores=list(self.scores), winners=self.result()["winners"])
+        self.emit("end", scores=list(self.scores), winners=self.result()["winners"])
 
 
 def _check_stack(order: list[str], available: list[str]) -> None:
@@ -512,3 +586,9 @@ def _rebuild(rules, seed, stack, history, seat_states):
     for s, state in zip(g._seat_streams, seat_states):
         s.state = state
     return g
+
+
+MM_STEPS = {"activate": mayors.step_activate, "place_figure": mayors.step_place_figure,
+            "ride": mayors.step_ride}
+MM_DECISIONS = {"town_hall": mayors.apply_town_hall, "favour": mayors.apply_favour,
+                "scarecrow": mayors.apply_scarecrow, "ride": mayors.apply_ride}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from sim import scoring
 from sim.board import MAX_SEGS
+from sim.mayors import SCARECROW
 from sim.messages import TWO_POINTS
 
 SMALLEST = {"smallest_road": "road", "smallest_city": "city", "smallest_monastery": "monastery"}
@@ -72,8 +73,10 @@ def choices(game, seat: int, action: str) -> list[tuple[tuple, int | None]]:
         out.append(((action, None), 2 * sum(game.board.feature(r).coats for r in cities)))
     elif action == "per_knight":
         out.append(((action, None), 2 * sum(kind == "city" for _, _, kind in followers)))
-    elif action == "per_farmer":
-        out.append(((action, None), 2 * sum(kind == "field" for _, _, kind in followers)))
+    elif action == "per_farmer":  # R-MSG-10: farmers and lying scarecrows
+        lying = sum(1 for _, i in game.board.figures()
+                    if i.player == seat and i.kind == SCARECROW and i.scores)
+        out.append(((action, None), 2 * (sum(kind == "field" for _, _, kind in followers) + lying)))
     elif action in SCORE_AND_RETURN:
         mine = sorted(((fig, info) for fig, info in game.board.figures() if info.player == seat),
                       key=lambda fi: _order(game, fi[1].segment))
@@ -100,6 +103,5 @@ def resolve(game, seat: int, choice: tuple) -> tuple[int, str | None, bool]:
         info = game.board.figure(target)
         x, y, w = game.board.segment_place(info.segment)
         where = f"{x},{y} follower {w}"
-        game.board.remove_figure(target)
-        game.supply[seat] += 1
+        game.return_figure(target)
     return points, where, False

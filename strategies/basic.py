@@ -8,7 +8,7 @@ class First:
     """The first legal choice; a figure whenever one may be placed (a trivial,
     deterministic chooser for tests and golden games)."""
 
-    KINDS = ("place", "scoring_figure", "messages")
+    KINDS = ("place", "scoring_figure", "messages", "town_hall", "favour", "scarecrow", "ride")
 
     def choose(self, game, decision, rng):
         first = decision.choices[0]
@@ -27,7 +27,7 @@ class Random:
     """Uniform over the legal choices of each decision (every placement × figure option
     of a turn equally likely)."""
 
-    KINDS = ("place", "scoring_figure", "messages")
+    KINDS = ("place", "scoring_figure", "messages", "town_hall", "favour", "scarecrow", "ride")
 
     def choose(self, game, decision, rng):
         return decision.choices[rng.below(len(decision.choices))]

@@ -20,12 +20,21 @@ The Courier: `courier` points are added to an option that puts a meeple on a roa
 city or monastery where the thank-you would reach it (a letter tile, or the Courier's
 tile or next to it, R-COU-3); 0, the default, ignores the Courier.
 
+Messengers & Mayors: the town hall is held until it must be placed (R-MM-12), then
+goes to the first cell; a favour always replaces the first opponent's follower it
+may; a surrounded scarecrow becomes a farmer if a follower is in supply, else lies
+down; a messenger rides to the target feature worth most in final scoring, or goes
+home when there is none. `road_figure` = "follower" or "messenger" swaps the chosen
+figure on a road for that one whenever both are allowed there (the messenger-or-
+meeple question); "" leaves greedy's own choice.
+
 The Messages: a drawn message is resolved by whichever choice gives more immediate
 points, an extra tile or turn counting as `extra` points and ties taking the action
 (per-action overrides as for strategies/messages.py); the scoring figure is the one
 that lands on a dark space (`dark_seeker`).
 """
 
+from sim import scoring
 from strategies import register
 from strategies.messages import DarkSeeker, MessagePolicy
 
@@ -34,13 +43,17 @@ from strategies.messages import DarkSeeker, MessagePolicy
 class Greedy(MessagePolicy):
     """Best immediate valuation: points now, weighted open features, followers kept."""
 
-    KINDS = ("place", "scoring_figure", "messages")
+    KINDS = ("place", "scoring_figure", "messages", "town_hall", "favour", "scarecrow", "ride")
     PARAMS = {"road": float, "city": float, "monastery": float, "field": float,
               "opponent": float, "follower": float, "extra": float, "courier": float,
-              **MessagePolicy.PARAMS}
+              "road_figure": str, **MessagePolicy.PARAMS}
+    ROAD_FIGURES = {"": None, "follower": 0, "messenger": 2}
 
     def __init__(self, road=1.0, city=1.5, monastery=1.0, field=1.0, opponent=1.0, follower=2.0,
-                 extra=3.0, courier=0.0, **overrides):
+                 extra=3.0, courier=0.0, road_figure="", **overrides):
+        if road_figure not in self.ROAD_FIGURES:
+            raise ValueError(f"road_figure = {road_figure!r}: expected \"\", \"follower\" or \"messenger\"")
+        self.road_figure = self.ROAD_FIGURES[road_figure]
         super().__init__(**overrides)
         # weights in the C core's kind order: city, road, field, monastery
         self.open_weight = (city, road, field, monastery)
@@ -58,6 +71,27 @@ class Greedy(MessagePolicy):
             return MessagePolicy.choose(self, game, decision, rng)
         if decision.kind == "scoring_figure":
             return DarkSeeker.choose(self, game, decision, rng)
+        if decision.kind == "town_hall":
+            return "draw" if "draw" in decision.choices else decision.choices[0]
+        if decision.kind == "favour":
+            return decision.choices[1] if len(decision.choices) > 1 else "none"
+        if decision.kind == "scarecrow":
+            return "farmer" if "farmer" in decision.choices else "lie"
+        if decision.kind == "ride":
+            targets = decision.choices[1:]
+            if not targets:
+                return "return"
+            value = {s: scoring.final_value(game.board, game.board.feature(s)) for s in targets}
+            return max(targets, key=lambda s: (value[s], -targets.index(s)))
+        row = self._place(game, decision)
+        if self.road_figure is not None and row[3] in (0, 2) and row[3] != self.road_figure:
+            tile = game.catalogue.variant(game.catalogue.index[decision.tile], row[2])
+            swapped = (*row[:3], self.road_figure, row[4])
+            if tile.segments[row[4]].kind == "road" and swapped in decision.choices:
+                return swapped
+        return row
+
+    def _place(self, game, decision):
         t = game.catalogue.index[decision.tile]
         in_play = game.tiles_left + len(game.board)
         args = (t, decision.choices.rules, decision.seat, game.rules.players,

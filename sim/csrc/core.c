@@ -1110,3 +1110,16 @@ int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind
         if (rules[k].kind == kind && rule_fits(&rules[k], &t, t.group_of[seg])) return 1;
     return 0;
 }
+
+int cc_feature_segments(const cc_board *b, int seg, int32_t *out, int cap) {
+    if (!b || !out || cap < 0 || !seg_valid(b, seg)) return CC_ERR_ARG;
+    int r = find_const(b, seg), s = r, n = 0;
+    do {
+        if (n >= cap) return CC_ERR_FULL;
+        int i = n++;
+        for (; i > 0 && out[i - 1] > s; i--) out[i] = out[i - 1];  /* keep ascending */
+        out[i] = s;
+        s = b->segs[s].next;
+    } while (s != r);
+    return n;
+}

@@ -1,0 +1,307 @@
+"""Messengers & Mayors (C3.1, 2025): RULES.md section 3, tiles R-MM-0 (TILES.md 4.2).
+
+Each player gets a mayor, a messenger meeple, a scarecrow and a town hall.
+
+R-MM-1   A mayor goes on a city segment of the tile just placed, occupied or not.
+R-MM-2   Knight's favour: when a placement leaves a mayor's tile surrounded on its four
+         sides, its owner may replace one opponent's standard follower in that city
+         with one of theirs from supply; the mayor then goes home either way.
+R-MM-3/4 A mayor has strength 0; it scores (and shares) only when nobody present has
+         more; it goes home after its city is scored and takes part in final scoring.
+R-MM-5/6 The messenger meeple goes on a free road (strength 1). After its road is
+         scored its owner returns it or lets it ride on from an end of that road, to an
+         incomplete road ending at the same junction of the same tile, or into the
+         incomplete city the road ends in, on any tile of it.
+R-MM-7/8 A scarecrow goes on a field segment, occupied or not; a field holding one is
+         occupied for farmers. Surrounded, its owner puts a follower there as a farmer
+         (if one is in supply) and takes the scarecrow back, lays it down (a farmer of
+         strength 1 for good), or takes it back.
+R-MM-9   A standing scarecrow never scores and never holds a majority.
+R-MM-10  Instead of drawing, a town hall may be placed next to any tile, fitting every
+         neighbour; no figure ever stands on it; it closes what it touches, joins no
+         field, is part of no road or city, and surrounds a monastery without adding to
+         its points (a monastery completed with a town hall scores 8).
+R-MM-11  Crisis meeting: placing a town hall sends the mayors on the four tiles next to
+         it home without acting.
+R-MM-12  With the stack empty, a player still holding the town hall must place it on
+         their turn, the others pass; the game ends when every town hall is placed.
+R-MM-13  What a town hall completes scores in that turn's phase 3.
+
+Ruling of this engine (turn order, RULES.md 6): the figure is chosen together with the
+tile; phase-1 activations (favours, scarecrows) run first and the chosen figure is
+placed after them, unless they used up the follower it needed, in which case it is not
+placed (the event log says so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)  # figure kind codes in the C core
+KIND_NAMES = ("follower", "mayor", "messenger", "scarecrow")
+# cc_figure_rule: kind, segment kinds (bits city, road, field, monastery), only on a
+# free feature, strength, counts for the majority
+RULES = {
+    MAYOR: (MAYOR, 0b0001, 0, 0, 1),  # R-MM-1, R-MM-3
+    MESSENGER: (MESSENGER, 0b0010, 1, 1, 1),  # R-MM-5
+    SCARECROW: (SCARECROW, 0b0100, 0, 0, 0),  # R-MM-7, R-MM-9
+}
+STRENGTH = {FOLLOWER: 1, MAYOR: 0, MESSENGER: 1, SCARECROW: 0}
+SCORES = {FOLLOWER: True, MAYOR: True, MESSENGER: True, SCARECROW: False}
+TOWN_HALL_ID = "townhall"
+
+
+@dataclass
+class PlayerMM:
+    supply: dict = field(default_factory=lambda: {MAYOR: 1, MESSENGER: 1, SCARECROW: 1})
+    town_hall: bool = True  # still in hand
+    placed: dict = field(default_factory=lambda: {MAYOR: 0, MESSENGER: 0, SCARECROW: 0})
+    favours: int = 0
+    scarecrows: dict = field(default_factory=lambda: {"farmer": 0, "lie": 0, "return": 0})
+    rides: int = 0
+    ride_points: int = 0
+    town_hall_turn: int = 0
+
+    def copy(self) -> PlayerMM:
+        return PlayerMM(dict(self.supply), self.town_hall, dict(self.placed), self.favours,
+                        dict(self.scarecrows), self.rides, self.ride_points, self.town_hall_turn)
+
+
+@dataclass
+class MayorsState:
+    players: list[PlayerMM]
+    riders: set = field(default_factory=set)  # figure ids of messengers that have ridden
+
+    def copy(self) -> MayorsState:
+        return MayorsState([p.copy() for p in self.players], set(self.riders))
+
+
+def clockwise(seats: list[int], active: int, players: int) -> list[int]:
+    """Seats in clockwise order starting with the active player."""
+    return sorted(seats, key=lambda s: (s - active) % players)
+
+
+# ---------------------------------------------------------------- turn steps
+# Handlers take the game; sim/game.py calls them at the points the rulings name.
+
+SIDES = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def placement_rules(game, seat: int) -> tuple:
+    """The figure rules `seat` may use on the tile it places (R-MM-1/5/7)."""
+    supply = game.mm.players[seat].supply
+    return tuple(RULES[k] for k in (MAYOR, MESSENGER, SCARECROW) if supply[k] > 0)
+
+
+def town_hall_cells(game) -> tuple:
+    """Every cell next to a placed tile (R-MM-10: a town hall fits everywhere)."""
+    t = game.catalogue.index[TOWN_HALL_ID]
+    return tuple((x, y) for x, y, _ in game.board.legal_placements(t))
+
+
+def river_flowing(game) -> bool:
+    return game.river is not None and game.river.end is not None
+
+
+def offer_town_hall(game) -> bool:
+    """At the start of a turn, the active seat may place its town hall instead of
+    drawing (R-MM-10; never while the river is still being laid, R-RIV-2)."""
+    me = game.mm.players[game.seat]
+    if not me.town_hall or not game.tiles_left or river_flowing(game):
+        return False
+    game.decision = game.Decision("town_hall", game.seat, TOWN_HALL_ID,
+                                  ("draw",) + town_hall_cells(game))
+    return True
+
+
+def forced_town_hall(game) -> bool:
+    """R-MM-12: with nothing left to draw, the next seat (from the active one) still
+    holding its town hall must place it; the others pass. False: the game is over."""
+    n = game.rules.players
+    for k in range(n):
+        seat = (game.seat + k) % n
+        if game.mm.players[seat].town_hall:
+            game.seat = seat
+            game.decision = game.Decision("town_hall", seat, TOWN_HALL_ID, town_hall_cells(game))
+            return True
+    return False
+
+
+def apply_town_hall(game, choice) -> None:
+    if choice == "draw":
+        if not game.draw_for_turn():
+            game.end_or_force()
+        return
+    x, y = choice
+    me = game.mm.players[game.seat]
+    game.turn += 1
+    completed = game.board.place(game.catalogue.index[TOWN_HALL_ID], x, y, 0)
+    game.placed_index = len(game.board) - 1
+    me.town_hall = False
+    me.town_hall_turn = game.turn
+    game.emit("townhall", seat=game.seat, at=[x, y])
+    # R-MM-11: a crisis meeting sends the mayors next to the town hall home unused
+    for fig, info in game.board.figures():
+        if info.kind == MAYOR and _tile_xy(game, info.segment) in {(x + dx, y + dy) for dx, dy in SIDES}:
+            game.return_figure(fig)
+            game.emit("crisis", seat=info.player, at=list(_tile_xy(game, info.segment)))
+    # phase 1 activations, then R-MM-13: what it completed scores in phase 3
+    game.agenda[0:0] = (activations(game, x, y)
+                        + [("score", root) for root in completed] + [("end_round", "turn")])
+
+
+def _tile_xy(game, segment: int) -> tuple[int, int]:
+    _, _, x, y = game.board.tile(segment // game.MAX_SEGS)
+    return x, y
+
+
+def activations(game, x: int, y: int) -> list[tuple]:
+    """Activation steps for figures on the tiles next to (x, y) that this placement
+    surrounded: mayors (R-MM-2) and standing scarecrows (R-MM-8), clockwise from the
+    active seat, each seat's mayor before its scarecrow."""
+    around = {(x + dx, y + dy) for dx, dy in SIDES}
+    found = []
+    for fig, info in game.board.figures():
+        if info.kind not in (MAYOR, SCARECROW) or (info.kind == SCARECROW and info.scores):
+            continue
+        tx, ty = _tile_xy(game, info.segment)
+        if (tx, ty) in around and game.board.sides(tx, ty) == 4:
+            found.append((info.player, info.kind, fig))
+    order = clockwise(sorted({p for p, _, _ in found}), game.seat, game.rules.players)
+    return [("activate", fig) for p in order for _, kind, fig in sorted(
+        (f for f in found if f[0] == p), key=lambda f: (f[1], f[2]))]
+
+
+def after_tile(game, x: int, y: int, completed: list[int], figure: int, local: int) -> None:
+    """The turn after a tile is placed: phase 1 activations, phase 2 the chosen figure
+    (and its own activation), phase 3 scoring (see the module's engine ruling)."""
+    game.agenda[0:0] = (activations(game, x, y) + [("place_figure", figure, local)]
+                        + [("score", root) for root in completed] + [("end_round", "turn")])
+
+
+def step_place_figure(game, figure: int, local: int) -> None:
+    if figure < 0:
+        return
+    seg = game.placed_index * game.MAX_SEGS + local
+    seat = game.seat
+    needs_free = figure in (FOLLOWER, MESSENGER)
+    has = game.supply[seat] > 0 if figure == FOLLOWER else game.mm.players[seat].supply[figure] > 0
+    if not has or (needs_free and game.board.feature(seg).figures):
+        game.emit("figure_lost", seat=seat, figure=KIND_NAMES[figure])
+        return
+    fig = game.put_figure(seat, figure, seg)
+    x, y = _tile_xy(game, seg)
+    if figure in (MAYOR, SCARECROW) and game.board.sides(x, y) == 4:
+        game.agenda.insert(0, ("activate", fig))  # R-MM-2/8: at once on a surrounded tile
+
+
+def step_activate(game, fig: int) -> None:
+    info = game.board.figure(fig)
+    if info.segment < 0 or info.kind not in (MAYOR, SCARECROW):
+        return  # gone home meanwhile (a crisis meeting)
+    owner = info.player
+    if info.kind == MAYOR:
+        root = game.board.find(info.segment)
+        targets = tuple(f for f in game.board.figures_on(root)
+                        if game.board.figure(f).kind == FOLLOWER and game.board.figure(f).player != owner)
+        if game.supply[owner] > 0 and targets:
+            game.pending = ("favour", fig)
+            game.decision = game.Decision("favour", owner, "", ("none",) + targets)
+        else:
+            game.return_figure(fig)  # R-MM-2: home, the favour unused
+            game.emit("favour", seat=owner, target=None)
+        return
+    choices = (("farmer",) if game.supply[owner] > 0 else ()) + ("lie", "return")
+    game.pending = ("scarecrow", fig)
+    game.decision = game.Decision("scarecrow", owner, "", choices)
+
+
+def apply_favour(game, choice) -> None:
+    _, mayor = game.pending
+    game.pending = None
+    owner = game.board.figure(mayor).player
+    target = None
+    if choice != "none":
+        info = game.board.figure(choice)
+        game.return_figure(choice)
+        new = game.put_figure(owner, FOLLOWER, info.segment)
+        game.mm.players[owner].favours += 1
+        x, y = _tile_xy(game, info.segment)
+        target = [x, y]
+        if game.courier is not None:
+            game.courier.moved_this_turn.append((new, info.segment))
+    game.return_figure(mayor)  # R-MM-2: home either way
+    game.emit("favour", seat=owner, target=target)
+
+
+def apply_scarecrow(game, choice) -> None:
+    _, fig = game.pending
+    game.pending = None
+    info = game.board.figure(fig)
+    game.mm.players[info.player].scarecrows[choice] += 1
+    if choice == "farmer":
+        game.return_figure(fig)
+        game.put_figure(info.player, FOLLOWER, info.segment)
+    elif choice == "lie":
+        game.board.set_figure(fig, 1, True)  # a farmer of strength 1 for good
+    else:
+        game.return_figure(fig)
+    game.emit("scarecrow", seat=info.player, choice=choice, at=list(_tile_xy(game, info.segment)))
+
+
+def ride_targets(game, road: int) -> tuple:
+    """Segments the messenger may ride to from the ends of the scored road (R-MM-6):
+    every segment of an incomplete road ending at the same junction of the same tile,
+    or of the incomplete city the road ends in."""
+    roots = set()
+    for seg in game.board.feature_segments(road):
+        index, local = divmod(seg, game.MAX_SEGS)
+        tile = game.board.variant_at(index)
+        s = tile.segments[local]
+        if s.end in ("village", "monastery"):
+            for other, o in enumerate(tile.segments):
+                if other != local and o.kind == "road" and o.end == s.end:
+                    roots.add(game.board.find(index * game.MAX_SEGS + other))
+        elif s.end == "city" and s.gate >= 0:
+            roots.add(game.board.find(index * game.MAX_SEGS + s.gate))
+    open_roots = [r for r in roots if not game.board.feature(r).complete]
+    return tuple(sorted(s for r in open_roots for s in game.board.feature_segments(r)))
+
+
+def step_ride(game, fig: int, road: int) -> None:
+    info = game.board.figure(fig)
+    if info.segment < 0:
+        return
+    game.pending = ("ride", fig)
+    game.decision = game.Decision("ride", info.player, "", ("return",) + ride_targets(game, road))
+
+
+def apply_ride(game, choice) -> None:
+    _, fig = game.pending
+    game.pending = None
+    owner = game.board.figure(fig).player
+    if choice == "return":
+        game.return_figure(fig)
+        game.emit("ride", seat=owner, to=None)
+        return
+    game.board.remove_figure(fig)
+    game.mm.riders.discard(fig)
+    new = game.board.add_figure(owner, MESSENGER, STRENGTH[MESSENGER], choice)
+    game.mm.riders.add(new)
+    game.mm.players[owner].rides += 1
+    if game.courier is not None:
+        game.courier.moved_this_turn.append((new, choice))
+    x, y, where = game.board.segment_place(choice)
+    game.emit("ride", seat=owner, to=[x, y], where=where)
+
+
+def town_halls_around(game, x: int, y: int) -> int:
+    """Town halls among the 8 tiles around (x, y) (R-MM-10: they surround a monastery
+    without adding to its points)."""
+    th = game.catalogue.index[TOWN_HALL_ID]
+    n = 0
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            i = game.board.tile_at(x + dx, y + dy) if (dx or dy) else None
+            n += i is not None and game.board.tile(i)[0] == th
+    return n
