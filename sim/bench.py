@@ -32,8 +32,9 @@ CASES = (
     Case("base-2p-greedy-engine", "greedy,greedy", 300, False),
     Case("messages-c3.1-2p-greedy", "greedy,greedy", 300, False, ("messages",), "c3.1"),
     Case("messages-classic-2p-greedy", "greedy,greedy", 300, False, ("messages",), "classic"),
-    # every implemented expansion (Messengers & Mayors joins when it lands)
-    Case("all-4p-greedy", "greedy,greedy,greedy,greedy", 150, False, ("messages", "river", "courier"), "c3.1"),
+    # every expansion: The Messages, Messengers & Mayors, the River, the Courier
+    Case("all-4p-greedy", "greedy,greedy,greedy,greedy", 150, False,
+         ("messages", "mayors", "river", "courier"), "c3.1"),
 )
 
 

@@ -117,13 +117,18 @@ class Game:
     Decision = Decision  # for the expansion modules' steps
     MAX_SEGS = MAX_SEGS
 
-    def __init__(self, rules: Rules, seed: int, *, stack: list[str] | None = None):
+    def __init__(self, rules: Rules, seed: int, *, stack: list[str] | None = None,
+                 town_halls_at_end: bool = True):
         """Set up (R-BASE-2): start tile at (0, 0) rotation 0, the rest shuffled by the
         game's tile stream. `stack` replaces the shuffled order with fixed tile ids,
         drawn first to last (scripted games); ids are checked against the tile sets.
 
+        `town_halls_at_end` = False skips R-MM-12's last town halls (scripted games end
+        after their last scripted turn, SCRIPTS.md).
+
         Raises InputError for an unknown tile id or more copies than the sets hold.
         """
+        self.town_halls_at_end = town_halls_at_end
         self.rules = rules
         self.seed = seed
         self.catalogue = catalogue_for(rules)
@@ -254,7 +259,8 @@ class Game:
         """A fresh game replayed from (rules, seed) and this game's choices up to the end
         of `turn` (0: the start tile only): the board as it stood then."""
         g = Game(self.rules, self.seed,
-                 stack=None if self._fixed_stack is None else list(self._fixed_stack))
+                 stack=None if self._fixed_stack is None else list(self._fixed_stack),
+                 town_halls_at_end=self.town_halls_at_end)
         for choice in self.history:
             if g.decision is None or (g.decision.kind == "place" and g.turn > turn):
                 break
@@ -267,7 +273,7 @@ class Game:
     def __reduce__(self):
         # C memory cannot be pickled: rebuild from (rules, seed) and replay the choices
         return _rebuild, (self.rules, self.seed, self._fixed_stack, tuple(self.history),
-                          tuple(s.state for s in self._seat_streams))
+                          tuple(s.state for s in self._seat_streams), self.town_halls_at_end)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Game) and self.state_key() == other.state_key()
@@ -328,7 +334,7 @@ class Game:
 
     def end_or_force(self) -> None:
         """Nothing left to draw: R-MM-12 town halls still to place, else the end."""
-        if self.mm is not None and mayors.forced_town_hall(self):
+        if self.mm is not None and mayors.forced_town_hall(self, can_end=not self.town_halls_at_end):
             return
         self._final_scoring()
 
@@ -552,6 +558,9 @@ class Game:
 
     # ------------------------------------------------------------ end
 
+    def final_scoring(self) -> None:
+        self._final_scoring()
+
     def _final_scoring(self) -> None:
         """R-BASE-8: every feature still holding figures scores its final value.
         R-MSG-9: the two figures are added together first; no message is drawn."""
@@ -579,8 +588,9 @@ def _check_stack(order: list[str], available: list[str]) -> None:
         left[tid] -= 1
 
 
-def _rebuild(rules, seed, stack, history, seat_states):
-    g = Game(rules, seed, stack=None if stack is None else list(stack))
+def _rebuild(rules, seed, stack, history, seat_states, town_halls_at_end=True):
+    g = Game(rules, seed, stack=None if stack is None else list(stack),
+             town_halls_at_end=town_halls_at_end)
     for choice in history:
         g.apply(choice)
     for s, state in zip(g._seat_streams, seat_states):

@@ -43,6 +43,21 @@ def event_line(e: dict) -> str | None:
     if k == "courier":
         return (f"{turn}  seat {e['seat']}  thank-you: the Courier comes to @{x},{y}, "
                 f"{e['where']} scores {e['points']}")
+    if k == "townhall":
+        return f"{turn}  seat {e['seat']}  town hall @{x},{y}"
+    if k == "crisis":
+        return f"{turn}  seat {e['seat']}  mayor @{x},{y} goes home: crisis meeting"
+    if k == "favour":
+        what = f"replaces the follower @{e['target'][0]},{e['target'][1]}" if e["target"] else "unused"
+        return f"{turn}  seat {e['seat']}  mayor's favour {what}; the mayor goes home"
+    if k == "scarecrow":
+        return f"{turn}  seat {e['seat']}  scarecrow @{x},{y}: {e['choice']}"
+    if k == "ride":
+        if e["to"] is None:
+            return f"{turn}  seat {e['seat']}  messenger goes home"
+        return f"{turn}  seat {e['seat']}  messenger rides to {e['where']} @{e['to'][0]},{e['to'][1]}"
+    if k == "figure_lost":
+        return f"{turn}  seat {e['seat']}  {e['figure']} not placed: none left after phase 1"
     if k == "final":
         return "final scoring"
     if k == "end":

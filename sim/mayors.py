@@ -114,20 +114,26 @@ def offer_town_hall(game) -> bool:
     return True
 
 
-def forced_town_hall(game) -> bool:
+def forced_town_hall(game, can_end: bool = False) -> bool:
     """R-MM-12: with nothing left to draw, the next seat (from the active one) still
-    holding its town hall must place it; the others pass. False: the game is over."""
+    holding its town hall must place it; the others pass. False: the game is over.
+    `can_end` (scripted games, SCRIPTS.md) adds the choice "end": the script is over
+    and the remaining town halls stay unplaced."""
     n = game.rules.players
     for k in range(n):
         seat = (game.seat + k) % n
         if game.mm.players[seat].town_hall:
             game.seat = seat
-            game.decision = game.Decision("town_hall", seat, TOWN_HALL_ID, town_hall_cells(game))
+            choices = (("end",) if can_end else ()) + town_hall_cells(game)
+            game.decision = game.Decision("town_hall", seat, TOWN_HALL_ID, choices)
             return True
     return False
 
 
 def apply_town_hall(game, choice) -> None:
+    if choice == "end":
+        game.final_scoring()
+        return
     if choice == "draw":
         if not game.draw_for_turn():
             game.end_or_force()

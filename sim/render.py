@@ -98,13 +98,24 @@ def _figure_anchor(tile: Tile, local: int) -> tuple[float, float]:
     return (mx + (0.5 - mx) * k, my + (0.5 - my) * k)
 
 
-def _figure_svg(kind: str, colour: str, x: float, y: float, title: str) -> str:
+def _figure_svg(kind: str, colour: str, x: float, y: float, title: str, lying: bool = False) -> str:
+    """follower: circle; mayor: diamond; messenger meeple: triangle; scarecrow: a cross
+    standing, a bar lying down."""
     t = f"<title>{html.escape(title)}</title>"
     if kind == "follower":
-        return (f"<g>{t}<circle cx='{x:.1f}' cy='{y:.1f}' r='7' fill='{colour}' stroke='#fff' "
-                f"stroke-width='1.5'/></g>")
-    return (f"<g>{t}<rect x='{x - 6:.1f}' y='{y - 6:.1f}' width='12' height='12' fill='{colour}' "
-            f"stroke='#fff'/></g>")
+        shape = f"<circle cx='{x:.1f}' cy='{y:.1f}' r='7' fill='{colour}' stroke='#fff' stroke-width='1.5'/>"
+    elif kind == "mayor":
+        shape = (f"<path d='M{x:.1f},{y - 9:.1f} l8,9 l-8,9 l-8,-9 Z' fill='{colour}' stroke='#fff' "
+                 f"stroke-width='1.5'/>")
+    elif kind == "messenger":
+        shape = (f"<path d='M{x:.1f},{y - 8:.1f} l8,14 h-16 Z' fill='{colour}' stroke='#fff' "
+                 f"stroke-width='1.5'/>")
+    elif lying:
+        shape = f"<rect x='{x - 9:.1f}' y='{y - 3:.1f}' width='18' height='6' fill='{colour}' stroke='#fff'/>"
+    else:
+        shape = (f"<path d='M{x - 6:.1f},{y - 6:.1f} l12,12 M{x + 6:.1f},{y - 6:.1f} l-12,12' "
+                 f"stroke='{colour}' stroke-width='4'/>")
+    return f"<g>{t}{shape}</g>"
 
 
 def board_svg(game: Game, caption: str = "") -> str:
@@ -134,9 +145,10 @@ def board_svg(game: Game, caption: str = "") -> str:
         variant = game.catalogue.variant(t, r)
         ax, ay = _figure_anchor(variant, local)
         kind = FIGURE_KINDS[f.kind] if f.kind < len(FIGURE_KINDS) else f"kind {f.kind}"
+        lying = kind == "scarecrow" and bool(f.scores)
+        label = f"seat {f.player} {kind}{' (lying)' if lying else ''} {variant.segments[local].where()} @{x},{y}"
         parts.append(_figure_svg(kind, COLOURS[f.player], left + (x - minx + ax) * S,
-                                 top + (maxy - y + ay) * S,
-                                 f"seat {f.player} {kind} {variant.segments[local].where()} @{x},{y}"))
+                                 top + (maxy - y + ay) * S, label, lying))
     if getattr(game, "courier", None) is not None and game.courier.at is not None:
         cx, cy = game.courier.at
         px, py = left + (cx - minx + 0.82) * S, top + (maxy - cy + 0.82) * S

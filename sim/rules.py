@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from sim.errors import InputError
 from sim.messages import MessagesOptions
 
-RULESET_VERSION = "base-1+messages-1+river-1+courier-1"
+RULESET_VERSION = "base-1+messages-1+river-1+courier-1+mayors-1"
 # Expansions (RULES.md sections 2-4) register here as they are implemented.
-IMPLEMENTED_EXPANSIONS: tuple[str, ...] = ("messages", "river", "courier")
+IMPLEMENTED_EXPANSIONS: tuple[str, ...] = ("messages", "river", "courier", "mayors")
 PLANNED_EXPANSIONS = ("messages", "mayors", "courier", "river")
 
 

@@ -15,6 +15,7 @@ from sim.errors import CoreError, InputError, check_keys
 from sim.board import MAX_SEGS
 from sim.game import FIGURE_KINDS, Game, stack_tiles
 from sim.message_actions import SCORE_AND_RETURN
+from sim.mayors import TOWN_HALL_ID
 from sim.messages import FIGURES, TWO_POINTS, MessagesOptions
 from sim.scoring import SOURCES
 from sim.play import play
@@ -23,10 +24,11 @@ from sim.tiles import canonical_rotation
 from strategies import player
 
 TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "message",
-             "message_target"}
+             "message_target", "favour", "ride", "scarecrow"}
 RULES_KEYS = {"players", "expansions", "messages"}
 MESSAGES_KEYS = {"edition", "zmg_alone", "deck"}
-POLICY_DEFAULTS = {"scoring_figure": "meeple_only", "messages": "always_2"}
+POLICY_DEFAULTS = {"scoring_figure": "meeple_only", "messages": "always_2", "town_hall": "first",
+                   "favour": "greedy", "scarecrow": "greedy", "ride": "greedy"}
 EDGE_NAMES = ("N", "E", "S", "W")
 EDGE_KINDS = {"C": "city", "R": "road", "F": "field", "~": "river"}
 
@@ -41,6 +43,9 @@ class ScriptTurn:
     score_on: str | dict | None = None  # The Messages: "meeple", "messenger" or by source
     message: list[str] = field(default_factory=list)  # "action" or "2", one per message
     message_target: list[str] = field(default_factory=list)
+    favour: list[str] = field(default_factory=list)  # Messengers & Mayors decisions, in order
+    ride: list[str] = field(default_factory=list)
+    scarecrow: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -153,7 +158,15 @@ def _parse_turn(t, where: str, rules: Rules) -> ScriptTurn:
     targets = _text_list(t, "message_target", where, None)
     if (message or targets) and "messages" not in rules.expansions:
         raise InputError(f"{where}: message: The Messages is not in play")
-    return ScriptTurn(tile, (at[0], at[1]), rot, fig, list(disc), score_on, message, targets)
+    mm = {k: _text_list(t, k, where, allowed) for k, allowed in
+          (("favour", None), ("ride", None), ("scarecrow", ("farmer", "lie", "return")))}
+    if any(mm.values()) and "mayors" not in rules.expansions:
+        raise InputError(f"{where}: favour, ride, scarecrow: Messengers & Mayors is not in play")
+    if tile == TOWN_HALL_ID and (fig or disc or t.get("rotation")):
+        raise InputError(f"{where}: a town hall turn takes only `at` (no rotation, figure or "
+                         f"discarded tiles)")
+    return ScriptTurn(tile, (at[0], at[1]), rot, fig, list(disc), score_on, message, targets,
+                      mm["favour"], mm["ride"], mm["scarecrow"])
 
 
 class _ScriptPlayer:
@@ -164,13 +177,17 @@ class _ScriptPlayer:
         self.script = script
         spec = "first" + "".join(f"+{k}={v}" for k, v in script.policies.items())
         self.policies = player(spec, f"{script.path}: policies")
-        self.messages_seen: dict[int, int] = {}  # turn -> messages answered
+        self.seen: dict[tuple, int] = {}  # (turn, decision kind) -> answered so far
 
     def _where(self, game: Game) -> str:
         return f"{self.script.path}: turn {game.turn}"
 
     def choose(self, game: Game, d):
+        if d.kind == "town_hall":
+            return self._town_hall(game, d)
         turn = self.script.turns[game.turn - 1]
+        if d.kind in ("favour", "ride", "scarecrow"):
+            return self._mm_decision(game, turn, d)
         if d.kind == "scoring_figure":
             return self._scoring_figure(game, turn, d)
         if d.kind == "messages":
@@ -248,9 +265,65 @@ class _ScriptPlayer:
                 return turn.score_on[d.info["source"]]
         return self.policies.choose(game, d)
 
+    def _next(self, game: Game, kind: str) -> int:
+        n = self.seen.get((game.turn, kind), 0)
+        self.seen[(game.turn, kind)] = n + 1
+        return n
+
+    def _town_hall(self, game: Game, d):
+        """Before a turn's draw (R-MM-10): the scripted turn says town hall or tile."""
+        n = game.turn  # the turn about to start is number n + 1
+        if n >= len(self.script.turns):
+            return "end"  # the script is over: town halls in hand stay there
+        turn = self.script.turns[n]
+        head = f"{self.script.path}: turn {n + 1}"
+        if turn.tile != TOWN_HALL_ID:
+            if "draw" not in d.choices:
+                raise InputError(f"{head}: tile {turn.tile}: no tile is left to draw; only a "
+                                 f"town hall can be placed now")
+            return "draw"
+        if turn.at not in d.choices:
+            raise InputError(f"{head}: town hall at {turn.at}: expected a cell next to a placed "
+                             f"tile (R-MM-10)")
+        return turn.at
+
+    def _mm_decision(self, game: Game, turn: ScriptTurn, d):
+        """favour = "x,y" | "none"; ride = "return" | "road S @x,y" | "city @x,y";
+        scarecrow = "farmer" | "lie" | "return"; lists in the order they resolve."""
+        n = self._next(game, d.kind)
+        given = getattr(turn, d.kind)
+        if n >= len(given):
+            return self.policies.choose(game, d)
+        text = given[n].strip()
+        head = f"{self._where(game)}: {d.kind} = {text!r}"
+        if d.kind == "scarecrow":
+            if text not in d.choices:
+                raise InputError(f"{head}: expected one of {', '.join(d.choices)} (R-MM-8)")
+            return text
+        if text in ("none", "return"):
+            if text not in d.choices:
+                raise InputError(f"{head}: expected {d.choices[0]!r} or a target")
+            return text
+        try:
+            if d.kind == "favour":
+                x, y = (int(v) for v in text.split(","))
+                where = None
+            else:
+                where, _, xy = text.partition("@")
+                x, y = (int(v) for v in xy.split(","))
+                where = where.strip()
+        except ValueError:
+            raise InputError(f"{head}: expected " + ('"x,y" or "none"' if d.kind == "favour" else
+                             '"return", "road S @x,y" or "city @x,y"')) from None
+        for c in d.choices[1:]:
+            seg = game.board.figure(c).segment if d.kind == "favour" else c
+            cx, cy, cwhere = game.board.segment_place(seg)
+            if (cx, cy) == (x, y) and (where is None or cwhere == where or cwhere.split()[0] == where):
+                return c
+        raise InputError(f"{head}: not among the legal targets (R-MM-2/R-MM-6)")
+
     def _message(self, game: Game, turn: ScriptTurn, d):
-        n = self.messages_seen.get(game.turn, 0)
-        self.messages_seen[game.turn] = n + 1
+        n = self._next(game, "messages")
         head = f"{self._where(game)}: message {n + 1} ({d.info['action']})"
         if n >= len(turn.message):
             return self.policies.choose(game, d)
@@ -289,6 +362,8 @@ def play_script(script: Script) -> Game:
     left = {t: available.count(t) for t in set(available)}
     for n, turn in enumerate(script.turns, 1):
         for tid in (*turn.discarded, turn.tile):
+            if tid == TOWN_HALL_ID and "mayors" in script.rules.expansions:
+                continue  # not a stack tile: placed instead of drawing (R-MM-10)
             if tid not in left and tid != start.id:
                 raise InputError(f"{script.path}: turn {n}: unknown tile id {tid!r} in the tile "
                                  f"sets {', '.join(script.rules.tile_sets)}")
@@ -296,8 +371,8 @@ def play_script(script: Script) -> Game:
                 raise InputError(f"{script.path}: turn {n}: tile {tid}: every copy in the tile sets "
                                  f"is already used")
             left[tid] -= 1
-    tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile)]
-    game = Game(script.rules, 0, stack=tiles)
+    tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != TOWN_HALL_ID]
+    game = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
     play(game, [_ScriptPlayer(script)] * script.rules.players)
     played = game.turn - 1  # the last turn number is final scoring's
     if played != len(script.turns):

@@ -108,9 +108,46 @@ def test_aiming_for_the_courier_and_games_with_it():
 @pytest.mark.parametrize("spec", ["random", "greedy(courier=2.0)", "first"])
 def test_courier_games_end_with_points_accounted(spec):
     for seed in range(40):
-        rules = Rules(players=2 + seed % 3, expansions=("courier", "messages", "river"))
+        rules = Rules(players=2 + seed % 3, expansions=("courier", "messages", "river", "mayors"))
         g = play(Game(rules, seed), [player(spec)] * (2 + seed % 3))
         for s in range(rules.players):
             assert sum(g.points[s].values()) == g.scores[s]
         assert sum(e["points"] for e in g.events if e["e"] == "courier") == sum(
             g.points[s]["courier"] for s in range(rules.players))
+
+
+def test_r_cou_4_a_favours_follower_comes_first_even_for_the_other_seat():
+    """With Messengers & Mayors. Turn 1: seat 0's knight on the letter tile CO3 at 0,1
+    (city D + CO3, open): the Courier comes, 2 points. Turn 2: seat 1's mayor joins the
+    city on N at 1,1, next to the Courier: 3 points (3 tiles). Turn 5: seat 0's U at 1,0
+    surrounds the mayor's tile: in phase 1 seat 1's favour puts its follower in place of
+    seat 0's knight on CO3, in phase 2 seat 0's highwayman goes on U (next to the Courier
+    too). The favour's follower was placed first: seat 1 gets the thank-you, the city's 4
+    tiles, in seat 0's turn."""
+    g = Game(Rules(expansions=("mayors", "courier")), 0, stack=["CO3", "N", "N", "B", "U", "E"])
+
+    def put(x, y, rot, kind=None, where=None):
+        if g.decision.kind == "town_hall":
+            g.apply("draw")
+        t = g.catalogue.index[g.decision.tile]
+        local = -1 if kind is None else g.catalogue.variant(t, rot).segment_at(where)
+        g.apply((x, y, rot, -1 if kind is None else kind, local))
+
+    put(0, 1, 2, 0, "city S")
+    put(1, 1, 0, 1, "city W")
+    put(1, 2, 2)
+    put(2, 1, 0)
+    put(1, 0, 0, 0, "road E")
+    assert g.decision.kind == "favour" and g.decision.seat == 1
+    g.apply(g.decision.choices[1])
+    assert thank_yous(g) == [(1, 0, (0, 1), 2), (2, 1, (1, 1), 3), (5, 1, (0, 1), 4)]
+
+
+def test_r_cou_4_a_zero_point_feature_still_moves_the_courier(monkeypatch):
+    # no tile set here makes a road, city or monastery worth 0 in final scoring, so the
+    # value is forced to 0: the Courier must move all the same
+    import sim.courier
+    monkeypatch.setattr(sim.courier, "thank_you_points", lambda board, seg: 0)
+    g = cgame(["CO1", "U"])
+    place(g, 1, 0, 0, "road E")
+    assert thank_yous(g) == [(1, 0, (1, 0), 0)] and g.courier.at == (1, 0)

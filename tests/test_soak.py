@@ -18,7 +18,8 @@ pytestmark = [pytest.mark.soak,
 GAMES = int(os.environ.get("CARCSIM_SOAK_GAMES", "2000"))
 SPECS = ["random", "greedy", "first", "greedy+scoring_figure=spread+messages=always_action",
          "random+place=greedy+scoring_figure=coverage", "greedy(follower=0.5)+messages=always_2"]
-EXPANSIONS = [(), ("messages",), ("river",), ("messages", "river", "courier"), ("courier",)]
+EXPANSIONS = [(), ("messages",), ("river",), ("messages", "river", "courier"), ("courier",),
+              ("mayors",), ("mayors", "messages", "river", "courier")]
 
 
 def test_soak():
@@ -33,7 +34,7 @@ def test_soak():
         while g.decision is not None:
             d = g.decision
             g.apply(seats[d.seat].choose(g, d))
-            assert [s + sum(1 for _, f in g.board.figures() if f.player == p)
+            assert [s + sum(1 for _, f in g.board.figures() if f.player == p and f.kind == 0)
                     for p, s in enumerate(g.supply)] == [7] * n
             if g.msg is not None:
                 assert len(g.msg.deck) + (g.msg.in_hand is not None) == 8

@@ -20,7 +20,11 @@ import pyarrow as pa
 from sim.messages import ALL_ACTIONS
 from sim.scoring import SOURCES
 
-SCHEMA_VERSION = 2  # 2: players.moves_live
+SCHEMA_VERSION = 3  # 2: players.moves_live; 3: Messengers & Mayors columns
+
+# Messengers & Mayors, per player (0 when not in play)
+MM_COLUMNS = ("placed_mayor", "placed_messenger", "placed_scarecrow", "favours", "scarecrow_farmer",
+              "scarecrow_lie", "scarecrow_return", "rides", "ride_points", "town_hall_turn")
 
 GAMES = pa.schema([
     ("run", pa.string()), ("game_id", pa.int64()), ("block", pa.int32()),
@@ -37,6 +41,7 @@ PLAYERS = pa.schema(
        ("messages_drawn", pa.int16()), ("messages_taken", pa.int16()),
        ("moves_meeple", pa.int16()), ("moves_messenger", pa.int16()), ("moves_live", pa.int16())]
     + [(f"{what}_{a}", pa.int16()) for a in ALL_ACTIONS for what in ("drawn", "taken", "points")]
+    + [(c, pa.int16()) for c in MM_COLUMNS]
 )
 
 EVENTS = pa.schema([
@@ -72,4 +77,10 @@ def player_row(game_id: int, spec: str, focal: bool, p: dict, winners: list[int]
     for a in ALL_ACTIONS:
         for what in ("drawn", "taken", "points"):
             row[f"{what}_{a}"] = m[what].get(a, 0) if m else 0
+    mm = p.get("mayors")
+    row.update(dict.fromkeys(MM_COLUMNS, 0))
+    if mm:
+        row.update({f"placed_{k}": v for k, v in mm["placed"].items()})
+        row.update({f"scarecrow_{k}": v for k, v in mm["scarecrows"].items()})
+        row.update({k: mm[k] for k in ("favours", "rides", "ride_points", "town_hall_turn")})
     return row

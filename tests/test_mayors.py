@@ -1,0 +1,316 @@
+"""Messengers & Mayors: rulings R-MM-1..13 with outcomes worked out by hand.
+
+Boards are built through the game API. Every turn of a player who still holds the
+town hall starts with a `town_hall` decision; `place` answers it with "draw".
+Figure kind codes: 0 follower, 1 mayor, 2 messenger, 3 scarecrow.
+"""
+
+import pytest
+
+from sim import message_actions
+from sim.game import Game
+from sim.play import play
+from sim.rules import Rules
+from strategies import player
+
+FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)
+
+
+def mm(stack, players=2, extra=()):
+    return Game(Rules(players=players, expansions=("mayors",) + tuple(extra)), 0, stack=stack)
+
+
+def place(g, x, y, rot, kind=None, where=None):
+    if g.decision.kind == "town_hall":
+        g.apply("draw")
+    assert g.decision.kind == "place", g.decision
+    t = g.catalogue.index[g.decision.tile]
+    local = -1 if kind is None else g.catalogue.variant(t, rot).segment_at(where)
+    g.apply((x, y, rot, -1 if kind is None else kind, local))
+
+
+def offered(g, x, y, rot, where):
+    """Figure kinds offered on `where` of the drawn tile at (x, y, rot)."""
+    if g.decision.kind == "town_hall":
+        g.apply("draw")
+    t = g.catalogue.index[g.decision.tile]
+    local = g.catalogue.variant(t, rot).segment_at(where)
+    return sorted(c[3] for c in g.decision.choices if c[:3] == (x, y, rot) and c[4] == local)
+
+
+def figures(g):
+    return sorted((i.player, i.kind, g.board.segment_place(i.segment)[:2]) for _, i in g.board.figures())
+
+
+def scored(g):
+    return [(e["feature"], e["points"], e["winners"]) for e in g.events if e["e"] == "score"]
+
+
+def test_r_mm_1_3_4_mayor_on_a_city_scores_alone_and_goes_home():
+    g = mm(["M", "E", "U"])
+    place(g, 0, 1, 2, MAYOR, "city S")  # seat 0's mayor: D + M, 1 coat, open east
+    # the city holds a mayor: occupied for followers, but seat 1 could add its mayor
+    assert offered(g, 1, 1, 3, "city W") == [MAYOR]
+    place(g, 1, 1, 3)  # seat 1's E closes it: 3 tiles + 1 coat = 8
+    assert scored(g) == [("city", 8, [0])]  # R-MM-4: strength 0, nobody has more
+    assert g.mm.players[0].supply[MAYOR] == 1  # R-MM-3: home after scoring
+
+
+def test_r_mm_4_two_mayors_share_and_a_follower_beats_them():
+    # G (band) and E (cap) hold one figure each; two N join them: D, G, N, N, E = 10
+    for first, second, winners in ((MAYOR, MAYOR, [0, 1]), (FOLLOWER, MAYOR, [0])):
+        g = mm(["G", "E", "N", "N", "U"])
+        place(g, 0, 1, 1, first, "city N")
+        place(g, 1, 1, 0, second, "city N")
+        place(g, 0, 2, 2)
+        place(g, 1, 2, 3)
+        assert scored(g) == [("city", 10, winners)], (first, second)
+
+
+def surround_mayor(choice):
+    """Seat 0's knight on G at 0,1; seat 1's mayor joins that city on N at 0,2; three
+    more tiles surround 0,2 on turn 5: seat 1's favour."""
+    g = mm(["G", "N", "N", "E", "E", "U"])
+    place(g, 0, 1, 1, FOLLOWER, "city N")
+    place(g, 0, 2, 2, MAYOR, "city E")  # on an occupied city (R-MM-1)
+    place(g, 1, 2, 3)
+    place(g, -1, 2, 0)
+    place(g, 0, 3, 0)  # 0,2 now has tiles on all four sides
+    d = g.decision
+    assert d.kind == "favour" and d.seat == 1
+    knight = next(f for f, i in g.board.figures() if i.player == 0 and i.kind == FOLLOWER)
+    assert d.choices == ("none", knight)
+    g.apply(knight if choice == "replace" else "none")
+    return g
+
+
+def test_r_mm_2_favour_replaces_the_opponents_follower():
+    g = surround_mayor("replace")
+    assert figures(g) == [(1, FOLLOWER, (0, 1))]  # seat 1's knight where seat 0's stood
+    assert g.supply == [7, 6] and g.mm.players[1].supply[MAYOR] == 1  # the mayor went home
+    assert g.result()["players"][1]["mayors"]["favours"] == 1
+
+
+def test_r_mm_2_the_mayor_goes_home_without_a_favour_too():
+    g = surround_mayor("none")
+    assert figures(g) == [(0, FOLLOWER, (0, 1))]
+    assert g.mm.players[1].supply[MAYOR] == 1
+
+
+def test_r_mm_5_6_messenger_rides_to_a_road_at_the_same_village():
+    g = mm(["W", "A", "U"])
+    assert offered(g, 1, 0, 0, "road W") == [FOLLOWER, MESSENGER]
+    g.apply((1, 0, 0, MESSENGER, g.catalogue.variant(g.catalogue.index["W"], 0).segment_at("road W")))
+    place(g, -1, 0, 3)  # seat 1's A closes the road at its monastery: A + D + W = 3
+    assert scored(g) == [("road", 3, [0])]
+    d = g.decision
+    assert d.kind == "ride" and d.seat == 0
+    w = g.catalogue.variant(g.catalogue.index["W"], 0)
+    east, south = 12 + w.segment_at("road E"), 12 + w.segment_at("road S")  # W is tile 1
+    assert d.choices == ("return", east, south)  # the other roads ending at the village
+    g.apply(east)
+    assert figures(g) == [(0, MESSENGER, (1, 0))]
+    assert g.board.feature(east).figures == 1 and g.mm.players[0].rides == 1
+
+
+def test_r_mm_6_messenger_rides_into_the_city_at_the_gate():
+    g = mm(["T", "A", "U"])
+    t = g.catalogue.variant(g.catalogue.index["T"], 1)  # road W ends at the city gate
+    place(g, 1, 0, 1, MESSENGER, "road W")
+    place(g, -1, 0, 3)
+    city = 12 + t.segment_at("city N")
+    assert g.decision.choices == ("return", city)  # the incomplete city the road ends in
+    g.apply(city)
+    counts, strengths = g.board.strength(city)
+    assert (counts[0], strengths[0]) == (1, 1)  # strength 1 in the city
+
+
+def test_r_mm_6_never_into_a_completed_feature_and_home_on_request():
+    g = mm(["W", "A", "A", "U"])
+    w = g.catalogue.variant(g.catalogue.index["W"], 0)
+    place(g, 1, 0, 0, MESSENGER, "road W")
+    place(g, 2, 0, 1)  # seat 1's A closes the village's east arm (2 tiles, nobody on it)
+    place(g, -1, 0, 3)  # seat 0 closes the messenger's road
+    assert g.decision.choices == ("return", 12 + w.segment_at("road S"))  # not the east arm
+    g.apply("return")
+    assert g.mm.players[0].supply[MESSENGER] == 1 and not g.board.figures()
+
+
+def test_r_mm_6_several_messengers_ride_clockwise_from_the_active_seat():
+    g = mm(["W", "A", "U"])
+    place(g, 1, 0, 0, MESSENGER, "road W")
+    road = g.board.figures()[0][1].segment
+    g.put_figure(1, MESSENGER, road)  # seat 1's messenger on the same road
+    place(g, -1, 0, 3)  # seat 1 completes it: both hold strength 1, both score 3
+    assert scored(g) == [("road", 3, [0, 1])]
+    assert (g.decision.kind, g.decision.seat) == ("ride", 1)  # the active seat first
+    g.apply("return")
+    assert (g.decision.kind, g.decision.seat) == ("ride", 0)
+
+
+def test_r_mm_6_rides_into_an_occupied_city():
+    g = mm(["T", "A", "U"])
+    t = g.catalogue.variant(g.catalogue.index["T"], 1)
+    place(g, 1, 0, 1, MESSENGER, "road W")
+    city = 12 + t.segment_at("city N")
+    g.put_figure(1, FOLLOWER, city)  # seat 1's knight already in the city
+    place(g, -1, 0, 3)
+    assert g.decision.choices == ("return", city)
+
+
+def scarecrow_game(choice):
+    """Seat 0's scarecrow on E's field at 0,1 (which borders the completed city D + E);
+    three monasteries B surround 0,1 on turn 4."""
+    g = mm(["E", "B", "B", "B"])
+    place(g, 0, 1, 2, SCARECROW, "field Nw")
+    # the field holds a scarecrow: occupied for farmers, open to scarecrows (R-MM-7)
+    assert offered(g, 1, 1, 0, "field Nw") == [SCARECROW]
+    place(g, 1, 1, 0)
+    place(g, -1, 1, 0)
+    place(g, 0, 2, 0)
+    d = g.decision
+    assert d.kind == "scarecrow" and d.seat == 0 and d.choices == ("farmer", "lie", "return")
+    g.apply(choice)
+    while g.decision is not None:  # R-MM-12: the town halls, then final scoring
+        g.apply(g.decision.choices[0])
+    return g
+
+
+def test_r_mm_8_lying_scarecrow_is_a_farmer():
+    g = scarecrow_game("lie")
+    assert (0, SCARECROW, (0, 1)) in figures(g)
+    assert g.over and g.points[0]["field"] == 3  # the field borders one completed city
+    assert message_actions.choices(g, 0, "per_farmer")[1][1] == 2  # R-MSG-10
+
+
+def test_r_mm_8_scarecrow_replaced_by_a_farmer():
+    g = scarecrow_game("farmer")
+    assert (0, FOLLOWER, (0, 1)) in figures(g) and g.mm.players[0].supply[SCARECROW] == 1
+    assert g.points[0]["field"] == 3
+
+
+def test_r_mm_9_standing_scarecrow_never_scores():
+    g = mm(["E"])
+    place(g, 0, 1, 2, SCARECROW, "field Nw")
+    while g.decision is not None:  # R-MM-12: the town halls still go down
+        g.apply(g.decision.choices[0])
+    assert g.points[0]["field"] == 0
+    assert [e for e in scored(g) if e[0] == "field"] == [("field", 3, [])]
+
+
+def test_r_mm_10_13_town_hall_completes_a_road_and_a_city():
+    g = mm(["U", "M", "A", "E"])
+    place(g, 1, 0, 0, FOLLOWER, "road E")  # seat 0: D + U, open at -1,0 and 2,0
+    place(g, 0, 1, 2, FOLLOWER, "city S")  # seat 1: D + M, 1 coat, open at 1,1
+    place(g, -1, 0, 3)  # seat 0's A closes the road's west end
+    assert g.decision.kind == "town_hall" and g.decision.seat == 1
+    g.apply((1, 1))  # seat 1 closes its city: 2 tiles + 1 coat = 6 (R-MM-13)
+    assert scored(g)[-1] == ("city", 6, [1])
+    assert g.decision.kind == "town_hall" and (2, 0) in g.decision.choices
+    g.apply((2, 0))  # seat 0 closes the road's east end: A + D + U = 3, not the hall
+    assert scored(g)[-1] == ("road", 3, [0])
+    assert (g.mm.players[1].town_hall_turn, g.mm.players[0].town_hall_turn) == (4, 5)
+    th = g.catalogue.index["townhall"]
+    assert not [i for _, i in g.board.figures() if g.board.tile(i.segment // 12)[0] == th]
+
+
+def test_r_mm_10_monastery_completed_with_a_town_hall_scores_8():
+    g = mm(["B", "U", "U", "E", "E", "E", "E", "E"])
+    place(g, 0, -1, 0, FOLLOWER, "monastery")
+    place(g, -1, 0, 0)
+    place(g, 1, 0, 0)
+    place(g, -1, -1, 3)
+    place(g, 1, -1, 1)
+    place(g, 0, -2, 2)
+    place(g, -1, -2, 3)
+    assert g.decision.kind == "town_hall" and g.decision.seat == 1
+    g.apply((1, -2))  # the eighth neighbour is a town hall
+    assert scored(g)[-1] == ("monastery", 8, [0])
+
+
+def test_r_mm_11_crisis_meeting():
+    g = mm(["N", "E", "U"])
+    place(g, 0, 1, 2, MAYOR, "city S")  # seat 0's mayor at 0,1
+    assert g.decision.kind == "town_hall"
+    g.apply((1, 1))  # seat 1's town hall next to the mayor's tile
+    assert not g.board.figures() and g.mm.players[0].supply[MAYOR] == 1
+    assert [e["e"] for e in g.events if e["e"] in ("crisis", "favour")] == ["crisis"]
+
+
+def test_r_mm_12_the_game_ends_when_every_town_hall_is_placed():
+    g = mm(["U"], players=3)
+    g.apply("draw")
+    place(g, 1, 0, 0)
+    seats = []
+    while g.decision is not None:
+        assert g.decision.kind == "town_hall" and "draw" not in g.decision.choices
+        seats.append(g.decision.seat)
+        g.apply(g.decision.choices[0])
+    assert seats == [1, 2, 0] and g.over
+    assert all(not p.town_hall for p in g.mm.players)
+
+
+def test_no_town_hall_while_the_river_flows():
+    g = Game(Rules(expansions=("mayors", "river")), 3)
+    kinds = []
+    while g.river.end is not None:
+        kinds.append(g.decision.kind)
+        g.apply(g.decision.choices[0])
+    assert "town_hall" not in kinds
+    assert g.decision.kind == "town_hall"  # the first turn after the lake
+
+
+def test_message_8_may_choose_a_mayor():
+    g = Game(Rules(expansions=("mayors", "messages")), 0, stack=["M", "U"])
+    place(g, 0, 1, 2, MAYOR, "city S")
+    ch = message_actions.choices(g, 0, "score_and_retrieve")
+    assert [p for _, p in ch] == [2, 3]  # the mayor alone holds D + M: 2 tiles + 1 coat
+    assert message_actions.resolve(g, 0, ch[1][0])[0] == 3
+    assert g.mm.players[0].supply[MAYOR] == 1
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "first", "greedy(road_figure=\"messenger\")"])
+def test_properties_with_everything_in_play(spec):
+    for seed in range(60):
+        n = 2 + seed % 3
+        g = Game(Rules(players=n, expansions=("mayors", "messages", "river", "courier")), seed)
+        seats = [player(spec)] * n
+        th = g.catalogue.index["townhall"]
+        while g.decision is not None:
+            g.apply(seats[g.decision.seat].choose(g, g.decision))
+            on_board = [i for _, i in g.board.figures()]
+            for p in range(n):  # every figure conserved, kind by kind
+                assert g.supply[p] + sum(i.player == p and i.kind == FOLLOWER for i in on_board) == 7
+                for k in (MAYOR, MESSENGER, SCARECROW):
+                    assert g.mm.players[p].supply[k] + sum(
+                        i.player == p and i.kind == k for i in on_board) == 1
+            assert not [i for i in on_board if g.board.tile(i.segment // 12)[0] == th]
+        assert g.over and all(not p.town_hall for p in g.mm.players)
+
+
+def test_scripted_town_halls_and_ride():
+    from pathlib import Path
+
+    from sim.script import load_script, play_script
+    scripts = Path(__file__).resolve().parent / "scripts"
+    g = play_script(load_script(scripts / "mayors_town_halls.toml"))
+    assert g.scores == [3, 6]
+    assert [(e["turn"], e["seat"]) for e in g.events if e["e"] == "townhall"] == [(4, 1), (5, 0)]
+    g = play_script(load_script(scripts / "mayors_ride.toml"))
+    assert g.scores[0] == 4 and g.result()["players"][0]["mayors"]["rides"] == 1
+    assert g.result()["players"][0]["mayors"]["ride_points"] == 1
+
+
+def test_scripted_mayors_errors(tmp_path):
+    from pathlib import Path
+
+    from sim.errors import InputError
+    from sim.script import load_script, play_script
+    text = (Path(__file__).resolve().parent / "scripts" / "mayors_ride.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace('ride = "road E @1,0"', 'ride = "road E @5,5"'))
+    with pytest.raises(InputError, match=r"turn 2: ride = 'road E @5,5': not among the legal targets"):
+        play_script(load_script(bad))
+    bad.write_text(text.replace('tile = "A"\nat = [-1, 0]', 'tile = "townhall"\nat = [9, 9]'))
+    with pytest.raises(InputError, match=r"turn 2: .*town hall"):
+        play_script(load_script(bad))
