@@ -553,7 +553,10 @@ class Game:
         self.agenda[0:0] = [("award", seat, points, "courier"), ("end_round", "courier")]
 
     def _step_extra_tile(self) -> None:
-        """Classic message 4: draw and place a tile as a full turn part."""
+        """Classic message 4: draw and place a tile as a full turn part, or instead place
+        the town hall (R-MM-10)."""
+        if self.mm is not None and mayors.offer_town_hall(self, extra_tile=True):
+            return
         self._draw()
 
     # ------------------------------------------------------------ end

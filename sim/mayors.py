@@ -103,14 +103,16 @@ def river_flowing(game) -> bool:
     return game.river is not None and game.river.end is not None
 
 
-def offer_town_hall(game) -> bool:
-    """At the start of a turn, the active seat may place its town hall instead of
-    drawing (R-MM-10; never while the river is still being laid, R-RIV-2)."""
+def offer_town_hall(game, extra_tile: bool = False) -> bool:
+    """At the start of a turn (or for a classic message-4 extra tile) the active seat
+    may place its town hall instead of drawing (R-MM-10; never while the river is still
+    being laid, R-RIV-2). An extra tile with nothing left to draw can only be the
+    town hall."""
     me = game.mm.players[game.seat]
-    if not me.town_hall or not game.tiles_left or river_flowing(game):
+    if not me.town_hall or river_flowing(game) or not (game.tiles_left or extra_tile):
         return False
-    game.decision = game.Decision("town_hall", game.seat, TOWN_HALL_ID,
-                                  ("draw",) + town_hall_cells(game))
+    draw = ("draw",) if game.tiles_left else ()
+    game.decision = game.Decision("town_hall", game.seat, TOWN_HALL_ID, draw + town_hall_cells(game))
     return True
 
 
@@ -135,7 +137,9 @@ def apply_town_hall(game, choice) -> None:
         game.final_scoring()
         return
     if choice == "draw":
-        if not game.draw_for_turn():
+        # nothing placeable left: at a turn's start the game ends (or R-MM-12 follows);
+        # inside a turn (an extra tile) the turn simply goes on
+        if not game.draw_for_turn() and not game.agenda:
             game.end_or_force()
         return
     x, y = choice

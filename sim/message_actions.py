@@ -65,8 +65,8 @@ def choices(game, seat: int, action: str) -> list[tuple[tuple, int | None]]:
             values = {r: _final(game, r) for r in roots}
             low = min(values.values())
             out += [((action, r), low) for r in roots if values[r] == low]
-    elif action in EXTRA:
-        if game.tiles_left > 0:
+    elif action in EXTRA:  # a tile to draw, or a town hall in hand (message 4, R-MM-10)
+        if game.tiles_left > 0 or (game.mm is not None and game.mm.players[seat].town_hall):
             out.append(((action, None), None))
     elif action == "coats_of_arms":
         cities = {root for _, root, kind in followers if kind == "city"}

@@ -314,3 +314,27 @@ def test_scripted_mayors_errors(tmp_path):
     bad.write_text(text.replace('tile = "A"\nat = [-1, 0]', 'tile = "townhall"\nat = [9, 9]'))
     with pytest.raises(InputError, match=r"turn 2: .*town hall"):
         play_script(load_script(bad))
+
+
+def test_mmr_joins_the_river_only_with_the_river():
+    from sim.game import stack_plan
+    _, river, _, land = stack_plan(Rules(expansions=("mayors", "river")))
+    assert "MMR" in river and "MMR" not in land
+    _, river, _, land = stack_plan(Rules(expansions=("mayors",)))
+    assert river == [] and "MMR" not in land and land.count("MM05") == 1
+
+
+def test_classic_extra_tile_may_be_the_town_hall():
+    from sim.messages import MessagesOptions
+    rules = Rules(expansions=("mayors", "messages"),
+                  messages=MessagesOptions("classic", False, ("extra_tile",)))
+    g = Game(rules, 0, stack=["E"])
+    g.msg.players[0].position = [1, 0]
+    g.scores[0] = 1
+    place(g, 0, 1, 2, FOLLOWER, "city S")  # 4 points -> 5: extra_tile, with the stack empty
+    g.apply("meeple")
+    assert ("extra_tile", None) in g.decision.choices  # possible: the town hall is in hand
+    g.apply(("extra_tile", None))
+    assert g.decision.kind == "town_hall" and "draw" not in g.decision.choices
+    g.apply(g.decision.choices[0])
+    assert not g.mm.players[0].town_hall
