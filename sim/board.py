@@ -88,7 +88,7 @@ class Board:
         self._cap = 12 * (2 * max_tiles + 4)
         self._buf = ffi.new("int32_t[]", self._cap)
         self._rows = self._values = None  # turn-option buffers, grown on demand
-        self._params = None
+        self._params = self._best = None  # greedy's parameters and best-row buffer
 
     def clone(self) -> Board:
         """An independent copy of this board."""
@@ -152,7 +152,9 @@ class Board:
         p = self._greedy_params(player, players, open_weight, opponent_weight, follower_value)
         if self._rows is None:
             self._grow_rows(5 * 1024)
-        best = ffi.new("int32_t[5]")
+        if self._best is None:
+            self._best = ffi.new("int32_t[5]")
+        best = self._best
         while True:
             n = lib.cc_turn_best(self._ptr, type_index, self._rules(rules), len(rules), p,
                                  self._rows, self._values, len(self._rows), best)

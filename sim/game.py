@@ -258,14 +258,8 @@ class Game:
     def replayed(self, turn: int) -> Game:
         """A fresh game replayed from (rules, seed) and this game's choices up to the end
         of `turn` (0: the start tile only): the board as it stood then."""
-        g = Game(self.rules, self.seed,
-                 stack=None if self._fixed_stack is None else list(self._fixed_stack),
-                 town_halls_at_end=self.town_halls_at_end)
-        for choice in self.history:
-            if g.decision is None or (g.decision.kind == "place" and g.turn > turn):
-                break
-            g.apply(choice)
-        return g
+        return _replay(self.rules, self.seed, self._fixed_stack, self.town_halls_at_end,
+                       self.history, turn)
 
     def __deepcopy__(self, memo) -> Game:
         return self.clone()
@@ -326,19 +320,16 @@ class Game:
             self.agenda = [("courier",)]  # R-COU-3: phase 4 closes the turn
         if self.mm is not None and mayors.offer_town_hall(self):
             return
-        if not self._draw():
+        if not self.draw_for_turn():
             self.end_or_force()
-
-    def draw_for_turn(self) -> bool:
-        return self._draw()
 
     def end_or_force(self) -> None:
         """Nothing left to draw: R-MM-12 town halls still to place, else the end."""
         if self.mm is not None and mayors.forced_town_hall(self, can_end=not self.town_halls_at_end):
             return
-        self._final_scoring()
+        self.final_scoring()
 
-    def _draw(self) -> bool:
+    def draw_for_turn(self) -> bool:
         """Draw for the active seat (R-BASE-3), discarding unplaceable tiles; sets the
         place decision. False when the stack is empty."""
         while self._stack:
@@ -557,14 +548,11 @@ class Game:
         the town hall (R-MM-10)."""
         if self.mm is not None and mayors.offer_town_hall(self, extra_tile=True):
             return
-        self._draw()
+        self.draw_for_turn()
 
     # ------------------------------------------------------------ end
 
     def final_scoring(self) -> None:
-        self._final_scoring()
-
-    def _final_scoring(self) -> None:
         """R-BASE-8: every feature still holding figures scores its final value.
         R-MSG-9: the two figures are added together first; no message is drawn."""
         self.turn += 1
@@ -591,11 +579,21 @@ def _check_stack(order: list[str], available: list[str]) -> None:
         left[tid] -= 1
 
 
-def _rebuild(rules, seed, stack, history, seat_states, town_halls_at_end=True):
+def _replay(rules, seed, stack, town_halls_at_end, history, upto_turn=None) -> Game:
+    """A game rebuilt from (rules, seed) and its choices, all of them or up to the end
+    of turn `upto_turn`."""
     g = Game(rules, seed, stack=None if stack is None else list(stack),
              town_halls_at_end=town_halls_at_end)
     for choice in history:
+        if upto_turn is not None and (
+                g.decision is None or (g.decision.kind == "place" and g.turn > upto_turn)):
+            break
         g.apply(choice)
+    return g
+
+
+def _rebuild(rules, seed, stack, history, seat_states, town_halls_at_end=True):
+    g = _replay(rules, seed, stack, town_halls_at_end, history)
     for s, state in zip(g._seat_streams, seat_states):
         s.state = state
     return g
