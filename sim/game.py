@@ -419,13 +419,11 @@ class Game:
 
     def _score(self, root: int, final: bool) -> tuple[list[int], int, str]:
         f = self.board.feature(root)
-        value = scoring.final_value(self.board, f) if final else scoring.completed_value(f)
+        value = scoring.feature_value(self.board, f, final)
         counts, strengths = self.board.strength(root)
         winners = scoring.majority(counts[:self.rules.players], strengths[:self.rules.players])
         x, y, where = self.board.segment_place(root)
         if self.mm is not None:
-            if f.kind == "monastery":  # R-MM-10: town halls surround but add nothing
-                value -= mayors.town_halls_around(self, x, y)
             for fig in self.board.figures_on(root):
                 info = self.board.figure(fig)
                 if fig in self.mm.riders and info.player in winners:

@@ -303,15 +303,3 @@ def apply_ride(game, choice) -> None:
         game.courier.moved_this_turn.append((new, choice))
     x, y, where = game.board.segment_place(choice)
     game.emit("ride", seat=owner, to=[x, y], where=where)
-
-
-def town_halls_around(game, x: int, y: int) -> int:
-    """Town halls among the 8 tiles around (x, y) (R-MM-10: they surround a monastery
-    without adding to its points)."""
-    th = game.catalogue.index[TOWN_HALL_ID]
-    n = 0
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            i = game.board.tile_at(x + dx, y + dy) if (dx or dy) else None
-            n += i is not None and game.board.tile(i)[0] == th
-    return n

@@ -81,7 +81,7 @@ class Greedy(MessagePolicy):
             targets = decision.choices[1:]
             if not targets:
                 return "return"
-            value = {s: scoring.final_value(game.board, game.board.feature(s)) for s in targets}
+            value = {s: scoring.feature_value(game.board, game.board.feature(s), final=True) for s in targets}
             return max(targets, key=lambda s: (value[s], -targets.index(s)))
         row = self._place(game, decision)
         if self.road_figure is not None and row[3] in (0, 2) and row[3] != self.road_figure:

@@ -7,9 +7,11 @@ Figure kind codes: 0 follower, 1 mayor, 2 messenger, 3 scarecrow.
 
 import pytest
 
-from sim import message_actions
-from sim.game import Game
+from sim import courier, message_actions, scoring
+from sim.board import Board
+from sim.game import Game, catalogue_for
 from sim.play import play
+from sim.messages import MessagesOptions
 from sim.rules import Rules
 from strategies import player
 
@@ -226,6 +228,49 @@ def test_r_mm_10_monastery_completed_with_a_town_hall_scores_8():
     assert g.decision.kind == "town_hall" and g.decision.seat == 1
     g.apply((1, -2))  # the eighth neighbour is a town hall
     assert scored(g)[-1] == ("monastery", 8, [0])
+
+
+def monastery_beside_a_town_hall():
+    """Seat 0's monk on B at 0,-1; seat 1's town hall at 1,-1; seat 0's E at -1,-1.
+    The monastery's tiles: its own, D at 0,0 and E; the town hall adds nothing."""
+    rules = Rules(expansions=("mayors", "messages", "courier"), messages=MessagesOptions("classic"))
+    g = Game(rules, 0, stack=["B", "E", "U"])
+    place(g, 0, -1, 0, FOLLOWER, "monastery")
+    assert g.decision.kind == "town_hall" and g.decision.seat == 1
+    g.apply((1, -1))
+    place(g, -1, -1, 0)
+    monk = next(f for f, i in g.board.figures() if i.player == 0)
+    return g, monk, g.board.figure(monk).segment
+
+
+def test_r_mm_10_a_town_hall_counts_in_no_monastery_value():
+    g, monk, seg = monastery_beside_a_town_hall()
+    assert g.board.feature(seg).tiles == 3  # 1 + D + E (4 if the hall counted)
+    # message 3 (smallest monastery), message 8 and the Courier's thank-you: 3 each
+    assert dict(message_actions.choices(g, 0, "smallest_monastery"))[
+        ("smallest_monastery", g.board.find(seg))] == 3
+    assert dict(message_actions.choices(g, 0, "score_and_return"))[("score_and_return", monk)] == 3
+    assert courier.thank_you_points(g.board, seg) == 3
+
+
+def test_r_mm_10_greedy_values_a_monastery_without_its_town_hall():
+    """On the C board: a monastery with 7 neighbours, one a town hall, is worth 7 (weight
+    0.5: 3.5) before and 8 when the eighth tile completes it, a gain of 4.5 to its monk
+    (9 - 0.5 * 8 = 5 if the hall counted)."""
+    cat = catalogue_for(Rules(expansions=("mayors",)))
+    board = Board(cat, 16)
+    for tile, x, y in (("D", 0, 0), ("B", 0, -1), ("U", 1, 0), ("U", -1, 0), ("townhall", 1, -1),
+                       ("B", -1, -1), ("B", -1, -2), ("B", 0, -2)):
+        board.place(cat.index[tile], x, y, 0)
+    seg = 1 * 12 + cat.types[cat.index["B"]].segment_at("monastery")
+    board.add_figure(0, FOLLOWER, 1, seg)
+    assert board.feature(seg).tiles == 7 and not board.feature(seg).complete
+    weights = (1.0, 1.0, 1.0, 0.5)  # city, road, field, monastery
+    rows, values = board.turn_values(cat.index["E"], (), 0, 2, weights, 0.0, 0.0)
+    assert dict(zip(rows, values))[(1, -2, 0, -1, -1)] == pytest.approx(4.5)
+    board.place(cat.index["E"], 1, -2, 0)
+    f = board.feature(seg)
+    assert f.complete and scoring.feature_value(board, f, final=False) == 8
 
 
 def test_r_mm_11_crisis_meeting():

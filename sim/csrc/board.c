@@ -229,6 +229,21 @@ int cc_neighbours8(const cc_board *b, int x, int y) {
     return n;
 }
 
+/* R-MM-10: the tiles a monastery at (x, y) is worth, its own and every neighbour
+ * but town halls. The one place that knows a monastery's tile count. */
+int monastery_tiles(const cc_board *b, int x, int y) {
+    int n = 1;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if (!dx && !dy) continue;
+            int c = cell(b, x + dx, y + dy);
+            if (c < 0 || b->grid[c] < 0) continue;
+            const placed_t *p = &b->tiles[b->grid[c]];
+            n += !variant(b, p->type, p->rot)->def.no_value;
+        }
+    return n;
+}
+
 int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, int cap) {
     if (!completed || cap < 0) return CC_ERR_ARG;
     int m = cc_misfit(b, type, x, y, rot);
@@ -337,9 +352,8 @@ int cc_feature_info(const cc_board *b, int seg, int32_t *out) {
     out[7] = s->nfig;
     if (s->kind == CC_MONASTERY) {
         const placed_t *p = &b->tiles[s->tile];
-        int around = cc_neighbours8(b, p->x, p->y);
-        out[2] = 1 + around;
-        out[3] = 8 - around;
+        out[2] = monastery_tiles(b, p->x, p->y);
+        out[3] = 8 - cc_neighbours8(b, p->x, p->y);
     }
     out[5] = s->kind != CC_FIELD && out[3] == 0;
     return CC_OK;

@@ -12,7 +12,7 @@ static int fast_score(cc_board *b, int root, int final, int nplayers, int32_t *p
     int kind = info[1], tiles = info[2], coats = info[4], value, src;
     if (kind == CC_ROAD) { value = tiles; src = SRC_ROAD; }
     else if (kind == CC_CITY) { value = final ? tiles + coats : 2 * (tiles + coats); src = SRC_CITY; }
-    else if (kind == CC_MONASTERY) { value = final ? tiles : 9; src = SRC_MONASTERY; }
+    else if (kind == CC_MONASTERY) { value = tiles; src = SRC_MONASTERY; } /* 9 if complete */
     else {
         int32_t cities[64];
         int n = cc_field_cities(b, root, cities, 64);

@@ -83,6 +83,9 @@ static inline int holds_majority(const uint8_t *count, const uint8_t *strength, 
     return 1;
 }
 
+/* R-MM-10: a monastery's worth in tiles, town halls not counted (board.c). */
+int monastery_tiles(const cc_board *b, int x, int y);
+
 /* SplitMix64, identical to sim/rng.py Stream. */
 static inline uint64_t splitmix_next(uint64_t *state) {
     *state += 0x9E3779B97F4A7C15ull;

@@ -174,8 +174,9 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
 static double feature_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
                             int completed_cities) {
     if (kind == CC_FIELD) return p->open_weight[CC_FIELD] * 3.0 * completed_cities;
-    if (complete) return kind == CC_ROAD ? tiles : kind == CC_CITY ? 2.0 * (tiles + coats) : 9.0;
-    double final = kind == CC_CITY ? tiles + coats : tiles; /* monastery: tiles = 1 + around */
+    /* monastery: tiles = monastery_tiles(), 9 when complete without town halls */
+    if (complete) return kind == CC_CITY ? 2.0 * (tiles + coats) : tiles;
+    double final = kind == CC_CITY ? tiles + coats : tiles;
     return p->open_weight[kind] * final;
 }
 
@@ -185,7 +186,7 @@ static double root_value(evalctx_t *c, int32_t r) {
     int tiles = s->ntiles, cities = 0;
     if (s->kind == CC_MONASTERY) {
         const placed_t *pl = &c->b->tiles[s->tile];
-        tiles = 1 + cc_neighbours8(c->b, pl->x, pl->y);
+        tiles = monastery_tiles(c->b, pl->x, pl->y);
     }
     if (s->kind == CC_FIELD) cities = field_completed_cities(c, NULL, NULL, -1, &r, 1);
     return feature_value(c->p, s->kind, tiles, s->coats, s->open == 0 && s->kind != CC_FIELD, cities);
@@ -223,7 +224,7 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
             if (holds_majority(rs->count, rs->strength, np, q)) before[q] += value;
     }
     int tiles = 0, cities = 0;
-    if (t->kind[g] == CC_MONASTERY) tiles = 1 + cc_neighbours8(c->b, x, y);
+    if (t->kind[g] == CC_MONASTERY) tiles = monastery_tiles(c->b, x, y);
     else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
     double after = feature_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
@@ -292,11 +293,12 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
                     const seg_t *ms = &b->segs[find_const(b, ti * CC_MAX_SEGS + mon)];
                     if (!ms->nfig) continue;
                     int around = cc_neighbours8(b, pl->x, pl->y);
+                    int worth = monastery_tiles(b, pl->x, pl->y), after_worth = worth + !v->def.no_value;
                     for (int q = 0; q < params->nplayers; q++) {
                         if (!holds_majority(ms->count, ms->strength, params->nplayers, q)) continue;
-                        double before = params->open_weight[CC_MONASTERY] * (1 + around);
-                        double after = around + 1 == 8 ? 9.0
-                                                       : params->open_weight[CC_MONASTERY] * (2 + around);
+                        double before = params->open_weight[CC_MONASTERY] * worth;
+                        double after = around + 1 == 8 ? (double)after_worth
+                                                       : params->open_weight[CC_MONASTERY] * after_worth;
                         gain[q] += after - before;
                     }
                     if (around + 1 == 8) returned += ms->count[me];
