@@ -513,3 +513,26 @@ int cc_feature_segments(const cc_board *b, int seg, int32_t *out, int cap) {
     } while (s != r);
     return n;
 }
+
+/* ---------------------------------------------------------------- feature values */
+
+int feature_value(const cc_board *b, int seg, int final) {
+    if (!b || !seg_valid(b, seg)) return CC_ERR_ARG;
+    const seg_t *s = &b->segs[find_const(b, seg)];
+    switch (s->kind) {
+    case CC_ROAD: return s->ntiles;  /* R-BASE-6/8: 1 per tile, each tile once */
+    case CC_CITY: return final ? s->ntiles + s->coats : 2 * (s->ntiles + s->coats);
+    case CC_MONASTERY: {  /* 9 when completed without a town hall (R-MM-10) */
+        const placed_t *p = &b->tiles[s->tile];
+        return monastery_tiles(b, p->x, p->y);
+    }
+    default: {  /* a field: 3 per completed city it borders (R-BASE-8) */
+        int32_t cities[4 * 64];
+        int n = cc_field_cities(b, seg, cities, (int)(sizeof cities / sizeof *cities));
+        if (n < 0) return n;
+        int value = 0;
+        for (int i = 0; i < n; i++) value += 3 * (b->segs[cities[i]].open == 0);
+        return value;
+    }
+    }
+}

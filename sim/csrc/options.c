@@ -171,7 +171,7 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
 
 /* Value of a feature for player q: points now if complete, else the weighted
  * final-scoring value; 0 unless q holds the majority. */
-static double feature_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
+static double weighted_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
                             int completed_cities) {
     if (kind == CC_FIELD) return p->open_weight[CC_FIELD] * 3.0 * completed_cities;
     /* monastery: tiles = monastery_tiles(), 9 when complete without town halls */
@@ -189,7 +189,7 @@ static double root_value(evalctx_t *c, int32_t r) {
         tiles = monastery_tiles(c->b, pl->x, pl->y);
     }
     if (s->kind == CC_FIELD) cities = field_completed_cities(c, NULL, NULL, -1, &r, 1);
-    return feature_value(c->p, s->kind, tiles, s->coats, s->open == 0 && s->kind != CC_FIELD, cities);
+    return weighted_value(c->p, s->kind, tiles, s->coats, s->open == 0 && s->kind != CC_FIELD, cities);
 }
 
 enum { MAX_RULES = 8 };
@@ -227,7 +227,7 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
     if (t->kind[g] == CC_MONASTERY) tiles = monastery_tiles(c->b, x, y);
     else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
-    double after = feature_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
+    double after = weighted_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
     for (int q = 0; q < np; q++)
         without[q] = (holds_majority(t->count[g], t->strength[g], np, q) ? after : 0.0) - before[q];
     for (int r = 0; r < nrules; r++) {
