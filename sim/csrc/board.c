@@ -102,12 +102,12 @@ static int unite(cc_board *b, int a, int c) {
     int shared = shared_tiles(b, ra, rb);
     B->ntiles = (int16_t)(A->ntiles + B->ntiles - shared);
     B->open = (int16_t)(A->open + B->open);
-    B->coats = (int16_t)(A->coats + B->coats);
-    B->nsegs = (int16_t)(A->nsegs + B->nsegs);
+    B->coats = A->coats + B->coats;
+    B->nsegs = A->nsegs + B->nsegs;
     B->nfig = (int16_t)(A->nfig + B->nfig);
     for (int p = 0; p < CC_MAX_PLAYERS; p++) {
-        B->count[p] = (uint8_t)(B->count[p] + A->count[p]);
-        B->strength[p] = (uint8_t)(B->strength[p] + A->strength[p]);
+        B->count[p] = (uint16_t)(B->count[p] + A->count[p]);
+        B->strength[p] = (uint16_t)(B->strength[p] + A->strength[p]);
     }
     int32_t t = A->next; /* splice the two circular lists */
     A->next = B->next;
@@ -246,6 +246,7 @@ int monastery_tiles(const cc_board *b, int x, int y) {
 
 int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, int cap) {
     if (!completed || cap < 0) return CC_ERR_ARG;
+    if (cap < CC_MAX_COMPLETED) return CC_ERR_FULL;  /* checked before anything changes */
     int m = cc_misfit(b, type, x, y, rot);
     if (m < 0) return m;
     if (m == 6) return CC_ERR_OCCUPIED;
@@ -295,7 +296,7 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
     for (int e = 0; e < 4; e++) frontier_add(b, cell(b, x + DX[e], y + DY[e]));
 
     int n = 0;
-    int32_t found[CC_MAX_SEGS + 4 + 9];
+    int32_t found[CC_MAX_COMPLETED];
     for (int l = 0; l < v->def.nseg; l++) {
         int k = v->def.seg_kind[l];
         if (k != CC_CITY && k != CC_ROAD) continue;
@@ -317,13 +318,13 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
             if (mon >= 0 && cc_neighbours8(b, p->x, p->y) == 8)
                 n = add_unique(found, n, find(b, t * CC_MAX_SEGS + mon));
         }
-    if (n > cap) return CC_ERR_FULL;
     memcpy(completed, found, (size_t)n * sizeof *found);
     return n;
 }
 
-int cc_tile_info(const cc_board *b, int idx, int32_t *out) {
+int cc_tile_info(const cc_board *b, int idx, int32_t *out, int cap) {
     if (!b || !out || idx < 0 || idx >= b->ntiles) return CC_ERR_ARG;
+    if (cap < 4) return CC_ERR_FULL;
     const placed_t *p = &b->tiles[idx];
     out[0] = p->type;
     out[1] = p->rot;
@@ -339,8 +340,9 @@ int cc_tile_at(const cc_board *b, int x, int y) {
     return b->grid[c];
 }
 
-int cc_feature_info(const cc_board *b, int seg, int32_t *out) {
+int cc_feature_info(const cc_board *b, int seg, int32_t *out, int cap) {
     if (!b || !out || !seg_valid(b, seg)) return CC_ERR_ARG;
+    if (cap < 8) return CC_ERR_FULL;
     int r = find_const(b, seg);
     const seg_t *s = &b->segs[r];
     out[0] = r;
@@ -359,8 +361,9 @@ int cc_feature_info(const cc_board *b, int seg, int32_t *out) {
     return CC_OK;
 }
 
-int cc_feature_strength(const cc_board *b, int seg, int32_t *out) {
+int cc_feature_strength(const cc_board *b, int seg, int32_t *out, int cap) {
     if (!b || !out || !seg_valid(b, seg)) return CC_ERR_ARG;
+    if (cap < 2 * CC_MAX_PLAYERS) return CC_ERR_FULL;
     const seg_t *s = &b->segs[find_const(b, seg)];
     for (int p = 0; p < CC_MAX_PLAYERS; p++) {
         out[p] = s->count[p];
@@ -424,8 +427,8 @@ int cc_occupied_features(const cc_board *b, int32_t *out, int cap) {
 /* Add (sign +1) or take away (-1) a figure's share of its feature's aggregates. */
 static void tally(cc_board *b, const figure_t *f, int sign) {
     seg_t *r = &b->segs[find(b, f->seg)];
-    r->count[f->player] = (uint8_t)(r->count[f->player] + sign * f->scores);
-    r->strength[f->player] = (uint8_t)(r->strength[f->player] + sign * f->strength);
+    r->count[f->player] = (uint16_t)(r->count[f->player] + sign * f->scores);
+    r->strength[f->player] = (uint16_t)(r->strength[f->player] + sign * f->strength);
     r->nfig = (int16_t)(r->nfig + sign);
 }
 
@@ -435,8 +438,6 @@ int cc_figure_add(cc_board *b, int player, int kind, int strength, int scores, i
         return CC_ERR_ARG;
     for (int f = 0; f < CC_MAX_FIGURES; f++) {
         if (b->figs[f].seg >= 0) continue;
-        const seg_t *r = &b->segs[find(b, seg)];
-        if (r->count[player] >= 250 || r->strength[player] + strength > 250) return CC_ERR_FULL;
         b->figs[f] = (figure_t){(int8_t)player, (int8_t)kind, (int8_t)strength, (int8_t)scores, seg};
         tally(b, &b->figs[f], +1);
         return f;
@@ -462,8 +463,9 @@ int cc_figure_remove(cc_board *b, int fig) {
     return CC_OK;
 }
 
-int cc_figure_info(const cc_board *b, int fig, int32_t *out) {
+int cc_figure_info(const cc_board *b, int fig, int32_t *out, int cap) {
     if (!b || !out || fig < 0 || fig >= CC_MAX_FIGURES) return CC_ERR_ARG;
+    if (cap < 5) return CC_ERR_FULL;
     const figure_t *f = &b->figs[fig];
     out[0] = f->player;
     out[1] = f->kind;

@@ -15,7 +15,8 @@
 enum {
     CC_MAX_PLAYERS = 6,
     CC_MAX_SEGS = 12,
-    CC_MAX_FIGURES = 192
+    CC_MAX_FIGURES = 192,
+    CC_MAX_COMPLETED = 25   /* features one placement can complete: 12 + 4 + 9 */
 };
 
 enum {
@@ -80,11 +81,12 @@ int cc_fits(const cc_board *b, int type, int x, int y, int rot);
  * 5 if it has no placed neighbour, 6 if the cell is taken, or an error (< 0). */
 int cc_misfit(const cc_board *b, int type, int x, int y, int rot);
 /* Places a tile; writes the features it completes (root segment ids, cities and
- * roads first, then monasteries) to completed. Returns how many, or an error. */
+ * roads first, then monasteries) to completed, which must have room for
+ * CC_MAX_COMPLETED. Returns how many, or an error; on an error nothing changed. */
 int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, int cap);
 
 /* Placed tile idx: out = {type, rotation, x, y}. */
-int cc_tile_info(const cc_board *b, int idx, int32_t *out);
+int cc_tile_info(const cc_board *b, int idx, int32_t *out, int cap);
 /* Placed tile index at (x, y), -1 if the cell is empty, or an error. */
 int cc_tile_at(const cc_board *b, int x, int y);
 /* Number of the 8 cells around (x, y) that hold tiles. */
@@ -94,10 +96,10 @@ int cc_neighbours8(const cc_board *b, int x, int y);
 int cc_find(const cc_board *b, int seg);
 /* out = {root, kind, tiles, open, coats, complete, segments, figures}; for a monastery
  * `tiles` is 1 + the tiles around it and `open` the empty cells around it. */
-int cc_feature_info(const cc_board *b, int seg, int32_t *out);
+int cc_feature_info(const cc_board *b, int seg, int32_t *out, int cap);
 /* Figure count and strength per player on the feature: out[0..5] counts,
  * out[6..11] strengths. */
-int cc_feature_strength(const cc_board *b, int seg, int32_t *out);
+int cc_feature_strength(const cc_board *b, int seg, int32_t *out, int cap);
 /* Distinct city features a field feature borders (root ids). */
 int cc_field_cities(const cc_board *b, int seg, int32_t *out, int cap);
 /* Local segments of placed tile idx whose feature holds no figure. */
@@ -113,7 +115,7 @@ int cc_figure_add(cc_board *b, int player, int kind, int strength, int scores, i
 int cc_figure_set(cc_board *b, int fig, int strength, int scores);
 int cc_figure_remove(cc_board *b, int fig);
 /* out = {player, kind, strength, segment, scores}; segment -1 for a free slot. */
-int cc_figure_info(const cc_board *b, int fig, int32_t *out);
+int cc_figure_info(const cc_board *b, int fig, int32_t *out, int cap);
 /* Figure ids on the feature of seg, ascending. */
 int cc_feature_figures(const cc_board *b, int seg, int32_t *out, int cap);
 
@@ -166,7 +168,7 @@ int cc_figures(const cc_board *b, int32_t *out, int cap);
  * Returns the number of rows (0: nothing to place, best untouched). */
 int cc_turn_best(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
                  const cc_greedy_params *params, int32_t *rows, double *values, int cap,
-                 int32_t *best);
+                 int32_t *best, int best_cap);
 /* 1 if (x, y, rot, kind, seg) is one of cc_turn_options' rows, 0 if not, or an error. */
 int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
                     const cc_figure_rule *rules, int nrules);

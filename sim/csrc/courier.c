@@ -38,11 +38,11 @@ static int courier_step(cc_game *g, const step_t *s) {
     for (int i = 0; i < c->nmoved; i++) {
         int32_t fig[5], f[8], tile[4];
         int seg = c->moved_seg[i];
-        if (cc_figure_info(g->board, c->moved_fig[i], fig) < 0) return CC_ERR_ARG;
+        if (cc_figure_info(g->board, c->moved_fig[i], fig, 5) < 0) return CC_ERR_ARG;
         if (fig[3] != seg) continue;  /* back in supply since, or its slot reused */
-        if (cc_feature_info(g->board, seg, f) < 0) return CC_ERR_ARG;
+        if (cc_feature_info(g->board, seg, f, 8) < 0) return CC_ERR_ARG;
         if (f[1] == CC_FIELD || f[5]) continue;  /* fields never; complete features no more */
-        if (cc_tile_info(g->board, seg / CC_MAX_SEGS, tile) < 0) return CC_ERR_ARG;
+        if (cc_tile_info(g->board, seg / CC_MAX_SEGS, tile, 4) < 0) return CC_ERR_ARG;
         if (!(g->tile_flags[tile[0]] & CC_TILE_LETTER) && !courier_near(g, tile[2], tile[3])) continue;
         int points = feature_value(g->board, seg, 1);
         if (points < 0) return points;

@@ -7,7 +7,7 @@ enum { SRC_ROAD = 0, SRC_CITY = 1, SRC_MONASTERY = 2, SRC_FIELD = 3 };
 static int fast_score(cc_board *b, int root, int final, int nplayers, int32_t *points,
                       int *supply) {
     int32_t info[8];
-    int rc = cc_feature_info(b, root, info);
+    int rc = cc_feature_info(b, root, info, 8);
     if (rc < 0) return rc;
     int kind = info[1], tiles = info[2], coats = info[4], value, src;
     if (kind == CC_ROAD) { value = tiles; src = SRC_ROAD; }
@@ -49,13 +49,13 @@ int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int sta
     int cap = 5 * 4 * 13 * (2 * (nstack + 1) + 4);
     int32_t *rows = malloc((size_t)cap * sizeof *rows);
     double *values = malloc((size_t)(cap / 5) * sizeof *values);
-    int32_t *done = malloc((size_t)(CC_MAX_SEGS + 4 + 9) * sizeof *done);
+    int32_t *done = malloc((size_t)(CC_MAX_COMPLETED) * sizeof *done);
     int rc = 0, turns = 0, seat = nplayers - 1;
     int supply[CC_MAX_PLAYERS];
     if (!b || !rows || !values || !done) { rc = CC_ERR_NOMEM; goto out; }
     memset(points_out, 0, (size_t)nplayers * 4 * sizeof *points_out);
     for (int q = 0; q < nplayers; q++) supply[q] = followers;
-    rc = cc_place(b, start_type, 0, 0, 0, done, CC_MAX_SEGS + 4 + 9);
+    rc = cc_place(b, start_type, 0, 0, 0, done, CC_MAX_COMPLETED);
     if (rc < 0) goto out;
     seat = 0;
     for (int i = 0; i < nstack; i++) {
@@ -90,7 +90,7 @@ int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int sta
         if (turns >= moves_cap / 5) { rc = CC_ERR_FULL; goto out; }
         memcpy(&moves_out[5 * turns], row, 5 * sizeof *row);
         turns++;
-        int nd = cc_place(b, t, row[0], row[1], row[2], done, CC_MAX_SEGS + 4 + 9);
+        int nd = cc_place(b, t, row[0], row[1], row[2], done, CC_MAX_COMPLETED);
         if (nd < 0) { rc = nd; goto out; }
         if (row[3] >= 0) {
             int f = cc_figure_add(b, seat, row[3], 1, 1, (b->ntiles - 1) * CC_MAX_SEGS + row[4]);

@@ -155,7 +155,7 @@ void game_add_points(cc_game *g, int seat, int points, int source) {
 
 int game_return_figure(cc_game *g, int fig) {
     int32_t info[5];
-    int rc = cc_figure_info(g->board, fig, info);
+    int rc = cc_figure_info(g->board, fig, info, 5);
     if (rc < 0) return rc;
     rc = cc_figure_remove(g->board, fig);
     if (rc < 0) return rc;
@@ -166,7 +166,7 @@ int game_return_figure(cc_game *g, int fig) {
 /* Majority (R-BASE-7) of a feature's root as a bit per seat, and the score event. */
 static int score_feature(cc_game *g, int root, int final, int *kind, int *value) {
     int32_t info[8];
-    int rc = cc_feature_info(g->board, root, info);
+    int rc = cc_feature_info(g->board, root, info, 8);
     if (rc < 0) return rc;
     int v = feature_value(g->board, root, final);
     if (v < 0) return v;
@@ -278,8 +278,8 @@ static int put_figure(cc_game *g, int seat, int kind, int seg) {
 
 static int apply_place(cc_game *g, const int32_t *row) {
     int x = row[0], y = row[1], rot = row[2], figure = row[3], local = row[4];
-    int32_t done[CC_MAX_SEGS + 4 + 9];
-    int nd = cc_place(g->board, g->drawn_type, x, y, rot, done, CC_MAX_SEGS + 4 + 9);
+    int32_t done[CC_MAX_COMPLETED];
+    int nd = cc_place(g->board, g->drawn_type, x, y, rot, done, CC_MAX_COMPLETED);
     if (nd < 0) return nd;
     for (int k = 0; k < NREGISTRY; k++)
         if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->placed)
@@ -461,8 +461,8 @@ int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *
     g->drawn_type = g->placed_index = -1;
     for (int k = 0; k < NREGISTRY; k++)
         if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->start) REGISTRY[k]->start(g);
-    int32_t done[CC_MAX_SEGS + 4 + 9];
-    rc = cc_place(g->board, cfg->start_type, 0, 0, 0, done, CC_MAX_SEGS + 4 + 9);
+    int32_t done[CC_MAX_COMPLETED];
+    rc = cc_place(g->board, cfg->start_type, 0, 0, 0, done, CC_MAX_COMPLETED);
     int32_t v[4] = {cfg->start_type, 0, 0, 0};
     game_emit(g, CC_EV_START, 0, -1, 4, v);
     if (rc >= 0) rc = advance(g);

@@ -31,8 +31,9 @@ typedef struct {
     int16_t tile;          /* placed tile index, -1 for an unused slot */
     int8_t kind, local;
     /* aggregates, valid at the root only */
-    int16_t ntiles, open, coats, nsegs, nfig;
-    uint8_t count[6], strength[6];
+    int16_t ntiles, open, nfig;  /* at most 4000 tiles (cc_board_new), 4 edges each */
+    int32_t coats, nsegs;        /* up to 12 segments and 108 coats a tile */
+    uint16_t count[6], strength[6];  /* at most 192 figures of strength 9: no wrap */
 } seg_t;
 
 typedef struct {
@@ -76,7 +77,7 @@ static inline int find_const(const cc_board *b, int s) {
 }
 
 /* R-BASE-7: is q among the greatest strengths of those present? */
-static inline int holds_majority(const uint8_t *count, const uint8_t *strength, int np, int q) {
+static inline int holds_majority(const uint16_t *count, const uint16_t *strength, int np, int q) {
     if (!count[q]) return 0;
     for (int o = 0; o < np; o++)
         if (count[o] && strength[o] > strength[q]) return 0;

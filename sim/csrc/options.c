@@ -12,8 +12,8 @@ typedef struct {
     int8_t kind[CC_MAX_SEGS];
     int8_t nroots[CC_MAX_SEGS];
     int32_t roots[CC_MAX_SEGS][8];      /* existing features joined (roots) */
-    int16_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
-    uint8_t count[CC_MAX_SEGS][CC_MAX_PLAYERS], strength[CC_MAX_SEGS][CC_MAX_PLAYERS];
+    int32_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
+    uint16_t count[CC_MAX_SEGS][CC_MAX_PLAYERS], strength[CC_MAX_SEGS][CC_MAX_PLAYERS];
     int8_t complete[CC_MAX_SEGS];
 } trial_t;
 
@@ -75,20 +75,20 @@ static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t
         }
         int g = gid[rep];
         t->group_of[s] = (int8_t)g;
-        t->coats[g] = (int16_t)(t->coats[g] + v->def.seg_coats[s]);
+        t->coats[g] = (int32_t)(t->coats[g] + v->def.seg_coats[s]);
         if (v->def.seg_kind[s] == CC_CITY || v->def.seg_kind[s] == CC_ROAD)
-            t->open[g] = (int16_t)(t->open[g] + __builtin_popcount(v->def.seg_mask[s]) - matched[s]);
+            t->open[g] = (int32_t)(t->open[g] + __builtin_popcount(v->def.seg_mask[s]) - matched[s]);
         for (int i = 0; i < nsr[s]; i++) {
             int32_t r = segroots[s][i];
             if (root_in(t->roots[g], t->nroots[g], r)) continue;
             const seg_t *rs = &b->segs[r];
             t->roots[g][t->nroots[g]++] = r;
-            t->open[g] = (int16_t)(t->open[g] + rs->open);
-            t->coats[g] = (int16_t)(t->coats[g] + rs->coats);
-            t->nfig[g] = (int16_t)(t->nfig[g] + rs->nfig);
+            t->open[g] = (int32_t)(t->open[g] + rs->open);
+            t->coats[g] = (int32_t)(t->coats[g] + rs->coats);
+            t->nfig[g] = (int32_t)(t->nfig[g] + rs->nfig);
             for (int q = 0; q < CC_MAX_PLAYERS; q++) {
-                t->count[g][q] = (uint8_t)(t->count[g][q] + rs->count[q]);
-                t->strength[g][q] = (uint8_t)(t->strength[g][q] + rs->strength[q]);
+                t->count[g][q] = (uint16_t)(t->count[g][q] + rs->count[q]);
+                t->strength[g][q] = (uint16_t)(t->strength[g][q] + rs->strength[q]);
             }
         }
     }
@@ -232,11 +232,11 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
         without[q] = (holds_majority(t->count[g], t->strength[g], np, q) ? after : 0.0) - before[q];
     for (int r = 0; r < nrules; r++) {
         if (!rule_fits(&rules[r], t, g)) continue;
-        uint8_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
+        uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
         memcpy(count, t->count[g], sizeof count);
         memcpy(strength, t->strength[g], sizeof strength);
-        count[me] = (uint8_t)(count[me] + rules[r].scores);
-        strength[me] = (uint8_t)(strength[me] + rules[r].strength);
+        count[me] = (uint16_t)(count[me] + rules[r].scores);
+        strength[me] = (uint16_t)(strength[me] + rules[r].strength);
         for (int q = 0; q < np; q++)
             with[r][q] = (holds_majority(count, strength, np, q) ? after : 0.0) - before[q];
     }
@@ -336,8 +336,9 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
 
 int cc_turn_best(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
                  const cc_greedy_params *params, int32_t *rows, double *values, int cap,
-                 int32_t *best) {
+                 int32_t *best, int best_cap) {
     if (!params || !best) return CC_ERR_ARG;
+    if (best_cap < 5) return CC_ERR_FULL;
     int n = cc_turn_options(b, type, rules, nrules, params, rows, values, cap);
     if (n <= 0) return n;
     int pick = 0;

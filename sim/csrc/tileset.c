@@ -19,40 +19,67 @@ void cc_tileset_free(cc_tileset *ts) {
     free(ts);
 }
 
+/* What a segment of kind k needs its edge to show (city, road), -1 for no edge. */
+static int edge_kind(int k) {
+    return k == CC_CITY ? CC_EDGE_CITY : k == CC_ROAD ? CC_EDGE_ROAD : -1;
+}
+
+/* Checks one rotation and works out its edge, half-edge and monastery lookups.
+ * Everything is checked before the tile set changes (cc_tileset_add is all or nothing). */
+static int build_variant(const cc_tiledef *d, const cc_tiledef *first, variant_t *w) {
+    if (d->nseg < 0 || d->nseg > CC_MAX_SEGS || (d->distinct != 0 && d->distinct != 1)
+        || (d->no_value != 0 && d->no_value != 1))
+        return CC_ERR_ARG;
+    for (int e = 0; e < 4; e++)
+        if (d->edges[e] < CC_EDGE_FIELD || d->edges[e] > CC_EDGE_ANY) return CC_ERR_ARG;
+    w->def = *d;
+    memset(w->edge_seg, -1, sizeof w->edge_seg);
+    memset(w->half_seg, -1, sizeof w->half_seg);
+    w->monastery = -1;
+    for (int s = 0; s < d->nseg; s++) {
+        int k = d->seg_kind[s];
+        uint8_t m = d->seg_mask[s];
+        if (k < CC_CITY || k > CC_MONASTERY) return CC_ERR_ARG;
+        /* a segment is the same segment in every rotation */
+        if (first && (first->nseg != d->nseg || first->seg_kind[s] != k)) return CC_ERR_ARG;
+        if (d->seg_coats[s] < 0 || d->seg_coats[s] > 9 || (k != CC_CITY && d->seg_coats[s]))
+            return CC_ERR_ARG;  /* coats of arms only on cities */
+        if (k != CC_FIELD && d->seg_cities[s]) return CC_ERR_ARG;
+        for (int c = 0; c < 16; c++)  /* a field borders cities of this tile only */
+            if ((d->seg_cities[s] >> c & 1) && (c >= d->nseg || d->seg_kind[c] != CC_CITY))
+                return CC_ERR_ARG;
+        if (k == CC_MONASTERY) {
+            if (m || w->monastery >= 0) return CC_ERR_ARG;  /* one, on no edge */
+            w->monastery = (int8_t)s;
+            continue;
+        }
+        if (k != CC_FIELD && m > 15) return CC_ERR_ARG;
+        for (int bit = 0; bit < (k == CC_FIELD ? 8 : 4); bit++) {
+            if (!(m & (1u << bit))) continue;
+            /* a city or road segment on an edge showing the same; a field beside a
+             * field, road or river edge, never on a city edge or a town hall's */
+            int shown = d->edges[k == CC_FIELD ? bit / 2 : bit];
+            if (k == CC_FIELD ? shown == CC_EDGE_CITY || shown == CC_EDGE_ANY : shown != edge_kind(k))
+                return CC_ERR_ARG;
+            int8_t *slot = k == CC_FIELD ? &w->half_seg[bit] : &w->edge_seg[bit];
+            if (*slot != -1) return CC_ERR_ARG; /* two segments claim one edge */
+            *slot = (int8_t)s;
+        }
+    }
+    for (int e = 0; e < 4; e++)  /* a city or road edge belongs to a segment */
+        if ((d->edges[e] == CC_EDGE_CITY || d->edges[e] == CC_EDGE_ROAD) && w->edge_seg[e] < 0)
+            return CC_ERR_ARG;
+    return 0;
+}
+
 int cc_tileset_add(cc_tileset *ts, const cc_tiledef *rot) {
     if (!ts || !rot) return CC_ERR_ARG;
     if (ts->n >= ts->cap) return CC_ERR_FULL;
+    variant_t v[4];
     for (int r = 0; r < 4; r++) {
-        const cc_tiledef *d = &rot[r];
-        if (d->nseg < 0 || d->nseg > CC_MAX_SEGS) return CC_ERR_ARG;
-        for (int e = 0; e < 4; e++)
-            if (d->edges[e] < CC_EDGE_FIELD || d->edges[e] > CC_EDGE_ANY) return CC_ERR_ARG;
-        for (int s = 0; s < d->nseg; s++) {
-            if (d->seg_kind[s] < CC_CITY || d->seg_kind[s] > CC_MONASTERY) return CC_ERR_ARG;
-            if (d->seg_kind[s] != CC_FIELD && d->seg_mask[s] > 15) return CC_ERR_ARG;
-        }
+        int rc = build_variant(&rot[r], r ? &rot[0] : NULL, &v[r]);
+        if (rc < 0) return rc;
     }
-    variant_t *v = &ts->v[ts->n * 4];
-    for (int r = 0; r < 4; r++) {
-        variant_t *w = &v[r];
-        w->def = rot[r];
-        memset(w->edge_seg, -1, sizeof w->edge_seg);
-        memset(w->half_seg, -1, sizeof w->half_seg);
-        w->monastery = -1;
-        for (int s = 0; s < rot[r].nseg; s++) {
-            int k = rot[r].seg_kind[s];
-            uint8_t m = rot[r].seg_mask[s];
-            if (k == CC_MONASTERY) {
-                w->monastery = (int8_t)s;
-                continue;
-            }
-            for (int bit = 0; bit < (k == CC_FIELD ? 8 : 4); bit++) {
-                if (!(m & (1u << bit))) continue;
-                int8_t *slot = k == CC_FIELD ? &w->half_seg[bit] : &w->edge_seg[bit];
-                if (*slot != -1) return CC_ERR_ARG; /* two segments claim one edge */
-                *slot = (int8_t)s;
-            }
-        }
-    }
+    memcpy(&ts->v[ts->n * 4], v, sizeof v);
     return ts->n++;
 }
