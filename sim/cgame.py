@@ -95,7 +95,7 @@ class _BoardView(Board):
         self.catalogue = catalogue
         self.max_tiles = max_tiles
         self._ptr = ptr
-        self._owner = owner  # keeps the game (and so this board's memory) alive
+        self._owner = owner  # the game's cdata: keeps this board's memory alive
         self._cap = 12 * (2 * max_tiles + 4)
         self._buf = ffi.new("int32_t[]", self._cap)
         self._rows = self._values = None
@@ -114,10 +114,11 @@ class CGame:
     """One game played by the C state machine. See the module docstring."""
 
     def __init__(self, rules: Rules, seed: int, seats=None, *, stack: list[str] | None = None,
-                 record: bool = True):
+                 record: bool | int = True):
         """`seats`: per seat a built-in Player or None (decisions come back to the
         caller); None for all: every seat answered by the caller. `stack`: fixed tile
-        ids in draw order, as for Game. `record` = False keeps no events or history.
+        ids in draw order, as for Game. `record`: True keeps events and history, False
+        neither, or CC_RECORD_* bits.
 
         Raises InputError for rules the C game does not play, a seat whose policies
         are not all built in, or a bad stack.
@@ -142,7 +143,7 @@ class CGame:
         cfg.nplayers, cfg.followers = rules.players, rules.followers
         cfg.expansions = sum(EXPANSION_BITS[e] for e in rules.expansions)
         cfg.start_type = cat.index[start.id]
-        cfg.record = int(record)
+        cfg.record = (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS) if record is True else int(record)
         if "river" in rules.expansions:
             cfg.river_edge = river_edges(start)[0]
         if "messages" in rules.expansions:
@@ -169,7 +170,7 @@ class CGame:
     def _own(self, ptr, max_tiles: int) -> None:
         self._ptr = ffi.gc(ptr, lib.cc_game_free)
         self._max_tiles = max_tiles
-        self.board = _BoardView(self.catalogue, max_tiles, lib.cc_game_board(ptr), self)
+        self._board = None
         self._head = ffi.new("int32_t[]", lib.CC_HEAD_INTS)
         self._status = ffi.new("int32_t[]", lib.CC_STATUS_INTS)
         self._choices = None
@@ -178,6 +179,14 @@ class CGame:
         self._decision_key = None
 
     # ------------------------------------------------------------ contract
+
+    @property
+    def board(self) -> Board:
+        """The game's board, read-only."""
+        if self._board is None:  # it keeps the C game alive, not this object: no cycle
+            self._board = _BoardView(self.catalogue, self._max_tiles,
+                                     lib.cc_game_board(self._ptr), self._ptr)
+        return self._board
 
     def _state(self) -> list[int]:
         check(lib.cc_game_status(self._ptr, self._status, lib.CC_STATUS_INTS), "cc_game_status")

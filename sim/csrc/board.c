@@ -15,16 +15,16 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     b->dim = 2 * max_tiles + 3;
     size_t cells = (size_t)b->dim * b->dim;
     b->grid = malloc(cells * sizeof *b->grid);
-    b->front_pos = malloc(cells * sizeof *b->front_pos);
-    b->front = malloc(cells * sizeof *b->front);
+    b->in_front = calloc(cells, sizeof *b->in_front);
+    /* each tile adds at most 4 frontier cells */
+    b->front = malloc((4 * (size_t)max_tiles + 4) * sizeof *b->front);
     b->tiles = calloc((size_t)max_tiles, sizeof *b->tiles);
     b->segs = calloc((size_t)max_tiles * CC_MAX_SEGS, sizeof *b->segs);
-    if (!b->grid || !b->front_pos || !b->front || !b->tiles || !b->segs) {
+    if (!b->grid || !b->in_front || !b->front || !b->tiles || !b->segs) {
         cc_board_free(b);
         return NULL;
     }
     memset(b->grid, -1, cells * sizeof *b->grid);
-    memset(b->front_pos, -1, cells * sizeof *b->front_pos);
     for (int i = 0; i < CC_MAX_FIGURES; i++) b->figs[i].seg = -1;
     return b;
 }
@@ -32,7 +32,7 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
 void cc_board_free(cc_board *b) {
     if (!b) return;
     free(b->grid);
-    free(b->front_pos);
+    free(b->in_front);
     free(b->front);
     free(b->tiles);
     free(b->segs);
@@ -45,7 +45,7 @@ cc_board *cc_board_clone(const cc_board *b) {
     if (!c) return NULL;
     size_t cells = (size_t)b->dim * b->dim;
     memcpy(c->grid, b->grid, cells * sizeof *b->grid);
-    memcpy(c->front_pos, b->front_pos, cells * sizeof *b->front_pos);
+    memcpy(c->in_front, b->in_front, cells * sizeof *b->in_front);
     memcpy(c->front, b->front, (size_t)b->nfront * sizeof *b->front);
     memcpy(c->tiles, b->tiles, (size_t)b->ntiles * sizeof *b->tiles);
     memcpy(c->segs, b->segs, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *b->segs);
@@ -148,19 +148,10 @@ int cc_fits(const cc_board *b, int type, int x, int y, int rot) {
     return m < 0 ? m : m == 0;
 }
 
-static int cmp_cells(const void *pa, const void *pb) {
-    /* cells are row-major with y growing with the row, so the index orders by y, x */
-    int32_t a = *(const int32_t *)pa, c = *(const int32_t *)pb;
-    return (a > c) - (a < c);
-}
-
 int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
     if (!b || !out || cap < 0 || type < 0 || type >= b->ts->n) return CC_ERR_ARG;
     if (b->ntiles >= b->max_tiles) return 0;
-    int32_t *cells = malloc(((size_t)b->nfront + 1) * sizeof *cells);
-    if (!cells) return CC_ERR_NOMEM;
-    memcpy(cells, b->front, (size_t)b->nfront * sizeof *cells);
-    qsort(cells, (size_t)b->nfront, sizeof *cells, cmp_cells);
+    const int32_t *cells = b->front;  /* kept sorted: by y, x */
     const variant_t *v = variant(b, type, 0);
     int n = 0;
     for (int i = 0; i < b->nfront; i++) {
@@ -185,29 +176,42 @@ int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
             for (int e = 0; e < 4 && ok; e++)
                 ok = need[e] < 0 || edge_matches(d->edges[e], need[e]);
             if (!ok) continue;
-            if (n + 3 > cap) { free(cells); return CC_ERR_FULL; }
+            if (n + 3 > cap) return CC_ERR_FULL;
             out[n++] = x;
             out[n++] = y;
             out[n++] = r;
         }
     }
-    free(cells);
     return n / 3;
 }
 
+/* Where cell c is or would go in the sorted frontier. Cells are row-major with y
+ * growing with the row, so the index order is by y, then x. */
+static int frontier_slot(const cc_board *b, int c) {
+    int lo = 0, hi = b->nfront;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (b->front[mid] < c) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 static void frontier_add(cc_board *b, int c) {
-    if (b->grid[c] >= 0 || b->front_pos[c] >= 0) return;
-    b->front_pos[c] = b->nfront;
-    b->front[b->nfront++] = c;
+    if (b->grid[c] >= 0 || b->in_front[c]) return;
+    int i = frontier_slot(b, c);
+    memmove(&b->front[i + 1], &b->front[i], (size_t)(b->nfront - i) * sizeof *b->front);
+    b->front[i] = c;
+    b->nfront++;
+    b->in_front[c] = 1;
 }
 
 static void frontier_remove(cc_board *b, int c) {
-    int i = b->front_pos[c];
-    if (i < 0) return;
-    int last = b->front[--b->nfront];
-    b->front[i] = last;
-    b->front_pos[last] = i;
-    b->front_pos[c] = -1;
+    if (!b->in_front[c]) return;
+    int i = frontier_slot(b, c);
+    memmove(&b->front[i], &b->front[i + 1], (size_t)(b->nfront - i - 1) * sizeof *b->front);
+    b->nfront--;
+    b->in_front[c] = 0;
 }
 
 static int add_unique(int32_t *list, int n, int v) {

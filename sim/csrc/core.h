@@ -146,19 +146,6 @@ typedef struct {
 int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
                     const cc_greedy_params *params, int32_t *rows, double *values, int cap);
 
-/* ---- the base turn for built-in policies (the fast path) ----
- * Plays a whole base game (R-BASE-1..8) in C: the same rules as sim/game.py, which
- * is the reference it is tested against (same seed, same moves, same points).
- * stack: tile types in draw order (already shuffled by Python); start_type goes to
- * (0, 0) r0. policy per seat: 0 first, 1 random, 2 greedy (weights in params[seat],
- * follower_value there is the unscaled weight). seat_state: each seat's SplitMix64
- * state, advanced in place. points_out: players × 4 (road, city, monastery, field).
- * moves_out: 5 int32 per turn, the chosen turn-option row. Returns the turns played. */
-int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int start_type,
-                 int nplayers, int followers, const int32_t *policy,
-                 const cc_greedy_params *params, uint64_t *seat_state,
-                 int32_t *points_out, int32_t *moves_out, int moves_cap);
-
 /* Every figure on the board as rows of 6 int32 (id, player, kind, strength, segment,
  * scores), by id. Returns the number of figures. */
 int cc_figures(const cc_board *b, int32_t *out, int cap);
@@ -203,6 +190,7 @@ enum { CC_POL_PYTHON = -1, CC_POL_FIRST = 0, CC_POL_RANDOM = 1, CC_POL_GREEDY = 
        CC_POL_SPREAD = 6, CC_POL_COVERAGE = 7, CC_POL_ALWAYS_ACTION = 8,
        CC_POL_ALWAYS_2 = 9 };
 enum { CC_OVERRIDE_NONE = 0, CC_OVERRIDE_TWO = 1, CC_OVERRIDE_ACTION = 2 };
+enum { CC_RECORD_HISTORY = 1, CC_RECORD_EVENTS = 2 };
 
 typedef struct {
     int32_t nplayers, followers, expansions;  /* CC_X_* bits */
@@ -210,7 +198,7 @@ typedef struct {
     int32_t river_edge;   /* with the River: the spring's river edge (R-RIV-1) */
     int32_t edition, zmg_alone;
     int32_t deck[8];      /* The Messages: action codes, top first (R-MSG-11) */
-    int32_t record;       /* 1: keep events and history (off for batches) */
+    int32_t record;       /* CC_RECORD_* bits: what to keep (nothing for batches) */
 } cc_game_config;
 
 /* One seat: a policy per decision kind and their parameters (the strategies package). */

@@ -50,7 +50,7 @@ static int grow_rows(cc_game *g, int64_t need) {
  *   COURIER      segment, x, y, points, came from the board, from x, from y
  *   FINAL, END   nothing (END: the scores are the result's) */
 void game_emit(cc_game *g, int kind, int turn, int seat, int n, const int32_t *v) {
-    if (!g->cfg.record || g->error) return;
+    if (!(g->cfg.record & CC_RECORD_EVENTS) || g->error) return;
     int rc = grow((void **)&g->events, &g->events_cap, (int64_t)(g->nevents + 1) * CC_EVENT_INTS,
                   sizeof *g->events);
     if (rc < 0) { g->error = rc; return; }
@@ -62,7 +62,7 @@ void game_emit(cc_game *g, int kind, int turn, int seat, int n, const int32_t *v
 }
 
 static int record_choice(cc_game *g, int kind, int n, const int32_t *v) {
-    if (!g->cfg.record) return 0;
+    if (!(g->cfg.record & CC_RECORD_HISTORY)) return 0;
     int rc = grow((void **)&g->history, &g->history_cap,
                   (int64_t)(g->nhistory + 1) * CC_HISTORY_INTS, sizeof *g->history);
     if (rc < 0) return rc;

@@ -49,8 +49,8 @@ struct cc_board {
     const cc_tileset *ts;
     int max_tiles, ntiles, dim, origin, nfront;
     int16_t *grid;         /* dim*dim placed indices, -1 empty */
-    int32_t *front_pos;    /* dim*dim index into front, -1 if not on the frontier */
-    int32_t *front;        /* frontier cells (empty cells next to a tile) */
+    uint8_t *in_front;     /* dim*dim: 1 if the cell is on the frontier */
+    int32_t *front;        /* frontier cells (empty cells next to a tile), ascending */
     placed_t *tiles;
     seg_t *segs;           /* max_tiles * CC_MAX_SEGS */
     figure_t figs[CC_MAX_FIGURES];

@@ -260,9 +260,17 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         return CC_ERR_ARG;
     int nplace = cc_legal_placements(b, type, rows, cap);
     if (nplace <= 0) return nplace;
-    int32_t *place = malloc((size_t)nplace * 3 * sizeof *place);
-    int32_t *stamp = params ? calloc((size_t)b->ntiles + 1, sizeof *stamp) : NULL;
-    if (!place || (params && !stamp)) { free(place); free(stamp); return CC_ERR_NOMEM; }
+    /* scratch on the stack for usual boards, so a turn allocates nothing */
+    int32_t place_local[3 * 512], stamp_local[1024];
+    int32_t *place = nplace <= 512 ? place_local : malloc((size_t)nplace * 3 * sizeof *place);
+    int32_t *stamp = !params ? NULL : b->ntiles < 1024 ? stamp_local
+                                    : malloc(((size_t)b->ntiles + 1) * sizeof *stamp);
+    if (!place || (params && !stamp)) {
+        if (place != place_local) free(place);
+        if (stamp != stamp_local) free(stamp);
+        return CC_ERR_NOMEM;
+    }
+    if (stamp) memset(stamp, 0, ((size_t)b->ntiles + 1) * sizeof *stamp);
     memcpy(place, rows, (size_t)nplace * 3 * sizeof *place);
     evalctx_t ctx = {b, params, stamp, 0};
     int n = 0, rc = 0;
@@ -329,8 +337,8 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
           }
         }
     }
-    free(place);
-    free(stamp);
+    if (place != place_local) free(place);
+    if (stamp != stamp_local) free(stamp);
     return rc ? rc : n / 5;
 }
 
