@@ -4,8 +4,9 @@ Each case runs in a fresh process (one core, so games/s is per core; its peak RS
 its own), plays `repeats` batches of seeded games, and reports the median batch rate.
 Cases ending in `-engine` play through the Python engine (sim/game.py, events and
 all); cases starting with `c-` play in the C game state machine (sim/cgame.py, built-in
-seats, no events kept: a game never leaves C); the others use the C fast path
-(sim/fastpath.py).
+seats, no events kept: a game never leaves C), those ending in `-batch` a whole batch
+in one C call (cgame.play_batch); the others use the C fast path (sim/fastpath.py:
+the C game, keeping each game's history).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ class Case:
     name: str
     players: str  # comma-separated player specs
     games: int  # games per batch
-    engine: str  # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" (sim/cgame.py)
+    engine: str  # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py)
     expansions: tuple[str, ...] = ()
     edition: str = "c3.1"
 
@@ -44,11 +45,16 @@ CASES = (
     Case("c-messages-classic-2p-greedy", "greedy,greedy", 1500, "c", ("messages",), "classic"),
     Case("c-messages-river-courier-4p-greedy", "greedy,greedy,greedy,greedy", 500, "c",
          ("messages", "river", "courier"), "c3.1"),
+    Case("c-base-2p-random-batch", "random,random", 4000, "batch"),
+    Case("c-base-2p-greedy-batch", "greedy,greedy", 1500, "batch"),
+    Case("c-messages-c3.1-2p-greedy-batch", "greedy,greedy", 1500, "batch", ("messages",), "c3.1"),
+    Case("c-messages-classic-2p-greedy-batch", "greedy,greedy", 1500, "batch", ("messages",),
+         "classic"),
 )
 
 
 def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
-    from sim.cgame import CGame
+    from sim.cgame import CGame, play_batch
     from sim.fastpath import play_fast
     from sim.game import Game
     from sim.messages import MessagesOptions
@@ -69,13 +75,18 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
         else:
             play(Game(rules, seed), seats)
 
-    for seed in range(min(20, games)):  # warm-up: imports, catalogue, caches
-        one(10**9 + seed)
+    def batch(seeds):
+        if case.engine == "batch":
+            play_batch(rules, seeds, seats)
+        else:
+            for seed in seeds:
+                one(seed)
+
+    batch(range(10**9, 10**9 + min(20, games)))  # warm-up: imports, catalogue, caches
     rates = []
     for r in range(repeats):
         t0 = time.perf_counter()
-        for seed in range(r * games, (r + 1) * games):
-            one(seed)
+        batch(range(r * games, (r + 1) * games))
         rates.append(games / (time.perf_counter() - t0))
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     conn.send({"case": case.name, "games_per_s_per_core": round(statistics.median(rates), 1),

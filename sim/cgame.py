@@ -22,7 +22,8 @@ from sim import messages, scoring
 from sim._core import check, ffi, lib
 from sim.board import Board
 from sim.errors import IllegalMove, InputError
-from sim.game import FIGURE_KINDS, Decision, _check_stack, catalogue_for, stack_tiles, tile_order
+from sim.game import (FIGURE_KINDS, Decision, _check_stack, catalogue_for, stack_plan, stack_tiles,
+                      tile_order)
 from sim.river import is_river_tile, river_edges
 from sim.rng import Stream, derive
 from sim.rules import Rules
@@ -110,6 +111,105 @@ class _BoardView(Board):
         raise TypeError("clone the CGame, not its board")
 
 
+def _config(rules: Rules, start, record: int):
+    """cc_game_config for `rules` with `start` at (0, 0); the deck is left to the caller.
+
+    Raises InputError for rules the C game does not play."""
+    if not supports(rules):
+        raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
+                         f"{', '.join(EXPANSION_BITS)} (Messengers & Mayors: not yet)")
+    cfg = ffi.new("cc_game_config *")
+    cfg.nplayers, cfg.followers = rules.players, rules.followers
+    cfg.expansions = sum(EXPANSION_BITS[e] for e in rules.expansions)
+    cfg.start_type = catalogue_for(rules).index[start.id]
+    cfg.record = record
+    if "river" in rules.expansions:
+        cfg.river_edge = river_edges(start)[0]  # R-RIV-1: the river leaves the spring
+    if "messages" in rules.expansions:
+        cfg.edition = EDITIONS[rules.messages.edition]
+        cfg.zmg_alone = int(rules.messages.zmg_alone)
+    return cfg
+
+
+_flags: dict[tuple[str, ...], bytes] = {}
+
+
+def _tile_flags(rules: Rules) -> bytes:
+    """CC_TILE_* of every tile type of the rules' catalogue (built once per tile sets)."""
+    key = rules.tile_sets
+    if key not in _flags:
+        _flags[key] = bytes((lib.CC_TILE_RIVER if is_river_tile(t) else 0)
+                            | (lib.CC_TILE_LETTER if t.has("letter") else 0)
+                            for t in catalogue_for(rules).types)
+    return _flags[key]
+
+
+def _seat_policies(rules: Rules, seats):
+    """cc_seat_policy[] for `seats` (None: answered from Python).
+
+    Raises InputError for a wrong seat count or a seat not made of built-in policies."""
+    seats = [None] * rules.players if seats is None else list(seats)
+    if len(seats) != rules.players:
+        raise InputError(f"seats: {len(seats)} seats for a {rules.players}-player game")
+    pol = ffi.new("cc_seat_policy[]", rules.players)
+    for s, player in enumerate(seats):
+        if player is None:
+            pol[s].place = pol[s].scoring_figure = pol[s].messages = lib.CC_POL_PYTHON
+        elif not seat_policy(player, rules.messages.edition, pol[s]):
+            raise InputError(f"seats: seat {s}: {player.name!r} is not made of built-in "
+                             f"policies only; give None and answer its decisions")
+    return pol
+
+
+def play_batch(rules: Rules, seeds, players) -> dict:
+    """A shard of seeded games of built-in seats in one C call (issue 13 item 4): the
+    same games as CGame(rules, seed, players), without events or history.
+
+    Returns numpy arrays: "turns" (games), "winners" (games; bit per seat) and
+    "results" (games × players × CC_RESULT_INTS, the rows of cc_game_result: score,
+    points by source, figures, moves, live moves, per action drawn, taken, points,
+    resolved — action codes as ACTION_NAMES[edition]).
+
+    Raises InputError as CGame does; every seat must be built in."""
+    import numpy as np
+
+    if any(p is None for p in players):
+        raise InputError("seats: a batch plays built-in seats only")
+    pol = _seat_policies(rules, players)
+    cat = catalogue_for(rules)
+    start, river, lake, land = stack_plan(rules)
+    cfg = _config(rules, start, 0)
+    names = ACTION_NAMES[rules.messages.edition]
+    shuffle_deck = 0
+    if "messages" in rules.expansions:
+        # deck_order: a fixed deck as it is, else the rulebook order shuffled in C
+        fixed = rules.messages.deck
+        deck = (messages.deck_order(rules.messages, None) if fixed
+                else messages.ACTIONS[rules.messages.edition])
+        shuffle_deck = int(not fixed)
+        for i, name in enumerate(deck):
+            cfg.deck[i] = names.index(name)
+    seeds = list(seeds)
+    n, per = rules.players, 2 + rules.players
+    streams = ffi.new("uint64_t[]", max(1, len(seeds) * per))
+    purposes = ("tiles", "messages", *(f"seat{s}" for s in range(n)))
+    for i, seed in enumerate(seeds):
+        for k, purpose in enumerate(purposes):
+            streams[i * per + k] = derive(seed, purpose)
+    ids = [ffi.new("int32_t[]", [cat.index[t] for t in part] or [0]) for part in (river, lake, land)]
+    turns = np.zeros(len(seeds), dtype=np.int32)
+    winners = np.zeros(len(seeds), dtype=np.int32)
+    results = np.zeros((len(seeds), n, lib.CC_RESULT_INTS), dtype=np.int32)
+    flags = _tile_flags(rules)
+    buf = ffi.from_buffer
+    check(lib.cc_game_batch(cat._ts, cfg, ids[0], len(river), ids[1], len(lake), ids[2], len(land),
+                            flags, len(flags), pol, shuffle_deck, len(seeds), streams,
+                            ffi.cast("int32_t *", buf(turns)), ffi.cast("int32_t *", buf(winners)),
+                            ffi.cast("int32_t *", buf(results)), results.size),
+          "cc_game_batch", rules=rules, games=len(seeds))
+    return {"turns": turns, "winners": winners, "results": results}
+
+
 class CGame:
     """One game played by the C state machine. See the module docstring."""
 
@@ -123,43 +223,23 @@ class CGame:
         Raises InputError for rules the C game does not play, a seat whose policies
         are not all built in, or a bad stack.
         """
-        if not supports(rules):
-            raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
-                             f"{', '.join(EXPANSION_BITS)} (Messengers & Mayors: not yet)")
-        seats = [None] * rules.players if seats is None else list(seats)
-        if len(seats) != rules.players:
-            raise InputError(f"seats: {len(seats)} seats for a {rules.players}-player game")
         self.rules, self.seed = rules, seed
         self.catalogue = cat = catalogue_for(rules)
+        self._names = ACTION_NAMES[rules.messages.edition]
+        pol = _seat_policies(rules, seats)
         if stack is None:
             start, order = tile_order(rules, seed)
         else:
             start, ids = stack_tiles(rules)
             order = list(stack)
             _check_stack(order, ids)
-        edition = rules.messages.edition
-        self._names = ACTION_NAMES[edition]
-        cfg = ffi.new("cc_game_config *")
-        cfg.nplayers, cfg.followers = rules.players, rules.followers
-        cfg.expansions = sum(EXPANSION_BITS[e] for e in rules.expansions)
-        cfg.start_type = cat.index[start.id]
-        cfg.record = (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS) if record is True else int(record)
-        if "river" in rules.expansions:
-            cfg.river_edge = river_edges(start)[0]
+        cfg = _config(rules, start, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
+                      if record is True else int(record))
         if "messages" in rules.expansions:
-            cfg.edition, cfg.zmg_alone = EDITIONS[edition], int(rules.messages.zmg_alone)
             deck = messages.deck_order(rules.messages, Stream(derive(seed, "messages")))
             for i, name in enumerate(deck):
                 cfg.deck[i] = self._names.index(name)
-        flags = bytes((lib.CC_TILE_RIVER if is_river_tile(t) else 0)
-                      | (lib.CC_TILE_LETTER if t.has("letter") else 0) for t in cat.types)
-        pol = ffi.new("cc_seat_policy[]", rules.players)
-        for s, player in enumerate(seats):
-            if player is None:
-                pol[s].place = pol[s].scoring_figure = pol[s].messages = lib.CC_POL_PYTHON
-            elif not seat_policy(player, edition, pol[s]):
-                raise InputError(f"seats: seat {s}: {player.name!r} is not made of built-in "
-                                 f"policies only; give None and answer its decisions")
+        flags = _tile_flags(rules)
         tiles = ffi.new("int32_t[]", [cat.index[t] for t in order] or [0])
         states = ffi.new("uint64_t[]", [derive(seed, f"seat{s}") for s in range(rules.players)])
         out = ffi.new("cc_game **")

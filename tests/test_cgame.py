@@ -168,3 +168,29 @@ def test_played_out_game_has_no_decision():
     assert c.over and c.decision is None
     with pytest.raises(IllegalMove):
         c.apply((0, 1, 0, -1, -1))
+
+
+@pytest.mark.parametrize("name,expansions,options", VARIANTS[::3], ids=[v[0] for v in VARIANTS[::3]])
+def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
+    import numpy as np
+
+    from sim.cgame import ACTION_NAMES, play_batch
+    from sim.scoring import SOURCES
+
+    specs = ["greedy", "random+scoring_figure=coverage", "greedy(courier=1.0)"]
+    rules = _rules(expansions, options, len(specs))
+    seeds = list(range(100, 112))
+    out = play_batch(rules, seeds, [player(p) for p in specs])
+    names = ACTION_NAMES[options.edition]
+    for i, seed in enumerate(seeds):
+        c = CGame(rules, seed, [player(p) for p in specs])
+        res = c.result()
+        assert out["turns"][i] == c.turn - 1, (name, seed)
+        assert [q for q in range(3) if out["winners"][i] >> q & 1] == res["winners"], (name, seed)
+        for q, p in enumerate(res["players"]):
+            row = out["results"][i, q]
+            assert row[0] == p["score"] and list(row[1:7]) == [p["points"][s] for s in SOURCES]
+            if "messages" in expansions:
+                assert (row[7], row[8]) == (p["scoring_meeple"], p["messenger"])
+                assert {names[a]: int(v) for a, v in enumerate(row[12:20]) if v} == p["messages"]["drawn"]
+    assert np.all(out["results"][:, :, 0] >= 0)

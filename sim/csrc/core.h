@@ -256,3 +256,18 @@ int cc_game_result(const cc_game *g, int32_t *out, int cap);
 const cc_board *cc_game_board(const cc_game *g);
 /* Each seat's random stream state. Returns the number of seats. */
 int cc_game_streams(const cc_game *g, uint64_t *out, int cap);
+
+/* A shard of games of built-in seats in one call (no events, no history): game i is
+ * dealt from its own streams, streams[i * (2 + nplayers) ...] = {tiles, messages,
+ * seat 0, seat 1, ...}. The stack is shuffled here as sim/game.py tile_order does:
+ * Fisher-Yates of `river` then of `land` with the tiles stream, the lake between
+ * them; with The Messages and shuffle_deck, cfg->deck (in the edition's rulebook
+ * order) is shuffled with the messages stream (sim/messages.py deck_order).
+ * Out, per game: turns_out (tile turns played), winners_out (bit per seat), and
+ * nplayers rows of CC_RESULT_INTS in results_out (results_cap int32 slots).
+ * Returns the number of games played, or an error (then the outputs are partial). */
+int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *river,
+                  int nriver, const int32_t *lake, int nlake, const int32_t *land, int nland,
+                  const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
+                  int shuffle_deck, int ngames, const uint64_t *streams, int32_t *turns_out,
+                  int32_t *winners_out, int32_t *results_out, int results_cap);

@@ -591,3 +591,62 @@ int cc_game_streams(const cc_game *g, uint64_t *out, int cap) {
     memcpy(out, g->rng, (size_t)g->nplayers * sizeof *out);
     return g->nplayers;
 }
+
+/* ---------------------------------------------------------------- batches */
+
+/* Stream.shuffle (sim/rng.py): Fisher-Yates from the end. */
+static void shuffle(int32_t *items, int n, uint64_t *state) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = splitmix_below(state, i + 1);
+        int32_t t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *river,
+                  int nriver, const int32_t *lake, int nlake, const int32_t *land, int nland,
+                  const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
+                  int shuffle_deck, int ngames, const uint64_t *streams, int32_t *turns_out,
+                  int32_t *winners_out, int32_t *results_out, int results_cap) {
+    if (!ts || !cfg || nriver < 0 || nlake < 0 || nland < 0 || ngames < 0 || !streams
+        || !turns_out || !winners_out || !results_out || (nriver && !river) || (nlake && !lake)
+        || (nland && !land) || cfg->nplayers < 2 || cfg->nplayers > CC_MAX_PLAYERS)
+        return CC_ERR_ARG;
+    int np = cfg->nplayers, nstack = nriver + nlake + nland, per = 2 + np;
+    if ((int64_t)ngames * np * CC_RESULT_INTS > results_cap) return CC_ERR_FULL;
+    int32_t *stack = malloc(((size_t)nstack + 1) * sizeof *stack);
+    if (!stack) return CC_ERR_NOMEM;
+    cc_game_config c = *cfg;
+    c.record = 0;
+    int rc = 0, i = 0;
+    for (; i < ngames && rc == 0; i++) {
+        const uint64_t *s = &streams[(size_t)i * per];
+        uint64_t tiles = s[0], msgs = s[1];
+        memcpy(stack, river, (size_t)nriver * sizeof *stack);
+        memcpy(stack + nriver, lake, (size_t)nlake * sizeof *stack);
+        memcpy(stack + nriver + nlake, land, (size_t)nland * sizeof *stack);
+        shuffle(stack, nriver, &tiles);  /* R-BASE-2, R-RIV-1: river first, lake last */
+        shuffle(stack + nriver + nlake, nland, &tiles);
+        if ((cfg->expansions & CC_X_MESSAGES) && shuffle_deck) {
+            memcpy(c.deck, cfg->deck, sizeof c.deck);
+            shuffle(c.deck, CC_NMSG, &msgs);
+        }
+        cc_game *g = NULL;
+        rc = cc_game_new(ts, &c, stack, nstack, tile_flags, ntypes, &s[2], seats, &g);
+        if (rc < 0) break;
+        if (!g->over) rc = CC_ERR_ARG;  /* a seat was not built in */
+        else {
+            turns_out[i] = g->turn - 1;
+            int best = g->scores[0], winners = 0;
+            for (int q = 1; q < np; q++) best = g->scores[q] > best ? g->scores[q] : best;
+            for (int q = 0; q < np; q++) winners |= (g->scores[q] == best) << q;  /* R-BASE-9 */
+            winners_out[i] = winners;
+            rc = cc_game_result(g, &results_out[(size_t)i * np * CC_RESULT_INTS], np * CC_RESULT_INTS);
+            rc = rc < 0 ? rc : 0;
+        }
+        cc_game_free(g);
+    }
+    free(stack);
+    return rc < 0 ? rc : i;
+}
