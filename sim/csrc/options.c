@@ -98,13 +98,49 @@ static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t
     }
 }
 
-/* R-BASE-7: is q among the greatest strengths of those present? */
+enum { MEMO_SEGS = 2048, MEMO_POOL = 4096, FIELD_CITIES = 256 };
+
 typedef struct {
     const cc_board *b;
     const cc_greedy_params *p;
     int32_t *stamp;
     int32_t stampv;
+    /* the cities each existing field borders, worked out once per cc_turn_options call
+     * (the board does not change during it): memo_off[root] into pool, -1 not yet;
+     * memo_off NULL on boards too big for the stack scratch */
+    int32_t *memo_off, *memo_len, *pool;
+    int32_t pool_n;
 } evalctx_t;
+
+/* Distinct city roots an existing field root borders, in the order first met. */
+static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int32_t **out) {
+    if (c->memo_off && c->memo_off[r] >= 0) {
+        *out = &c->pool[c->memo_off[r]];
+        return c->memo_len[r];
+    }
+    const cc_board *b = c->b;
+    int n = 0, s = r;
+    do {
+        const seg_t *sg = &b->segs[s];
+        const placed_t *pl = &b->tiles[sg->tile];
+        uint16_t cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
+        for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
+            if (!(cities & (1u << ci))) continue;
+            int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci);
+            if (!root_in(scratch, n, cr) && n < FIELD_CITIES) scratch[n++] = cr;
+        }
+        s = sg->next;
+    } while (s != r);
+    *out = scratch;
+    if (c->memo_off && c->pool_n + n <= MEMO_POOL) {
+        memcpy(&c->pool[c->pool_n], scratch, (size_t)n * sizeof *scratch);
+        c->memo_off[r] = c->pool_n;
+        c->memo_len[r] = n;
+        *out = &c->pool[c->pool_n];
+        c->pool_n += n;
+    }
+    return n;
+}
 
 /* Distinct tiles of the feature formed by the new tile and `roots`. */
 static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
@@ -128,6 +164,7 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
     const cc_board *b = c->b;
     int32_t ids[64];
     int nids = 0, done = 0;
+    int32_t scratch[FIELD_CITIES];
     for (int i = 0; i <= nroots; i++) {
         int s = i < nroots ? roots[i] : -1;
         if (s < 0) { /* the new tile's own field segments of this group */
@@ -144,27 +181,21 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
             }
             break;
         }
-        int start = s;
-        do {
-            const seg_t *sg = &b->segs[s];
-            const placed_t *pl = &b->tiles[sg->tile];
-            uint16_t cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
-            for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
-                if (!(cities & (1u << ci))) continue;
-                int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci), id = cr;
-                int complete = b->segs[cr].open == 0;
-                if (t)
-                    for (int h = 0; h < t->ngroups; h++)
-                        if (t->kind[h] == CC_CITY && root_in(t->roots[h], t->nroots[h], cr)) {
-                            id = -1 - h;
-                            complete = t->complete[h];
-                        }
-                if (root_in(ids, nids, id) || nids >= 64) continue;
-                ids[nids++] = id;
-                done += complete;
-            }
-            s = sg->next;
-        } while (s != start);
+        const int32_t *list;
+        int nlist = field_city_list(c, s, scratch, &list);
+        for (int k = 0; k < nlist; k++) {
+            int32_t cr = list[k], id = cr;
+            int complete = b->segs[cr].open == 0;
+            if (t)  /* a city the new tile joins counts as the joined city */
+                for (int h = 0; h < t->ngroups; h++)
+                    if (t->kind[h] == CC_CITY && root_in(t->roots[h], t->nroots[h], cr)) {
+                        id = -1 - h;
+                        complete = t->complete[h];
+                    }
+            if (root_in(ids, nids, id) || nids >= 64) continue;
+            ids[nids++] = id;
+            done += complete;
+        }
     }
     return done;
 }
@@ -272,7 +303,10 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     }
     if (stamp) memset(stamp, 0, ((size_t)b->ntiles + 1) * sizeof *stamp);
     memcpy(place, rows, (size_t)nplace * 3 * sizeof *place);
-    evalctx_t ctx = {b, params, stamp, 0};
+    int32_t memo_off[MEMO_SEGS], memo_len[MEMO_SEGS], pool[MEMO_POOL];
+    int memo = params && b->ntiles * CC_MAX_SEGS <= MEMO_SEGS;
+    if (memo) memset(memo_off, -1, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *memo_off);
+    evalctx_t ctx = {b, params, stamp, 0, memo ? memo_off : NULL, memo_len, pool, 0};
     int n = 0, rc = 0;
     for (int i = 0; i < nplace && rc == 0; i++) {
         int x = place[3 * i], y = place[3 * i + 1], r = place[3 * i + 2];
