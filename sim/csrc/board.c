@@ -15,12 +15,13 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     b->dim = 2 * max_tiles + 3;
     size_t cells = (size_t)b->dim * b->dim;
     b->grid = malloc(cells * sizeof *b->grid);
+    b->need = calloc(cells, sizeof *b->need);  /* 0: no neighbour on any side */
     b->in_front = calloc(cells, sizeof *b->in_front);
     /* each tile adds at most 4 frontier cells */
     b->front = malloc((4 * (size_t)max_tiles + 4) * sizeof *b->front);
     b->tiles = calloc((size_t)max_tiles, sizeof *b->tiles);
     b->segs = calloc((size_t)max_tiles * CC_MAX_SEGS, sizeof *b->segs);
-    if (!b->grid || !b->in_front || !b->front || !b->tiles || !b->segs) {
+    if (!b->grid || !b->need || !b->in_front || !b->front || !b->tiles || !b->segs) {
         cc_board_free(b);
         return NULL;
     }
@@ -32,6 +33,7 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
 void cc_board_free(cc_board *b) {
     if (!b) return;
     free(b->grid);
+    free(b->need);
     free(b->in_front);
     free(b->front);
     free(b->tiles);
@@ -45,6 +47,7 @@ cc_board *cc_board_clone(const cc_board *b) {
     if (!c) return NULL;
     size_t cells = (size_t)b->dim * b->dim;
     memcpy(c->grid, b->grid, cells * sizeof *b->grid);
+    memcpy(c->need, b->need, cells * sizeof *b->need);
     memcpy(c->in_front, b->in_front, cells * sizeof *b->in_front);
     memcpy(c->front, b->front, (size_t)b->nfront * sizeof *b->front);
     memcpy(c->tiles, b->tiles, (size_t)b->ntiles * sizeof *b->tiles);
@@ -116,9 +119,6 @@ static int unite(cc_board *b, int a, int c) {
     return rb;
 }
 
-static int edge_matches(int mine, int theirs) {
-    return mine == CC_EDGE_ANY || theirs == CC_EDGE_ANY || mine == theirs;
-}
 
 int cc_misfit(const cc_board *b, int type, int x, int y, int rot) {
     if (!b || type < 0 || type >= b->ts->n || rot < 0 || rot > 3) return CC_ERR_ARG;
@@ -152,30 +152,16 @@ int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
     if (!b || !out || cap < 0 || type < 0 || type >= b->ts->n) return CC_ERR_ARG;
     if (b->ntiles >= b->max_tiles) return 0;
     const int32_t *cells = b->front;  /* kept sorted: by y, x */
-    const variant_t *v = variant(b, type, 0);
+    const uint8_t *fit = &b->ts->fit[(size_t)type * NEED_CODES];
     int n = 0;
     for (int i = 0; i < b->nfront; i++) {
         int x = cells[i] % b->dim - b->origin, y = cells[i] / b->dim - b->origin;
         if (x + b->origin < 1 || y + b->origin < 1 || x + b->origin >= b->dim - 1
             || y + b->origin >= b->dim - 1)
             continue;  /* the outermost ring stays empty (see cc_misfit) */
-        /* what each side must show, or -1 where there is no neighbour */
-        int need[4];
-        for (int e = 0; e < 4; e++) {
-            int t = b->grid[cells[i] + DY[e] * b->dim + DX[e]];
-            need[e] = -1;
-            if (t >= 0) {
-                const placed_t *p = &b->tiles[t];
-                need[e] = variant(b, p->type, p->rot)->def.edges[(e + 2) % 4];
-            }
-        }
+        unsigned fits = fit[b->need[cells[i]]];
         for (int r = 0; r < 4; r++) {
-            const cc_tiledef *d = &v[r].def;
-            if (!d->distinct) continue;
-            int ok = 1;
-            for (int e = 0; e < 4 && ok; e++)
-                ok = need[e] < 0 || edge_matches(d->edges[e], need[e]);
-            if (!ok) continue;
+            if (!(fits >> r & 1)) continue;
             if (n + 3 > cap) return CC_ERR_FULL;
             out[n++] = x;
             out[n++] = y;
@@ -259,6 +245,8 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
     int idx = b->ntiles++, c = cell(b, x, y), base = idx * CC_MAX_SEGS;
     b->tiles[idx] = (placed_t){(int16_t)type, (int16_t)rot, (int16_t)x, (int16_t)y};
     b->grid[c] = (int16_t)idx;
+    for (int e = 0; e < 4; e++)  /* the neighbours' sides facing this tile must match it */
+        b->need[cell(b, x + DX[e], y + DY[e])] += (uint16_t)((v->def.edges[e] + 1) * NEED_PLACE[(e + 2) % 4]);
     for (int l = 0; l < CC_MAX_SEGS; l++) {
         seg_t *s = &b->segs[base + l];
         memset(s, 0, sizeof *s);

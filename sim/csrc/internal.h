@@ -21,10 +21,20 @@ typedef struct {
     int8_t monastery;    /* local monastery segment, -1 if none */
 } variant_t;
 
+/* What the four sides of a cell must show, as one base-6 number (N lowest digit):
+ * digit 0 where no tile is next to it, else 1 + the neighbour's facing edge type. */
+enum { NEED_CODES = 6 * 6 * 6 * 6 };
+static const int NEED_PLACE[4] = {1, 6, 36, 216};
+
 struct cc_tileset {
     int n, cap;
     variant_t *v;        /* n * 4 variants */
+    uint8_t *fit;        /* n * NEED_CODES: bit r if distinct rotation r fits that need */
 };
+
+static inline int edge_matches(int mine, int theirs) {
+    return mine == CC_EDGE_ANY || theirs == CC_EDGE_ANY || mine == theirs;
+}
 
 typedef struct {
     int32_t parent, next;  /* union-find parent; circular list of the feature's segments */
@@ -49,6 +59,7 @@ struct cc_board {
     const cc_tileset *ts;
     int max_tiles, ntiles, dim, origin, nfront;
     int16_t *grid;         /* dim*dim placed indices, -1 empty */
+    uint16_t *need;        /* dim*dim: what its sides must show (NEED_CODES) */
     uint8_t *in_front;     /* dim*dim: 1 if the cell is on the frontier */
     int32_t *front;        /* frontier cells (empty cells next to a tile), ascending */
     placed_t *tiles;

@@ -98,6 +98,46 @@ static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t
     }
 }
 
+/* What rule_fits needs of a trial, and nothing more (no valuation asked): each new
+ * segment's group (segments reaching one existing feature are one group, as in
+ * analyze), its kind, and whether it would hold a figure (nfig 0 or 1). */
+static void analyze_occupancy(const cc_board *b, const variant_t *v, int x, int y, trial_t *t) {
+    int nseg = v->def.nseg, npairs = 0;
+    int32_t root[4 * 3];
+    int8_t seg[4 * 3], par[CC_MAX_SEGS], busy[CC_MAX_SEGS] = {0};
+    for (int e = 0; e < 4; e++) {
+        int n = b->grid[cell(b, x + DX[e], y + DY[e])];
+        if (n < 0) continue;
+        const placed_t *p = &b->tiles[n];
+        const variant_t *w = variant(b, p->type, p->rot);
+        int mine = v->edge_seg[e], theirs = w->edge_seg[(e + 2) % 4];
+        if (mine >= 0 && theirs >= 0 && v->def.edges[e] == w->def.edges[(e + 2) % 4]) {
+            root[npairs] = find_const(b, n * CC_MAX_SEGS + theirs);
+            seg[npairs++] = (int8_t)mine;
+        }
+        for (int h = 2 * e; h < 2 * e + 2; h++) {
+            int fm = v->half_seg[h], ft = w->half_seg[HALF_PARTNER[h]];
+            if (fm < 0 || ft < 0) continue;
+            root[npairs] = find_const(b, n * CC_MAX_SEGS + ft);
+            seg[npairs++] = (int8_t)fm;
+        }
+    }
+    for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
+    for (int i = 0; i < npairs; i++) {
+        busy[seg[i]] |= b->segs[root[i]].nfig > 0;
+        for (int j = 0; j < i; j++)
+            if (root[j] == root[i] && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]])
+                par[lfind(par, seg[i])] = (int8_t)lfind(par, seg[j]);
+    }
+    for (int s = 0; s < nseg; s++) busy[lfind(par, s)] |= busy[s];
+    for (int s = 0; s < nseg; s++) {  /* group id: the representative segment */
+        int g = lfind(par, s);
+        t->group_of[s] = (int8_t)g;
+        t->kind[g] = v->def.seg_kind[g];
+        t->nfig[g] = busy[g];
+    }
+}
+
 enum { MEMO_SEGS = 2048, MEMO_POOL = 4096, FIELD_CITIES = 256 };
 
 typedef struct {
@@ -312,7 +352,8 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         int x = place[3 * i], y = place[3 * i + 1], r = place[3 * i + 2];
         const variant_t *v = variant(b, type, r);
         trial_t t;
-        analyze(b, v, x, y, &t);
+        if (params) analyze(b, v, x, y, &t);
+        else if (nrules) analyze_occupancy(b, v, x, y, &t);  /* no valuation: rule_fits only */
         double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
         int returned = 0;

@@ -8,7 +8,8 @@ cc_tileset *cc_tileset_new(int capacity) {
     cc_tileset *ts = calloc(1, sizeof *ts);
     if (!ts) return NULL;
     ts->v = calloc((size_t)capacity * 4, sizeof *ts->v);
-    if (!ts->v) { free(ts); return NULL; }
+    ts->fit = malloc((size_t)capacity * NEED_CODES);
+    if (!ts->v || !ts->fit) { cc_tileset_free(ts); return NULL; }
     ts->cap = capacity;
     return ts;
 }
@@ -16,6 +17,7 @@ cc_tileset *cc_tileset_new(int capacity) {
 void cc_tileset_free(cc_tileset *ts) {
     if (!ts) return;
     free(ts->v);
+    free(ts->fit);
     free(ts);
 }
 
@@ -81,5 +83,18 @@ int cc_tileset_add(cc_tileset *ts, const cc_tiledef *rot) {
         if (rc < 0) return rc;
     }
     memcpy(&ts->v[ts->n * 4], v, sizeof v);
+    /* which rotations fit each need, so a legal-placement scan is one lookup a cell */
+    uint8_t *fit = &ts->fit[(size_t)ts->n * NEED_CODES];
+    for (int code = 0; code < NEED_CODES; code++) {
+        fit[code] = 0;
+        for (int r = 0; r < 4; r++) {
+            int ok = v[r].def.distinct;
+            for (int e = 0; e < 4 && ok; e++) {
+                int want = code / NEED_PLACE[e] % 6;
+                ok = want == 0 || edge_matches(v[r].def.edges[e], want - 1);
+            }
+            fit[code] |= (uint8_t)(ok << r);
+        }
+    }
     return ts->n++;
 }
