@@ -28,30 +28,45 @@ static int lfind(int8_t *p, int s) {
     return s;
 }
 
-static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t *t) {
-    int nseg = v->def.nseg;
-    int32_t segroots[CC_MAX_SEGS][8];
-    int nsr[CC_MAX_SEGS] = {0}, matched[CC_MAX_SEGS] = {0};
+enum { MAX_LINKS = 4 * 3 };  /* per edge: a city or road, and two field halves */
+
+/* The existing features the new tile (v at x, y) would join, as (new segment, root)
+ * pairs in edge order; with `matched`, per new city or road segment the edges it
+ * closes: 2 a matched edge, 1 an edge a town hall closes. Returns the pair count. */
+static int links(const cc_board *b, const variant_t *v, int x, int y, int8_t *seg, int32_t *root,
+                 int *matched) {
+    int n = 0;
     for (int e = 0; e < 4; e++) {
-        int n = b->grid[cell(b, x + DX[e], y + DY[e])];
-        if (n < 0) continue;
-        const placed_t *p = &b->tiles[n];
+        int t = b->grid[cell(b, x + DX[e], y + DY[e])];
+        if (t < 0) continue;
+        const placed_t *p = &b->tiles[t];
         const variant_t *w = variant(b, p->type, p->rot);
         int mine = v->edge_seg[e], theirs = w->edge_seg[(e + 2) % 4];
         if (mine >= 0 && theirs >= 0 && v->def.edges[e] == w->def.edges[(e + 2) % 4]) {
-            int32_t r = find_const(b, n * CC_MAX_SEGS + theirs);
-            if (!root_in(segroots[mine], nsr[mine], r)) segroots[mine][nsr[mine]++] = r;
-            matched[mine] += 2;
-        } else if (mine >= 0) {
+            root[n] = find_const(b, t * CC_MAX_SEGS + theirs);
+            seg[n++] = (int8_t)mine;
+            if (matched) matched[mine] += 2;
+        } else if (mine >= 0 && matched) {
             matched[mine] += 1;  /* a town hall closes this edge */
         }
         for (int h = 2 * e; h < 2 * e + 2; h++) {
             int fm = v->half_seg[h], ft = w->half_seg[HALF_PARTNER[h]];
             if (fm < 0 || ft < 0) continue;
-            int32_t r = find_const(b, n * CC_MAX_SEGS + ft);
-            if (!root_in(segroots[fm], nsr[fm], r)) segroots[fm][nsr[fm]++] = r;
+            root[n] = find_const(b, t * CC_MAX_SEGS + ft);
+            seg[n++] = (int8_t)fm;
         }
     }
+    return n;
+}
+
+static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t *t) {
+    int nseg = v->def.nseg;
+    int32_t segroots[CC_MAX_SEGS][8], root[MAX_LINKS];
+    int8_t seg[MAX_LINKS];
+    int nsr[CC_MAX_SEGS] = {0}, matched[CC_MAX_SEGS] = {0};
+    int nlinks = links(b, v, x, y, seg, root, matched);
+    for (int i = 0; i < nlinks; i++)
+        if (!root_in(segroots[seg[i]], nsr[seg[i]], root[i])) segroots[seg[i]][nsr[seg[i]]++] = root[i];
     /* segments of the new tile that reach the same existing feature become one */
     int8_t par[CC_MAX_SEGS];
     for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
@@ -102,26 +117,9 @@ static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t
  * segment's group (segments reaching one existing feature are one group, as in
  * analyze), its kind, and whether it would hold a figure (nfig 0 or 1). */
 static void analyze_occupancy(const cc_board *b, const variant_t *v, int x, int y, trial_t *t) {
-    int nseg = v->def.nseg, npairs = 0;
-    int32_t root[4 * 3];
-    int8_t seg[4 * 3], par[CC_MAX_SEGS], busy[CC_MAX_SEGS] = {0};
-    for (int e = 0; e < 4; e++) {
-        int n = b->grid[cell(b, x + DX[e], y + DY[e])];
-        if (n < 0) continue;
-        const placed_t *p = &b->tiles[n];
-        const variant_t *w = variant(b, p->type, p->rot);
-        int mine = v->edge_seg[e], theirs = w->edge_seg[(e + 2) % 4];
-        if (mine >= 0 && theirs >= 0 && v->def.edges[e] == w->def.edges[(e + 2) % 4]) {
-            root[npairs] = find_const(b, n * CC_MAX_SEGS + theirs);
-            seg[npairs++] = (int8_t)mine;
-        }
-        for (int h = 2 * e; h < 2 * e + 2; h++) {
-            int fm = v->half_seg[h], ft = w->half_seg[HALF_PARTNER[h]];
-            if (fm < 0 || ft < 0) continue;
-            root[npairs] = find_const(b, n * CC_MAX_SEGS + ft);
-            seg[npairs++] = (int8_t)fm;
-        }
-    }
+    int32_t root[MAX_LINKS];
+    int8_t seg[MAX_LINKS], par[CC_MAX_SEGS], busy[CC_MAX_SEGS] = {0};
+    int nseg = v->def.nseg, npairs = links(b, v, x, y, seg, root, NULL);
     for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
     for (int i = 0; i < npairs; i++) {
         busy[seg[i]] |= b->segs[root[i]].nfig > 0;
