@@ -182,6 +182,9 @@ static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int3
 
 /* Distinct tiles of the feature formed by the new tile and `roots`. */
 static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
+    /* one feature: its own count (the new tile is none of its tiles); two or more may
+     * share tiles, so they are walked */
+    if (n == 1) return 1 + c->b->segs[roots[0]].ntiles;
     int tiles = 1;
     c->stampv++;
     for (int i = 0; i < n; i++) {
