@@ -14,7 +14,7 @@ HERE = Path(__file__).resolve().parent
 CSRC = HERE / "csrc"
 WARNINGS = ["-std=c11", "-O2", "-Wall", "-Wextra"]
 # one file per thing the core holds; internal.h is what they share (never cdef'd)
-SOURCES = ("tileset.c", "board.c", "options.c", "game.c", "policy.c",
+SOURCES = ("tileset.c", "board.c", "options.c", "game.c", "policy.c", "save.c",
            "messages.c", "river.c", "courier.c")
 
 

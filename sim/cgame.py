@@ -210,6 +210,18 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     return {"turns": turns, "winners": winners, "results": results}
 
 
+def _load(rules: Rules, seed: int, max_tiles: int, state: bytes) -> CGame:
+    """A CGame from cc_game_save's bytes (unpickling)."""
+    g = CGame.__new__(CGame)
+    g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
+    g._names = ACTION_NAMES[rules.messages.edition]
+    out = ffi.new("cc_game **")
+    check(lib.cc_game_load(g.catalogue._ts, state, len(state), out), "cc_game_load",
+          rules=rules, seed=seed, size=len(state))
+    g._own(out[0], max_tiles)
+    return g
+
+
 class CGame:
     """One game played by the C state machine. See the module docstring."""
 
@@ -357,7 +369,14 @@ class CGame:
         return g
 
     def __reduce__(self):
-        raise TypeError("a CGame is not pickled yet (C save/load of the state: issue 13)")
+        # through a C save of the whole state (cdata cannot be pickled), not a replay
+        size = check(lib.cc_game_save(self._ptr, ffi.NULL, 0), "cc_game_save")
+        buf = ffi.new("uint8_t[]", size)
+        check(lib.cc_game_save(self._ptr, buf, size), "cc_game_save")
+        return _load, (self.rules, self.seed, self._max_tiles, bytes(ffi.buffer(buf, size)))
+
+    def __deepcopy__(self, memo) -> CGame:
+        return self.clone()
 
     # ------------------------------------------------------------ record
 

@@ -126,6 +126,52 @@ def test_clone_is_independent_and_plays_on_identically():
     _same_game(c, ref, "original")
 
 
+def test_pickle_goes_through_a_c_save_of_the_state():
+    """pickle, deepcopy and clone give the same game, which plays on as the original."""
+    import copy
+    import pickle
+
+    rules = _rules(EXPANSIONS, MESSAGE_OPTIONS["classic"], 3)
+    players = [player(p) for p in ("greedy", "random", "greedy+scoring_figure=coverage")]
+    ref = Game(rules, 9)
+    c = CGame(rules, 9, [None, None, players[2]])  # seat 2 built in: its stream is in C
+    for _ in range(30):
+        d = ref.decision
+        choice = players[d.seat].choose(ref, d)
+        if d.seat != 2:
+            c.apply(choice)
+        ref.apply(choice)
+    for twin in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c), c.clone()):
+        assert twin.decision == c.decision and twin.history == c.history
+        assert twin.events == c.events and twin.result() == c.result()
+        r = ref.clone()
+        while r.decision is not None:
+            d = r.decision
+            choice = players[d.seat].choose(r, d)
+            if d.seat != 2:
+                twin.apply(choice)
+            r.apply(choice)
+        _same_game(twin, r, "copy")
+
+
+def test_a_damaged_state_is_refused_not_run():
+    import pickle
+
+    from sim._core import CoreArgumentError
+    from sim.cgame import _load
+
+    c = CGame(Rules(players=2, expansions=("messages",)), 4)
+    fn, (rules, seed, max_tiles, state) = c.__reduce__()
+    assert fn is _load and pickle.loads(pickle.dumps(c)).decision == c.decision
+    for bad in (state[:-1], state + b"\0", b"XXXX" + state[4:], state[:100]):
+        with pytest.raises(CoreArgumentError, match="cc_game_load"):
+            _load(rules, seed, max_tiles, bad)
+    corrupt = bytearray(state)
+    corrupt[-600:] = b"\xff" * 600  # the last segments' links point off the board
+    with pytest.raises(CoreArgumentError):
+        _load(rules, seed, max_tiles, bytes(corrupt))
+
+
 def test_same_seed_same_game_and_streams_advance():
     rules = _rules(("messages", "courier"), MESSAGE_OPTIONS["c3.1"], 4)
     specs = ["random", "random", "greedy", "random"]

@@ -271,3 +271,11 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
                   const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
                   int shuffle_deck, int ngames, const uint64_t *streams, int32_t *turns_out,
                   int32_t *winners_out, int32_t *results_out, int results_cap);
+
+/* The whole state of a game as bytes (for pickling): cc_game_save writes at most cap
+ * bytes to out (out may be NULL with cap 0 to ask the size) and returns the size;
+ * cc_game_load rebuilds a game over the same tile set from them, checking every
+ * count and index first (a refused blob leaves *out NULL). The bytes are this
+ * build's own layout: for pickles between processes of one build, not for storage. */
+int64_t cc_game_save(const cc_game *g, uint8_t *out, int64_t cap);
+int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_game **out);
