@@ -12,8 +12,9 @@ C), or None: that seat's decisions stop the C game and are returned as `decision
 answered with `apply(choice)` — one C call per decision.
 
 The tile order, the message deck and every seat's random stream come from the same
-derivations as Game (sim/rng.py, sim/game.py tile_order), so the same seed gives the
-same game in both engines; tests/test_cgame.py checks it move for move.
+derivations as Game (sim/rng.py; the shuffles of sim/game.py tile_order and
+sim/messages.py deck_order are done in C on the same streams), so the same seed gives
+the same game in both engines; tests/test_cgame.py checks it move for move.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ from sim import messages, scoring
 from sim._core import check, ffi, lib
 from sim.board import Board
 from sim.errors import IllegalMove, InputError
-from sim.game import (FIGURE_KINDS, Decision, _check_stack, catalogue_for, stack_plan, stack_tiles,
-                      tile_order)
+from sim.game import FIGURE_KINDS, Decision, _check_stack, catalogue_for, stack_plan, stack_tiles
 from sim.river import is_river_tile, river_edges
 from sim.rng import Stream, derive
 from sim.rules import Rules
@@ -111,24 +111,43 @@ class _BoardView(Board):
         raise TypeError("clone the CGame, not its board")
 
 
-def _config(rules: Rules, start, record: int):
-    """cc_game_config for `rules` with `start` at (0, 0); the deck is left to the caller.
+def _dealt(rules: Rules, record: int, stack: list[str] | None = None):
+    """(cc_game_config, stack cdata, its length) for `rules`: a seeded game's stack and
+    deck in their unshuffled order with the shuffles left to C (the same Fisher-Yates
+    on the same streams as sim/game.py tile_order and sim/messages.py deck_order, so
+    the tiles stream and messages stream are the caller's to set), or a fixed
+    `stack` of tile ids in draw order.
 
-    Raises InputError for rules the C game does not play."""
+    Raises InputError for rules the C game does not play or a bad stack."""
     if not supports(rules):
         raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
                          f"{', '.join(EXPANSION_BITS)} (Messengers & Mayors: not yet)")
+    cat = catalogue_for(rules)
     cfg = ffi.new("cc_game_config *")
+    if stack is None:
+        start, river, lake, land = stack_plan(rules)
+        order = river + lake + land
+        cfg.shuffle_stack, cfg.river_tiles, cfg.lake_tiles = 1, len(river), len(lake)
+    else:
+        start, ids = stack_tiles(rules)
+        order = list(stack)
+        _check_stack(order, ids)
     cfg.nplayers, cfg.followers = rules.players, rules.followers
     cfg.expansions = sum(EXPANSION_BITS[e] for e in rules.expansions)
-    cfg.start_type = catalogue_for(rules).index[start.id]
+    cfg.start_type = cat.index[start.id]
     cfg.record = record
     if "river" in rules.expansions:
         cfg.river_edge = river_edges(start)[0]  # R-RIV-1: the river leaves the spring
     if "messages" in rules.expansions:
-        cfg.edition = EDITIONS[rules.messages.edition]
-        cfg.zmg_alone = int(rules.messages.zmg_alone)
-    return cfg
+        options, names = rules.messages, ACTION_NAMES[rules.messages.edition]
+        cfg.edition = EDITIONS[options.edition]
+        cfg.zmg_alone = int(options.zmg_alone)
+        # deck_order: a fixed deck as it is, else the rulebook order, shuffled in C
+        deck = messages.deck_order(options, None) if options.deck else messages.ACTIONS[options.edition]
+        cfg.shuffle_deck = int(not options.deck)
+        for i, name in enumerate(deck):
+            cfg.deck[i] = names.index(name)
+    return cfg, ffi.new("int32_t[]", [cat.index[t] for t in order] or [0]), len(order)
 
 
 _flags: dict[tuple[str, ...], bytes] = {}
@@ -176,19 +195,7 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     if any(p is None for p in players):
         raise InputError("seats: a batch plays built-in seats only")
     pol = _seat_policies(rules, players)
-    cat = catalogue_for(rules)
-    start, river, lake, land = stack_plan(rules)
-    cfg = _config(rules, start, 0)
-    names = ACTION_NAMES[rules.messages.edition]
-    shuffle_deck = 0
-    if "messages" in rules.expansions:
-        # deck_order: a fixed deck as it is, else the rulebook order shuffled in C
-        fixed = rules.messages.deck
-        deck = (messages.deck_order(rules.messages, None) if fixed
-                else messages.ACTIONS[rules.messages.edition])
-        shuffle_deck = int(not fixed)
-        for i, name in enumerate(deck):
-            cfg.deck[i] = names.index(name)
+    cfg, stack, nstack = _dealt(rules, 0)
     seeds = list(seeds)
     n, per = rules.players, 2 + rules.players
     streams = ffi.new("uint64_t[]", max(1, len(seeds) * per))
@@ -196,14 +203,13 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     for i, seed in enumerate(seeds):
         for k, purpose in enumerate(purposes):
             streams[i * per + k] = derive(seed, purpose)
-    ids = [ffi.new("int32_t[]", [cat.index[t] for t in part] or [0]) for part in (river, lake, land)]
     turns = np.zeros(len(seeds), dtype=np.int32)
     winners = np.zeros(len(seeds), dtype=np.int32)
     results = np.zeros((len(seeds), n, lib.CC_RESULT_INTS), dtype=np.int32)
     flags = _tile_flags(rules)
     buf = ffi.from_buffer
-    check(lib.cc_game_batch(cat._ts, cfg, ids[0], len(river), ids[1], len(lake), ids[2], len(land),
-                            flags, len(flags), pol, shuffle_deck, len(seeds), streams,
+    check(lib.cc_game_batch(catalogue_for(rules)._ts, cfg, stack, nstack, flags, len(flags), pol,
+                            len(seeds), streams,
                             ffi.cast("int32_t *", buf(turns)), ffi.cast("int32_t *", buf(winners)),
                             ffi.cast("int32_t *", buf(results)), results.size),
           "cc_game_batch", rules=rules, games=len(seeds))
@@ -239,25 +245,15 @@ class CGame:
         self.catalogue = cat = catalogue_for(rules)
         self._names = ACTION_NAMES[rules.messages.edition]
         pol = _seat_policies(rules, seats)
-        if stack is None:
-            start, order = tile_order(rules, seed)
-        else:
-            start, ids = stack_tiles(rules)
-            order = list(stack)
-            _check_stack(order, ids)
-        cfg = _config(rules, start, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
-                      if record is True else int(record))
-        if "messages" in rules.expansions:
-            deck = messages.deck_order(rules.messages, Stream(derive(seed, "messages")))
-            for i, name in enumerate(deck):
-                cfg.deck[i] = self._names.index(name)
+        cfg, tiles, ntiles = _dealt(rules, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
+                                    if record is True else int(record), stack)
+        cfg.tiles_stream, cfg.messages_stream = derive(seed, "tiles"), derive(seed, "messages")
         flags = _tile_flags(rules)
-        tiles = ffi.new("int32_t[]", [cat.index[t] for t in order] or [0])
         states = ffi.new("uint64_t[]", [derive(seed, f"seat{s}") for s in range(rules.players)])
         out = ffi.new("cc_game **")
-        check(lib.cc_game_new(cat._ts, cfg, tiles, len(order), flags, len(flags), states, pol, out),
+        check(lib.cc_game_new(cat._ts, cfg, tiles, ntiles, flags, len(flags), states, pol, out),
               "cc_game_new", rules=rules, seed=seed)
-        self._own(out[0], len(order) + 1)
+        self._own(out[0], ntiles + 1)
 
     def _own(self, ptr, max_tiles: int) -> None:
         self._ptr = ffi.gc(ptr, lib.cc_game_free)

@@ -240,3 +240,20 @@ def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
                 assert (row[7], row[8]) == (p["scoring_meeple"], p["messenger"])
                 assert {names[a]: int(v) for a, v in enumerate(row[12:20]) if v} == p["messages"]["drawn"]
     assert np.all(out["results"][:, :, 0] >= 0)
+
+
+def test_fixed_stack_and_fixed_deck_are_played_as_given():
+    from sim.game import tile_order
+
+    options = MessagesOptions(edition="classic", deck=("extra_tile", "smallest_city"))
+    rules = _rules(("messages", "river"), options, 3)
+    _, order = tile_order(rules, 1)
+    stack = order[:12] + order[-20:]  # the river, then some land tiles
+    specs = ["greedy", "random", "first"]
+    ref = play(Game(rules, 8, stack=stack), [player(p) for p in specs])
+    c = CGame(rules, 8, [player(p) for p in specs], stack=stack)
+    _same_game(c, ref, "fixed")
+    drawn = [e["action"] for e in c.events if e["e"] == "message_draw"]
+    assert drawn and drawn[:2] == ["extra_tile", "smallest_city"][:len(drawn)]
+    with pytest.raises(InputError, match="unknown tile id"):
+        CGame(rules, 8, stack=["nope"])

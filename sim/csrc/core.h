@@ -199,6 +199,13 @@ typedef struct {
     int32_t edition, zmg_alone;
     int32_t deck[8];      /* The Messages: action codes, top first (R-MSG-11) */
     int32_t record;       /* CC_RECORD_* bits: what to keep (nothing for batches) */
+    /* Shuffled here when set, exactly as sim/game.py tile_order and sim/messages.py
+     * deck_order do: the stack is river_tiles river tiles, lake_tiles lakes, then the
+     * land tiles; Fisher-Yates of the river tiles then of the land tiles with the
+     * tiles stream (R-BASE-2, R-RIV-1); the deck (given in rulebook order) with the
+     * messages stream. */
+    int32_t shuffle_stack, river_tiles, lake_tiles, shuffle_deck;
+    uint64_t tiles_stream, messages_stream;
 } cc_game_config;
 
 /* One seat: a policy per decision kind and their parameters (the strategies package). */
@@ -258,19 +265,15 @@ const cc_board *cc_game_board(const cc_game *g);
 int cc_game_streams(const cc_game *g, uint64_t *out, int cap);
 
 /* A shard of games of built-in seats in one call (no events, no history): game i is
- * dealt from its own streams, streams[i * (2 + nplayers) ...] = {tiles, messages,
- * seat 0, seat 1, ...}. The stack is shuffled here as sim/game.py tile_order does:
- * Fisher-Yates of `river` then of `land` with the tiles stream, the lake between
- * them; with The Messages and shuffle_deck, cfg->deck (in the edition's rulebook
- * order) is shuffled with the messages stream (sim/messages.py deck_order).
+ * cc_game_new(cfg with shuffle_stack and shuffle_deck set, stack) dealt from its own
+ * streams, streams[i * (2 + nplayers) ...] = {tiles, messages, seat 0, seat 1, ...}.
  * Out, per game: turns_out (tile turns played), winners_out (bit per seat), and
  * nplayers rows of CC_RESULT_INTS in results_out (results_cap int32 slots).
  * Returns the number of games played, or an error (then the outputs are partial). */
-int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *river,
-                  int nriver, const int32_t *lake, int nlake, const int32_t *land, int nland,
-                  const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
-                  int shuffle_deck, int ngames, const uint64_t *streams, int32_t *turns_out,
-                  int32_t *winners_out, int32_t *results_out, int results_cap);
+int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
+                  int nstack, const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
+                  int ngames, const uint64_t *streams, int32_t *turns_out, int32_t *winners_out,
+                  int32_t *results_out, int results_cap);
 
 /* The whole state of a game as bytes (for pickling): cc_game_save writes at most cap
  * bytes to out (out may be NULL with cap 0 to ask the size) and returns the size;
