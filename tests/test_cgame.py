@@ -248,10 +248,10 @@ def test_fixed_stack_and_fixed_deck_are_played_as_given():
     options = MessagesOptions(edition="classic", deck=("extra_tile", "smallest_city"))
     rules = _rules(("messages", "river"), options, 3)
     _, order = tile_order(rules, 1)
-    stack = order[:12] + order[-20:]  # the river, then some land tiles
+    stack = order[:12] + order[-40:]  # the river, then some land tiles
     specs = ["greedy", "random", "first"]
-    ref = play(Game(rules, 8, stack=stack), [player(p) for p in specs])
-    c = CGame(rules, 8, [player(p) for p in specs], stack=stack)
+    ref = play(Game(rules, 1, stack=stack), [player(p) for p in specs])
+    c = CGame(rules, 1, [player(p) for p in specs], stack=stack)
     _same_game(c, ref, "fixed")
     drawn = [e["action"] for e in c.events if e["e"] == "message_draw"]
     assert drawn and drawn[:2] == ["extra_tile", "smallest_city"][:len(drawn)]
