@@ -9,7 +9,10 @@ Mayors is not in the C game yet (CGame refuses it).
 Seats: each seat is a `strategies.Player` whose policies are all built in (see
 `seat_policy`; such a seat is played in C and a game of built-in seats never leaves
 C), or None: that seat's decisions stop the C game and are returned as `decision`,
-answered with `apply(choice)` — one C call per decision.
+answered with `apply(choice)` — one C call per decision. `sim.play.play(game,
+players)` works on a CGame: a Python policy reads the decision, `stream(seat)` (kept
+in C), `board` (read-only), `rules`, `turn`, `seat`, `tiles_left`; the expansion
+states (Game.msg, Game.courier) are not offered yet, nor `decision.choices.rules`.
 
 The tile order, the message deck and every seat's random stream come from the same
 derivations as Game (sim/rng.py; the shuffles of sim/game.py tile_order and
@@ -86,6 +89,29 @@ def seat_policy(player, edition: str, out) -> bool:
         if action in ACTION_NAMES[edition]:  # the other edition's names never match
             out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
     return True
+
+
+class _SeatStream(Stream):
+    """A seat's stream whose state lives in the C game (sim/rng.py Stream's methods)."""
+
+    __slots__ = ("_game", "_seat")
+
+    def __init__(self, game_ptr, seat: int):
+        self._game, self._seat = game_ptr, seat
+
+    @property
+    def state(self) -> int:
+        states = ffi.new("uint64_t[]", lib.CC_MAX_PLAYERS)
+        check(lib.cc_game_streams(self._game, states, lib.CC_MAX_PLAYERS), "cc_game_streams")
+        return states[self._seat]
+
+    @state.setter
+    def state(self, value: int) -> None:
+        check(lib.cc_game_set_stream(self._game, self._seat, value), "cc_game_set_stream",
+              seat=self._seat)
+
+    def copy(self) -> Stream:
+        return Stream(self.state)
 
 
 class _BoardView(Board):
@@ -349,10 +375,17 @@ class CGame:
         check(lib.cc_game_apply(self._ptr, index), "cc_game_apply", choice=choice)
 
     def stream(self, seat: int) -> Stream:
-        """A copy of `seat`'s random stream as it stands (the C game advances its own)."""
-        states = ffi.new("uint64_t[]", lib.CC_MAX_PLAYERS)
-        check(lib.cc_game_streams(self._ptr, states, lib.CC_MAX_PLAYERS), "cc_game_streams")
-        return Stream(states[seat])
+        """`seat`'s random stream, kept in C: a Python policy drawing from it advances
+        the same state the built-in policies use."""
+        if not 0 <= seat < self.rules.players:
+            raise InputError(f"stream: seat {seat!r}: expected 0..{self.rules.players - 1}")
+        return _SeatStream(self._ptr, seat)
+
+    def reseed(self, key: str) -> None:
+        """As Game.reseed: every seat's stream derived anew from (seed, key)."""
+        for s in range(self.rules.players):
+            check(lib.cc_game_set_stream(self._ptr, s, derive(self.seed, f"{key}/seat{s}")),
+                  "cc_game_set_stream", seat=s)
 
     def clone(self) -> CGame:
         """An independent copy (a C copy of the whole state)."""

@@ -172,6 +172,30 @@ def test_a_damaged_state_is_refused_not_run():
         _load(rules, seed, max_tiles, bytes(corrupt))
 
 
+def test_python_policies_play_on_the_c_game_itself():
+    """Seats answered by Python policies reading the C game (its decisions, a live
+    random stream): the same game as the engine's with the same policies."""
+    specs = ["random", "first+scoring_figure=spread", "random+scoring_figure=coverage"]
+    for expansions in ((), ("messages", "river", "courier")):
+        for seed in range(5):
+            rules = _rules(expansions, MESSAGE_OPTIONS["classic"], 3)
+            ref = play(Game(rules, seed), [player(p) for p in specs])
+            c = play(CGame(rules, seed), [player(p) for p in specs])
+            _same_game(c, ref, (expansions, seed))
+            assert c.stream(0).state == ref.stream(0).state
+
+
+def test_reseed_gives_common_random_numbers():
+    rules = _rules(("messages",), MESSAGE_OPTIONS["c3.1"], 2)
+    c = CGame(rules, 3)
+    ref = Game(rules, 3)
+    c.reseed("branch")
+    ref.reseed("branch")
+    assert [c.stream(s).state for s in range(2)] == [ref.stream(s).state for s in range(2)]
+    with pytest.raises(InputError):
+        c.stream(2)
+
+
 def test_same_seed_same_game_and_streams_advance():
     rules = _rules(("messages", "courier"), MESSAGE_OPTIONS["c3.1"], 4)
     specs = ["random", "random", "greedy", "random"]

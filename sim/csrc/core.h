@@ -263,6 +263,8 @@ int cc_game_result(const cc_game *g, int32_t *out, int cap);
 const cc_board *cc_game_board(const cc_game *g);
 /* Each seat's random stream state. Returns the number of seats. */
 int cc_game_streams(const cc_game *g, uint64_t *out, int cap);
+/* Sets seat's random stream state (a Python policy drew from it, or a reseed). */
+int cc_game_set_stream(cc_game *g, int seat, uint64_t state);
 
 /* A shard of games of built-in seats in one call (no events, no history): game i is
  * cc_game_new(cfg with shuffle_stack and shuffle_deck set, stack) dealt from its own

@@ -609,6 +609,12 @@ int cc_game_result(const cc_game *g, int32_t *out, int cap) {
 
 const cc_board *cc_game_board(const cc_game *g) { return g ? g->board : NULL; }
 
+int cc_game_set_stream(cc_game *g, int seat, uint64_t state) {
+    if (!g || seat < 0 || seat >= g->nplayers) return CC_ERR_ARG;
+    g->rng[seat] = state;
+    return CC_OK;
+}
+
 int cc_game_streams(const cc_game *g, uint64_t *out, int cap) {
     if (!g || !out || cap < g->nplayers) return CC_ERR_ARG;
     memcpy(out, g->rng, (size_t)g->nplayers * sizeof *out);
