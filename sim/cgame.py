@@ -247,6 +247,7 @@ def _load(rules: Rules, seed: int, max_tiles: int, state: bytes) -> CGame:
     g = CGame.__new__(CGame)
     g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
     g._names = ACTION_NAMES[rules.messages.edition]
+    g._policies = None  # the seats' policies are in the state; resume_messages needs them
     out = ffi.new("cc_game **")
     check(lib.cc_game_load(g.catalogue._ts, state, len(state), out), "cc_game_load",
           rules=rules, seed=seed, size=len(state))
@@ -258,11 +259,12 @@ class CGame:
     """One game played by the C state machine. See the module docstring."""
 
     def __init__(self, rules: Rules, seed: int, seats=None, *, stack: list[str] | None = None,
-                 record: bool | int = True):
+                 record: bool | int = True, pause_messages: bool = False):
         """`seats`: per seat a built-in Player or None (decisions come back to the
         caller); None for all: every seat answered by the caller. `stack`: fixed tile
         ids in draw order, as for Game. `record`: True keeps events and history, False
-        neither, or CC_RECORD_* bits.
+        neither, or CC_RECORD_* bits. `pause_messages`: every seat's messages decisions
+        come back to the caller (to branch there), until `resume_messages()`.
 
         Raises InputError for rules the C game does not play, a seat whose policies
         are not all built in, or a bad stack.
@@ -270,7 +272,13 @@ class CGame:
         self.rules, self.seed = rules, seed
         self.catalogue = cat = catalogue_for(rules)
         self._names = ACTION_NAMES[rules.messages.edition]
-        pol = _seat_policies(rules, seats)
+        pol = self._policies = _seat_policies(rules, seats)
+        if pause_messages:
+            paused = ffi.new("cc_seat_policy[]", rules.players)
+            ffi.memmove(paused, pol, ffi.sizeof(paused))
+            for s in range(rules.players):
+                paused[s].messages = lib.CC_POL_PYTHON
+            pol = paused
         cfg, tiles, ntiles = _dealt(rules, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
                                     if record is True else int(record), stack)
         cfg.tiles_stream, cfg.messages_stream = derive(seed, "tiles"), derive(seed, "messages")
@@ -381,6 +389,12 @@ class CGame:
             raise InputError(f"stream: seat {seat!r}: expected 0..{self.rules.players - 1}")
         return _SeatStream(self._ptr, seat)
 
+    def resume_messages(self) -> None:
+        """After `pause_messages`: the seats' own policies answer messages decisions
+        again (from the next apply on, so a waiting decision is still the caller's)."""
+        for s in range(self.rules.players):
+            check(lib.cc_game_set_seat(self._ptr, s, self._policies + s), "cc_game_set_seat", seat=s)
+
     def reseed(self, key: str) -> None:
         """As Game.reseed: every seat's stream derived anew from (seed, key)."""
         for s in range(self.rules.players):
@@ -394,6 +408,7 @@ class CGame:
             raise MemoryError("cc_game_clone failed")
         g = CGame.__new__(CGame)
         g.rules, g.seed, g.catalogue, g._names = self.rules, self.seed, self.catalogue, self._names
+        g._policies = self._policies
         g._own(ptr, self._max_tiles)
         return g
 
@@ -509,4 +524,45 @@ class CGame:
                     "figure_moves": dict(zip(messages.FIGURES, r[9:11])),
                     "live_moves": r[11]}
         return out
+
+
+def play_with_branches(rules: Rules, seed: int, players, rollouts: int) -> tuple[CGame, list[dict]]:
+    """sim/tournament/counterfactual.py's play_with_branches with every game in C: the
+    main game pauses at each message draw, and each rollout of each branch (the best
+    way of taking the action, then the 2 points) is a C clone, reseeded, played to
+    the end by the built-in seats without leaving C. The same rows as the Python
+    version for the same game. Returns (the finished main game, rows).
+
+    Raises InputError as CGame does; every player must be built in."""
+    from strategies.messages import MessagePolicy
+
+    game = CGame(rules, seed, players, pause_messages=True)
+    rows, draw = [], 0
+    while game.decision is not None:
+        d = game.decision  # a messages decision: nothing else stops a built-in game
+        status = game._state()
+        tiles_left, placed = status[2], status[4] - 1
+        total = placed + tiles_left
+        phase = "early" if tiles_left >= 2 * total / 3 else "late" if tiles_left < total / 3 else "mid"
+        best = MessagePolicy.best_action(d)
+        for r in range(rollouts if best is not None else 0):
+            result = {}
+            for name, choice in (("action", best[0]), ("two", (messages.TWO_POINTS, None))):
+                g = game.clone()
+                g.resume_messages()
+                g.reseed(f"cf{draw}/rollout{r}")
+                g.apply(choice)  # played to the end in C
+                scores = [p["score"] for p in g.result()["players"]]
+                winners = g.result()["winners"]
+                others = max(s for i, s in enumerate(scores) if i != d.seat)
+                result[name] = (scores[d.seat] - others,
+                                (1 / len(winners)) if d.seat in winners else 0.0)
+            rows.append({"draw": draw, "turn": status[0], "tiles_left": tiles_left, "phase": phase,
+                         "seat": d.seat, "action": d.info["action"], "number": d.info["number"],
+                         "rollout": r, "action_points": best[1],
+                         "margin_action": result["action"][0], "margin_two": result["two"][0],
+                         "win_action": result["action"][1], "win_two": result["two"][1]})
+        draw += 1
+        game.apply(players[d.seat].choose(game, d))
+    return game, rows
 

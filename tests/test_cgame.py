@@ -281,3 +281,19 @@ def test_fixed_stack_and_fixed_deck_are_played_as_given():
     assert drawn and drawn[:2] == ["extra_tile", "smallest_city"][:len(drawn)]
     with pytest.raises(InputError, match="unknown tile id"):
         CGame(rules, 8, stack=["nope"])
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_message_branches_in_c_give_the_python_rows(edition):
+    from sim.cgame import play_with_branches
+    from sim.tournament.counterfactual import play_with_branches as python_branches
+
+    specs = ["greedy", "random+scoring_figure=coverage", "greedy(extra=1.0)+messages=always_action"]
+    for seed in range(3):
+        rules = _rules(("messages", "courier"), MESSAGE_OPTIONS[edition], 3)
+        ref = Game(rules, seed)
+        expected = python_branches(ref, [player(p) for p in specs], 2)
+        c, rows = play_with_branches(rules, seed, [player(p) for p in specs], 2)
+        assert rows == expected and rows, (edition, seed)
+        _same_game(c, ref, (edition, seed))
+

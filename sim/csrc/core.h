@@ -265,6 +265,9 @@ const cc_board *cc_game_board(const cc_game *g);
 int cc_game_streams(const cc_game *g, uint64_t *out, int cap);
 /* Sets seat's random stream state (a Python policy drew from it, or a reseed). */
 int cc_game_set_stream(cc_game *g, int seat, uint64_t state);
+/* Replaces seat's policies (checked as cc_game_new does; nothing changes on an error).
+ * The current decision, if any, is not answered until the next cc_game_apply. */
+int cc_game_set_seat(cc_game *g, int seat, const cc_seat_policy *policy);
 
 /* A shard of games of built-in seats in one call (no events, no history): game i is
  * cc_game_new(cfg with shuffle_stack and shuffle_deck set, stack) dealt from its own

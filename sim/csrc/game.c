@@ -397,6 +397,15 @@ static int valid_policy(int kind, int p) {
     return 0;
 }
 
+static int check_seat(const cc_seat_policy *p) {
+    if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
+        || !valid_policy(CC_DEC_MESSAGES, p->messages))
+        return CC_ERR_ARG;
+    for (int a = 0; a < CC_NMSG; a++)
+        if (p->overrides[a] < CC_OVERRIDE_NONE || p->overrides[a] > CC_OVERRIDE_ACTION) return CC_ERR_ARG;
+    return 0;
+}
+
 static int check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
                         int nstack, const uint8_t *flags, int ntypes, const cc_seat_policy *seats) {
     if (c->nplayers < 2 || c->nplayers > CC_MAX_PLAYERS || c->followers < 0 || c->followers > 30
@@ -419,14 +428,8 @@ static int check_config(const cc_tileset *ts, const cc_game_config *c, const int
             seen |= 1 << c->deck[i];
         }
     }
-    for (int s = 0; s < c->nplayers; s++) {
-        const cc_seat_policy *p = &seats[s];
-        if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
-            || !valid_policy(CC_DEC_MESSAGES, p->messages))
-            return CC_ERR_ARG;
-        for (int a = 0; a < CC_NMSG; a++)
-            if (p->overrides[a] < CC_OVERRIDE_NONE || p->overrides[a] > CC_OVERRIDE_ACTION) return CC_ERR_ARG;
-    }
+    for (int s = 0; s < c->nplayers; s++)
+        if (check_seat(&seats[s]) < 0) return CC_ERR_ARG;
     return 0;
 }
 
@@ -608,6 +611,12 @@ int cc_game_result(const cc_game *g, int32_t *out, int cap) {
 }
 
 const cc_board *cc_game_board(const cc_game *g) { return g ? g->board : NULL; }
+
+int cc_game_set_seat(cc_game *g, int seat, const cc_seat_policy *policy) {
+    if (!g || !policy || seat < 0 || seat >= g->nplayers || check_seat(policy) < 0) return CC_ERR_ARG;
+    g->seats[seat] = *policy;
+    return CC_OK;
+}
 
 int cc_game_set_stream(cc_game *g, int seat, uint64_t state) {
     if (!g || seat < 0 || seat >= g->nplayers) return CC_ERR_ARG;
