@@ -31,6 +31,7 @@ from sim.river import is_river_tile, river_edges
 from sim.rng import Stream, derive
 from sim.rules import Rules
 from sim.tiles import KINDS
+from strategies import REGISTRY
 
 EXPANSION_BITS = {"messages": lib.CC_X_MESSAGES, "river": lib.CC_X_RIVER, "courier": lib.CC_X_COURIER}
 # message action names per edition, indexed by the C core's action code (CC_MSG_*):
@@ -60,8 +61,6 @@ def supports(rules: Rules) -> bool:
 
 def _builtin(policy, table: dict):
     """The C code of a registered built-in policy, or None (a Python policy)."""
-    from strategies import REGISTRY
-
     name = getattr(policy, "name", None)
     if name not in table or type(policy) is not REGISTRY.get(name):
         return None
@@ -151,9 +150,8 @@ def _dealt(rules: Rules, record: int, stack: list[str] | None = None):
     cat = catalogue_for(rules)
     cfg = ffi.new("cc_game_config *")
     if stack is None:
-        start, river, lake, land = stack_plan(rules)
-        order = river + lake + land
-        cfg.shuffle_stack, cfg.river_tiles, cfg.lake_tiles = 1, len(river), len(lake)
+        start, order, nriver, nlake = _plan(rules)
+        cfg.shuffle_stack, cfg.river_tiles, cfg.lake_tiles = 1, nriver, nlake
     else:
         start, ids = stack_tiles(rules)
         order = list(stack)
@@ -174,6 +172,19 @@ def _dealt(rules: Rules, record: int, stack: list[str] | None = None):
         for i, name in enumerate(deck):
             cfg.deck[i] = names.index(name)
     return cfg, ffi.new("int32_t[]", [cat.index[t] for t in order] or [0]), len(order)
+
+
+_plans: dict[tuple, tuple] = {}
+
+
+def _plan(rules: Rules):
+    """sim/game.py stack_plan as (start, tiles unshuffled, river tiles, lakes), built
+    once per tile sets and River."""
+    key = (rules.tile_sets, "river" in rules.expansions)
+    if key not in _plans:
+        start, river, lake, land = stack_plan(rules)
+        _plans[key] = (start, river + lake + land, len(river), len(lake))
+    return _plans[key]
 
 
 _flags: dict[tuple[str, ...], bytes] = {}
