@@ -4,6 +4,7 @@ every combination of The Messages (both editions, ZMG), the River and the Courie
 2-6 players and every built-in policy."""
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -297,3 +298,27 @@ def test_message_branches_in_c_give_the_python_rows(edition):
         assert rows == expected and rows, (edition, seed)
         _same_game(c, ref, (edition, seed))
 
+
+
+SCRIPTS = sorted((Path(__file__).resolve().parent / "scripts").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_scripted_games_play_the_same_in_c(path):
+    """Every scripted game the C game can play (not Messengers & Mayors): its choices
+    replayed on a CGame meet the same decisions and give the same events and result."""
+    from sim.game import TOWN_HALL
+    from sim.script import load_script, play_script
+
+    script = load_script(path)
+    if not supports(script.rules):
+        pytest.skip("Messengers & Mayors is not in the C game yet")
+    ref = play_script(script)
+    tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != TOWN_HALL.id]
+    replay = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
+    c = CGame(script.rules, 0, stack=tiles)
+    for step, choice in enumerate(ref.history):
+        _same_decision(c.decision, replay.decision, (path.stem, step))
+        c.apply(choice)
+        replay.apply(choice)
+    _same_game(c, ref, path.stem)
