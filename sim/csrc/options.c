@@ -208,7 +208,7 @@ static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
 static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_t *v, int g,
                                   const int32_t *roots, int nroots) {
     const cc_board *b = c->b;
-    int32_t ids[64];
+    int32_t ids[FIELD_CITIES];  /* a valuation: cities past this many are not seen */
     int nids = 0, done = 0;
     int32_t scratch[FIELD_CITIES];
     /* the existing cities the new tile joins, and the group each joins (a root is in
@@ -230,7 +230,7 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
                 for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
                     if (!(v->def.seg_cities[l] & (1u << ci))) continue;
                     int32_t id = -1 - t->group_of[ci];
-                    if (root_in(ids, nids, id) || nids >= 64) continue;
+                    if (root_in(ids, nids, id) || nids >= FIELD_CITIES) continue;
                     ids[nids++] = id;
                     done += t->complete[t->group_of[ci]];
                 }
@@ -248,7 +248,7 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
                     complete = t->complete[joined_group[j]];
                     break;
                 }
-            if (root_in(ids, nids, id) || nids >= 64) continue;
+            if (root_in(ids, nids, id) || nids >= FIELD_CITIES) continue;
             ids[nids++] = id;
             done += complete;
         }
