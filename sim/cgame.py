@@ -577,3 +577,43 @@ def play_with_branches(rules: Rules, seed: int, players, rollouts: int) -> tuple
         game.apply(players[d.seat].choose(game, d))
     return game, rows
 
+
+
+def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
+    """The records' players table (sim/tournament/records.py PLAYERS) of a `play_batch`
+    result, column by column without a loop over games: game_ids and focal per game,
+    seat_specs per game (the player spec of each seat). The same rows as
+    records.player_row of each game's result."""
+    import numpy as np
+    import pyarrow as pa
+
+    from sim.tournament.records import MM_COLUMNS, PLAYERS
+
+    res = batch["results"]  # games x seats x CC_RESULT_INTS
+    games, n = res.shape[:2]
+    score = res[:, :, 0]
+    ahead = (score[:, None, :] > score[:, :, None]).sum(axis=2)  # players strictly ahead
+    won = (batch["winners"][:, None] >> np.arange(n)) & 1
+    share = won / won.sum(axis=1, keepdims=True)
+    names = ACTION_NAMES[rules.messages.edition]
+    cols = {"game_id": np.repeat(np.asarray(game_ids, dtype=np.int64), n),
+            "seat": np.tile(np.arange(n, dtype=np.int8), games),
+            "player": [s for specs in seat_specs for s in specs],
+            "focal": (np.arange(n)[None, :] == np.asarray(focal)[:, None]).ravel(),
+            "score": score.ravel(), "rank": (1 + ahead).ravel(), "win_share": share.ravel()}
+    for i, source in enumerate(scoring.SOURCES):
+        cols[f"points_{source}"] = res[:, :, 1 + i].ravel()
+    drawn, taken, points = res[:, :, 12:20], res[:, :, 20:28], res[:, :, 28:36]
+    cols.update({"scoring_meeple": res[:, :, 7].ravel(), "messenger": res[:, :, 8].ravel(),
+                 "messages_drawn": drawn.sum(axis=2).ravel(),
+                 "messages_taken": taken.sum(axis=2).ravel(),
+                 "moves_meeple": res[:, :, 9].ravel(), "moves_messenger": res[:, :, 10].ravel(),
+                 "moves_live": res[:, :, 11].ravel()})
+    zero = np.zeros(games * n, dtype=np.int16)
+    for a in messages.ALL_ACTIONS:
+        k = names.index(a) if a in names else None  # the other edition's names stay 0
+        for what, arr in (("drawn", drawn), ("taken", taken), ("points", points)):
+            cols[f"{what}_{a}"] = zero if k is None else arr[:, :, k].ravel()
+    cols.update(dict.fromkeys(MM_COLUMNS, zero))
+    return pa.Table.from_pydict({f.name: pa.array(cols[f.name], type=f.type) for f in PLAYERS},
+                                schema=PLAYERS)

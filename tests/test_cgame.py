@@ -322,3 +322,31 @@ def test_scripted_games_play_the_same_in_c(path):
         c.apply(choice)
         replay.apply(choice)
     _same_game(c, ref, path.stem)
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_a_batch_fills_the_players_table_without_a_loop(edition):
+    import numpy as np
+    import pyarrow as pa
+
+    from sim.cgame import play_batch, players_table
+    from sim.tournament.records import PLAYERS, player_row
+
+    specs = ["greedy", "random", "greedy+scoring_figure=coverage", "first"]
+    rules = _rules(("messages", "courier"), MESSAGE_OPTIONS[edition], 4)
+    seeds = list(range(30, 45))
+    seat_specs = [specs[i % 4:] + specs[:i % 4] for i in range(len(seeds))]  # rotations
+    out = {"turns": [], "winners": [], "results": []}
+    rows = []
+    for i, seed in enumerate(seeds):  # one batch per seat order, as a worker would
+        b = play_batch(rules, [seed], [player(p) for p in seat_specs[i]])
+        for k in out:
+            out[k].append(b[k])
+        res = CGame(rules, seed, [player(p) for p in seat_specs[i]]).result()
+        rows += [player_row(1000 + i, seat_specs[i][p["seat"]], p["seat"] == i % 4, p, res["winners"])
+                 for p in res["players"]]
+    batch = {k: np.concatenate(v) for k, v in out.items()}
+    table = players_table(rules, batch, [1000 + i for i in range(len(seeds))], seat_specs,
+                          [i % 4 for i in range(len(seeds))])
+    assert table.schema == PLAYERS
+    assert table.to_pylist() == pa.Table.from_pylist(rows, schema=PLAYERS).to_pylist()
