@@ -350,3 +350,13 @@ def test_a_batch_fills_the_players_table_without_a_loop(edition):
                           [i % 4 for i in range(len(seeds))])
     assert table.schema == PLAYERS
     assert table.to_pylist() == pa.Table.from_pylist(rows, schema=PLAYERS).to_pylist()
+
+
+@pytest.mark.parametrize("followers", [0, 1, 30])
+def test_follower_supplies_from_none_to_many(followers):
+    specs = ["greedy", "random", "first", "greedy(courier=2.0)", "random", "greedy"]
+    for seed in range(3):
+        rules = Rules(players=6, followers=followers, expansions=EXPANSIONS,
+                      messages=MESSAGE_OPTIONS["classic"])
+        ref = play(Game(rules, seed), [player(p) for p in specs])
+        _same_game(CGame(rules, seed, [player(p) for p in specs]), ref, (followers, seed))

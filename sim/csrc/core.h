@@ -168,6 +168,9 @@ int cc_feature_segments(const cc_board *b, int seg, int32_t *out, int cap);
  * messages.c, river.c, courier.c, listed in game.c's registry). The same rules, order
  * of steps, decisions and events as sim/game.py, which it is tested against move by
  * move. Random streams come from Python (sim/rng.py derivations) as SplitMix64 states.
+ * A call that is refused (bad argument, bad choice) changes nothing; an internal
+ * failure (memory, a fixed capacity) leaves the game answering every later call with
+ * that error (cc_game_status shows it).
  */
 
 typedef struct cc_game cc_game;
@@ -226,9 +229,10 @@ enum { CC_EV_START = 0, CC_EV_DRAW = 1, CC_EV_DISCARD = 2, CC_EV_PLACE = 3, CC_E
        CC_EV_MESSAGE = 9, CC_EV_COURIER = 10, CC_EV_FINAL = 11, CC_EV_END = 12 };
 
 /* A new game: places the start tile and runs to the first decision of a CC_POL_PYTHON
- * seat (or the end). stack: tile types in draw order (Python shuffles, sim/game.py
- * tile_order); tile_flags: CC_TILE_* per tile type (ntypes entries); seat_state: each
- * seat's SplitMix64 state. On success *out is the game; on failure nothing is kept. */
+ * seat (or the end). stack: tile types in draw order, or unshuffled as
+ * cfg->shuffle_stack says; tile_flags: CC_TILE_* per tile type (ntypes entries);
+ * seat_state: each seat's SplitMix64 state. On success *out is the game; on failure
+ * nothing is kept. */
 int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
                 int nstack, const uint8_t *tile_flags, int ntypes, const uint64_t *seat_state,
                 const cc_seat_policy *seats, cc_game **out);
@@ -251,7 +255,7 @@ int cc_game_apply(cc_game *g, int index);
  * taken}. */
 int cc_game_status(const cc_game *g, int32_t *out, int cap);
 /* Events from index `from` on, CC_EVENT_INTS each: {kind, turn, seat, v0..v8}; the
- * layout per kind is in game.c above emit(). Returns how many were written. */
+ * layout per kind is in game.c above game_emit(). Returns how many were written. */
 int cc_game_events(const cc_game *g, int from, int32_t *out, int cap);
 /* History from `from` on, CC_HISTORY_INTS each: {decision kind, choice values...}. */
 int cc_game_history(const cc_game *g, int from, int32_t *out, int cap);
