@@ -53,7 +53,7 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
 
 
 # Who answers a decision kind that a seat's main policy does not know.
-DEFAULTS = {"scoring_figure": "dark_seeker", "messages": "greedy", "place": "greedy",
+DEFAULTS = {"scoring_figure": "dark_seeker", "messages": "greedy", "place": "greedy", "figure": "greedy",
             "town_hall": "greedy", "favour": "greedy", "scarecrow": "greedy", "ride": "greedy"}
 DECISION_KINDS = tuple(DEFAULTS)
 

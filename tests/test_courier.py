@@ -137,9 +137,11 @@ def test_r_cou_4_a_favours_follower_comes_first_even_for_the_other_seat():
     put(1, 1, 0, 1, "city W")
     put(1, 2, 2)
     put(2, 1, 0)
-    put(1, 0, 0, 0, "road E")
+    put(1, 0, 0)  # surrounds the mayor's tile: the figure comes after step 1 (RULES.md 6)
     assert g.decision.kind == "favour" and g.decision.seat == 1
     g.apply(g.decision.choices[1])
+    assert g.decision.kind == "figure" and g.decision.seat == 0
+    g.apply((0, g.catalogue.variant(g.catalogue.index["U"], 0).segment_at("road E")))
     assert thank_yous(g) == [(1, 0, (0, 1), 2), (2, 1, (1, 1), 3), (5, 1, (0, 1), 4)]
 
 
