@@ -49,6 +49,7 @@ class Feature:
     kind: str
     segs: tuple  # ascending; segs[0] names the feature
     tiles: int  # distinct tiles (R-BASE-6); a monastery: its tile + the tiles around it
+    # that are not town halls (R-MM-10)
     open: int  # open edges; a monastery: empty cells around it
     coats: int
     complete: bool
@@ -190,10 +191,12 @@ class Board:
 
     def feature(self, seg: int) -> Feature:
         s = self.seg(seg)
-        if s.kind == "monastery":  # R-BASE-5: its tile and the 8 around it
+        if s.kind == "monastery":  # R-BASE-5: complete with its tile and the 8 around it
             p = self.placed[seg // STRIDE]
             n = len(self.around(p.x, p.y))
-            return Feature("monastery", (seg,), 1 + n, 8 - n, 0, n == 8)
+            # R-MM-10: a town hall surrounds it but is not one of its tiles
+            tiles = 1 + n - self.town_halls_around(p.x, p.y)
+            return Feature("monastery", (seg,), tiles, 8 - n, 0, n == 8)
         segs = self.segments(seg)
         tiles = {t // STRIDE for t in segs}
         coats = sum(self.seg(t).coats for t in segs)

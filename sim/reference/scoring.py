@@ -15,7 +15,6 @@ R-BASE-7  the greatest strength present takes the full value, ties share; streng
 from __future__ import annotations
 
 from sim.reference.board import Board, Feature
-from sim.reference.tiles import SEGMENTS_PER_TILE
 
 SOURCES = ("road", "city", "monastery", "field", "message", "courier")
 
@@ -25,10 +24,8 @@ def value(board: Board, f: Feature, final: bool) -> int:
         return f.tiles
     if f.kind == "city":
         return (1 if final else 2) * (f.tiles + f.coats)
-    if f.kind == "monastery":
-        p = board.placed[f.name // SEGMENTS_PER_TILE]
-        halls = board.town_halls_around(p.x, p.y)  # R-MM-10
-        return (f.tiles if final else 9) - halls
+    if f.kind == "monastery":  # 9 when complete; its tiles leave town halls out (R-MM-10)
+        return f.tiles
     return 3 * sum(c.complete for c in board.field_cities(f.name))
 
 
