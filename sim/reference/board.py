@@ -1,8 +1,9 @@
 """The reference board: plain dicts and a breadth-first feature walk.
 
-Nothing is kept incrementally except the tiles and the figures: a feature is found by
-walking from a segment to every segment it touches across tile edges (R-BASE-5/6),
-and the walk is redone whenever a tile is added. Speed does not matter here.
+The board keeps its tiles, its figures and which segments touch across tile edges
+(recorded when a tile is placed). A feature is found by walking from a segment to
+every segment it touches (R-BASE-5/6); the walk is redone whenever a tile is added.
+Nothing else is kept: sizes, open edges and majorities are counted when asked.
 
 Names shared with the production engine (the decision vocabulary):
     tile index   the n-th tile placed (the start tile is 0; town halls count)
@@ -64,6 +65,7 @@ class Board:
         self.cells: dict[tuple[int, int], int] = {}
         self.placed: list[Placed] = []
         self.figures: dict[int, Figure] = {}
+        self._links: dict[int, list[int]] = {}  # segment -> the segments it touches
         self._label: dict[int, int] | None = None  # segment -> feature name, after a walk
         self._members: dict[int, list[int]] = {}
 
@@ -97,17 +99,32 @@ class Board:
     def placements(self, tile: TileType) -> list[tuple[int, int, int]]:
         """Every (x, y, rotation) where the tile fits, by y, x, rotation; rotations
         that look alike are offered once."""
-        return [(x, y, r) for (x, y) in self.empty_neighbours() for r in tile.rotations()
-                if self.fits(tile.turned(r), x, y)]
+        out = []
+        for (x, y) in self.empty_neighbours():
+            # what each side must show ("" where no tile lies beyond it)
+            need = [(n.tile.edges[(e + 2) % 4] if (n := self.at(x + DX[e], y + DY[e])) else "")
+                    for e in range(4)]
+            for r in tile.rotations():
+                edges = tile.turned(r).edges
+                if all(not want or mine == want or "*" in (mine, want)
+                       for mine, want in zip(edges, need)):
+                    out.append((x, y, r))
+        return out
 
     def place(self, tile: TileType, x: int, y: int, rot: int) -> int:
         turned = tile.turned(rot)
         if not self.fits(turned, x, y) and self.placed:
             raise ValueError(f"{tile.id} does not fit at {x},{y} r{rot}")
-        self.cells[(x, y)] = len(self.placed)
+        index = len(self.placed)
+        self.cells[(x, y)] = index
         self.placed.append(Placed(turned, x, y, rot))
+        for local, s in enumerate(turned.segs):  # what its segments touch, both ways
+            seg = index * STRIDE + local
+            self._links[seg] = self.across(x, y, s)
+            for other in self._links[seg]:
+                self._links[other].append(seg)
         self._label = None
-        return len(self.placed) - 1
+        return index
 
     def sides(self, x: int, y: int) -> int:
         return sum((x + DX[e], y + DY[e]) in self.cells for e in range(4))
@@ -170,9 +187,7 @@ class Board:
                 self._label[start] = start
                 members, queue = [start], [start]
                 while queue:
-                    s = queue.pop(0)
-                    q = self.placed[s // STRIDE]
-                    for t in self.across(q.x, q.y, self.seg(s)):
+                    for t in self._links[queue.pop(0)]:
                         if t not in self._label:
                             self._label[t] = start
                             members.append(t)
@@ -277,25 +292,26 @@ class Board:
 
     def occupied_features(self) -> list[int]:
         """Names of the features holding a figure, ascending."""
-        return sorted({self.feature_of(f.seg) for f in self.figures.values()})
+        return sorted(self.busy_features())
 
-    def joined_features(self, tile: TileType, x: int, y: int, local: int) -> set[int]:
-        """The existing features segment `local` of `tile` (turned) would be part of if
-        placed at (x, y): those it touches across its edges, and those touched by any
+    def would_join(self, tile: TileType, x: int, y: int) -> list[set[int]]:
+        """For each segment of `tile` (turned) placed at (x, y), the existing features it
+        would be part of: those it touches across its edges, and those touched by any
         other segment of the tile that one of them joins it to (two fields of one tile
         that meet again around a road's end are one field)."""
         touched = [{self.feature_of(t) for t in self.across(x, y, s)} for s in tile.segs]
-        joined, grew = set(touched[local]), True
-        while grew:
-            grew = False
-            for other in touched:
-                if other & joined and not other <= joined:
-                    joined |= other
-                    grew = True
-        return joined
+        out = []
+        for mine in touched:
+            joined, grew = set(mine), True
+            while grew:
+                grew = False
+                for other in touched:
+                    if other & joined and not other <= joined:
+                        joined |= other
+                        grew = True
+            out.append(joined)
+        return out
 
-    def would_be_free(self, tile: TileType, x: int, y: int, local: int) -> bool:
-        """R-BASE-4: no figure on anything the segment would join (the new tile holds
-        none yet)."""
-        busy = {self.feature_of(f.seg) for f in self.figures.values()}
-        return not (self.joined_features(tile, x, y, local) & busy)
+    def busy_features(self) -> set[int]:
+        """Names of the features holding a figure."""
+        return {self.feature_of(f.seg) for f in self.figures.values()}

@@ -187,23 +187,21 @@ class RefGame:
     def _place_rows(self, tile) -> list[tuple]:
         """(x, y, rotation, figure, segment) rows: every placement (R-BASE-3; R-RIV-2
         for a river tile), its no-figure row first, then per segment and figure kind
-        the figures allowed on it."""
+        the figures allowed on it (R-BASE-4: a free feature where the kind needs one)."""
         rows = []
         kinds = self._kinds_in_supply()
+        busy = self.board.busy_features()
+        wait = mayors.activating_cells(self) if self.mm is not None else set()
         for x, y, r in self.board.placements(tile):
             turned = tile.turned(r)
             if self.river is not None and turned.river and not self.river.allows(turned, x, y):
                 continue
             rows.append((x, y, r, -1, -1))
-            if self.mm is not None and mayors.would_activate(self, x, y):
+            if (x, y) in wait or not kinds:
                 continue  # step 1 first: the figure is chosen after the activations
-            for local, s in enumerate(turned.segs):
-                free = None
-                for kind in kinds:
-                    if free is None and mayors.PLACING[kind][1] and s.kind in mayors.PLACING[kind][0]:
-                        free = self.board.would_be_free(turned, x, y, local)
-                    if self._fits_figure(kind, s.kind, bool(free)):
-                        rows.append((x, y, r, kind, local))
+            for local, (s, joins) in enumerate(zip(turned.segs, self.board.would_join(turned, x, y))):
+                free = not (joins & busy)
+                rows += [(x, y, r, kind, local) for kind in kinds if self._fits_figure(kind, s.kind, free)]
         return rows
 
     def _figure_options(self, index: int) -> tuple:

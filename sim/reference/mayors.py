@@ -66,15 +66,16 @@ def activating(g, x: int, y: int) -> list[int]:
     return [fid for seat in order for p, _, fid in sorted(found, key=lambda f: (f[1], f[2])) if p == seat]
 
 
-def would_activate(g, x: int, y: int) -> bool:
-    """Whether placing at (x, y) would give a tile holding a mayor or a standing
+def activating_cells(g) -> set[tuple[int, int]]:
+    """Empty cells where a tile would give a tile holding a mayor or a standing
     scarecrow its 4th neighbour (then the figure is chosen after step 1)."""
+    cells = set()
     for fig in g.board.figures.values():
         if fig.kind == MAYOR or standing_scarecrow(fig):
             p = g.board.placed[fig.seg // STRIDE]
-            if abs(p.x - x) + abs(p.y - y) == 1 and g.board.sides(p.x, p.y) == 3:
-                return True
-    return False
+            if g.board.sides(p.x, p.y) == 3:
+                cells |= {(p.x + DX[e], p.y + DY[e]) for e in range(4)} - set(g.board.cells)
+    return cells
 
 
 def activate(g, fid: int):

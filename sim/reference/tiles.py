@@ -14,7 +14,7 @@ to h+2.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -64,6 +64,7 @@ class TileType:
     edges: str  # N E S W, one of C R F ~ (or * for a town hall)
     segs: tuple
     extras: tuple
+    _turns: dict = field(default_factory=dict, compare=False, repr=False)  # r -> turned tile
 
     def has(self, extra: str) -> bool:
         return any(x == extra or x.startswith(extra + "(") for x in self.extras)
@@ -71,8 +72,11 @@ class TileType:
     def turned(self, r: int) -> TileType:
         """The tile turned r quarter turns clockwise: the edge now facing e was facing
         e - r before."""
-        edges = "".join(self.edges[(e - r) % 4] for e in range(4))
-        return TileType(self.id, self.count, edges, tuple(s.turned(r) for s in self.segs), self.extras)
+        if r not in self._turns:  # worked out once per tile and rotation
+            edges = "".join(self.edges[(e - r) % 4] for e in range(4))
+            self._turns[r] = TileType(self.id, self.count, edges,
+                                      tuple(s.turned(r) for s in self.segs), self.extras)
+        return self._turns[r]
 
     @property
     def river(self) -> bool:
@@ -81,6 +85,8 @@ class TileType:
     def rotations(self) -> tuple:
         """The rotations that look different; of several that look alike, the lowest
         (the decision vocabulary lists each distinct placement once)."""
+        if "distinct" in self._turns:
+            return self._turns["distinct"]
         seen, out = [], []
         for r in range(4):
             t = self.turned(r)
@@ -88,7 +94,8 @@ class TileType:
             if look not in seen:
                 seen.append(look)
                 out.append(r)
-        return tuple(out)
+        self._turns["distinct"] = tuple(out)
+        return self._turns["distinct"]
 
 
 TOWN_HALL_TILE = TileType(TOWN_HALL, 1, ANY * 4, (), ("townhall",))
