@@ -227,6 +227,30 @@ def strategies() -> None:
         typer.echo(f"{name:12} {doc}")
 
 
+@app.command()
+def check(
+    games: int = typer.Option(300, "--games", help="How many seeded games."),
+    expansions: str = typer.Option("all", "--expansions",
+                                   help="Comma-separated expansions, 'base' for none, or 'all' to "
+                                        "cycle through all 16 combinations."),
+    players: str = typer.Option("2-6", "--players", help="Seats per game: 2..6, or 2-6 to cycle."),
+    edition: str = typer.Option("both", "--edition", help="The Messages: c3.1, classic or both."),
+    zmg: bool = typer.Option(False, "--zmg", help="Every other classic game with R-MSG-C4."),
+    strategies: str = typer.Option("", "--strategies",
+                                   help="Comma-separated strategies, cycled over the seats "
+                                        "(default: the built-in mix of sim/differential.py)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first game; the next ones count up."),
+    out: Path = typer.Option(Path("."), "--out", help="Directory for a divergence's scripted game."),
+    script: Optional[Path] = typer.Option(None, "--script", help="Check one scripted game instead."),
+) -> int:
+    """Play games in the production and the reference engine, comparing every decision."""
+    from sim import differential
+
+    summary = differential.run_check(games, expansions, players, edition, zmg, strategies, seed,
+                                     out, script, typer.echo)
+    return 0 if summary.divergence is None else 1
+
+
 def main() -> None:
     """Console entry point: turns bad input into one line and exit code 2."""
     try:

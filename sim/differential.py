@@ -30,11 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.errors import InputError
-from sim.game import Game, tile_order
+from sim.game import FIGURE_KINDS, Game, tile_order
 from sim.log import format_log
 from sim.messages import MessagesOptions
 from sim.reference import RefGame
 from sim.rules import IMPLEMENTED_EXPANSIONS, Rules
+from sim.text import split_top
 from strategies import player
 
 SMALLEST = ("smallest_road", "smallest_city", "smallest_monastery")
@@ -204,20 +205,113 @@ def _result_core(res: dict) -> dict:
             "players": [{k: p[k] for k in keys if k in p} for p in res["players"]]}
 
 
-def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Divergence | None, Game]:
-    """Play one seeded game in both engines; (decisions compared, first divergence or
-    None, the production game)."""
-    g = Game(rules, seed)
-    _, order = tile_order(rules, seed)
-    r = RefGame(rules, order, None if g.msg is None else list(g.msg.deck))
-    seats = [player(s, "strategies") for s in strategies]
-    seen_p = seen_r = 0
-    compared = 0
+class _Recorder:
+    """What each production decision chose, in script terms (docs/SCRIPTS.md), by turn."""
 
-    def diverged(what: str, rulings: str) -> tuple[int, Divergence, Game]:
-        return compared, Divergence(rules, seed, list(strategies), g.turn, what, rulings,
-                                    format_log(g.events)), g
+    def __init__(self, deck: list[str]):
+        self.deck = deck  # the message deck at the start, top first
+        self.turns: dict[int, dict] = {}
 
+    def _turn(self, n: int) -> dict:
+        return self.turns.setdefault(n, {})
+
+    def note(self, g: Game, d, choice) -> None:
+        """Record `choice` for decision `d`, read on the production board before it
+        is applied."""
+        t = self._turn(g.turn)
+        if d.kind == "place":
+            x, y, rot, fig, local = choice
+            t.update(tile=d.tile, at=[x, y], rotation=rot)
+            if fig >= 0:
+                where = g.catalogue.variant(g.catalogue.index[d.tile], rot).segments[local].where()
+                t["figure"] = f"{FIGURE_KINDS[fig]} {where}"
+        elif d.kind == "figure" and choice[0] >= 0:
+            where = g.board.variant_at(g.placed_index).segments[choice[1]].where()
+            t["figure"] = f"{FIGURE_KINDS[choice[0]]} {where}"
+        elif d.kind == "town_hall" and isinstance(choice, tuple):
+            self._turn(g.turn + 1).update(tile="townhall", at=list(choice))
+        elif d.kind == "scoring_figure" and d.seat == g.seat:
+            if g.rules.messages.edition == "classic":
+                t.setdefault("score_on", {}).setdefault(d.info["source"], choice)
+            else:
+                t.setdefault("score_on", choice)
+        elif d.kind == "messages":
+            t.setdefault("message", []).append("2" if choice[0] == "2" else "action")
+            targets = t.setdefault("message_target", [])
+            if choice[0] in SMALLEST:
+                x, y, where = g.board.segment_place(choice[1])
+                targets.append(f"{x},{y} {where}")
+            elif choice[0] in ("score_and_return", "score_and_retrieve"):
+                x, y, where = g.board.segment_place(g.board.figure(choice[1]).segment)
+                targets.append(f"{x},{y} follower {where}")
+            elif choice[0] == "2":
+                targets.append("-")  # never read: the message took 2 points
+            else:
+                targets.append(None)  # an action without a target: nothing to name
+        elif d.kind == "favour":
+            t.setdefault("favour", []).append(
+                "none" if choice == "none" else "{},{}".format(*g.board.segment_place(g.board.figure(choice).segment)[:2]))
+        elif d.kind == "ride":
+            if choice == "return":
+                t.setdefault("ride", []).append("return")
+            else:
+                x, y, where = g.board.segment_place(choice)
+                t.setdefault("ride", []).append(f"{where} @{x},{y}")
+        elif d.kind == "scarecrow":
+            t.setdefault("scarecrow", []).append(choice)
+
+    def script(self, g: Game, upto: int) -> str:
+        """TOML of turns 1..upto (the production game's own tiles, discards and moves)."""
+        o = g.rules.messages
+        lines = ["# Written by `carcsim check` at a divergence (sim/differential.py): the",
+                 "# production game's tiles and moves up to that turn; decisions not listed",
+                 "# follow [policies]. Replay: carcsim check --script THIS_FILE", "",
+                 "[rules]", f"players = {g.rules.players}",
+                 "expansions = [" + ", ".join(f'"{e}"' for e in g.rules.expansions) + "]"]
+        if g.msg is not None:
+            deck = ", ".join(f'"{a}"' for a in self.deck)
+            lines += ["", "[rules.messages]", f'edition = "{o.edition}"',
+                      f"zmg_alone = {str(o.zmg_alone).lower()}", f"deck = [{deck}]"]
+        discards: dict[int, list[str]] = {}
+        for e in g.events:
+            if e["e"] == "discard":
+                discards.setdefault(e["turn"], []).append(e["tile"])
+        for n in range(1, upto + 1):
+            t = self.turns.get(n)
+            if not t or "tile" not in t:
+                break
+            lines += ["", "[[turns]]", f'tile = "{t["tile"]}"', f"at = [{t['at'][0]}, {t['at'][1]}]"]
+            if t["tile"] != "townhall":
+                lines.append(f"rotation = {t['rotation']}")
+                if discards.get(n):
+                    lines.append("discarded = [" + ", ".join(f'"{d}"' for d in discards[n]) + "]")
+            if "figure" in t:
+                lines.append(f'figure = "{t["figure"]}"')
+            on = t.get("score_on")
+            if isinstance(on, dict):
+                lines.append("score_on = { " + ", ".join(f'{k} = "{v}"' for k, v in on.items()) + " }")
+            elif on:
+                lines.append(f'score_on = "{on}"')
+            if t.get("message"):
+                lines.append("message = [" + ", ".join(f'"{m}"' for m in t["message"]) + "]")
+                targets = t["message_target"]
+                cut = targets.index(None) if None in targets else len(targets)
+                targets = targets[:cut]
+                while targets and targets[-1] == "-":
+                    targets.pop()
+                if targets:
+                    lines.append("message_target = [" + ", ".join(f'"{m}"' for m in targets) + "]")
+            for key in ("favour", "ride", "scarecrow"):
+                if t.get(key):
+                    lines.append(f"{key} = [" + ", ".join(f'"{v}"' for v in t[key]) + "]")
+        return "\n".join(lines) + "\n"
+
+
+def _compare(g: Game, r: RefGame, choose, on_choice=None) -> tuple[int, tuple[str, str] | None]:
+    """Advance both engines with `choose(g, decision)` (production's decision) and
+    compare them at every decision; (decisions compared, (what, rulings) of the first
+    divergence or None)."""
+    seen_p = seen_r = compared = 0
     while True:
         pd, rd = g.decision, r.decision
         pe = _production_events(g, g.events[seen_p:])
@@ -227,11 +321,11 @@ def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Div
             break
         ev = _event_diff(pe, re_)
         if ev:
-            return diverged(*ev)
+            return compared, ev
         choices, info, mapping = _production_decision(g, pd)
         rchoices, rinfo = _reference_decision(r, rd)
         if (pd.kind, pd.seat, pd.tile) != (rd.kind, rd.seat, rd.tile):
-            return diverged("decision differs (kind, seat, tile):\n  " + _differs(
+            return compared, ("decision differs (kind, seat, tile):\n  " + _differs(
                 (pd.kind, pd.seat, pd.tile), (rd.kind, rd.seat, rd.tile)),
                 RULINGS.get(pd.kind, "") + " / " + RULINGS.get(rd.kind, ""))
         if choices != rchoices:
@@ -242,30 +336,72 @@ def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Div
                     f"reference: {only_r[:12]}")
             if not only_p and not only_r:
                 what += "\n  (the same choices in another order)"
-            return diverged(what, RULINGS.get(pd.kind, ""))
+            return compared, (what, RULINGS.get(pd.kind, ""))
         if info != rinfo:
-            return diverged(f"{pd.kind} info differs:\n  " + _differs(info, rinfo), RULINGS.get(pd.kind, ""))
+            return compared, (f"{pd.kind} info differs:\n  " + _differs(info, rinfo),
+                              RULINGS.get(pd.kind, ""))
         if _standings(g) != _standings(r):
-            return diverged("scores differ (score, points by source, scoring figures per seat):\n  "
-                            + _differs(_standings(g), _standings(r)), "R-BASE-6..9")
+            return compared, ("scores differ (score, points by source, scoring figures per seat):\n  "
+                              + _differs(_standings(g), _standings(r)), "R-BASE-6..9")
         compared += 1
-        choice = seats[pd.seat].choose(g, pd)
+        choice = choose(g, pd)
+        if on_choice is not None:
+            on_choice(g, pd, choice)
         g.apply(choice)
         r.apply(mapping.get(choice, choice))
     if pd is not None or rd is not None:
         who, d = ("production", pd) if pd is not None else ("reference", rd)
-        ev = _event_diff(pe, re_)
-        if ev:
-            return diverged(*ev)
-        return diverged(f"only the {who} goes on, with a {d.kind} decision for seat {d.seat}",
-                        RULINGS.get(d.kind, ""))
+        return compared, _event_diff(pe, re_) or (
+            f"only the {who} goes on, with a {d.kind} decision for seat {d.seat}", RULINGS.get(d.kind, ""))
     ev = _event_diff(_final_groups(pe), _final_groups(re_))
     if ev:
-        return diverged(*ev)
+        return compared, ev
     pres, rres = _result_core(g.result()), _result_core(r.result())
     if pres != rres:
-        return diverged("result differs:\n  " + _differs(pres, rres), "R-BASE-8, R-BASE-9")
-    return compared, None, g
+        return compared, ("result differs:\n  " + _differs(pres, rres), "R-BASE-8, R-BASE-9")
+    return compared, None
+
+
+def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Divergence | None]:
+    """Play one seeded game in both engines; (decisions compared, the first divergence
+    or None). A divergence carries a scripted game of the production game up to the
+    end of the turn it happened in."""
+    g = Game(rules, seed)
+    _, order = tile_order(rules, seed)
+    recorder = _Recorder([] if g.msg is None else list(g.msg.deck))
+    r = RefGame(rules, order, None if g.msg is None else list(g.msg.deck))
+    seats = [player(s, "strategies") for s in strategies]
+
+    def choose(game, d):
+        return seats[d.seat].choose(game, d)
+
+    compared, diff = _compare(g, r, choose, recorder.note)
+    if diff is None:
+        return compared, None
+    turn, log = g.turn, format_log(g.events)
+    # finish the production turn, so the script holds the whole of it
+    while g.decision is not None and not (g.turn > turn and g.decision.kind in ("place", "town_hall")):
+        d = g.decision
+        recorder.note(g, d, choice := choose(g, d))
+        g.apply(choice)
+    return compared, Divergence(rules, seed, list(strategies), turn, diff[0], diff[1], log,
+                                recorder.script(g, turn))
+
+
+def check_script(path: str | Path) -> tuple[int, Divergence | None]:
+    """Play a scripted game (docs/SCRIPTS.md) in both engines and compare them."""
+    from sim.script import _ScriptPlayer, load_script
+
+    script = load_script(path)
+    tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != "townhall"]
+    g = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
+    r = RefGame(script.rules, tiles, None if g.msg is None else list(g.msg.deck), town_halls_at_end=False)
+    answer = _ScriptPlayer(script)
+    compared, diff = _compare(g, r, answer.choose)
+    if diff is None:
+        return compared, None
+    return compared, Divergence(script.rules, 0, [f"script {path}"], g.turn, diff[0], diff[1],
+                                format_log(g.events))
 
 
 # ---------------------------------------------------------------- many games
@@ -294,15 +430,69 @@ def check_many(games, *, progress=None) -> Summary:
     """Check every (rules, seed, strategies) of `games`; stops at the first divergence."""
     summary = Summary()
     for rules, seed, seats in games:
-        compared, div, g = check_game(rules, seed, seats)
+        compared, div = check_game(rules, seed, seats)
         summary.games += 1
         summary.decisions += compared
         combo = ",".join(rules.expansions) or "base"
         summary.per_combo[combo] = summary.per_combo.get(combo, 0) + 1
         if div is not None:
-            div.script = scripted_game(g, div.turn)
             summary.divergence = div
             break
         if progress is not None:
             progress(summary)
+    return summary
+
+
+def _parse_options(games, expansions, players, edition, strategies) -> dict:
+    """The `check` command's options as plan() arguments. Raises InputError."""
+    if games < 1:
+        raise InputError(f"--games {games}: expected a whole number of at least 1")
+    exp = None
+    if expansions.strip() != "all":
+        exp = tuple(e.strip() for e in expansions.split(",") if e.strip() not in ("", "base"))
+        try:
+            Rules(expansions=exp)
+        except InputError as e:
+            raise InputError(f"--expansions {expansions!r}: {str(e).removeprefix('rules: expansions: ')}") from None
+    seats = None
+    if players.strip() != "2-6":
+        if not players.strip().isdigit() or not 2 <= int(players) <= 6:
+            raise InputError(f"--players {players!r}: expected a whole number 2..6, or 2-6")
+        seats = int(players)
+    editions = {"both": ("c3.1", "classic"), "c3.1": ("c3.1",), "classic": ("classic",)}
+    if edition not in editions:
+        raise InputError(f"--edition {edition!r}: expected c3.1, classic or both")
+    specs = DEFAULT_STRATEGIES
+    if strategies.strip():
+        specs = tuple(s.strip() for s in split_top(strategies, ","))
+    for s in specs:
+        player(s, "--strategies")  # an unknown name fails here, before any game
+    return {"expansions": exp, "players": seats, "editions": editions[edition], "strategies": specs}
+
+
+def run_check(games, expansions, players, edition, zmg, strategies, seed, out, script, echo) -> Summary:
+    """The `carcsim check` command: check games or one script, print the outcome and,
+    at a divergence, write its scripted game to `out`."""
+    if script is not None:
+        compared, div = check_script(script)
+        summary = Summary(games=1, decisions=compared, divergence=div)
+    else:
+        options = _parse_options(games, expansions, players, edition, strategies)
+        if not Path(out).is_dir():
+            raise InputError(f"--out {out}: expected an existing directory")
+        summary = check_many(plan(games, seed=seed, zmg=zmg, **options))
+    div = summary.divergence
+    if div is not None:
+        echo(div.report())
+        if div.script:
+            path = Path(out) / f"divergence-seed{div.seed}.toml"
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(div.script)
+            tmp.replace(path)
+            _, again = check_script(path)
+            echo(f"scripted game: {path} ("
+                 + ("replays the divergence" if again is not None else
+                    "replays without a divergence: decisions a script cannot name follow its policies")
+                 + ")")
+    echo(summary.line())
     return summary

@@ -38,9 +38,12 @@ class Decision(NamedTuple):
 
 
 class RefGame:
-    def __init__(self, rules, stack: list[str], deck: list[str] | None = None):
+    def __init__(self, rules, stack: list[str], deck: list[str] | None = None, *,
+                 town_halls_at_end: bool = True):
         """`rules`: a sim.rules.Rules; `stack`: tile ids in draw order; `deck`: the
-        message deck from the top (with The Messages)."""
+        message deck from the top (with The Messages). `town_halls_at_end` False: a
+        scripted game (SCRIPTS.md), whose forced town halls (R-MM-12) may be declined
+        with "end", which ends the game."""
         self.rules = rules
         self.players = n = rules.players  # R-BASE-1: 2-6
         exp = rules.expansions
@@ -67,6 +70,8 @@ class RefGame:
         self.turn = 0
         self.seat = n - 1
         self.extra_turn = False
+        self.town_halls_at_end = town_halls_at_end
+        self.ended = False  # a scripted game's "end"
         self.over = False
         self.decision: Decision | None = None
         self._flow = self._game()
@@ -123,8 +128,9 @@ class RefGame:
                 if holder is None:
                     break  # R-BASE-8 / R-MM-12: nobody can place anything
                 self.seat = holder  # R-MM-12: the others pass
-                cell = yield self.ask("town_hall", holder, "townhall", mayors.town_hall_cells(self))
-                yield from mayors.place_town_hall(self, *cell)
+                yield from self._forced_town_hall()
+            if self.ended:
+                break
             if self.courier is not None:
                 yield from courier.thank_you(self)  # phase 4
         yield from self._final_scoring()
@@ -140,6 +146,15 @@ class RefGame:
                 return seat
         return None
 
+    def _forced_town_hall(self):
+        """R-MM-12: the town hall now; a scripted game may end instead."""
+        cell = yield self.ask("town_hall", self.seat, "townhall",
+                              (() if self.town_halls_at_end else ("end",)) + mayors.town_hall_cells(self))
+        if cell == "end":
+            self.ended = True
+        else:
+            yield from mayors.place_town_hall(self, *cell)
+
     def turn_part(self, extra: bool):
         """Place one tile: the town hall, or the next tile that fits. False if there
         was nothing to place."""
@@ -152,8 +167,10 @@ class RefGame:
                 if drawn is not None:
                     yield from self._place_drawn(*drawn)
                     return True
-                # R-MM-12: nothing placeable was left, so the town hall now
-                choice = yield self.ask("town_hall", self.seat, "townhall", cells)
+                if extra:
+                    return False  # a classic extra tile: the turn goes on
+                yield from self._forced_town_hall()  # R-MM-12: nothing else was left
+                return True
             yield from mayors.place_town_hall(self, *choice)
             return True
         drawn = self._draw()
