@@ -225,7 +225,7 @@ def test_bad_configs_name_the_field(case, tmp_path):
 
 
 def test_shipped_configs_validate():
-    for cfg in sorted((ROOT / "configs").glob("*.toml")):
+    for cfg in sorted((ROOT / "sim" / "configs").glob("*.toml")):
         parse_experiment(cfg.read_text(), str(cfg))
 
 

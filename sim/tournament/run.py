@@ -158,13 +158,17 @@ def _in_process(exp, blocks, todo):
 def _on_ray(exp, blocks, todo, workers, address):
     import ray
 
+    from sim.tournament.worker_env import runtime_env
+
     started = not ray.is_initialized()
     if started:
         if address:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR,
+                     runtime_env=runtime_env())
         else:
             ray.init(num_cpus=workers or os.cpu_count(), include_dashboard=False,
-                     log_to_driver=False, logging_level=logging.ERROR)  # start-up chatter off
+                     log_to_driver=False, logging_level=logging.ERROR,  # start-up chatter off
+                     runtime_env=runtime_env())
     inflight: dict = {}
     try:
         task = ray.remote(max_retries=5, retry_exceptions=False)(run_shard)
