@@ -96,14 +96,26 @@ def run(
     address: Optional[str] = typer.Option(None, "--address",
                                           help="Join an existing Ray cluster (or set RAY_ADDRESS)."),
     force: bool = typer.Option(False, "--force", help="Start over in a directory of another run."),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    repair: bool = typer.Option(False, "--repair",
+                                help="Rebuild a damaged manifest from the verified shard files."),
+    connect_timeout: float = typer.Option(30.0, "--connect-timeout", min=0.1,
+                                          help="Seconds to reach an existing Ray cluster."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress and no summary table."),
 ) -> None:
-    """Run (or resume) an experiment: Parquet tables and a manifest in the output directory."""
+    """Run, resume or extend (more blocks) an experiment: Parquet tables and a manifest
+    in the output directory."""
     from sim.config import load_experiment
     from sim.tournament.run import run_experiment
 
+    if force and repair:
+        raise InputError("--force starts over, --repair keeps the verified shards: give one")
     exp = load_experiment(config)
-    s = run_experiment(exp, out, workers, address, force, progress=not quiet)
+    try:
+        s = run_experiment(exp, out, workers, address, force, progress=not quiet, repair=repair,
+                           connect_timeout=connect_timeout)
+    except KeyboardInterrupt:  # while connecting or opening the directory
+        typer.echo("interrupted: nothing was played", err=True)
+        raise typer.Exit(130) from None
     rate = s.games / s.seconds if s.seconds else 0.0
     typer.echo(f"{s.out}: {s.shards_run} shards run, {s.shards_skipped} already done, "
                f"{s.games} games in {s.seconds:.1f} s ({rate:.0f} games/s)")
@@ -149,10 +161,14 @@ def validate(config: Path = typer.Argument(..., help="Experiment config (TOML)."
     from sim.config import load_experiment
     from sim.tournament import plan
 
+    from sim.tournament.manifest import check_limits
+
     exp = load_experiment(config)
+    check_limits(exp)
     per = plan.games_per_block(exp)
+    shards = -(-exp.blocks // exp.shard_blocks)  # counted, not listed: blocks may be huge
     typer.echo(f"{config}: ok: {exp.design} design, {exp.blocks} blocks × {per} games = "
-               f"{exp.blocks * per} games in {len(plan.shards(exp))} shards")
+               f"{exp.blocks * per} games in {shards} shards")
 
 
 @app.command()

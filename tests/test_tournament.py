@@ -86,7 +86,8 @@ def test_in_process_run_and_replay(tmp_path):
     assert t["players"].filter(pl.col("focal")).height == 96  # one focal seat per game
     assert (t["players"]["points_message"] > 0).any()
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert manifest["shards_done"] == [0, 1, 2, 3] and manifest["schema_version"] == 3
+    assert sorted(manifest["shards"]) == ["0", "1", "2", "3"] and manifest["schema_version"] == 3
+    assert manifest["shards"]["3"]["files"]["games"]["rows"] == 24  # 3 blocks × 8 games
     game, problems = replay_game(tmp_path / "out", 53)
     assert problems == [] and game.over
 
@@ -114,13 +115,13 @@ def test_driver_interrupted_then_resumed(tmp_path):
     manifest = out / "manifest.json"
     deadline = time.time() + 60
     while time.time() < deadline:
-        if manifest.exists() and json.loads(manifest.read_text())["shards_done"]:
+        if manifest.exists() and json.loads(manifest.read_text()).get("shards"):
             break
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    done = json.loads(manifest.read_text())["shards_done"]
+    done = json.loads(manifest.read_text())["shards"]
     assert 0 < len(done) < 30
     r = carcsim("run", cfg, "--out", out, "--workers", "0", "--quiet")
     assert r.returncode == 0, r.stderr
