@@ -128,8 +128,12 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     ray_mode = None
     if workers != 0:
         where = "--address" if address else "RAY_ADDRESS"
-        ray_mode = _ray_connect(address or os.environ.get("RAY_ADDRESS"), where, workers,
-                                   connect_timeout, say)
+        try:
+            ray_mode = _ray_connect(address or os.environ.get("RAY_ADDRESS"), where, workers,
+                                    connect_timeout, say)
+        except KeyboardInterrupt:  # mid-start: stop what Ray has started so far
+            _ray_disconnect("local")
+            raise
     try:
         return _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode)
     finally:
@@ -359,7 +363,7 @@ def _give_up(line: str) -> None:
 def _ray_disconnect(mode: str) -> None:
     import ray
 
-    if mode == "caller" or not ray.is_initialized():
+    if mode == "caller" or (mode == "joined" and not ray.is_initialized()):
         return
     restore = None
     if threading.current_thread() is threading.main_thread():

@@ -237,14 +237,19 @@ class Sink:
             raise RunError(f"shard {shard}: {tables['games'].num_rows} games returned, the plan has "
                            f"{want}")
         rows = {}
-        for name in self.manifest["plan"]["tables"]:
-            path = mf.shard_file(self.out, name, shard)
-            try:
-                path.parent.mkdir(exist_ok=True)
-            except OSError as e:
-                raise RunError(f"{path.parent}: cannot create: {e.strerror}") from None
-            write_atomic(path, lambda p, t=tables[name]: pq.write_table(t, p, compression="zstd"))
-            rows[name] = tables[name].num_rows
+        try:
+            for name in self.manifest["plan"]["tables"]:
+                path = mf.shard_file(self.out, name, shard)
+                try:
+                    path.parent.mkdir(exist_ok=True)
+                except OSError as e:
+                    raise RunError(f"{path.parent}: cannot create: {e.strerror}") from None
+                write_atomic(path, lambda p, t=tables[name]: pq.write_table(t, p, compression="zstd"))
+                rows[name] = tables[name].num_rows
+        except RunError:
+            for name in rows:  # no shard half-written
+                mf.shard_file(self.out, name, shard).unlink(missing_ok=True)
+            raise
         self.manifest["shards"][str(shard)] = {"blocks": [blocks.start, blocks.stop],
                                                "files": mf.file_entries(self.out, shard, rows)}
         self.manifest["updated"] = _now()
