@@ -164,16 +164,28 @@ def run(
     address: Optional[str] = typer.Option(None, "--address",
                                           help="Join an existing Ray cluster (or set RAY_ADDRESS)."),
     force: bool = typer.Option(False, "--force", help="Start over in a directory of another run."),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    repair: bool = typer.Option(False, "--repair",
+                                help="Rebuild a damaged manifest from the verified shard files."),
+    connect_timeout: float = typer.Option(30.0, "--connect-timeout", min=0.1,
+                                          help="Seconds to reach an existing Ray cluster."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress and no summary table."),
     as_json: bool = typer.Option(False, "--json", help="Print only the summary, as JSON."),
 ) -> None:
-    """Run (or resume) an experiment: Parquet tables and a manifest in the output directory."""
+    """Run, resume or extend (more blocks) an experiment: Parquet tables and a manifest
+    in the output directory."""
     from sim.config import load_experiment
     from sim.tournament.run import run_experiment
 
+    if force and repair:
+        raise InputError("--force starts over, --repair keeps the verified shards: give one")
     exp = load_experiment(config)
-    # the progress bar writes to stdout today, where --json must be alone
-    s = run_experiment(exp, out, workers, address, force, progress=not (quiet or as_json))
+    try:
+        # --json prints the summary alone on stdout: no progress then
+        s = run_experiment(exp, out, workers, address, force, progress=not (quiet or as_json),
+                           repair=repair, connect_timeout=connect_timeout)
+    except KeyboardInterrupt:  # while connecting or opening the directory
+        typer.echo("interrupted: nothing was played", err=True)
+        raise typer.Exit(130) from None
     rate = s.games / s.seconds if s.seconds else 0.0
     if as_json:
         typer.echo(json.dumps({"out": str(s.out), "config": exp.path, "shards_run": s.shards_run,
@@ -227,9 +239,12 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
     from sim.config import load_experiment
     from sim.tournament import plan
 
+    from sim.tournament.manifest import check_limits
+
     exp = load_experiment(config)
+    check_limits(exp)
     per = plan.games_per_block(exp)
-    shards = len(plan.shards(exp))
+    shards = -(-exp.blocks // exp.shard_blocks)  # counted, not listed: blocks may be huge
     if as_json:
         canon = exp.canonical()
         typer.echo(json.dumps({"config": exp.path, "name": exp.name, "question": exp.question,
