@@ -6,7 +6,6 @@ The engine checks every scripted move; the first illegal one raises InputError
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from sim.scoring import SOURCES
 from sim.play import play
 from sim.rules import Rules
 from sim.river import is_river_tile
+from sim.text import parse_toml, read_input
 from sim.tiles import canonical_rotation
 from strategies import player
 
@@ -71,13 +71,7 @@ def _field(table: dict, key: str, types, where: str, expected: str, default=None
 def load_script(path: str | Path) -> Script:
     """Parse and validate a script file. Raises InputError `FILE: field: expected …`."""
     path = str(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as e:
-        raise InputError(f"{path}: cannot read script: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{path}: not valid TOML: {e}") from None
+    data = parse_toml(read_input(path, "script"), path)
     unknown = set(data) - {"rules", "policies", "turns"}
     if unknown:
         raise InputError(f"{path}: unknown section {sorted(unknown)[0]!r}: expected rules, policies, turns")

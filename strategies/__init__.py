@@ -8,6 +8,7 @@ decision kind: `Player({"place": ..., "figure": ...})`, or one policy for everyt
 
 from __future__ import annotations
 
+import math
 import tomllib
 
 from sim.errors import InputError
@@ -46,6 +47,8 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
             params[key] = value = float(value)
         if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
             raise InputError(f"{where}: {name}.{key} = {value!r}: expected {expected.__name__}")
+        if expected is float and not math.isfinite(value):  # nan/inf would poison every sum
+            raise InputError(f"{where}: {name}.{key} = {value!r}: expected a finite number")
     try:
         return cls(**params)
     except ValueError as e:

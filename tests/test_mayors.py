@@ -205,6 +205,22 @@ def test_rules_6_a_field_freed_in_step_1_takes_a_farmer_in_step_2():
     assert "figure_lost" not in {e["e"] for e in g.events}
 
 
+def test_greedy_values_the_figure_chosen_after_step_1():
+    """The position of the test above, seat 1 to choose, no tile left (a follower costs
+    nothing): a farmer is worth 3 (the field borders the completed city D + E), a monk 4
+    (B and its 3 neighbours), a standing scarecrow 0. Greedy takes the monk; with the
+    monastery weighted 0.5 (2 points) the farmer."""
+    for spec, want in (("greedy", "monastery"), ("greedy(monastery=0.5)", "field Nw")):
+        g = mm(["E", "B", "B", "B"])
+        place(g, 0, 1, 2, SCARECROW, "field Nw")
+        place(g, 1, 1, 0)
+        place(g, -1, 1, 0)
+        place(g, 0, 2, 0)
+        g.apply("return")
+        b = g.catalogue.variant(g.catalogue.index["B"], 0)
+        assert player(spec).choose(g, g.decision) == (FOLLOWER, b.segment_at(want)), spec
+
+
 def test_rules_6_a_lying_scarecrow_still_bars_the_farmer():
     g = mm(["E", "B", "B", "B"])
     place(g, 0, 1, 2, SCARECROW, "field Nw")
