@@ -69,8 +69,9 @@ class Divergence:
 
     def report(self) -> str:
         exp = ",".join(self.rules.expansions) or "base"
-        return (f"divergence: seed {self.seed}, {self.rules.players} players "
-                f"({', '.join(self.strategies)}), expansions {exp}, edition "
+        game = f"seed {self.seed}" if self.strategies else "a scripted game"
+        return (f"divergence: {game}, {self.rules.players} players "
+                f"({', '.join(self.strategies) or 'scripted moves'}), expansions {exp}, edition "
                 f"{self.rules.messages.edition}, zmg {self.rules.messages.zmg_alone}, turn {self.turn}\n"
                 f"{self.what}\nrulings: {self.rulings}\n--- production turn log ---\n{self.log}")
 
@@ -400,8 +401,7 @@ def check_script(path: str | Path) -> tuple[int, Divergence | None]:
     compared, diff = _compare(g, r, answer.choose)
     if diff is None:
         return compared, None
-    return compared, Divergence(script.rules, 0, [f"script {path}"], g.turn, diff[0], diff[1],
-                                format_log(g.events))
+    return compared, Divergence(script.rules, 0, [], g.turn, diff[0], diff[1], format_log(g.events))
 
 
 # ---------------------------------------------------------------- many games

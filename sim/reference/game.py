@@ -133,7 +133,7 @@ class RefGame:
                 break
             if self.courier is not None:
                 yield from courier.thank_you(self)  # phase 4
-        yield from self._final_scoring()
+        self._final_scoring()
 
     def _town_hall_holder(self) -> int | None:
         """R-MM-12: with the stack empty, the next seat from the active one that still
@@ -324,5 +324,3 @@ class RefGame:
                 if value:
                     self.add_points(w, value, f.kind)
         self.emit("end", scores=list(self.scores), winners=self.result()["winners"])
-        return
-        yield  # a generator, like every step
