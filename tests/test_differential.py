@@ -7,6 +7,7 @@ harness notices a difference, says what it is and writes a script that replays i
 """
 
 import os
+import re
 import subprocess
 import sys
 
@@ -140,3 +141,20 @@ def test_check_command_bad_input(args, message):
     assert r.returncode == 2
     assert r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1 and message in r.stderr
+
+
+def test_check_command_at_a_divergence_writes_a_script_and_exits_1(monkeypatch, tmp_path, capsys):
+    from sim.cli import app
+
+    real = ref_scoring.value
+    monkeypatch.setattr(ref_scoring, "value", lambda board, f, final: real(board, f, final)
+                        + (f.kind == "city" and not final))  # planted: a city 1 point too many
+    rv = app(["check", "--games", "5", "--expansions", "base", "--players", "2", "--out",
+              str(tmp_path)], standalone_mode=False)
+    assert rv == 1
+    out = capsys.readouterr().out
+    assert out.startswith("divergence: seed 0, 2 players")
+    written = list(tmp_path.iterdir())
+    assert [p.name for p in written] == ["divergence-seed0.toml"]
+    assert f"scripted game: {written[0]} (replays the divergence)" in out
+    assert re.fullmatch(r"1 games, 1 divergences, \d+ decisions compared", out.strip().splitlines()[-1])
