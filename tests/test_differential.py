@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -105,8 +106,12 @@ def test_a_wrong_ride_order_is_reported(monkeypatch):
     assert div.rulings.startswith("R-MM-6")
 
 
-def test_a_scripted_game_agrees(tmp_path):
-    path = os.path.join(os.path.dirname(__file__), "scripts", "mayors_ride.toml")
+SCRIPTS = sorted((Path(__file__).resolve().parent / "scripts").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_scripted_games_agree(path):
+    """The hand-computed scripts of tests/scripts play alike in both engines."""
     compared, div = differential.check_script(path)
     assert div is None, div.report()
     assert compared > 0
