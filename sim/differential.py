@@ -8,9 +8,11 @@ to both, and at each decision these must be equal:
     the decision     kind, seat, tile, info
     the choices      the same set in the same order
     the events       everything emitted since the previous decision
-    the scores       every seat's score and points by source (and, with The Messages,
-                     both scoring figures)
-and at the end the events of final scoring and the result.
+    the standings    every seat's score and points by source, both scoring figures
+                     (The Messages), followers in supply, and the other figures and
+                     the town hall in hand (Messengers & Mayors)
+and at the end the events of final scoring and the whole result (statistics
+included).
 
 Features are named by segments, and the production engine names a feature by the
 root of its union-find tree, which is an implementation detail. The harness therefore
@@ -191,19 +193,22 @@ def _event_diff(pe: list[dict], re_: list[dict]) -> tuple[str, str] | None:
 
 
 def _standings(game) -> list:
+    """Per seat: score, points by source, the two scoring figures (The Messages), the
+    followers in supply and (Messengers & Mayors) the other figures and the town hall
+    in hand."""
     out = []
+    prod = isinstance(game, Game)
     for s in range(game.rules.players):
-        figs = None
+        figs = mm = None
         if game.msg is not None:
-            figs = tuple(game.msg.players[s].position) if isinstance(game, Game) else tuple(game.msg.figures[s])
-        out.append((game.scores[s], dict(game.points[s]), figs))
+            figs = tuple(game.msg.players[s].position if prod else game.msg.figures[s])
+        if game.mm is not None:
+            mm = ((dict(game.mm.players[s].supply), game.mm.players[s].town_hall) if prod
+                  else (dict(game.mm.supply[s]), game.mm.town_hall[s]))
+        out.append((game.scores[s], dict(game.points[s]), figs, game.supply[s], mm))
     return out
 
 
-def _result_core(res: dict) -> dict:
-    keys = ("seat", "score", "rank", "points", "scoring_meeple", "messenger")
-    return {"winners": res["winners"],
-            "players": [{k: p[k] for k in keys if k in p} for p in res["players"]]}
 
 
 class _Recorder:
@@ -342,7 +347,8 @@ def _compare(g: Game, r: RefGame, choose, on_choice=None) -> tuple[int, tuple[st
             return compared, (f"{pd.kind} info differs:\n  " + _differs(info, rinfo),
                               RULINGS.get(pd.kind, ""))
         if _standings(g) != _standings(r):
-            return compared, ("scores differ (score, points by source, scoring figures per seat):\n  "
+            return compared, ("standings differ (per seat: score, points by source, scoring "
+                              "figures, supply):\n  "
                               + _differs(_standings(g), _standings(r)), "R-BASE-6..9")
         compared += 1
         choice = choose(g, pd)
@@ -357,7 +363,7 @@ def _compare(g: Game, r: RefGame, choose, on_choice=None) -> tuple[int, tuple[st
     ev = _event_diff(_final_groups(pe), _final_groups(re_))
     if ev:
         return compared, ev
-    pres, rres = _result_core(g.result()), _result_core(r.result())
+    pres, rres = g.result(), r.result()
     if pres != rres:
         return compared, ("result differs:\n  " + _differs(pres, rres), "R-BASE-8, R-BASE-9")
     return compared, None

@@ -106,6 +106,9 @@ class RefGame:
                  "points": dict(self.points[s])}
             if self.msg is not None:
                 p["scoring_meeple"], p["messenger"] = self.msg.figures[s]
+                p["messages"] = self.msg.stats[s]
+            if self.mm is not None:
+                p["mayors"] = self.mm.stats[s]
             out["players"].append(p)
         return out
 
@@ -261,6 +264,7 @@ class RefGame:
             self.supply[seat] -= 1
         else:
             self.mm.supply[seat][kind] -= 1
+            self.mm.stats[seat]["placed"][FIGURE_KINDS[kind]] += 1
         x, y, where = self.board.place_of(seg)
         self.emit("figure", seat=seat, figure=FIGURE_KINDS[kind], at=[x, y], where=where)
         self.moved(fid, seg)
@@ -276,6 +280,7 @@ class RefGame:
             self.supply[fig.player] += 1
         else:
             self.mm.supply[fig.player][fig.kind] += 1
+            self.mm.riders.discard(fid)
 
     def add_points(self, seat: int, points: int, source: str) -> None:
         self.scores[seat] += points
@@ -285,6 +290,10 @@ class RefGame:
     def _score(self, f, final: bool) -> tuple[list[int], int]:
         value = scoring.value(self.board, f, final)
         winners = scoring.majority(self.board, f, self.players)
+        if self.mm is not None:  # statistics: points won by messengers that rode here
+            for fid in self.board.figures_on(f.name):
+                if fid in self.mm.riders and self.board.figures[fid].player in winners:
+                    self.mm.stats[self.board.figures[fid].player]["ride_points"] += value
         x, y, where = self.board.place_of(f.name)
         self.emit("score", feature=f.kind, at=[x, y], where=where, tiles=f.tiles, coats=f.coats,
                   complete=f.complete, final=final, points=value, winners=winners)

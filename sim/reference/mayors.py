@@ -41,6 +41,11 @@ class MayorState:
     def __init__(self, players: int):
         self.supply = [{MAYOR: 1, MESSENGER: 1, SCARECROW: 1} for _ in range(players)]
         self.town_hall = [True] * players  # still in hand
+        self.riders: set[int] = set()  # ids of messengers that have ridden
+        # statistics for the result, per player
+        self.stats = [{"placed": {"mayor": 0, "messenger": 0, "scarecrow": 0}, "favours": 0,
+                       "scarecrows": {"farmer": 0, "lie": 0, "return": 0}, "rides": 0,
+                       "ride_points": 0, "town_hall_turn": 0} for _ in range(players)]
 
 
 def clockwise(seats, active: int, players: int) -> list[int]:
@@ -95,6 +100,7 @@ def activate(g, fid: int):
             seg = g.board.figures[choice].seg
             g.return_figure(choice)
             g.put_figure(owner, FOLLOWER, seg)  # placed this turn: it may get the thank-you
+            g.mm.stats[owner]["favours"] += 1
             at = list(g.board.place_of(seg)[:2])
         g.return_figure(fid)  # home, the favour used or not
         g.emit("favour", seat=owner, target=at)
@@ -102,6 +108,7 @@ def activate(g, fid: int):
     choice = yield g.ask("scarecrow", owner, "", (("farmer",) if g.supply[owner] > 0 else ())
                          + ("lie", "return"))
     seg = fig.seg
+    g.mm.stats[owner]["scarecrows"][choice] += 1
     if choice == "farmer":
         g.return_figure(fid)
         g.put_figure(owner, FOLLOWER, seg)
@@ -128,6 +135,7 @@ def place_town_hall(g, x: int, y: int):
     g.turn += 1
     index = g.board.place(g.types["townhall"], x, y, 0)
     g.mm.town_hall[g.seat] = False
+    g.mm.stats[g.seat]["town_hall_turn"] = g.turn
     g.emit("townhall", seat=g.seat, at=[x, y])
     beside = {(x + DX[e], y + DY[e]) for e in range(4)}
     for fid in sorted(g.board.figures):  # R-MM-11
@@ -172,7 +180,10 @@ def ride(g, fid: int, road_segs: list[int]):
         g.emit("ride", seat=owner, to=None)
         return
     g.board.take(fid)  # the messenger is put down anew on the chosen segment
+    g.mm.riders.discard(fid)
     new = g.board.put(owner, MESSENGER, STRENGTH[MESSENGER], True, choice)
+    g.mm.riders.add(new)
+    g.mm.stats[owner]["rides"] += 1
     g.moved(new, choice)
     x, y, where = g.board.place_of(choice)
     g.emit("ride", seat=owner, to=[x, y], where=where)

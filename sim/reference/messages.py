@@ -47,6 +47,9 @@ class MessageState:
         self.turn_figure = [-1] * players  # c3.1: this turn's figure (R-MSG-N1)
         self.moved_in_round: set[int] = set()  # the active player's figures (R-MSG-C2)
         self.messages_this_turn = 0
+        # statistics for the result, per player
+        self.stats = [{"drawn": {}, "taken": {}, "points": {}, "figure_moves": dict.fromkeys(FIGURES, 0),
+                       "live_moves": 0} for _ in range(players)]
 
     def number(self, action: str) -> int:
         return NUMBERS[self.edition].index(action) + 1
@@ -86,8 +89,12 @@ def award(g, seat: int, points: int, source: str):
         m.turn_figure[seat] = figure
     if seat == g.seat:
         m.moved_in_round.add(figure)
+    on_dark, other_dark = dark(pair[figure]), dark(pair[1 - figure] + points)
+    stats = m.stats[seat]
+    stats["figure_moves"][FIGURES[figure]] += 1
+    stats["live_moves"] += on_dark != other_dark  # the choice of figure decided a dark space
     g.emit("move", seat=seat, figure=FIGURES[figure], points=points, source=source, before=before,
-           after=pair[figure], dark=dark(pair[figure]), other_dark=dark(pair[1 - figure] + points))
+           after=pair[figure], dark=on_dark, other_dark=other_dark)
     g.add_points(seat, points, source)
 
 
@@ -153,11 +160,16 @@ def choices(g, seat: int, action: str) -> list[tuple[tuple, int | None]]:
     return out
 
 
+def _count(table: dict, key: str, n: int = 1) -> None:
+    table[key] = table.get(key, 0) + n
+
+
 def draw_message(g):
     """The active seat draws the top message and resolves it (R-MSG-8, R-MSG-11)."""
     m, seat = g.msg, g.seat
     action = m.deck.pop(0)
     m.messages_this_turn += 1
+    _count(m.stats[seat]["drawn"], action)
     g.emit("message_draw", seat=seat, action=action, number=m.number(action))
     ways = choices(g, seat, action)
     choice = yield g.ask("messages", seat, "", tuple(c for c, _ in ways),
@@ -177,6 +189,9 @@ def draw_message(g):
         target = f"{x},{y} follower {where}"
         g.return_figure(choice[1])  # back to supply, even for 0 points
     m.deck.append(action)
+    if choice[0] != "2":
+        _count(m.stats[seat]["taken"], action)
+    _count(m.stats[seat]["points"], action, points)
     g.emit("message", seat=seat, action=action, number=m.number(action),
            resolved="2" if choice[0] == "2" else "action", points=points, target=target, extra=extra)
     yield from award(g, seat, points, "message")  # R-MSG-8: message points, whatever the source
