@@ -19,6 +19,7 @@ A turn (RULES.md section 6):
 
 from __future__ import annotations
 
+import copy
 from typing import NamedTuple
 
 from sim.errors import IllegalMove, InputError
@@ -98,7 +99,8 @@ class RefGame:
 
     def result(self) -> dict:
         """R-BASE-9: scores, ranks (1 + players strictly ahead), points by source, all
-        tied leaders win; with The Messages the figures at the end of play."""
+        tied leaders win; with The Messages the figures at the end of play; the
+        statistics of The Messages and Messengers & Mayors (copies)."""
         top = max(self.scores)
         out = {"players": [], "winners": [s for s, v in enumerate(self.scores) if v == top]}
         for s, v in enumerate(self.scores):
@@ -106,9 +108,9 @@ class RefGame:
                  "points": dict(self.points[s])}
             if self.msg is not None:
                 p["scoring_meeple"], p["messenger"] = self.msg.figures[s]
-                p["messages"] = self.msg.stats[s]
+                p["messages"] = copy.deepcopy(self.msg.stats[s])
             if self.mm is not None:
-                p["mayors"] = self.mm.stats[s]
+                p["mayors"] = copy.deepcopy(self.mm.stats[s])
             out["players"].append(p)
         return out
 
