@@ -28,7 +28,7 @@ and writes a scripted game (docs/SCRIPTS.md) that replays the game to that turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from sim.errors import InputError
@@ -51,7 +51,7 @@ RULINGS = {
     "message": "R-MSG-8, R-MSG-10, R-MM-10", "courier": "R-COU-3, R-COU-4, R-MM-10",
     "town_hall": "R-MM-10, R-MM-12, R-RIV-2", "townhall": "R-MM-10, R-MM-12",
     "crisis": "R-MM-11", "favour": "R-MM-2", "scarecrow": "R-MM-8", "ride": "R-MM-6, R-COU-4",
-    "figure_lost": "RULES.md 6, R-MM-2, R-MM-8", "final": "R-BASE-8", "end": "R-BASE-9",
+    "final": "R-BASE-8", "end": "R-BASE-9",
 }
 DEFAULT_STRATEGIES = ("greedy", "random", "first", "random+messages=always_action+scoring_figure=spread",
                       "greedy+messages=always_2+scoring_figure=coverage",
@@ -83,8 +83,6 @@ class Summary:
     games: int = 0
     decisions: int = 0
     divergence: Divergence | None = None
-    script_path: str | None = None
-    per_combo: dict = field(default_factory=dict)
 
     def line(self) -> str:
         return (f"{self.games} games, {0 if self.divergence is None else 1} divergences, "
@@ -432,20 +430,16 @@ def plan(games: int, expansions=None, players=None, editions=("c3.1",), strategi
         yield Rules(players=n, expansions=exp, messages=options), seed + i, seats
 
 
-def check_many(games, *, progress=None) -> Summary:
+def check_many(games) -> Summary:
     """Check every (rules, seed, strategies) of `games`; stops at the first divergence."""
     summary = Summary()
     for rules, seed, seats in games:
         compared, div = check_game(rules, seed, seats)
         summary.games += 1
         summary.decisions += compared
-        combo = ",".join(rules.expansions) or "base"
-        summary.per_combo[combo] = summary.per_combo.get(combo, 0) + 1
         if div is not None:
             summary.divergence = div
             break
-        if progress is not None:
-            progress(summary)
     return summary
 
 
