@@ -68,7 +68,7 @@ def run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
                           "turns": turns, "winners": res["winners"]})
             for p in res["players"]:
                 players.append(player_row(spec.game_id, spec.seats[p["seat"]],
-                                          p["seat"] == spec.focal, p, res["winners"]))
+                                          p["seat"] in spec.focal, p, res["winners"]))
             if g is not None and exp.events:
                 for seq, e in enumerate(g.events):
                     data = {k: v for k, v in e.items() if k not in ("e", "turn", "seat")}
