@@ -88,7 +88,7 @@ def test_in_process_run_and_replay(tmp_path):
     assert t["players"].filter(pl.col("focal")).height == 48 + 2 * 24
     assert (t["players"]["points_message"] > 0).any()
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert manifest["shards_done"] == [0, 1, 2, 3] and manifest["schema_version"] == 3
+    assert manifest["shards_done"] == [0, 1, 2, 3] and manifest["schema_version"] == 4
     game, problems = replay_game(tmp_path / "out", 53)
     assert problems == [] and game.over
 

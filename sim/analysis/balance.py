@@ -7,6 +7,8 @@ are not. Win share counts a shared win as 1/winners.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import polars as pl
 
@@ -61,7 +63,8 @@ def seat_by_player(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
 def seat_test(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     """Per player count, the test that every seat wins 1/players of the time: Hotelling's
     T² over blocks on the seats' block-mean win shares (seats 0..n−2; they sum to 1), an
-    F test; with two players, the square of seat 0's t test."""
+    F test. With two players it is seat 0's test (the t test, F = t²; the exact sign
+    test over blocks when seat 0 won or lost every block)."""
     p = players.join(games.select("game_id", "players", "block"), on="game_id")
     rows = []
     for n in sorted(set(p["players"])):
@@ -70,6 +73,10 @@ def seat_test(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
                .sort("block"))
         d = np.column_stack([per[str(s)].to_numpy() - 1 / n for s in range(n - 1)])
         f, k, dof, pval = stats.hotelling_zero(d)
+        if n == 2:
+            e = stats.share_by_block(d[:, 0] + 0.5, np.ones(len(d)))
+            pval = e.p
+            f = ((e.estimate - 0.5) / e.se) ** 2 if e.se and math.isfinite(e.se) else math.nan
         rows.append({"players": n, "F": f, "dof1": k, "dof2": dof, "p": pval,
                      "games": p.filter(pl.col("players") == n)["game_id"].n_unique(),
                      "blocks": per.height})
@@ -274,18 +281,26 @@ def naive_message_values(games: pl.DataFrame, players: pl.DataFrame, actions: li
 def counterfactual_values(cf: pl.DataFrame, games: pl.DataFrame | None = None,
                           phases: bool = True) -> pl.DataFrame:
     """Per edition, action (and phase): the mean difference the action makes over the
-    2 points to the drawer's final margin and win share, from forked games. Rollouts and
+    2 points to the drawer's final margin and win share, from forked games (an extra
+    tile or turn against the aligned 2-points branch, sim/tournament/counterfactual.py,
+    when the run has it). Rollouts and
     draws are averaged within each block first (`games` maps game_id to block; without
     it each game is its own block); standard errors are across blocks, t intervals.
     Holm adjusts the margin and the win p-values over the actions of an edition
     (phase "all") and, separately, over the phase rows of an edition."""
+    if "fork" in cf.columns:  # figure forks have their own analysis (sim/analysis/forks.py)
+        cf = cf.filter(pl.col("fork").is_null() | (pl.col("fork") == "messages"))
     if cf.height == 0:
         return pl.DataFrame()
     blocks = (games.select("game_id", "block") if games is not None
               else cf.select("game_id").unique().with_columns(pl.col("game_id").alias("block")))
+    two_m, two_w = pl.col("margin_two"), pl.col("win_two")
+    if "margin_two_aligned" in cf.columns:  # extra tile/turn: the aligned 2-points branch
+        two_m = pl.coalesce("margin_two_aligned", "margin_two")
+        two_w = pl.coalesce("win_two_aligned", "win_two")
     d = cf.join(blocks, on="game_id").with_columns(
-        (pl.col("margin_action") - pl.col("margin_two")).alias("d_margin"),
-        (pl.col("win_action") - pl.col("win_two")).alias("d_win"))
+        (pl.col("margin_action") - two_m).alias("d_margin"),
+        (pl.col("win_action") - two_w).alias("d_win"))
     frames = [d.with_columns(pl.lit("all").alias("phase"))]
     if phases:
         frames.append(d)
@@ -304,7 +319,7 @@ def counterfactual_values(cf: pl.DataFrame, games: pl.DataFrame | None = None,
                          "d_margin": m.estimate, "d_margin_low": m.low, "d_margin_high": m.high,
                          "d_margin_p": m.p, "d_win": w.estimate, "d_win_low": w.low,
                          "d_win_high": w.high, "d_win_p": w.p,
-                         "sd_block": float(np.std(g["d_margin"], ddof=1)) if g.height > 1 else None})
+                         "sd_block": float(g["d_margin"].std()) if g.height > 1 else None})
     out = pl.DataFrame(rows).sort("edition", "action", "phase")
     overall = pl.col("phase") == "all"
     return out.with_columns(

@@ -123,6 +123,49 @@ def render_html(rep: dict) -> str:
                                                  ("d_win_low", "low"), ("d_win_high", "high"),
                                                  ("d_win_p_holm", "Holm p (win)"),
                                                  ("sd_block", "sd per block")])]
+    if rep.get("variance_reduction"):
+        parts += ["<h3>Extra tile or turn: the aligned 2-points branch</h3><p class='note'>Taking "
+                  "message 4 hands every later tile to the other player; the aligned branch "
+                  "rotates the stack after the fork so both branches give the same tiles to the "
+                  "same players (same distribution, sim/tournament/counterfactual.py). The check "
+                  "column (plain − aligned 2-points margin) is 0 in expectation.</p>",
+                  _table(rep["variance_reduction"], [
+                      ("edition", "edition"), ("action", "action"), ("forks", "forks"),
+                      ("plain", "plain Δ margin"), ("plain_low", "low"), ("plain_high", "high"),
+                      ("sd_plain", "paired sd, plain"), ("aligned", "aligned Δ margin"),
+                      ("aligned_low", "low"), ("aligned_high", "high"),
+                      ("sd_aligned", "paired sd, aligned"), ("check", "check"),
+                      ("check_p", "check p")])]
+    for kind, title, other in (("scoring_figure", "The Messages: the messenger or the meeple, at "
+                                "the moment of choice", "meeple"),
+                               ("road_figure", "Messengers & Mayors: the messenger meeple or a "
+                                "follower on a road, at the moment of choice", "follower")):
+        if not rep.get(f"fork_{kind}"):
+            continue
+        values = rep[f"fork_{kind}"]
+        ctx = [dict(r, label=f"{r['dimension']} = {r['level']} ({r['edition']})") for r in values]
+        parts += [f"<h2>{html.escape(title)}</h2><p class='note'>Forks where both figures were "
+                  f"allowed and would make a difference; both branches finished by the same "
+                  f"players with the same random streams. Positive: the messenger is better.</p>",
+                  figures.forest(ctx, "label", "d_margin", "d_margin_low", "d_margin_high",
+                                 f"messenger − {other}, by context",
+                                 "difference in final margin (points)"),
+                  figures.forest(ctx, "label", "d_win", "d_win_low", "d_win_high",
+                                 f"messenger − {other}, by context",
+                                 "difference in win probability"),
+                  _table(values, [("edition", "edition"), ("dimension", "context"),
+                                  ("level", "level"), ("forks", "forks"), ("blocks", "blocks"),
+                                  ("d_margin", "Δ margin"), ("d_margin_low", "low"),
+                                  ("d_margin_high", "high"), ("d_margin_p_holm", "Holm p"),
+                                  ("d_win", "Δ win"), ("d_win_low", "low"), ("d_win_high", "high"),
+                                  ("d_win_p_holm", "Holm p (win)")]),
+                  "<h3>Rules of thumb (gain over never taking the messenger, per fork)</h3>",
+                  _table(rep.get(f"rules_{kind}", []), [
+                      ("edition", "edition"), ("rule", "rule"), ("takes_first", "takes messenger"),
+                      ("gain_margin", "gain, points"), ("gain_margin_low", "low"),
+                      ("gain_margin_high", "high"), ("gain_win", "gain, win"),
+                      ("gain_win_low", "low"), ("gain_win_high", "high"),
+                      ("share_of_best", "share of the best context rule")])]
     if rep.get("naive_messages"):
         parts += ["<h2>Messages when drawn (confounded)</h2><p class='note'>Players who drew a "
                   "message scored to draw it: this difference mixes the message's value with the "

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from sim.analysis import balance, stats
+from sim.analysis import balance, forks, stats
 from sim.analysis.summary import load
 from sim.messages import ALL_ACTIONS
 from sim.tournament.sink import read_manifest
@@ -75,7 +75,8 @@ def build(run_dir: str | Path) -> dict:
         headline.append(_row(f"seat 0 win share, {t['players']} players", s0["win_share"], s0["low"],
                              s0["high"], s0["games"], s0["blocks"], "seat advantage", t["p"], t["p"],
                              f"all seats equal: F({t['dof1']}, {t['dof2']}) = {t['F']:.2f} "
-                             f"(Hotelling T² over blocks)"))
+                             f"(Hotelling T² over blocks)" if math.isfinite(t["F"] or math.nan)
+                             else "all seats equal: exact sign test over blocks"))
 
     pw = balance.pairwise(games, players)
     out["pairwise"] = pw.to_dicts()
@@ -120,9 +121,11 @@ def build(run_dir: str | Path) -> dict:
         out["naive_messages"] = balance.naive_message_values(games, players, list(ALL_ACTIONS)).to_dicts()
     cf_dir = Path(run_dir) / "counterfactuals"
     if cf_dir.exists():
-        cf = balance.counterfactual_values(load(run_dir, "counterfactuals"), games)
+        raw = load(run_dir, "counterfactuals")
+        headline += _fork_answers(out, raw, games)
+        cf = balance.counterfactual_values(raw, games)
         out["counterfactual"] = cf.to_dicts()
-        for r in cf.filter(pl.col("phase") == "all").iter_rows(named=True):
+        for r in (cf.filter(pl.col("phase") == "all").iter_rows(named=True) if cf.height else ()):
             family = f"message values ({r['edition']})"
             headline.append(_row(f"{r['action']} − 2 points: final margin ({r['edition']})",
                                  r["d_margin"], r["d_margin_low"], r["d_margin_high"], r["games"],
@@ -148,6 +151,31 @@ def build(run_dir: str | Path) -> dict:
     out["headline"] = headline
     out["unit_note"] = UNIT_NOTE
     return out
+
+
+FORK_QUESTIONS = {"scoring_figure": ("messenger − meeple at a scoring-figure choice", "meeple"),
+                  "road_figure": ("messenger − follower on a road", "follower")}
+
+
+def _fork_answers(out: dict, cf: pl.DataFrame, games: pl.DataFrame) -> list[dict]:
+    """The "when" designs (sim/analysis/forks.py): tables into `out`, headline rows back."""
+    rows = []
+    vr = forks.variance_reduction(cf, games)
+    if vr.height:
+        out["variance_reduction"] = vr.to_dicts()
+    for kind, (question, other) in FORK_QUESTIONS.items():
+        values = forks.fork_values(cf, games, kind)
+        if values.height == 0:
+            continue
+        out[f"fork_{kind}"] = values.to_dicts()
+        out[f"rules_{kind}"] = forks.rule_values(cf, games, kind).to_dicts()
+        for r in values.filter(pl.col("dimension") == "all").iter_rows(named=True):
+            for what, unit in (("margin", "final margin"), ("win", "win probability")):
+                rows.append(_row(f"{question}: {unit} ({r['edition']})", r[f"d_{what}"],
+                                 r[f"d_{what}_low"], r[f"d_{what}_high"], r["games"], r["blocks"],
+                                 f"{kind} forks ({r['edition']})", r[f"d_{what}_p"],
+                                 r[f"d_{what}_p"], f"{r['forks']} forks where both were allowed"))
+    return rows
 
 
 def _signed(v) -> str:
@@ -196,11 +224,11 @@ def render_text(rep: dict) -> str:
              f"{rep['provenance']['blocks_stored']} blocks, design {cfg['design']['kind']}, "
              f"rules {cfg['rules']['players']}p {'+'.join(cfg['rules']['expansions']) or 'base'}",
              rep["unit_note"],
-             f"{'question':58} {'estimate':>9} {'95% interval':>19} {'games':>7} {'blocks':>6} "
+             f"{'question':72} {'estimate':>9} {'95% interval':>19} {'games':>7} {'blocks':>6} "
              f"{'p':>8} {'p adj.':>8}  family: note"]
     for h in rep["headline"]:
-        lines.append(f"{h['question'][:58]:58} {_fmt(h['estimate']):>9} "
-                     f"[{_fmt(h['low'])}, {_fmt(h['high'])}]".ljust(89)
+        lines.append(f"{h['question'][:72]:72} {_fmt(h['estimate']):>9} "
+                     f"[{_fmt(h['low'])}, {_fmt(h['high'])}]".ljust(103)
                      + f" {h['games']:>7} {h['blocks']:>6} {fmt_p(h['p']):>8} "
                        f"{fmt_p(h['p_adjusted']):>8}  {h['family']}: {h['label']}")
     ss = rep.get("sample_size")

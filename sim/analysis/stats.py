@@ -165,7 +165,9 @@ def hotelling_zero(rows) -> tuple[float, int, int, float]:
         return math.nan, k, n - k, math.nan
     mean = d.mean(axis=0)
     cov = np.cov(d, rowvar=False).reshape(k, k)
-    t2 = float(n * mean @ np.linalg.pinv(cov) @ mean)
+    if np.linalg.matrix_rank(cov) < k:  # a column without spread: no F test
+        return math.nan, k, n - k, math.nan
+    t2 = float(n * mean @ np.linalg.solve(cov, mean))
     f = t2 * (n - k) / (k * (n - 1))
     return f, k, n - k, float(sps.f.sf(f, k, n - k))
 

@@ -43,7 +43,7 @@ def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
     seats = [_player(s) for s in spec.seats]
     if exp.design == "counterfactual":
         g = Game(rules, spec.seed)
-        rows = play_with_branches(g, seats, exp.rollouts)
+        rows = play_with_branches(g, seats, exp.rollouts, exp.forks)
         return g.result(), g.turn - 1, g, rows
     if not events and fastpath.supports(rules, seats):
         res = fastpath.play_fast(rules, spec.seed, seats)
