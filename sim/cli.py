@@ -75,16 +75,18 @@ def _picture_options(svg: Optional[Path], turn: Optional[int], page: Optional[Pa
     _check_targets(svg=svg, html=page)
 
 
-def _pictures(game, svg: Optional[Path], turn: Optional[int], page: Optional[Path], title: str) -> None:
-    """Write the board SVG (after `turn`, or at the end) and/or the step-through page."""
+def _pictures(game, svg: Optional[Path], turn: Optional[int], page: Optional[Path], title: str,
+              seats: Optional[list[str]] = None) -> None:
+    """Write the board SVG (after `turn`, or at the end) and/or the step-through page;
+    `seats`: the seats' strategy specs, for the legend."""
     from sim import render
 
     if turn is not None and not 0 <= turn <= render.turns_of(game):
         raise InputError(f"--turn {turn}: expected 0..{render.turns_of(game)} (the game's placements)")
     if svg is not None:
         board = render.board_svg(game if turn is None else game.replayed(turn),
-                                 "end of game" if turn is None else f"after turn {turn}")
-    pages = render.step_through_html(game, title) if page is not None else None
+                                 "end of game" if turn is None else f"after turn {turn}", seats)
+    pages = render.step_through_html(game, title, seats) if page is not None else None
     if svg is not None:
         _write(svg, board, "svg")
     if page is not None:
@@ -150,7 +152,7 @@ def play(
         seats = [check_player(spec, rules, "--players") for spec in specs]
         game = play_seeded(rules, seed, seats)
         head = {"seed": seed, "rules": rules_dict(rules), "seats": specs}
-    _pictures(game, svg, turn, page, f"carcsim game: {script or f'seed {seed}'}")
+    _pictures(game, svg, turn, page, f"carcsim game: {script or f'seed {seed}'}", head.get("seats"))
     typer.echo(_game_json(game, head) if as_json else format_log(game.events))
 
 
@@ -258,6 +260,16 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
                f"{exp.blocks * per} games in {shards} shards")
 
 
+def _stored_seats(run_dir: Path, game_id: int) -> list[str]:
+    """Each seat's strategy spec of a stored game, from its `players` rows."""
+    import polars as pl
+
+    from sim.analysis.summary import load
+
+    rows = load(run_dir, "players").filter(pl.col("game_id") == game_id).sort("seat")
+    return rows["player"].to_list()
+
+
 @app.command()
 def replay(
     run_dir: Path = typer.Argument(..., help="A run's output directory."),
@@ -274,7 +286,9 @@ def replay(
 
     _picture_options(svg, turn, page)
     game, problems = replay_game(run_dir, game_id)
-    _pictures(game, svg, turn, page, f"carcsim game {game_id} of {run_dir}")
+    if svg is not None or page is not None:
+        _pictures(game, svg, turn, page, f"carcsim game {game_id} of {run_dir}",
+                  _stored_seats(run_dir, game_id))
     if as_json:
         typer.echo(_game_json(game, {"run": str(run_dir), "game_id": game_id,
                                      "equal": not problems, "problems": problems}))

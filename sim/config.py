@@ -15,9 +15,13 @@
                variants:         arms = [{name, player}], opponents = [player specs];
                                  each arm in the focal seat against the opponents,
                                  under every seat rotation
-               counterfactual:   seats, rollouts = k; like rotations, and at every
-                                 message draw the game is forked (action vs 2 points,
-                                 k rollouts each; sim/tournament/counterfactual.py)
+               counterfactual:   seats, rollouts = k, forks = [decision kinds]; like
+                                 rotations, and at every decision of those kinds the
+                                 game is forked, k rollouts each
+                                 (sim/tournament/counterfactual.py): "messages" (action
+                                 vs 2 points, the default), "scoring_figure" (messenger
+                                 vs meeple where they land differently), "road_figure"
+                                 (messenger meeple vs follower on a road)
                editions = ["c3.1", "classic"]  (optional, with The Messages: every
                                  block is played under each edition)
 
@@ -49,7 +53,9 @@ RUN_KEYS = {"name", "question", "seed", "blocks", "shard_blocks", "events", "out
 SPRT_KEYS = {"arm", "baseline", "p0", "p1", "alpha", "beta"}
 RULES_KEYS = {"players", "expansions", "followers", "messages"}
 MESSAGES_KEYS = {"edition", "zmg_alone", "deck"}
-DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts"}
+DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks"}
+# counterfactual fork kinds and the expansion each needs
+FORKS = {"messages": "messages", "scoring_figure": "messages", "road_figure": "mayors"}
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 # A config may be anyone's file: it may not make carcsim write outside the directory
 # where it runs. (A path typed as `--out` is the user's own choice and is not limited.)
@@ -81,6 +87,7 @@ class Experiment:
     rollouts: int = 0
     sprt: tuple = ()  # (arm, baseline or "", p0, p1, alpha, beta) when the run may stop early
     source: str = ""  # the TOML text, kept in the manifest
+    forks: tuple[str, ...] = ()  # counterfactual designs: the decision kinds forked
     question: str = ""  # what the run answers (not part of its identity)
 
     def canonical(self) -> dict:
@@ -93,7 +100,8 @@ class Experiment:
                 "design": {"kind": self.design, "seats": list(self.seats), "pool": list(self.pool),
                            "arms": [[a.name, a.player] for a in self.arms],
                            "opponents": list(self.opponents), "editions": list(self.editions),
-                           "rollouts": self.rollouts}}
+                           "rollouts": self.rollouts}
+                | ({"forks": list(self.forks)} if self.forks not in ((), ("messages",)) else {})}
 
     def fingerprint(self) -> str:
         blob = json.dumps(self.canonical(), sort_keys=True).encode()
@@ -197,10 +205,15 @@ def parse_experiment(text: str, path: str) -> Experiment:
     seats = pool = opponents = ()
     arms: tuple[Arm, ...] = ()
     rollouts = 0
+    forks: tuple[str, ...] = ()
     if kind == "counterfactual":
-        if "messages" not in rules.expansions:
-            raise InputError(f"{w}.kind: counterfactual branches at message draws: The Messages "
-                             f"must be among rules.expansions")
+        forks = tuple(_get(design, "forks", list, w, f"a list of {', '.join(FORKS)}", ["messages"]))
+        if not forks or len(set(forks)) != len(forks) or any(f not in FORKS for f in forks):
+            raise InputError(f"{w}.forks = {list(forks)!r}: expected distinct names from "
+                             f"{', '.join(FORKS)}")
+        for f in forks:
+            if FORKS[f] not in rules.expansions:
+                raise InputError(f"{w}.forks: {f!r} forks need {FORKS[f]!r} among rules.expansions")
         rollouts = _get(design, "rollouts", int, w, "a whole number 1..100", 4,
                         lambda v: 1 <= v <= 100)
     if kind in ("fixed", "rotations", "counterfactual"):
@@ -240,7 +253,7 @@ def parse_experiment(text: str, path: str) -> Experiment:
         except InputError as err:
             raise InputError(f"{path}: {err}") from None
     return Experiment(path, name, seed, blocks, shard_blocks, events, out, rules, kind, seats,
-                      pool, arms, opponents, editions, rollouts, sprt, text, question)
+                      pool, arms, opponents, editions, rollouts, sprt, text, forks, question)
 
 
 def _inside(out: str) -> bool:
@@ -290,9 +303,14 @@ def resolve(ref: str | Path) -> Path:
     """A config path: `ref` itself when it names a file (or looks like a path), else the
     shipped config of that name."""
     path = Path(ref)
-    if path.exists() or path.suffix or len(path.parts) != 1:
-        return path
     shipped = shipped_configs()
+    if path.exists():
+        return path
+    if path.suffix or len(path.parts) != 1:
+        if path.stem in shipped and path.suffix == ".toml":  # e.g. the old configs/NAME.toml
+            raise InputError(f"{ref}: cannot read config: No such file or directory; the shipped "
+                             f"config of that name is `{path.stem}` (carcsim run {path.stem})")
+        return path
     if str(ref) in shipped:
         return shipped[str(ref)]
     raise InputError(f"{ref}: no such config file, and no shipped config of that name: expected a "
