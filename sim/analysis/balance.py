@@ -312,7 +312,7 @@ def counterfactual_values(cf: pl.DataFrame, games: pl.DataFrame | None = None,
             pl.struct("game_id", "draw").n_unique().alias("draws"))
         for key, g in per_block.group_by("edition", "action", "phase", maintain_order=True):
             m = stats.mean_estimate(g["d_margin"])
-            w = stats.mean_estimate(g["d_win"])
+            w = stats.share_difference(g["d_win"], g["block"])
             rows.append({"edition": key[0], "action": key[1], "phase": key[2],
                          "games": int(g["games"].sum()), "blocks": g.height,
                          "draws": int(g["draws"].sum()), "rollouts": int(g["rollouts"].sum()),

@@ -72,7 +72,7 @@ def _rows(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFrame:
 
 def _estimates(g: pl.DataFrame) -> dict:
     m = stats.cluster_mean(g["d_margin"].to_numpy(), g["block"].to_numpy())
-    w = stats.cluster_mean(g["d_win"].to_numpy(), g["block"].to_numpy())
+    w = stats.share_difference(g["d_win"].to_numpy(), g["block"].to_numpy())
     return {"forks": g.height, "games": g["game_id"].n_unique(), "blocks": m.n,
             "d_margin": m.estimate, "d_margin_low": m.low, "d_margin_high": m.high,
             "d_margin_p": m.p, "d_win": w.estimate, "d_win_low": w.low, "d_win_high": w.high,

@@ -145,6 +145,19 @@ def share_by_block(sums, counts, null: float = 0.5) -> Estimate:
     return Estimate(1.0, math.nan, bound, 1.0, min(1.0, 2 * null ** g), g)
 
 
+def share_difference(values, groups) -> Estimate:
+    """Mean of paired differences of win shares (each in [−1, 1]), cluster-robust. When
+    no pair differs at all, the sandwich would give a zero-width interval; then at most
+    a share 1 − 0.025^(1/G) of the G blocks can hold a difference (the exact one-sided
+    bound on a proportion seen to be 0), so the interval is ± that."""
+    est = cluster_mean(values, groups)
+    v = np.asarray(values, dtype=float)
+    if est.n == 0 or v.min() != 0 or v.max() != 0:
+        return est
+    bound = 1 - ONE_SIDED ** (1 / est.n)
+    return Estimate(0.0, math.nan, -bound, bound, 1.0, est.n)
+
+
 def cluster_difference(values, indicator, groups) -> Estimate:
     """Mean of values where `indicator` is 1 minus where it is 0 (the OLS slope on the
     indicator), cluster-robust by groups."""
