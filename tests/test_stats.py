@@ -229,3 +229,15 @@ def test_cluster_ols_matches_statsmodels_on_unbalanced_clusters():
     est = stats.cluster_mean(y, groups)
     fit1 = sm.OLS(y, np.ones(len(y))).fit(cov_type="cluster", cov_kwds={"groups": groups}, use_t=True)
     assert (est.low, est.high) == (pytest.approx(fit1.conf_int()[0][0]), pytest.approx(fit1.conf_int()[0][1]))
+
+
+def test_share_difference_never_gives_a_zero_width_interval():
+    """20 blocks where the arm never changed the result: the difference is 0 but the
+    interval is ±(1 − 0.025^(1/20)) = ±0.168, not [0, 0]; with spread it is the
+    cluster-robust one."""
+    est = stats.share_difference([0.0] * 40, np.repeat(np.arange(20), 2))
+    assert (est.estimate, est.p) == (0.0, 1.0)
+    assert est.high == pytest.approx(1 - 0.025 ** (1 / 20)) and est.low == -est.high
+    assert est.high == pytest.approx(0.168, abs=0.001)
+    v = [0.0] * 39 + [1.0]
+    assert stats.share_difference(v, np.arange(40)) == stats.cluster_mean(v, np.arange(40))

@@ -231,7 +231,9 @@ def arm_effects(games: pl.DataFrame, players: pl.DataFrame, baseline: str | None
                    "messages_per_game": float(a["messages_drawn"].mean()),
                    "live_share": float(a["moves_live"].sum() / max(1, a["moves"].sum()))}
             for col in ("win_share", "score", "margin"):
-                est = stats.paired_difference(joined[col], joined[f"{col}_base"])
+                est = (stats.share_difference(joined["win_share"] - joined["win_share_base"],
+                                              joined["block"]) if col == "win_share"
+                       else stats.paired_difference(joined[col], joined[f"{col}_base"]))
                 row.update({f"d_{col}": est.estimate, f"d_{col}_se": est.se,
                             f"d_{col}_low": est.low, f"d_{col}_high": est.high,
                             f"d_{col}_p": est.p})
