@@ -206,6 +206,10 @@ def test_block_intervals_match_statsmodels_cluster_robust_ols():
     assert (xy["win_share"], xy["low"], xy["high"]) == (
         pytest.approx(params[0]), pytest.approx(ci[0][0]), pytest.approx(ci[0][1]))
     assert (xy["games"], xy["blocks"]) == (80, 40)
+    pw = {(r["player"], r["opponent"]): r for r in balance.pairwise(games, players).iter_rows(named=True)}
+    want = stats.holm([pw[("x", "y")]["p"], pw[("x", "z")]["p"]])  # the family: 2 unordered pairs
+    assert [pw[("x", "y")]["p_holm"], pw[("x", "z")]["p_holm"]] == pytest.approx(want)
+    assert pw[("y", "x")]["p_holm"] == pw[("x", "y")]["p_holm"]
 
     naive = balance.naive_message_values(games, players, ["smallest_road"]).row(0, named=True)
     d = (p["drawn_smallest_road"] > 0).to_numpy().astype(float)

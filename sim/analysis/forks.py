@@ -40,7 +40,9 @@ DIMENSIONS = {
         .otherwise(pl.col("road_tiles").cast(pl.String)),
         "open ends": pl.col("road_open").cast(pl.String),
         "ride target near": pl.col("ride_near").cast(pl.String),
-        "phase": PHASE,
+        "tiles left": pl.when(pl.col("tiles_left") >= 60).then(pl.lit("60+"))
+        .when(pl.col("tiles_left") >= 30).then(pl.lit("30-59"))
+        .when(pl.col("tiles_left") >= 10).then(pl.lit("10-29")).otherwise(pl.lit("0-9")),
     },
 }
 

@@ -83,12 +83,11 @@ def build(run_dir: str | Path) -> dict:
     if pw.height:
         out["ratings"] = balance.ratings(players, games).to_dicts()
         out["rating_prior"] = balance.RATING_PRIOR
-        rows = [r for r in pw.iter_rows(named=True) if r["player"] < r["opponent"]]
-        for r, adj in zip(rows, stats.holm([r["p"] for r in rows])):
+        for r in pw.filter(pl.col("player") < pl.col("opponent")).iter_rows(named=True):
             elo = (f"Elo {_signed(r['elo'])} [{_signed(r['elo_low'])}, {_signed(r['elo_high'])}]")
             headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", r["win_share"],
                                  r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
-                                 r["p"], adj, elo))
+                                 r["p"], r["p_holm"], elo))
 
     convergence_source = None
     if cfg["design"]["kind"] == "variants":
