@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import polars as pl
 
 from sim.analysis import stats
