@@ -44,6 +44,7 @@ class Catalogue:
             d.edges[e] = lib.CC_EDGE_ANY if ch == ANY_EDGE else EDGE_TYPES.index(ch)
         d.nseg = len(tile.segments)
         d.distinct = int(distinct)
+        d.no_value = int(tile.has("townhall"))  # R-MM-10
         for s, seg in enumerate(tile.segments):
             d.seg_kind[s] = KINDS.index(seg.kind)
             d.seg_mask[s] = sum(1 << e for e in seg.edges)

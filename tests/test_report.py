@@ -124,15 +124,16 @@ def test_findings_are_the_reports_numbers(tmp_path):
     import re as _re
 
     from sim.findings import est, regenerate
-    (tmp_path / "configs").mkdir()
+    from sim.config import shipped_configs
     (tmp_path / "docs").mkdir()
+    configs = {}
     for name in ("seat_advantage", "messages_figure_forks"):
-        text = (ROOT / "configs" / f"{name}.toml").read_text()
-        (tmp_path / "configs" / f"{name}.toml").write_text(
-            _re.sub(r"(?m)^blocks = \d+", "blocks = 12", text))
-    doc = regenerate(tmp_path, only=("seat_advantage", "messages_figure_forks"), echo=lambda s: None)
+        text = shipped_configs()[name].read_text()
+        configs[name] = tmp_path / f"{name}.toml"
+        configs[name].write_text(_re.sub(r"(?m)^blocks = \d+", "blocks = 12", text))
+    doc = regenerate(tmp_path, only=tuple(configs), echo=lambda s: None, configs=configs)
     assert doc == (tmp_path / "docs" / "findings.md").read_text()
-    assert "`carcsim run configs/seat_advantage.toml && carcsim report runs/seat_advantage`" in doc
+    assert "`carcsim run seat_advantage && carcsim report runs/seat_advantage`" in doc
     seat = next(h for h in build(tmp_path / "runs" / "seat_advantage")["headline"]
                 if h["family"] == "seat advantage")
     assert est(seat["estimate"], seat["low"], seat["high"]) in doc

@@ -354,6 +354,21 @@ int cc_neighbours8(const cc_board *b, int x, int y) {
     return n;
 }
 
+/* R-MM-10: the tiles a monastery at (x, y) is worth, its own and every neighbour
+ * but town halls. The one place that knows a monastery's tile count. */
+static int monastery_tiles(const cc_board *b, int x, int y) {
+    int n = 1;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if (!dx && !dy) continue;
+            int c = cell(b, x + dx, y + dy);
+            if (c < 0 || b->grid[c] < 0) continue;
+            const placed_t *p = &b->tiles[b->grid[c]];
+            n += !variant(b, p->type, p->rot)->def.no_value;
+        }
+    return n;
+}
+
 int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, int cap) {
     if (!completed || cap < 0) return CC_ERR_ARG;
     int m = cc_misfit(b, type, x, y, rot);
@@ -462,9 +477,8 @@ int cc_feature_info(const cc_board *b, int seg, int32_t *out) {
     out[7] = s->nfig;
     if (s->kind == CC_MONASTERY) {
         const placed_t *p = &b->tiles[s->tile];
-        int around = cc_neighbours8(b, p->x, p->y);
-        out[2] = 1 + around;
-        out[3] = 8 - around;
+        out[2] = monastery_tiles(b, p->x, p->y);
+        out[3] = 8 - cc_neighbours8(b, p->x, p->y);
     }
     out[5] = s->kind != CC_FIELD && out[3] == 0;
     return CC_OK;
@@ -792,8 +806,9 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
 static double feature_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
                             int completed_cities) {
     if (kind == CC_FIELD) return p->open_weight[CC_FIELD] * 3.0 * completed_cities;
-    if (complete) return kind == CC_ROAD ? tiles : kind == CC_CITY ? 2.0 * (tiles + coats) : 9.0;
-    double final = kind == CC_CITY ? tiles + coats : tiles; /* monastery: tiles = 1 + around */
+    /* monastery: tiles = monastery_tiles(), 9 when complete without town halls */
+    if (complete) return kind == CC_CITY ? 2.0 * (tiles + coats) : tiles;
+    double final = kind == CC_CITY ? tiles + coats : tiles;
     return p->open_weight[kind] * final;
 }
 
@@ -803,7 +818,7 @@ static double root_value(evalctx_t *c, int32_t r) {
     int tiles = s->ntiles, cities = 0;
     if (s->kind == CC_MONASTERY) {
         const placed_t *pl = &c->b->tiles[s->tile];
-        tiles = 1 + cc_neighbours8(c->b, pl->x, pl->y);
+        tiles = monastery_tiles(c->b, pl->x, pl->y);
     }
     if (s->kind == CC_FIELD) cities = field_completed_cities(c, NULL, NULL, -1, &r, 1);
     return feature_value(c->p, s->kind, tiles, s->coats, s->open == 0 && s->kind != CC_FIELD, cities);
@@ -841,7 +856,7 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
             if (holds_majority(rs->count, rs->strength, np, q)) before[q] += value;
     }
     int tiles = 0, cities = 0;
-    if (t->kind[g] == CC_MONASTERY) tiles = 1 + cc_neighbours8(c->b, x, y);
+    if (t->kind[g] == CC_MONASTERY) tiles = monastery_tiles(c->b, x, y);
     else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
     double after = feature_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
@@ -910,11 +925,12 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
                     const seg_t *ms = &b->segs[find_const(b, ti * CC_MAX_SEGS + mon)];
                     if (!ms->nfig) continue;
                     int around = cc_neighbours8(b, pl->x, pl->y);
+                    int worth = monastery_tiles(b, pl->x, pl->y), after_worth = worth + !v->def.no_value;
                     for (int q = 0; q < params->nplayers; q++) {
                         if (!holds_majority(ms->count, ms->strength, params->nplayers, q)) continue;
-                        double before = params->open_weight[CC_MONASTERY] * (1 + around);
-                        double after = around + 1 == 8 ? 9.0
-                                                       : params->open_weight[CC_MONASTERY] * (2 + around);
+                        double before = params->open_weight[CC_MONASTERY] * worth;
+                        double after = around + 1 == 8 ? (double)after_worth
+                                                       : params->open_weight[CC_MONASTERY] * after_worth;
                         gain[q] += after - before;
                     }
                     if (around + 1 == 8) returned += ms->count[me];
@@ -976,7 +992,7 @@ static int fast_score(cc_board *b, int root, int final, int nplayers, int32_t *p
     int kind = info[1], tiles = info[2], coats = info[4], value, src;
     if (kind == CC_ROAD) { value = tiles; src = SRC_ROAD; }
     else if (kind == CC_CITY) { value = final ? tiles + coats : 2 * (tiles + coats); src = SRC_CITY; }
-    else if (kind == CC_MONASTERY) { value = final ? tiles : 9; src = SRC_MONASTERY; }
+    else if (kind == CC_MONASTERY) { value = tiles; src = SRC_MONASTERY; } /* 9 if complete */
     else {
         int32_t cities[64];
         int n = cc_field_cities(b, root, cities, 64);

@@ -52,6 +52,8 @@ typedef struct {
     int8_t seg_coats[12];     /* coats of arms on a city segment */
     uint16_t seg_cities[12];  /* field: bit s per local city segment it borders */
     int8_t distinct;          /* 0 if an earlier rotation gives the same tile */
+    int8_t no_value;          /* 1: surrounds a monastery but adds nothing to its points
+                                 (the town hall, R-MM-10) */
 } cc_tiledef;
 
 typedef struct cc_tileset cc_tileset;
