@@ -73,9 +73,13 @@ def _arms(rep) -> list[str]:
         "(same as the baseline here)")
     rows = [[f"`{r[0]}`", *r[1:]] for r in rows]
     base = arms[0]["baseline"]
+    clear = [f"`{a['arm']}` ({a['edition']}, {a['d_win_share']:+.3f})" for a in arms
+             if a["d_win_share_p_holm"] is not None and a["d_win_share_p_holm"] < 0.05]
     return ([f"Win share of the arm's player minus `{base}`'s, paired by block, "
              f"{arms[0]['blocks']:,} blocks; Holm over the arms of each edition:", ""]
-            + _table([f"arm − `{base}`", *editions], rows))
+            + _table([f"arm − `{base}`", *editions], rows)
+            + ["", f"Different from `{base}` after Holm (p < 0.05): "
+                   f"{', '.join(clear) or 'none'}."])
 
 
 def _message_values(rep) -> list[str]:
@@ -92,10 +96,13 @@ def _message_values(rep) -> list[str]:
     if low:
         widest = max((r["d_margin_high"] - r["d_margin_low"]) / 2 for r in low)
         verdict = "meets" if widest <= TARGET else "misses"
+        blocks = rep["provenance"]["blocks_stored"]
+        need = math.ceil(blocks * (widest / TARGET) ** 2)  # half-widths shrink as 1/√blocks
         out += ["", f"The widest interval among the six low-variance actions ({', '.join(LOW_VARIANCE)}) "
-                    f"is ±{widest:.2f} points: this run {verdict} the ±{TARGET} target "
-                    f"({min(r['blocks'] for r in low):,}–{max(r['blocks'] for r in low):,} blocks "
-                    f"with a draw of the action)."]
+                    f"is ±{widest:.2f} points: this run of {blocks:,} blocks {verdict} the "
+                    f"±{TARGET} target (about {need:,} blocks give ±{TARGET} for all six; "
+                    f"{min(r['blocks'] for r in low):,}–{max(r['blocks'] for r in low):,} blocks "
+                    f"hold a draw of each action)."]
     vr = rep.get("variance_reduction", [])
     if vr:
         out += ["", "Extra tile or turn: taking message 4 hands every later tile to the other "
