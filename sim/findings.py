@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.analysis.forks import BEST
 from sim.analysis.report import UNIT_NOTE, build, fmt_p
 from sim.config import load_experiment, shipped_configs
 from sim.tournament.run import run_experiment
@@ -155,12 +156,11 @@ def _when(rep, kind: str, other: str) -> list[str]:
                             est(r["gain_win"], r["gain_win_low"], r["gain_win_high"], 3, True),
                             "—" if r["share_of_best"] is None else f"{r['share_of_best']:.0%}"]
                            for r in rules])
-            simple = [r for r in rules if not r["rule"].startswith("best context")
-                      and r["share_of_best"] is not None]
+            simple = [r for r in rules if r["rule"] != BEST and r["share_of_best"] is not None]
             b = max(simple, key=lambda r: r["gain_margin"]) if simple else None
             if b is not None and b["gain_margin"] > 0:
                 out += ["", f"Of the simple rules, \"{b['rule']}\" captures the most: "
-                            f"{b['share_of_best']:.0%} of the in-sample best context rule's gain "
+                            f"{b['share_of_best']:.0%} of the cross-fitted best context rule's gain "
                             f"(gains are against always taking the {other}).", ""]
             elif b is not None:
                 out += ["", f"No simple rule here gains over always taking the {other}.", ""]
