@@ -245,3 +245,11 @@ def test_share_difference_never_gives_a_zero_width_interval():
     assert est.high == pytest.approx(0.168, abs=0.001)
     v = [0.0] * 39 + [1.0]
     assert stats.share_difference(v, np.arange(40)) == stats.cluster_mean(v, np.arange(40))
+
+
+def test_share_intervals_stay_inside_zero_and_one():
+    """3 blocks winning 2, 2 and 1 of 2 games: the t interval (2 dof) would pass 1."""
+    raw = stats.cluster_ratio([2, 2, 1], [2, 2, 2], 0.5)
+    assert raw.high > 1
+    est = stats.share_by_block([2, 2, 1], [2, 2, 2])
+    assert est.high == 1.0 and est.low == raw.low and est.estimate == pytest.approx(5 / 6)

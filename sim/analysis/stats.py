@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from scipy import stats as sps
@@ -41,8 +42,7 @@ def chi2_equal(counts: list[float]) -> tuple[float, int, float]:
     return stat, dof, float(sps.chi2.sf(stat, dof))
 
 
-@dataclass(frozen=True)
-class Estimate:
+class Estimate(NamedTuple):
     """An estimate with its standard error, 95% interval, two-sided p-value (against
     `null`) and the number of independent units (blocks) behind it."""
 
@@ -137,8 +137,8 @@ def share_by_block(sums, counts, null: float = 0.5) -> Estimate:
     its G blocks as one trial: 0 wins -> [0, 1 − 0.025^(1/G)] and a sign-test p."""
     est = cluster_ratio(sums, counts, null)
     g = est.n
-    if g == 0 or est.estimate not in (0.0, 1.0):
-        return est
+    if g == 0 or est.estimate not in (0.0, 1.0):  # a share stays in [0, 1]
+        return est._replace(low=max(0.0, est.low), high=min(1.0, est.high)) if g else est
     bound = ONE_SIDED ** (1 / g)
     if est.estimate == 0.0:
         return Estimate(0.0, math.nan, 0.0, 1 - bound, min(1.0, 2 * (1 - null) ** g), g)
@@ -152,8 +152,8 @@ def share_difference(values, groups) -> Estimate:
     bound on a proportion seen to be 0), so the interval is ± that."""
     est = cluster_mean(values, groups)
     v = np.asarray(values, dtype=float)
-    if est.n == 0 or v.min() != 0 or v.max() != 0:
-        return est
+    if est.n == 0 or v.min() != 0 or v.max() != 0:  # a difference of shares stays in [−1, 1]
+        return est._replace(low=max(-1.0, est.low), high=min(1.0, est.high)) if est.n else est
     bound = 1 - ONE_SIDED ** (1 / est.n)
     return Estimate(0.0, math.nan, -bound, bound, 1.0, est.n)
 
