@@ -234,6 +234,27 @@ def report(
 
 
 @app.command()
+def findings(
+    doc: Path = typer.Option(Path("docs/findings.md"), "--doc", help="The document to rewrite."),
+    workers: int = typer.Option(0, "--workers", min=0,
+                                help="CPUs of a local Ray; 0 (default) = in-process, one core."),
+    force: bool = typer.Option(False, "--force", help="Start over where a run directory holds "
+                                                      "another config."),
+    only: Optional[list[str]] = typer.Option(None, "--only", help="Only this config's section "
+                                                                  "(repeatable; a shipped name)."),
+) -> None:
+    """Rerun the shipped configs (resuming stored runs) and rewrite docs/findings.md."""
+    from sim.findings import SECTIONS, regenerate
+
+    known = [s.config for s in SECTIONS]
+    for name in only or []:
+        if name not in known:
+            raise InputError(f"--only: unknown section {name!r}: expected one of {', '.join(known)}")
+    regenerate(".", doc, workers, force, tuple(only or ()), echo=typer.echo)
+    typer.echo(f"findings: {doc}")
+
+
+@app.command()
 def validate(config: str = typer.Argument(..., help="Experiment config: a TOML file or a "
                                                    "shipped config's name."),
              as_json: bool = typer.Option(False, "--json", help="Print the plan as JSON.")) -> None:

@@ -164,8 +164,10 @@ def test_fork_values_and_rules_by_hand():
     """Six scoring-figure forks in three blocks; d = messenger − meeple margin:
     lands=messenger: +4, +6, +2 (mean 4); lands=meeple: −2, −4, 0 (mean −2).
     'The figure that lands on dark' takes the messenger at the first three: gain
-    (4 + 6 + 2) / 6 = 2 per fork; always the messenger: (12 − 6) / 6 = 1; the best
-    context rule does what the dark rule does here, so the dark rule captures all."""
+    (4 + 6 + 2) / 6 = 2 per fork; always the messenger: (12 − 6) / 6 = 1. The
+    cross-fitted best context rule judges blocks 0 and 2 by block 1 and block 1 by
+    blocks 0 and 2: both say "messenger where it lands on dark", so it is the dark
+    rule, which therefore captures all of it."""
     from sim.analysis import forks
 
     rows = []
@@ -188,6 +190,7 @@ def test_fork_values_and_rules_by_hand():
     assert r["always the messenger"]["gain_margin"] == 1.0
     assert r["never the messenger (meeple only)"]["gain_margin"] == 0.0
     assert r["the figure that lands on dark"]["share_of_best"] == 1.0
+    assert r[forks.BEST]["gain_margin"] == 2.0
 
 
 FORK_CONFIG = """

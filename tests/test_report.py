@@ -116,3 +116,34 @@ def test_figures_have_titles_units_reference_lines_and_keys(run_dir):
                  "win share (0.5 = even)", "blocks (seeds) so far"):
         assert html_text(text) in page or text in page, text
     assert "None" not in page.split("<pre>")[0]
+
+
+def test_findings_are_the_reports_numbers(tmp_path):
+    """`carcsim findings` on two shipped configs cut to a few blocks: the document
+    quotes the run commands and the report's own numbers."""
+    import re as _re
+
+    from sim.findings import est, regenerate
+    from sim.config import shipped_configs
+    (tmp_path / "docs").mkdir()
+    configs = {}
+    for name in ("seat_advantage", "messages_figure_forks"):
+        text = shipped_configs()[name].read_text()
+        configs[name] = tmp_path / f"{name}.toml"
+        configs[name].write_text(_re.sub(r"(?m)^blocks = \d+", "blocks = 12", text))
+    doc = regenerate(tmp_path, only=tuple(configs), echo=lambda s: None, configs=configs)
+    assert doc == (tmp_path / "docs" / "findings.md").read_text()
+    assert "`carcsim run seat_advantage && carcsim report runs/seat_advantage`" in doc
+    seat = next(h for h in build(tmp_path / "runs" / "seat_advantage")["headline"]
+                if h["family"] == "seat advantage")
+    assert est(seat["estimate"], seat["low"], seat["high"]) in doc
+    forks = build(tmp_path / "runs" / "messages_figure_forks")
+    top = next(v for v in forks["fork_scoring_figure"] if v["dimension"] == "all" and v["edition"] == "c3.1")
+    assert est(top["d_margin"], top["d_margin_low"], top["d_margin_high"], 2, True) in doc
+    assert "rule of thumb" in doc and UNIT_NOTE in doc
+
+
+def test_findings_rejects_an_unknown_section():
+    r = subprocess.run([sys.executable, "-m", "sim", "findings", "--only", "nope"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "--only: unknown section 'nope'" in r.stderr

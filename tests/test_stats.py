@@ -206,6 +206,10 @@ def test_block_intervals_match_statsmodels_cluster_robust_ols():
     assert (xy["win_share"], xy["low"], xy["high"]) == (
         pytest.approx(params[0]), pytest.approx(ci[0][0]), pytest.approx(ci[0][1]))
     assert (xy["games"], xy["blocks"]) == (80, 40)
+    pw = {(r["player"], r["opponent"]): r for r in balance.pairwise(games, players).iter_rows(named=True)}
+    want = stats.holm([pw[("x", "y")]["p"], pw[("x", "z")]["p"]])  # the family: 2 unordered pairs
+    assert [pw[("x", "y")]["p_holm"], pw[("x", "z")]["p_holm"]] == pytest.approx(want)
+    assert pw[("y", "x")]["p_holm"] == pw[("x", "y")]["p_holm"]
 
     naive = balance.naive_message_values(games, players, ["smallest_road"]).row(0, named=True)
     d = (p["drawn_smallest_road"] > 0).to_numpy().astype(float)
@@ -229,3 +233,23 @@ def test_cluster_ols_matches_statsmodels_on_unbalanced_clusters():
     est = stats.cluster_mean(y, groups)
     fit1 = sm.OLS(y, np.ones(len(y))).fit(cov_type="cluster", cov_kwds={"groups": groups}, use_t=True)
     assert (est.low, est.high) == (pytest.approx(fit1.conf_int()[0][0]), pytest.approx(fit1.conf_int()[0][1]))
+
+
+def test_share_difference_never_gives_a_zero_width_interval():
+    """20 blocks where the arm never changed the result: the difference is 0 but the
+    interval is ±(1 − 0.025^(1/20)) = ±0.168, not [0, 0]; with spread it is the
+    cluster-robust one."""
+    est = stats.share_difference([0.0] * 40, np.repeat(np.arange(20), 2))
+    assert (est.estimate, est.p) == (0.0, 1.0)
+    assert est.high == pytest.approx(1 - 0.025 ** (1 / 20)) and est.low == -est.high
+    assert est.high == pytest.approx(0.168, abs=0.001)
+    v = [0.0] * 39 + [1.0]
+    assert stats.share_difference(v, np.arange(40)) == stats.cluster_mean(v, np.arange(40))
+
+
+def test_share_intervals_stay_inside_zero_and_one():
+    """3 blocks winning 2, 2 and 1 of 2 games: the t interval (2 dof) would pass 1."""
+    raw = stats.cluster_ratio([2, 2, 1], [2, 2, 2], 0.5)
+    assert raw.high > 1
+    est = stats.share_by_block([2, 2, 1], [2, 2, 2])
+    assert est.high == 1.0 and est.low == raw.low and est.estimate == pytest.approx(5 / 6)

@@ -49,7 +49,8 @@ def seat_advantage(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     rest = (p.group_by("players", "seat")
             .agg(pl.col("score").mean().alias("score"), pl.col("margin").mean().alias("margin"),
                  *[(pl.col("rank") == r).mean().alias(f"rank_{r}") for r in range(1, 7)]))
-    return shares.join(rest, on=["players", "seat"]).sort("players", "seat")
+    out = shares.join(rest, on=["players", "seat"]).sort("players", "seat")
+    return out.with_columns(_holm_within(out, "p", pl.lit(True), ["players"]))
 
 
 def seat_by_player(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
@@ -57,7 +58,8 @@ def seat_by_player(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     p = players.join(games.select("game_id", "players", "block"), on="game_id")
     shares = _share_columns(p, ["players", "player", "seat"])
     score = p.group_by("players", "player", "seat").agg(pl.col("score").mean())
-    return shares.join(score, on=["players", "player", "seat"]).sort("players", "player", "seat")
+    out = shares.join(score, on=["players", "player", "seat"]).sort("players", "player", "seat")
+    return out.with_columns(_holm_within(out, "p", pl.lit(True), ["players"]))
 
 
 def seat_test(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
@@ -97,6 +99,13 @@ def pairwise(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     if rows.height == 0:
         return pl.DataFrame()
     out = _share_columns(rows, ["player", "opponent"]).sort("player", "opponent")
+    # the family: each unordered pair once (B vs A mirrors A vs B)
+    once = out.with_columns(_holm_within(out, "p", pl.col("player") < pl.col("opponent"), []))
+    holm = {(a, b): h for a, b, h in once.select("player", "opponent", "p_holm").iter_rows()
+            if h is not None}
+    out = out.with_columns(pl.Series("p_holm", [holm.get((a, b), holm.get((b, a))) for a, b in
+                                                out.select("player", "opponent").iter_rows()],
+                                     dtype=pl.Float64))
     return out.with_columns(*[pl.col(c).map_elements(stats.elo, return_dtype=pl.Float64).alias(e)
                               for c, e in (("win_share", "elo"), ("low", "elo_low"), ("high", "elo_high"))])
 
@@ -231,7 +240,9 @@ def arm_effects(games: pl.DataFrame, players: pl.DataFrame, baseline: str | None
                    "messages_per_game": float(a["messages_drawn"].mean()),
                    "live_share": float(a["moves_live"].sum() / max(1, a["moves"].sum()))}
             for col in ("win_share", "score", "margin"):
-                est = stats.paired_difference(joined[col], joined[f"{col}_base"])
+                est = (stats.share_difference(joined["win_share"] - joined["win_share_base"],
+                                              joined["block"]) if col == "win_share"
+                       else stats.paired_difference(joined[col], joined[f"{col}_base"]))
                 row.update({f"d_{col}": est.estimate, f"d_{col}_se": est.se,
                             f"d_{col}_low": est.low, f"d_{col}_high": est.high,
                             f"d_{col}_p": est.p})
@@ -248,7 +259,9 @@ def _holm_within(df: pl.DataFrame, pcol: str, member: pl.Expr, by: list[str]) ->
     holds (the family); None outside it."""
     adjusted = [None] * df.height
     d = df.with_row_index("_i").with_columns(member.alias("_m"))
-    for _, g in d.filter(pl.col("_m")).group_by(*by, maintain_order=True):
+    members = d.filter(pl.col("_m"))
+    groups = members.group_by(*by, maintain_order=True) if by else [((), members)]
+    for _, g in groups:
         for i, a in zip(g["_i"], stats.holm(list(g[pcol]))):
             adjusted[i] = None if not np.isfinite(a) else a
     return pl.Series(pcol + "_holm", adjusted, dtype=pl.Float64)
@@ -312,7 +325,7 @@ def counterfactual_values(cf: pl.DataFrame, games: pl.DataFrame | None = None,
             pl.struct("game_id", "draw").n_unique().alias("draws"))
         for key, g in per_block.group_by("edition", "action", "phase", maintain_order=True):
             m = stats.mean_estimate(g["d_margin"])
-            w = stats.mean_estimate(g["d_win"])
+            w = stats.share_difference(g["d_win"], g["block"])
             rows.append({"edition": key[0], "action": key[1], "phase": key[2],
                          "games": int(g["games"].sum()), "blocks": g.height,
                          "draws": int(g["draws"].sum()), "rollouts": int(g["rollouts"].sum()),

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import polars as pl
 
 from sim.analysis import stats
@@ -40,7 +39,9 @@ DIMENSIONS = {
         .otherwise(pl.col("road_tiles").cast(pl.String)),
         "open ends": pl.col("road_open").cast(pl.String),
         "ride target near": pl.col("ride_near").cast(pl.String),
-        "phase": PHASE,
+        "tiles left": pl.when(pl.col("tiles_left") >= 60).then(pl.lit("60+"))
+        .when(pl.col("tiles_left") >= 30).then(pl.lit("30-59"))
+        .when(pl.col("tiles_left") >= 10).then(pl.lit("10-29")).otherwise(pl.lit("0-9")),
     },
 }
 
@@ -62,6 +63,9 @@ RULES = {
     },
 }
 
+BEST = "best context rule (cross-fitted)"
+
+
 def _rows(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFrame:
     if "fork" not in cf.columns:
         return pl.DataFrame()
@@ -72,7 +76,7 @@ def _rows(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFrame:
 
 def _estimates(g: pl.DataFrame) -> dict:
     m = stats.cluster_mean(g["d_margin"].to_numpy(), g["block"].to_numpy())
-    w = stats.cluster_mean(g["d_win"].to_numpy(), g["block"].to_numpy())
+    w = stats.share_difference(g["d_win"].to_numpy(), g["block"].to_numpy())
     return {"forks": g.height, "games": g["game_id"].n_unique(), "blocks": m.n,
             "d_margin": m.estimate, "d_margin_low": m.low, "d_margin_high": m.high,
             "d_margin_p": m.p, "d_win": w.estimate, "d_win_low": w.low, "d_win_high": w.high,
@@ -108,8 +112,9 @@ def rule_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFram
     """Per edition, each rule of thumb's gain over always taking the second option (in
     points of final margin and in win share, per fork), and the share of the best
     context rule's gain it captures. The best context rule takes the first option in
-    each cell of the context dimensions where its mean value is positive; it is fitted
-    on the same forks, so its gain is optimistic and the shares are conservative."""
+    each cell of the context dimensions (all of them crossed) where its mean value is
+    positive, cross-fitted: the cells are judged on the blocks of the other parity, so
+    its gain is not inflated by choosing on the same noise it is scored on."""
     d = _rows(cf, games, kind)
     if d.height == 0:
         return pl.DataFrame()
@@ -117,10 +122,12 @@ def rule_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFram
     cell = pl.concat_str([x.cast(pl.String).fill_null("") for x in dims], separator="|")
     out = []
     for (edition,), e in d.group_by("edition", maintain_order=True):
-        e = e.with_columns(cell.alias("_cell"))
-        good = e.group_by("_cell").agg(pl.col("d_margin").mean().alias("_m"))
-        e = e.join(good, on="_cell").with_columns((pl.col("_m") > 0).alias("_best"))
-        rules = {**RULES[kind], "best context rule (in sample)": pl.col("_best")}
+        e = e.with_columns(cell.alias("_cell"), (pl.col("block") % 2).alias("_fold"))
+        good = (e.group_by("_fold", "_cell").agg(pl.col("d_margin").mean().alias("_m"))
+                .with_columns((1 - pl.col("_fold")).alias("_fold")))  # judged by the other fold
+        e = e.join(good, on=["_fold", "_cell"], how="left").with_columns(
+            (pl.col("_m") > 0).fill_null(False).alias("_best"))
+        rules = {**RULES[kind], BEST: pl.col("_best")}
         best = None
         rows = []
         for name, takes in rules.items():
@@ -133,7 +140,7 @@ def rule_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFram
                          "gain_margin": m.estimate, "gain_margin_low": m.low,
                          "gain_margin_high": m.high, "gain_win": w.estimate, "gain_win_low": w.low,
                          "gain_win_high": w.high, "blocks": m.n, "forks": r.height})
-            if name.startswith("best context"):
+            if name == BEST:
                 best = m.estimate
         for row in rows:
             row["share_of_best"] = (row["gain_margin"] / best) if best and best > 0 else None

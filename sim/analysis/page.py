@@ -67,7 +67,8 @@ def render_html(rep: dict) -> str:
                             "win share by seat", share, 1 / cfg["rules"]["players"]),
              _table(rep["seat"], [("players", "players"), ("seat", "seat"), ("games", "games"),
                                   ("blocks", "blocks"), ("win_share", "win share"), ("low", "low"),
-                                  ("high", "high"), ("p", "p (vs 1/players)"), ("score", "score"),
+                                  ("high", "high"), ("p", "p (vs 1/players)"), ("p_holm", "Holm p"),
+                                  ("score", "score"),
                                   ("margin", "margin"), ("rank_1", "rank 1"), ("rank_2", "rank 2")]),
              _table(rep["seat_test"], [("players", "players"), ("F", "F (Hotelling T²)"),
                                        ("dof1", "dof 1"), ("dof2", "dof 2"), ("p", "p"),
@@ -76,13 +77,15 @@ def render_html(rep: dict) -> str:
              _table(rep["seat_by_player"], [("players", "players"), ("player", "player"), ("seat", "seat"),
                                             ("games", "games"), ("blocks", "blocks"),
                                             ("win_share", "win share"), ("low", "low"),
-                                            ("high", "high"), ("score", "score")])]
+                                            ("high", "high"), ("p_holm", "Holm p"),
+                                            ("score", "score")])]
     if rep.get("pairwise"):
         parts += ["<h2>Matchups</h2>", figures.heatmap(rep["pairwise"]),
                   _table(rep["pairwise"], [("player", "player"), ("opponent", "opponent"),
                                            ("games", "games"), ("blocks", "blocks"),
                                            ("win_share", "win share"), ("low", "low"),
-                                           ("high", "high"), ("p", "p (vs 0.5)"), ("elo", "Elo"),
+                                           ("high", "high"), ("p", "p (vs 0.5)"),
+                                           ("p_holm", "Holm p"), ("elo", "Elo"),
                                            ("elo_low", "Elo low"), ("elo_high", "Elo high")]),
                   f"<h3>Bradley–Terry ratings (Elo scale, 95% bootstrap over blocks; prior "
                   f"{rep.get('rating_prior')} virtual wins each way per pair that met)</h3>",

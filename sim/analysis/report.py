@@ -1,16 +1,15 @@
 """`carcsim report RUN_DIR`: the run's answers with error bars.
 
-`build()` gathers every table that applies to the run's design (sim/analysis/balance.py)
-and a headline table: one row per question, with estimate, 95% interval, games, blocks
-and test. `render_text()` is the terminal summary; `render_html()` writes one
-self-contained page (inline CSS and SVG, no external assets) whose numbers are the
-same values, also embedded as JSON for scripts and tests.
+`build()` gathers every table that applies to the run's design (sim/analysis/balance.py,
+sim/analysis/forks.py) and a headline table: one row per question, with numbers only
+(estimate, 95% interval, p, p adjusted within its family, games, blocks), its family
+and a prose label. `render_text()` is the terminal summary; `render_html()`
+(sim/analysis/page.py) writes one self-contained page whose numbers are the same
+values, also embedded as JSON for scripts and tests.
 """
 
 from __future__ import annotations
 
-import html
-import json
 import math
 from pathlib import Path
 
@@ -83,12 +82,11 @@ def build(run_dir: str | Path) -> dict:
     if pw.height:
         out["ratings"] = balance.ratings(players, games).to_dicts()
         out["rating_prior"] = balance.RATING_PRIOR
-        rows = [r for r in pw.iter_rows(named=True) if r["player"] < r["opponent"]]
-        for r, adj in zip(rows, stats.holm([r["p"] for r in rows])):
+        for r in pw.filter(pl.col("player") < pl.col("opponent")).iter_rows(named=True):
             elo = (f"Elo {_signed(r['elo'])} [{_signed(r['elo_low'])}, {_signed(r['elo_high'])}]")
             headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", r["win_share"],
                                  r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
-                                 r["p"], adj, elo))
+                                 r["p"], r["p_holm"], elo))
 
     convergence_source = None
     if cfg["design"]["kind"] == "variants":

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from scipy import stats as sps
@@ -41,8 +42,7 @@ def chi2_equal(counts: list[float]) -> tuple[float, int, float]:
     return stat, dof, float(sps.chi2.sf(stat, dof))
 
 
-@dataclass(frozen=True)
-class Estimate:
+class Estimate(NamedTuple):
     """An estimate with its standard error, 95% interval, two-sided p-value (against
     `null`) and the number of independent units (blocks) behind it."""
 
@@ -137,12 +137,25 @@ def share_by_block(sums, counts, null: float = 0.5) -> Estimate:
     its G blocks as one trial: 0 wins -> [0, 1 − 0.025^(1/G)] and a sign-test p."""
     est = cluster_ratio(sums, counts, null)
     g = est.n
-    if g == 0 or est.estimate not in (0.0, 1.0):
-        return est
+    if g == 0 or est.estimate not in (0.0, 1.0):  # a share stays in [0, 1]
+        return est._replace(low=max(0.0, est.low), high=min(1.0, est.high)) if g else est
     bound = ONE_SIDED ** (1 / g)
     if est.estimate == 0.0:
         return Estimate(0.0, math.nan, 0.0, 1 - bound, min(1.0, 2 * (1 - null) ** g), g)
     return Estimate(1.0, math.nan, bound, 1.0, min(1.0, 2 * null ** g), g)
+
+
+def share_difference(values, groups) -> Estimate:
+    """Mean of paired differences of win shares (each in [−1, 1]), cluster-robust. When
+    no pair differs at all, the sandwich would give a zero-width interval; then at most
+    a share 1 − 0.025^(1/G) of the G blocks can hold a difference (the exact one-sided
+    bound on a proportion seen to be 0), so the interval is ± that."""
+    est = cluster_mean(values, groups)
+    v = np.asarray(values, dtype=float)
+    if est.n == 0 or v.min() != 0 or v.max() != 0:  # a difference of shares stays in [−1, 1]
+        return est._replace(low=max(-1.0, est.low), high=min(1.0, est.high)) if est.n else est
+    bound = 1 - ONE_SIDED ** (1 / est.n)
+    return Estimate(0.0, math.nan, -bound, bound, 1.0, est.n)
 
 
 def cluster_difference(values, indicator, groups) -> Estimate:

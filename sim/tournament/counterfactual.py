@@ -28,7 +28,9 @@ fork replayed from (rules, seed, choices) with the stack after the fork rotated 
 players. The order of the tiles left is uniformly random given everything before the
 fork (nobody sees the stack), and rotating a uniform order gives a uniform order, so
 the aligned branch has the same distribution as the plain one: the estimate keeps its
-mean and loses most of its noise (both are recorded, and the report gives both sds).
+mean and loses part of its noise (both are recorded; the report gives both sds). While
+river tiles are left the order is not uniform (R-RIV-1: river first), so such forks
+keep the plain branch only.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from sim import mayors, messages
 from sim.game import Game
 from sim.messages import TWO_POINTS
 from sim.play import play
+from sim.river import is_river_tile
 from strategies.messages import MessagePolicy
 
 FOLLOWER, MESSENGER = 0, 2  # figure kinds (sim.game.FIGURE_KINDS)
@@ -93,7 +96,11 @@ def aligned_two(game: Game, players, action, rollouts: int, key: str) -> list[di
         first.reseed(f"{key}/rollout{r}")
         first.apply(action)
         play(first, players)
-        g = realigned(game, _drawn(first.events[len(game.events):]))
+        after = _drawn(first.events[len(game.events):])
+        cat = game.catalogue
+        if any(is_river_tile(cat.types[cat.index[t]]) for t in after):
+            return []
+        g = realigned(game, after)
         g.reseed(f"{key}/rollout{r}")
         g.apply((TWO_POINTS, None))
         play(g, players)
