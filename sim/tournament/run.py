@@ -97,7 +97,7 @@ class _Progress:
                 f"{rate:.0f} games/s, ETA {eta}")
         if shares:
             text += f"; win share {shares}"
-        if self.stop is not None and self.stop.llr is not None:
+        if self.stop is not None:
             t = self.stop.test
             text += f"; SPRT LLR {self.stop.llr:.3f} in [{t.lower:.3f}, {t.upper:.3f}]"
         return text
@@ -110,6 +110,9 @@ class _Progress:
         self.finished.set()
         if self.bar is not None:
             self.bar.stop()
+        if self.thread is not None:
+            self.thread.join()
+            print(self.line(), file=sys.stderr, flush=True)  # where the run ended
 
 
 def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int | None = None,
@@ -198,7 +201,7 @@ class _Sequential:
         self.test = stats.SPRT(p0, p1, alpha, beta)
         self.sink = sink
         self.outcomes: dict[int, float] = {}
-        self.llr = None
+        self.llr = 0.0  # no block yet
         self.decision = sink.manifest.get("sprt")
         if sink.done and not self.decided:
             games = pl.read_parquet(str(sink.out / "games" / "*.parquet"))
