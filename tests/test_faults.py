@@ -148,10 +148,6 @@ def test_bad_addresses_are_one_line_and_fast(cfg, tmp_path):
         f"127.0.0.1:{silent}": "no Ray cluster answered within 3 s",
         "http://127.0.0.1:8265": "that is a dashboard (job submission) address",
     }
-    try:
-        import grpc  # noqa: F401
-    except ImportError:
-        cases["ray://127.0.0.1:10001"] = "ray:// needs the Ray Client: pip install 'carcsim[cluster]'"
     out = tmp_path / "out"
     try:
         for address, what in cases.items():
@@ -168,6 +164,18 @@ def test_bad_addresses_are_one_line_and_fast(cfg, tmp_path):
     env = dict(os.environ, RAY_ADDRESS="127.0.0.1:1")  # --workers 0 ignores it
     r = carcsim("run", cfg, "--out", out, "--workers", 0, "--quiet", env=env)
     assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+def test_ray_client_address_without_the_client_extra(monkeypatch):
+    from sim.tournament.run import _check_address
+
+    monkeypatch.setitem(sys.modules, "grpc", None)  # as without ray[client]: import fails
+    with pytest.raises(RunError, match=r"--address = ray://head:10001: ray:// needs the Ray Client: "
+                                       r"pip install 'carcsim\[cluster\]'"):
+        _check_address("ray://head:10001", "--address")
+    monkeypatch.delitem(sys.modules, "grpc")
+    pytest.importorskip("grpc")
+    assert _check_address("ray://head:10001", "--address") == ("head", 10001)
 
 
 def _start(cfg, out, *extra, env=None):

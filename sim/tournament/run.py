@@ -266,18 +266,46 @@ def _ray_connect(address: str | None, where: str, workers: int | None, timeout: 
             raise RunError(f"{where} = {address}: cannot reach Ray there: "
                            f"{e.strerror or 'no answer within %g s' % timeout}") from None
     # joining can still hang (a port that is not Ray's): a watchdog ends it with one line
-    watchdog = threading.Timer(timeout, _give_up, (f"{where} = {address}: no Ray cluster answered "
-                                                   f"within {timeout:g} s",))
-    watchdog.daemon = True
-    watchdog.start()
-    try:
-        _ray_init(local=False, address=address)
-    except Exception as e:  # noqa: BLE001 - Ray raises many kinds; each becomes one line
+    with _StderrMuted() as muted:
+        watchdog = threading.Timer(timeout, _give_up, (f"{where} = {address}: no Ray cluster "
+                                                       f"answered within {timeout:g} s", muted.saved))
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            _ray_init(local=False, address=address)
+            error = None
+        except Exception as e:  # noqa: BLE001 - Ray raises many kinds; each becomes one line
+            error = e
+        finally:
+            watchdog.cancel()
+    if error is not None:
+        hint = ("" if os.environ.get("RAY_AUTH_MODE") == "token" else
+                "; if the cluster requires token authentication, set RAY_AUTH_MODE=token and give "
+                "its token (~/.ray/auth_token, RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH)")
         raise RunError(f"{where} = {address}: cannot join the Ray cluster: "
-                       f"{_first_line(e)}") from None
-    finally:
-        watchdog.cancel()
+                       f"{_first_line(error)}{hint}") from None
     return "joined"
+
+
+class _StderrMuted:
+    """File descriptor 2 into a scratch file while joining a cluster: Ray's C++ core logs
+    every failed attempt there (a line a second, before any log level applies); the line
+    that says what went wrong is ours."""
+
+    def __enter__(self):
+        import tempfile
+
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        self.scratch = tempfile.TemporaryFile()
+        os.dup2(self.scratch.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stderr.flush()
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.scratch.close()
 
 
 def _ray_init(local: bool, address: str | None = None, num_cpus: int | None = None) -> None:
@@ -358,8 +386,8 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0][:300]
 
 
-def _give_up(line: str) -> None:
-    print(f"carcsim: {line}", file=sys.stderr, flush=True)
+def _give_up(line: str, fd: int) -> None:
+    os.write(fd, f"carcsim: {line}\n".encode())
     os._exit(2)  # ray.init cannot be interrupted from another thread; nothing is written yet
 
 
