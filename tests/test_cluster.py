@@ -121,6 +121,19 @@ def test_the_documented_recipes_on_a_two_node_cluster(tmp_path):
         assert r.returncode == 0 and r.stderr == "", r.stderr[-3000:]  # --quiet: no Ray notices
         assert same(tables(tmp_path / "ref"), tables(tmp_path / "out" / "driver"))
 
+        # a cluster already running on this machine (found through ray_current_cluster
+        # under RAY_TMPDIR): `--address auto` joins it; no --address leaves it alone and
+        # starts a private Ray (it used to fail with "num_cpus … must not be provided")
+        found = dict(token_env, RAY_TMPDIR=str(base))
+        assert (temp / "ray_current_cluster").exists()
+        for extra_args, out in ((["--address", "auto"], "auto"), (["--workers", "1"], "private")):
+            r = subprocess.run([sys.executable, "-m", "sim", "run", env["CONFIG"], "--out",
+                                tmp_path / "out" / out, "--quiet", *extra_args], env=found,
+                               capture_output=True, text=True, timeout=300)
+            assert r.returncode == 0 and r.stderr == "", (out, r.stderr[-3000:])
+            assert same(tables(tmp_path / "ref"), tables(tmp_path / "out" / out))
+        assert alive_nodes(token_env, address) == 2  # the private Ray was not this cluster
+
         r = bash(steps["job"], env, timeout=600)
         assert r.returncode == 0, (r.stdout[-3000:], r.stderr[-3000:])
         assert "4 shards run" in r.stdout, r.stdout[-3000:]
