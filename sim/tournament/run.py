@@ -27,7 +27,7 @@ from pathlib import Path
 from sim.config import Experiment
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import RunError
-from sim.tournament.sink import Sink, _say
+from sim.tournament.sink import Sink, _say, check_target
 from sim.tournament.worker import run_shard
 
 CONNECT_TIMEOUT = 30.0  # seconds to reach an existing cluster
@@ -126,6 +126,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     failed write or an unreachable cluster; nothing is written before Ray is reached.
     """
     mf.check_limits(exp)
+    check_target(Path(out or exp.out), force or repair)  # cheap refusals before Ray starts
     if workers == 0 and address:
         raise RunError("--workers 0 plays in this process: it cannot be combined with --address")
     ray_mode = None

@@ -85,6 +85,15 @@ def _canonical_without_blocks(config: dict) -> dict:
     return {k: v for k, v in config.items() if k != "blocks"}
 
 
+def check_target(out: Path, starting_over: bool) -> None:
+    """Refuse an output path that is a file, or a run directory whose manifest is damaged
+    (unless starting over or repairing), without writing anything."""
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out}: is a file: expected a directory for the run's output")
+    if not starting_over and (out / MANIFEST).exists():
+        mf.load(out)
+
+
 class Sink:
     """The output directory of one experiment."""
 
@@ -96,8 +105,7 @@ class Sink:
         self._saved_at = 0.0
         self._dirty = False
         self._pending: list[tuple[Path, Path]] = []  # (tmp, final) of shards not yet recorded
-        if self.out.exists() and not self.out.is_dir():
-            raise RunError(f"{self.out}: is a file: expected a directory for the run's output")
+        check_target(self.out, force or repair)
         if force:
             self._wipe()
         path = self.out / MANIFEST
