@@ -336,15 +336,17 @@ def bench(
     for name in case or []:
         if name not in known:
             raise InputError(f"--case: unknown case {name!r}: expected one of {', '.join(known)}")
-    rows = benchmark.run(case, repeats, scale)
+    def line(r):  # each case as it finishes: a table row, or (with --json) a line on stderr
+        text = (f"{r['case']:26} {r['games_per_s_per_core']:>13} {r['peak_rss_mb']:>8} "
+                f"{r['games']:>7}  {r['rates']}")
+        typer.echo(text, err=as_json)
+
+    if not as_json:
+        typer.echo(f"{'case':26} {'games/s/core':>13} {'peak MB':>8} {'games':>7}  batches (games/s)")
+    rows = benchmark.run(case, repeats, scale, on_row=line)
     if as_json:
         typer.echo(json.dumps([{k: r[k] for k in ("case", "games_per_s_per_core", "peak_rss_mb", "games")}
                                for r in rows]))
-        return
-    typer.echo(f"{'case':26} {'games/s/core':>13} {'peak MB':>8} {'games':>7}  batches (games/s)")
-    for r in rows:
-        typer.echo(f"{r['case']:26} {r['games_per_s_per_core']:>13} {r['peak_rss_mb']:>8} "
-                   f"{r['games']:>7}  {r['rates']}")
 
 
 @app.command()

@@ -15,6 +15,7 @@ from test_tournament import SMALL, same, small, tables
 from sim.analysis.report import build
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import RunError
+from sim.tournament.replay import replay_game
 from sim.tournament.run import run_experiment
 from sim.tournament.sink import read_manifest
 
@@ -143,15 +144,17 @@ def test_a_damaged_manifest_is_one_line_with_a_way_out(run, case):
     damage, what = MANIFEST_DAMAGE[case]
     path = run / "manifest.json"
     path.write_text(damage(path.read_text()))
-    for cmd in (["run", run.parent / "small.toml", "--out", run, "--workers", 0, "--quiet"],
-                ["report", run], ["replay", run, 5]):
-        r = carcsim(*cmd)
-        assert r.returncode == 2 and r.stdout == "", (cmd, r.stderr)
-        lines = r.stderr.strip().splitlines()
-        assert len(lines) == 1, r.stderr
-        assert "manifest.json" in lines[0] and "--repair" in lines[0] and "--force" in lines[0]
-        import re
-        assert re.search(what, lines[0]), lines[0]
+    import re
+    r = carcsim("run", run.parent / "small.toml", "--out", run, "--workers", 0, "--quiet")
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert "manifest.json" in lines[0] and "--repair" in lines[0] and "--force" in lines[0]
+    assert re.search(what, lines[0]), lines[0]
+    for reader in (build, lambda d: replay_game(d, 5)):  # report, replay: the same line
+        with pytest.raises(RunError) as e:
+            reader(run)
+        assert f"carcsim: {e.value}" == lines[0]
     s, lines = resume(run, repair=True)
     assert lines == [f"{run / 'manifest.json'}: rebuilt from 4 verified shards"]
     assert s.shards_run == 0 and s.shards_skipped == 4
@@ -228,3 +231,22 @@ def test_a_huge_plan_is_refused_in_bounded_memory(tmp_path):
                                                                             "shard_blocks = 1000"))
     r = carcsim("validate", cfg)
     assert r.returncode == 0 and "60000000 games in 10000 shards" in r.stdout
+
+
+def test_report_during_a_run_sees_only_recorded_shards(tmp_path):
+    """Shard files stay temporary until the manifest that lists them is written, so a
+    report taken while a run goes on counts exactly the recorded shards."""
+    from sim.tournament.sink import Sink
+    from sim.tournament.worker import run_shard
+
+    exp = small(tmp_path)
+    first, second = run_shard(exp, range(0, 3)), run_shard(exp, range(3, 6))
+    sink = Sink(tmp_path / "live", exp)
+    sink.write(0, first)  # within a second of the last save: pending
+    with pytest.raises(RunError, match="no finished shard yet"):
+        build(tmp_path / "live")
+    sink.save()
+    sink.write(1, second)
+    assert build(tmp_path / "live")["provenance"]["games_stored"] == 18
+    sink.close()
+    assert build(tmp_path / "live")["provenance"]["games_stored"] == 36
