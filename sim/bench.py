@@ -108,8 +108,10 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
     conn.close()
 
 
-def run(names: list[str] | None = None, repeats: int = 5, scale: float = 1.0) -> list[dict]:
-    """Run the named cases (all by default); a row per case."""
+def run(names: list[str] | None = None, repeats: int = 5, scale: float = 1.0,
+        on_row=None) -> list[dict]:
+    """Run the named cases (all by default); a row per case, each also given to
+    `on_row` as soon as its case finishes."""
     cases = [c for c in CASES if not names or c.name in names]
     ctx = multiprocessing.get_context("spawn")
     rows = []
@@ -120,4 +122,6 @@ def run(names: list[str] | None = None, repeats: int = 5, scale: float = 1.0) ->
         child.close()
         rows.append(parent.recv())
         proc.join()
+        if on_row is not None:
+            on_row(rows[-1])
     return rows

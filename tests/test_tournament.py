@@ -2,7 +2,6 @@
 
 import json
 import math
-import os
 import signal
 import subprocess
 import sys
@@ -63,30 +62,33 @@ def carcsim(*args, env=None):
 def test_plan_blocks_share_seeds_and_ids_are_unique(tmp_path):
     exp = small(tmp_path)
     per = plan.games_per_block(exp)
-    assert per == 2 * 2 * 2  # editions × arms × seat rotations
+    # editions × (free: greedy vs greedy, one game for both seat orders + no_road: 2 rotations)
+    assert per == 2 * (1 + 2)
     specs = [s for b in range(exp.blocks) for s in plan.block_games(exp, b)]
     assert [s.game_id for s in specs] == list(range(exp.blocks * per))
     assert len({s.seed for s in specs if s.block == 3}) == 1  # common random numbers
     assert len({s.seed for s in specs}) == exp.blocks
     first = plan.block_games(exp, 0)
     assert [(s.edition, s.variant, s.rotation, s.focal) for s in first[:4]] == [
-        ("c3.1", "free", 0, 0), ("c3.1", "free", 1, 1), ("c3.1", "no_road", 0, 0),
-        ("c3.1", "no_road", 1, 1)]
-    assert first[3].seats[1].startswith("greedy(smallest_road")
+        ("c3.1", "free", 0, (0, 1)), ("c3.1", "no_road", 0, (0,)), ("c3.1", "no_road", 1, (1,)),
+        ("classic", "free", 0, (0, 1))]
+    assert first[2].seats[1].startswith("greedy(smallest_road")
     assert plan.game_spec(exp, 37) == specs[37]
 
 
 def test_in_process_run_and_replay(tmp_path):
     exp = small(tmp_path)
     s = run_experiment(exp, tmp_path / "out", workers=0)
-    assert s.games == 12 * 8 and s.shards_run == 4
+    assert s.games == 12 * 6 and s.shards_run == 4
     t = tables(tmp_path / "out")
-    assert t["games"]["game_id"].to_list() == list(range(96))
-    assert t["players"].height == 192
-    assert t["players"].filter(pl.col("focal")).height == 96  # one focal seat per game
+    assert t["games"]["game_id"].to_list() == list(range(72))
+    assert t["players"].height == 144
+    # one focal seat per game, both seats in the mirror games of `free` (24 of 72)
+    assert t["players"].filter(pl.col("focal")).height == 48 + 2 * 24
     assert (t["players"]["points_message"] > 0).any()
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert manifest["shards_done"] == [0, 1, 2, 3] and manifest["schema_version"] == 3
+    assert sorted(manifest["shards"]) == ["0", "1", "2", "3"] and manifest["schema_version"] == 4
+    assert manifest["shards"]["3"]["files"]["games"]["rows"] == 18  # 3 blocks × 6 distinct games
     game, problems = replay_game(tmp_path / "out", 53)
     assert problems == [] and game.over
 
@@ -114,13 +116,13 @@ def test_driver_interrupted_then_resumed(tmp_path):
     manifest = out / "manifest.json"
     deadline = time.time() + 60
     while time.time() < deadline:
-        if manifest.exists() and json.loads(manifest.read_text())["shards_done"]:
+        if manifest.exists() and json.loads(manifest.read_text()).get("shards"):
             break
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    done = json.loads(manifest.read_text())["shards_done"]
+    done = json.loads(manifest.read_text())["shards"]
     assert 0 < len(done) < 30
     r = carcsim("run", cfg, "--out", out, "--workers", "0", "--quiet")
     assert r.returncode == 0, r.stderr
@@ -130,20 +132,17 @@ def test_driver_interrupted_then_resumed(tmp_path):
     assert same(tables(tmp_path / "whole"), tables(out))
 
 
-def test_one_and_two_ray_workers_and_a_killed_worker_give_the_same_tables(tmp_path):
+def test_one_and_two_ray_workers_give_the_same_tables(tmp_path):
+    """(A killed worker: tests/test_faults.py.) `--address local` honours --workers too."""
     cfg = tmp_path / "c.toml"
     cfg.write_text(SMALL)
     run_experiment(load_experiment(cfg), tmp_path / "ref", workers=0)
-    for workers in (1, 2):
-        r = carcsim("run", cfg, "--out", tmp_path / f"w{workers}", "--workers", workers, "--quiet")
-        assert r.returncode == 0, r.stderr
+    for workers, extra in ((1, ["--address", "local"]), (2, [])):
+        r = carcsim("run", cfg, "--out", tmp_path / f"w{workers}", "--workers", workers, "--quiet",
+                    *extra)
+        assert r.returncode == 0 and r.stderr == "", r.stderr  # --quiet: no Ray notices
+        assert "\x1b" not in r.stdout and r.stdout.count("\n") == 1  # nor colour codes
         assert same(tables(tmp_path / "ref"), tables(tmp_path / f"w{workers}"))
-    marker = tmp_path / "crashed"
-    env = dict(os.environ, CARCSIM_FAULT_ONCE=str(marker))
-    r = carcsim("run", cfg, "--out", tmp_path / "fault", "--workers", 2, "--quiet", env=env)
-    assert r.returncode == 0, r.stderr
-    assert marker.exists()  # a worker really died mid-shard; Ray ran the shard again
-    assert same(tables(tmp_path / "ref"), tables(tmp_path / "fault"))
 
 
 def test_two_node_cluster_without_shared_files(tmp_path):
@@ -225,7 +224,7 @@ def test_bad_configs_name_the_field(case, tmp_path):
 
 
 def test_shipped_configs_validate():
-    for cfg in sorted((ROOT / "configs").glob("*.toml")):
+    for cfg in sorted((ROOT / "sim" / "configs").glob("*.toml")):
         parse_experiment(cfg.read_text(), str(cfg))
 
 
@@ -272,3 +271,41 @@ def test_sprt_config_errors(tmp_path):
     bad.write_text(SPRT_RUN.replace('arm = "greedy"', 'arm = "greedy"\np1 = 0.5'))
     with pytest.raises(InputError, match=r"run.sprt.p1 = 0.5: expected a probability in \(0, 1\), not p0"):
         load_experiment(bad)
+
+
+def test_progress_lines_without_a_terminal(tmp_path, capsys, monkeypatch):
+    """Issue 15 item 3: with stderr not a terminal, a line every PROGRESS_EVERY seconds
+    (10 by default; shortened here) with games done, games/s, ETA, interim win shares and
+    the SPRT's LLR, and one where the run ends."""
+    from sim.tournament import run as run_module
+
+    assert run_module.PROGRESS_EVERY <= 10
+    monkeypatch.setattr(run_module, "PROGRESS_EVERY", 0.01)
+    exp = small(tmp_path, SPRT_RUN)
+    run_experiment(exp, tmp_path / "out", workers=0, progress=True)
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert captured.out == "" and len(lines) >= 2
+    import re
+    pattern = (r"progress: [\d,]+ / 800 games \([\d.]+%\), \d+ games/s, ETA \d+ s; win share "
+               r"greedy [01]\.\d{3}, random [01]\.\d{3}; SPRT LLR -?\d+\.\d{3} in \[-2\.944, 2\.944\]")
+    assert lines[0].startswith("progress: 0 / 800 games (0.0%)")  # before the first shard
+    played = [ln for ln in lines if not ln.startswith("progress: 0 /")]
+    assert played and [ln for ln in played if not re.fullmatch(pattern, ln)] == []
+    assert lines[-1].startswith("progress: 80 / 800 games (10.0%)")  # SPRT stopped at 4 shards
+    assert f"SPRT LLR {31 * math.log(1.1):.3f}" in lines[-1]  # the decision's LLR
+    assert "win share greedy 1.000, random 0.000" in lines[-1]  # greedy won every game
+
+
+def test_bench_reports_each_case_as_it_finishes():
+    """Issue 15 item 3: a row as soon as its case is done, not a minute of silence."""
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "bench", "--case", "base-2p-random",
+                             "--case", "base-2p-greedy-engine", "--repeats", "1", "--scale", "0.05"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    header = proc.stdout.readline()
+    first = proc.stdout.readline()
+    running = proc.poll() is None  # the second case has yet to start or finish
+    rest, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert header.startswith("case") and first.startswith("base-2p-random ") and running
+    assert rest.startswith("base-2p-greedy-engine ")

@@ -1,25 +1,39 @@
 """Running an experiment: shards to executors, results to the sink.
 
-Executors: in-process (`workers=0`, for tests and debugging) or Ray: a local Ray
-started here with `workers` CPUs (all cores by default), or an existing cluster given
-by `address` (or RAY_ADDRESS). At most two shards per CPU are in flight, and each
-result is written and dropped as it arrives, so the driver's memory stays flat.
-Ray retries a shard whose worker died; shards are deterministic, so a retry gives the
-same rows.
+Executors: in-process (`workers=0`, whatever RAY_ADDRESS says) or Ray: by default a
+private local Ray started here with `workers` CPUs (all cores by default), listening on
+127.0.0.1 only and with Ray's token authentication on; or an existing cluster given by
+`address` (or RAY_ADDRESS): HOST:PORT, `auto` (the cluster this machine belongs to) or
+ray://HOST:PORT (Ray Client). The connection is made before anything is written, within
+`connect_timeout` seconds. At most two shards per CPU are in flight (at most `workers`
+on a joined cluster when given), and each result is written and dropped as it arrives,
+so the driver's memory stays flat. Ray retries a shard whose worker died; shards are
+deterministic, so a retry gives the same rows.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
+import signal
+import socket
+import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from sim.config import Experiment
-from sim.tournament import plan
-from sim.tournament.sink import Sink
+from sim.tournament import manifest as mf
+from sim.tournament.manifest import RunError
+from sim.tournament.sink import Sink, _say, check_target
 from sim.tournament.worker import run_shard
+
+CONNECT_TIMEOUT = 30.0  # seconds to reach an existing cluster
+PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal
+_HOST_PORT = re.compile(r"(?P<host>[A-Za-z0-9](?:[A-Za-z0-9.\-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])"
+                        r":(?P<port>[0-9]{1,5})")
 
 
 @dataclass
@@ -34,70 +48,142 @@ class Summary:
 
 
 class _Progress:
-    """Games done, games/s and ETA on stderr (rich, which typer brings)."""
+    """Games done, games/s and ETA on stderr: a bar on a terminal, else a line at least
+    every PROGRESS_EVERY seconds (with interim win shares and the SPRT's LLR), as logs
+    (nohup, CI, `ray job logs`) want."""
 
-    def __init__(self, total: int, done: int, enabled: bool):
-        self.enabled = enabled
+    def __init__(self, total: int, done: int, enabled: bool, stop=None):
+        self.total, self.done, self.stop = total, done, stop
+        self.games, self.start = 0, time.perf_counter()
+        self.wins: dict[str, list[float]] = {}
+        self.bar = self.thread = None
+        self.lock = threading.Lock()
+        self.finished = threading.Event()
         if not enabled:
             return
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeRemainingColumn)
-        self.bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.fields[rate]:>8.0f} games/s"), TimeRemainingColumn(),
-                            transient=False)
-        self.task = self.bar.add_task("run", total=total, completed=done, rate=0.0)
-        self.start, self.games = time.perf_counter(), 0
-        self.bar.start()
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeRemainingColumn)
+            self.bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("{task.fields[rate]:>8.0f} games/s"),
+                                TimeRemainingColumn(), console=Console(stderr=True))
+            self.task = self.bar.add_task("run", total=total, completed=done, rate=0.0)
+            self.bar.start()
+        else:
+            self.thread = threading.Thread(target=self._lines, daemon=True)
+            self.thread.start()
 
-    def advance(self, games: int) -> None:
-        if self.enabled:
-            self.games += games
-            rate = self.games / max(1e-9, time.perf_counter() - self.start)
-            self.bar.update(self.task, advance=games, rate=rate)
+    def advance(self, tables) -> None:
+        players = tables["players"]
+        with self.lock:
+            self.games += tables["games"].num_rows
+            for spec, share in zip(players["player"].to_pylist(), players["win_share"].to_pylist()):
+                w = self.wins.setdefault(spec, [0.0, 0])
+                w[0] += share
+                w[1] += 1
+        if self.bar is not None:
+            self.bar.update(self.task, advance=tables["games"].num_rows, rate=self.rate())
+
+    def rate(self) -> float:
+        return self.games / max(1e-9, time.perf_counter() - self.start)
+
+    def line(self) -> str:
+        with self.lock:
+            done, rate = self.done + self.games, self.rate()
+            shares = ", ".join(f"{spec} {w / n:.3f}" for spec, (w, n) in sorted(self.wins.items()))
+        eta = f"{(self.total - done) / rate:.0f} s" if rate > 0 else "?"
+        text = (f"progress: {done:,} / {self.total:,} games ({100 * done / self.total:.1f}%), "
+                f"{rate:.0f} games/s, ETA {eta}")
+        if shares:
+            text += f"; win share {shares}"
+        if self.stop is not None:
+            t = self.stop.test
+            text += f"; SPRT LLR {self.stop.llr:.3f} in [{t.lower:.3f}, {t.upper:.3f}]"
+        return text
+
+    def _lines(self) -> None:
+        while not self.finished.wait(PROGRESS_EVERY):
+            print(self.line(), file=sys.stderr, flush=True)
 
     def close(self) -> None:
-        if self.enabled:
+        self.finished.set()
+        if self.bar is not None:
             self.bar.stop()
+        if self.thread is not None:
+            self.thread.join()
+            print(self.line(), file=sys.stderr, flush=True)  # where the run ended
 
 
 def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int | None = None,
                    address: str | None = None, force: bool = False, progress: bool = False,
-                   max_shards: int | None = None) -> Summary:
-    """Run (or resume) an experiment into `out` (default: the config's run.out).
+                   max_shards: int | None = None, repair: bool = False,
+                   connect_timeout: float = CONNECT_TIMEOUT, say=_say) -> Summary:
+    """Run (or resume, or extend) an experiment into `out` (default: the config's run.out).
 
-    Raises InputError when `out` holds a different config and not `force`.
+    `workers=0` plays in this process; otherwise Ray (see the module's doc). Raises
+    InputError / RunError (one line) for a different config, a damaged directory, a
+    failed write or an unreachable cluster; nothing is written before Ray is reached.
     """
-    sink = Sink(out or exp.out, exp, force)
-    blocks = plan.shards(exp)
-    todo = [i for i in range(len(blocks)) if i not in sink.done]
-    if max_shards is not None:
-        todo = todo[:max_shards]
-    per = plan.games_per_block(exp)
-    bar = _Progress(exp.blocks * per, sum(len(blocks[i]) for i in sink.done) * per, progress)
-    t0 = time.perf_counter()
-    summary = Summary(sink.out, 0, len(blocks) - len(todo), 0, 0.0)
-    address = address or os.environ.get("RAY_ADDRESS")
-    stop = _Sequential(exp, sink) if exp.sprt else None
-    if stop is not None and stop.decided:
-        todo = []
-    summary.sprt = stop.decision if stop else None
+    mf.check_limits(exp)
+    check_target(Path(out or exp.out), force or repair)  # cheap refusals before Ray starts
+    if workers == 0 and address:
+        raise RunError("--workers 0 plays in this process: it cannot be combined with --address")
+    ray_mode = None
+    if workers != 0:
+        where = "--address" if address else "RAY_ADDRESS"
+        try:
+            ray_mode = _ray_connect(address or os.environ.get("RAY_ADDRESS"), where, workers,
+                                    connect_timeout, say)
+        except KeyboardInterrupt:  # mid-start: stop what Ray has started so far
+            _ray_disconnect("local")
+            raise
     try:
-        results = (_in_process(exp, blocks, todo) if workers == 0 and not address
-                   else _on_ray(exp, blocks, todo, workers, address))
+        return _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode)
+    finally:
+        if ray_mode is not None:
+            _ray_disconnect(ray_mode)
+
+
+def _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode) -> Summary:
+    sink = Sink(out or exp.out, exp, force, repair, say)
+    stop = _Sequential(exp, sink) if exp.sprt else None
+    todo = ((shard, blocks) for shard, blocks in mf.iter_shards(sink.layout)
+            if shard not in sink.done)
+    if stop is not None and stop.decided:
+        todo = iter(())
+    if max_shards is not None:
+        todo = (t for _, t in zip(range(max_shards), todo))
+    plan = sink.manifest["plan"]
+    bar = _Progress(plan["games"], sink.games_done(), progress, stop)
+    summary = Summary(sink.out, 0, len(sink.done), 0, 0.0, sprt=stop.decision if stop else None)
+    t0 = time.perf_counter()
+    results = (_in_process(exp, todo) if ray_mode is None
+               else _on_ray(exp, todo, workers, ray_mode))
+    try:
         for shard, tables in results:
             sink.write(shard, tables)
             summary.shards_run += 1
             summary.games += tables["games"].num_rows
-            bar.advance(tables["games"].num_rows)
+            bar.advance(tables)
             if stop is not None and stop.add(tables):
                 summary.sprt = stop.decision
-                results.close()  # cancels what is still in flight
                 break
     except KeyboardInterrupt:
         summary.interrupted = True
     finally:
+        results.close()  # cancels what is still in flight
         bar.close()
         summary.seconds = time.perf_counter() - t0
+        try:
+            sink.close()
+        except RunError:
+            if sys.exc_info()[0] is None:
+                raise
+    if not summary.interrupted and not summary.sprt and max_shards is None \
+            and sink.games_done() != plan["games"]:
+        raise RunError(f"{sink.out}: {sink.games_done()} games stored, the plan has "
+                       f"{plan['games']}")  # cannot happen: every shard is checked when written
     return summary
 
 
@@ -116,6 +202,7 @@ class _Sequential:
         self.test = stats.SPRT(p0, p1, alpha, beta)
         self.sink = sink
         self.outcomes: dict[int, float] = {}
+        self.llr = 0.0  # no block yet
         self.decision = sink.manifest.get("sprt")
         if sink.done and not self.decided:
             games = pl.read_parquet(str(sink.out / "games" / "*.parquet"))
@@ -138,10 +225,10 @@ class _Sequential:
         prefix = []
         while len(prefix) in self.outcomes:
             prefix.append(self.outcomes[len(prefix)])
-        verdict, n, llr = self.test.run(prefix)
+        verdict, n, self.llr = self.test.run(prefix)
         if verdict == "continue":
             return False
-        self.decision = {"decision": verdict, "blocks": n, "llr": llr, "arm": self.arm,
+        self.decision = {"decision": verdict, "blocks": n, "llr": self.llr, "arm": self.arm,
                          "baseline": self.baseline, "p0": self.test.p0, "p1": self.test.p1,
                          "alpha": self.test.alpha, "beta": self.test.beta,
                          "upper": self.test.upper, "lower": self.test.lower}
@@ -150,36 +237,209 @@ class _Sequential:
         return True
 
 
-def _in_process(exp, blocks, todo):
-    for shard in todo:
-        yield shard, run_shard(exp, blocks[shard])
+def _in_process(exp, todo):
+    for shard, blocks in todo:
+        yield shard, run_shard(exp, blocks)
 
 
-def _on_ray(exp, blocks, todo, workers, address):
+# --- Ray -----------------------------------------------------------------------------------
+
+def _ray_connect(address: str | None, where: str, workers: int | None, timeout: float,
+                 say) -> str:
+    """Start a private local Ray ("local"), join the cluster at `address` ("joined"), or
+    use the caller's connection ("caller": tests, notebooks). RunError (one line) for a
+    malformed or unreachable address."""
     import ray
 
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+    if ray.is_initialized():
+        return "caller"
+    if address in (None, "", "local"):
+        if workers and workers > (os.cpu_count() or 1):
+            say(f"warning: --workers {workers} is more than this machine's {os.cpu_count()} "
+                f"cores: the extra workers only add memory")
+        _ray_init(local=True, num_cpus=workers or os.cpu_count())
+        return "local"
+    target = _check_address(address, where)
+    if target is not None:  # refuse fast rather than let Ray retry for minutes
+        try:
+            socket.create_connection(target, timeout=timeout).close()
+        except OSError as e:
+            raise RunError(f"{where} = {address}: cannot reach Ray there: "
+                           f"{e.strerror or 'no answer within %g s' % timeout}") from None
+    # joining can still hang (a port that is not Ray's): a watchdog ends it with one line
+    with _StderrMuted() as muted:
+        watchdog = threading.Timer(timeout, _give_up, (f"{where} = {address}: no Ray cluster "
+                                                       f"answered within {timeout:g} s", muted.saved))
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            _ray_init(local=False, address=address)
+            error = None
+        except Exception as e:  # noqa: BLE001 - Ray raises many kinds; each becomes one line
+            error = e
+        finally:
+            watchdog.cancel()
+    if error is not None:
+        hint = ("" if os.environ.get("RAY_AUTH_MODE") == "token" else
+                "; if the cluster requires token authentication, set RAY_AUTH_MODE=token and give "
+                "its token (~/.ray/auth_token, RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH)")
+        raise RunError(f"{where} = {address}: cannot join the Ray cluster: "
+                       f"{_first_line(error)}{hint}") from None
+    return "joined"
+
+
+class _StderrMuted:
+    """File descriptor 2 into a scratch file while joining a cluster: Ray's C++ core logs
+    every failed attempt there (a line a second, before any log level applies); the line
+    that says what went wrong is ours."""
+
+    def __enter__(self):
+        import tempfile
+
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        self.scratch = tempfile.TemporaryFile()
+        os.dup2(self.scratch.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stderr.flush()
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.scratch.close()
+
+
+def _ray_init(local: bool, address: str | None = None, num_cpus: int | None = None) -> None:
+    """The one ray.init of the runner. A local Ray gets the loopback address as its node
+    address (Ray otherwise binds every interface and hands agents the machine's network
+    address) and token authentication; no dashboard; Ray's start-up chatter off."""
+    import ray
+
+    from sim.tournament.worker_env import runtime_env
+
+    # workers import the installed package, never a checkout's sim/ (worker_env.py)
+    quiet = dict(log_to_driver=False, logging_level=logging.ERROR, runtime_env=runtime_env())
+    if not local:
+        ray.init(address=address, **quiet)
+        return
+    from ray._private import ray_constants
+
+    # Ray resolves 127.0.0.1 to the machine's address unless it believes clusters are off;
+    # with them off it keeps loopback for every process it starts (they read the variable).
+    saved_env = os.environ.get("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")
+    saved_flag = ray_constants.ENABLE_RAY_CLUSTER
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    _enable_token_auth()
+    try:
+        ray.init(address="local", num_cpus=num_cpus, _node_ip_address="127.0.0.1",
+                 include_dashboard=False, **quiet)
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved_flag
+        if saved_env is None:
+            os.environ.pop("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", None)
         else:
-            ray.init(num_cpus=workers or os.cpu_count(), include_dashboard=False,
-                     log_to_driver=False, logging_level=logging.ERROR)  # start-up chatter off
+            os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = saved_env
+
+
+def _enable_token_auth() -> None:
+    """Token authentication for the local Ray, unless RAY_AUTH_MODE says otherwise (Ray
+    2.5x and later; older Rays have none)."""
+    if "RAY_AUTH_MODE" in os.environ:
+        return
+    try:
+        from ray._private.authentication.authentication_token_setup import _enable_token_auth
+    except ImportError:
+        return
+    _enable_token_auth()  # sets RAY_AUTH_MODE=token for this process and what it starts
+
+
+def ray_auth_mode() -> str:
+    """The token authentication mode Ray is using ('token', 'disabled', or 'none' for a
+    Ray without it)."""
+    try:
+        from ray._raylet import get_authentication_mode
+    except ImportError:
+        return "none"
+    return str(get_authentication_mode()).rsplit(".", 1)[-1].lower()
+
+
+def _check_address(address: str, where: str):
+    """(host, port) to probe, or None for `auto`. RunError for anything malformed."""
+    if address == "auto":
+        return None
+    if re.match(r"https?://", address):
+        raise RunError(f"{where} = {address}: that is a dashboard (job submission) address; "
+                       f"`carcsim run` joins a cluster at HOST:PORT (the head's GCS port, 6379 by "
+                       f"default), `auto` on a cluster node, or ray://HOST:10001")
+    client = address.startswith("ray://")
+    m = _HOST_PORT.fullmatch(address[6:] if client else address)
+    if not m or not 1 <= int(m["port"]) <= 65535:
+        raise RunError(f"{where} = {address!r}: expected HOST:PORT, auto, local or ray://HOST:PORT")
+    if client:
+        try:
+            import grpc  # noqa: F401 - what Ray Client needs beyond ray itself
+        except ImportError:
+            raise RunError(f"{where} = {address}: ray:// needs the Ray Client: "
+                           f"pip install 'carcsim[cluster]'") from None
+    return m["host"].strip("[]"), int(m["port"])
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    return text.splitlines()[0][:300]
+
+
+def _give_up(line: str, fd: int) -> None:
+    os.write(fd, f"carcsim: {line}\n".encode())
+    os._exit(2)  # ray.init cannot be interrupted from another thread; nothing is written yet
+
+
+def _ray_disconnect(mode: str) -> None:
+    import ray
+
+    if mode == "caller" or (mode == "joined" and not ray.is_initialized()):
+        return
+    restore = None
+    if threading.current_thread() is threading.main_thread():
+        restore = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a 2nd Ctrl-C must not cut it
+    try:
+        ray.shutdown()  # stops the local Ray's processes, or leaves the joined cluster
+    finally:
+        if restore is not None:
+            signal.signal(signal.SIGINT, restore)
+
+
+def _on_ray(exp, todo, workers, mode):
+    import ray
+
+    local = mode == "local"
     inflight: dict = {}
     try:
         task = ray.remote(max_retries=5, retry_exceptions=False)(run_shard)
         exp_ref = ray.put(exp)
-        limit = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
-        queue = list(todo)
-        while queue or inflight:
-            while queue and len(inflight) < limit:
-                shard = queue.pop(0)
-                inflight[task.remote(exp_ref, blocks[shard])] = shard
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        limit = workers if workers and not local else 2 * cpus
+        todo = iter(todo)
+        queue_open = True
+        while queue_open or inflight:
+            while queue_open and len(inflight) < limit:
+                item = next(todo, None)
+                if item is None:
+                    queue_open = False
+                    break
+                inflight[task.remote(exp_ref, item[1])] = item[0]
+            if not inflight:
+                break
             ready, _ = ray.wait(list(inflight), num_returns=1)
             shard = inflight.pop(ready[0])
             yield shard, ray.get(ready[0])
     finally:
-        for ref in inflight:  # only left over when stopped early (Ctrl-C)
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
+        if inflight and not local:
+            # a joined cluster keeps running: cancel what is left, without force (Ray's
+            # force-cancel of a running task can fail a check and crash the driver)
+            for ref in inflight:
+                try:
+                    ray.cancel(ref)
+                except Exception:  # noqa: BLE001 - already finished or gone
+                    pass

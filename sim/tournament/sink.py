@@ -1,10 +1,20 @@
 """The output directory: Parquet shards, one file per table and shard, and
-`manifest.json` (config, code version, schema version, shards done).
+`manifest.json` (sim/tournament/manifest.py: config, plan, each finished shard's files
+with rows and SHA-256).
 
 Only the driver writes here; workers send their tables through Ray. Each shard file
-is written to a temporary name and renamed, then the manifest is rewritten the same
-way, so a run stopped at any moment keeps exactly its finished shards: a shard file
-without a manifest entry is simply redone (deterministically, to the same bytes).
+is written to a temporary name; when the manifest is next rewritten (at most once a
+second, and when the run stops) the files are renamed into place and the manifest is
+written to a temporary name and renamed, so a run stopped at any moment keeps exactly
+its recorded shards (a shard file without a manifest entry is simply redone,
+deterministically, to the same rows), and a reader during a run sees almost only
+recorded files.
+
+Opening a directory that holds a run checks it first: a recorded file missing or
+changed sends its shard back to be played again (one line saying so); a file the run
+does not know is refused; a damaged manifest is refused unless `repair` (rebuild from
+the shard files that hold exactly the planned games) or `force` (start over).
+A failed write is one line (RunError), with its temporary file removed.
 """
 
 from __future__ import annotations
@@ -12,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import time
 from importlib import metadata
 from pathlib import Path
@@ -20,12 +31,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.config import Experiment
-from sim.errors import InputError
 from sim.rules import RULESET_VERSION
-from sim.tournament import plan
+from sim.tournament import manifest as mf
+from sim.tournament.manifest import MANIFEST, RunError
 from sim.tournament.records import SCHEMA_VERSION, TABLES
 
-MANIFEST = "manifest.json"
+SAVE_EVERY = 1.0  # seconds between manifest rewrites while shards stream in
 
 
 def code_version() -> str:
@@ -35,79 +46,271 @@ def code_version() -> str:
         return "unknown"
 
 
-def _write_atomic(path: Path, write) -> None:
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _say(line: str) -> None:
+    print(f"carcsim: {line}", file=sys.stderr, flush=True)
+
+
+def _write_tmp(path: Path, write) -> Path:
+    """write(`path`.tmp) and return it; on failure the temporary file is removed and the
+    error is one line naming the file."""
     tmp = path.with_name(path.name + ".tmp")
-    write(tmp)
-    os.replace(tmp, path)
+    try:
+        write(tmp)
+    except OSError as e:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise RunError(f"{path}: cannot write: {e.strerror or e}") from None
+    return tmp
+
+
+def _rename(tmp: Path, path: Path) -> None:
+    try:
+        os.replace(tmp, path)
+    except OSError as e:
+        raise RunError(f"{path}: cannot write: {e.strerror or e}") from None
+
+
+def write_atomic(path: Path, write) -> None:
+    """write(tmp) then rename over `path` (RunError, one line, when either fails)."""
+    _rename(_write_tmp(path, write), path)
+
+
+def _canonical_without_blocks(config: dict) -> dict:
+    return {k: v for k, v in config.items() if k != "blocks"}
+
+
+def check_target(out: Path, starting_over: bool) -> None:
+    """Refuse an output path that is a file, or a run directory whose manifest is damaged
+    (unless starting over or repairing), without writing anything."""
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out}: is a file: expected a directory for the run's output")
+    if not starting_over and (out / MANIFEST).exists():
+        mf.load(out)
 
 
 class Sink:
     """The output directory of one experiment."""
 
-    def __init__(self, out: str | Path, exp: Experiment, force: bool = False):
+    def __init__(self, out: str | Path, exp: Experiment, force: bool = False,
+                 repair: bool = False, say=_say):
         self.out = Path(out)
         self.exp = exp
+        self.say = say
+        self._saved_at = 0.0
+        self._dirty = False
+        self._pending: list[tuple[Path, Path]] = []  # (tmp, final) of shards not yet recorded
+        check_target(self.out, force or repair)
+        if force:
+            self._wipe()
         path = self.out / MANIFEST
-        if path.exists():
-            manifest = json.loads(path.read_text())
-            if manifest.get("schema_version") != SCHEMA_VERSION and not force:
-                raise InputError(f"{self.out}: written with record schema "
-                                 f"{manifest.get('schema_version')}, this carcsim writes "
-                                 f"{SCHEMA_VERSION}; use --force to start over")
-            if manifest.get("fingerprint") != exp.fingerprint():
-                if not force:
-                    raise InputError(f"{self.out}: holds a run of a different config "
-                                     f"({manifest.get('config', {}).get('name')!r}); use --force "
-                                     f"to start over or --out for another directory")
-                self._wipe()
-            elif force:
-                self._wipe()
-        if not path.exists():
-            self.out.mkdir(parents=True, exist_ok=True)
-            n = plan.games_per_block(exp)
-            self.manifest = {
-                "schema_version": SCHEMA_VERSION, "code_version": code_version(),
-                "ruleset": RULESET_VERSION, "fingerprint": exp.fingerprint(),
-                "config": exp.canonical(), "config_text": exp.source,
-                "plan": {"blocks": exp.blocks, "games_per_block": n, "games": exp.blocks * n,
-                         "shards": len(plan.shards(exp)), "shard_blocks": exp.shard_blocks},
-                "shards_done": [], "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            }
-            self.save()
+        if path.exists() and repair:
+            self.manifest = self._rebuild()
+        elif path.exists():
+            self.manifest = mf.load(self.out)
+            self._accept(self.manifest)
         else:
-            self.manifest = json.loads(path.read_text())
+            if any(self._table_files()):
+                if not repair:
+                    raise RunError(f"{path}: missing although the directory holds shard files; "
+                                   f"{mf.REMEDY}")
+                self.manifest = self._rebuild()
+            else:
+                self._create()
+                return
+        self._check_files()
+
+    # --- opening ------------------------------------------------------------------------
+
+    def _create(self) -> None:
+        made = not self.out.exists()
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise RunError(f"{self.out}: cannot create the output directory: {e.strerror}") from None
+        self.manifest = self._fresh()
+        try:
+            self.save()
+        except RunError:
+            if made:
+                shutil.rmtree(self.out, ignore_errors=True)  # nothing half-written
+            raise
+
+    def _fresh(self) -> dict:
+        exp = self.exp
+        return {"schema_version": SCHEMA_VERSION, "code_version": code_version(),
+                "ruleset": RULESET_VERSION, "fingerprint": exp.fingerprint(),
+                "config": exp.canonical(), "config_text": exp.source, "plan": mf.new_plan(exp),
+                "shards": {}, "extended": [], "created": _now()}
+
+    def _accept(self, m: dict) -> None:
+        """Refuse a manifest of another schema or config; extend one whose only change
+        is more blocks (block seeds depend on (seed, block) alone)."""
+        exp = self.exp
+        if m["schema_version"] != SCHEMA_VERSION:
+            raise RunError(f"{self.out}: written with record schema {m['schema_version']}, this "
+                           f"carcsim writes {SCHEMA_VERSION}; use --force to start over")
+        if m["fingerprint"] == exp.fingerprint():
+            return
+        old = m["plan"]["blocks"]
+        if _canonical_without_blocks(m["config"]) != _canonical_without_blocks(exp.canonical()):
+            raise RunError(f"{self.out}: holds a run of a different config "
+                           f"({m['config'].get('name')!r}); use --force to start over or --out for "
+                           f"another directory")
+        if exp.blocks < old:
+            raise RunError(f"{exp.path}: run.blocks = {exp.blocks}: the run in {self.out} has "
+                           f"{old} blocks; a run can be extended, not shortened (use --force to "
+                           f"start over or --out for another directory)")
+        m["plan"] = mf.extend_plan(m["plan"], exp)
+        m["extended"] = m.get("extended", []) + [{"from_blocks": old, "to_blocks": exp.blocks,
+                                                  "at": _now()}]
+        m.update(fingerprint=exp.fingerprint(), config=exp.canonical(), config_text=exp.source)
+        self.say(f"{self.out}: extending the run from {old} to {exp.blocks} blocks; its "
+                 f"{len(m['shards'])} finished shards are kept")
+        self.save()
+
+    def _check_files(self) -> None:
+        damaged, unknown, leftover = mf.check_files(self.out, self.manifest)
+        if unknown:
+            raise RunError(f"{unknown[0]}: not a file of this run (manifest.json does not list it)"
+                           f"{f' (and {len(unknown) - 1} more)' if len(unknown) > 1 else ''}: "
+                           f"remove it, then run again")
+        for shard, why in sorted(damaged.items()):
+            self.say(f"{self.out}: shard {shard}: {why}; playing it again")
+            self._forget(shard)
+        for path in leftover:
+            path.unlink()
+        if damaged:
+            self.save()
+
+    def _forget(self, shard: int) -> None:
+        del self.manifest["shards"][str(shard)]
+        for name in TABLES:
+            mf.shard_file(self.out, name, shard).unlink(missing_ok=True)
+
+    def _rebuild(self) -> dict:
+        """--repair: a new manifest from the shard files that hold exactly the planned
+        games; every other shard is played again."""
+        m = self._fresh()
+        kept = 0
+        for shard, blocks in mf.iter_shards(m["plan"]["layout"]):
+            if not mf.shard_file(self.out, "games", shard).exists():
+                continue
+            why = mf.content_problem(self.out, self.exp, shard, blocks)
+            if why:
+                self.say(f"{self.out}: shard {shard}: {why}; playing it again")
+                for name in TABLES:
+                    mf.shard_file(self.out, name, shard).unlink(missing_ok=True)
+                continue
+            rows = {name: pq.ParquetFile(mf.shard_file(self.out, name, shard)).metadata.num_rows
+                    for name in m["plan"]["tables"]}
+            m["shards"][str(shard)] = {"blocks": [blocks.start, blocks.stop],
+                                       "files": mf.file_entries(self.out, shard, rows)}
+            kept += 1
+        m["repaired"] = _now()
+        self.manifest = m
+        self.say(f"{self.out / MANIFEST}: rebuilt from {kept} verified shards")
+        self.save()
+        return m
+
+    def _table_files(self):
+        for name in TABLES:
+            folder = self.out / name
+            if folder.is_dir():
+                yield from folder.glob("shard-*.parquet")
 
     def _wipe(self) -> None:
         for name in TABLES:
             shutil.rmtree(self.out / name, ignore_errors=True)
         (self.out / MANIFEST).unlink(missing_ok=True)
 
+    # --- writing ------------------------------------------------------------------------
+
     def save(self) -> None:
+        """Move the finished shards' files into place, then record them: a reader (report
+        during a run) sees a shard file only once it is about to be recorded."""
+        for tmp, final in self._pending:
+            _rename(tmp, final)
+        self._pending = []
         text = json.dumps(self.manifest, indent=1, sort_keys=True)
-        _write_atomic(self.out / MANIFEST, lambda p: p.write_text(text))
+        write_atomic(self.out / MANIFEST, lambda p: p.write_text(text))
+        self._saved_at, self._dirty = time.monotonic(), False
+
+    def close(self) -> None:
+        """Record what is still unrecorded (a run's last shards)."""
+        if self._dirty:
+            self.save()
 
     @property
     def done(self) -> set[int]:
-        return set(self.manifest["shards_done"])
+        return {int(k) for k in self.manifest["shards"]}
+
+    @property
+    def layout(self) -> list:
+        return self.manifest["plan"]["layout"]
+
+    def games_done(self) -> int:
+        return sum(e["files"]["games"]["rows"] for e in self.manifest["shards"].values())
 
     def write(self, shard: int, tables: dict[str, pa.Table]) -> None:
         """Store one finished shard, then record it as done."""
-        for name, table in tables.items():
-            if (name == "events" and not self.exp.events) or (
-                    name == "counterfactuals" and self.exp.design != "counterfactual"):
-                continue
-            folder = self.out / name
-            folder.mkdir(exist_ok=True)
-            _write_atomic(folder / f"shard-{shard:06d}.parquet",
-                          lambda p, t=table: pq.write_table(t, p, compression="zstd"))
-        self.manifest["shards_done"] = sorted(self.done | {shard})
-        self.manifest["updated"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        self.save()
+        blocks = mf.shard_range(self.layout, shard)
+        want = len(blocks) * self.manifest["plan"]["games_per_block"]
+        if tables["games"].num_rows != want:
+            raise RunError(f"shard {shard}: {tables['games'].num_rows} games returned, the plan has "
+                           f"{want}")
+        files, written = {}, []
+        try:
+            for name in self.manifest["plan"]["tables"]:
+                path = mf.shard_file(self.out, name, shard)
+                try:
+                    path.parent.mkdir(exist_ok=True)
+                except OSError as e:
+                    raise RunError(f"{path.parent}: cannot create: {e.strerror}") from None
+                tmp = _write_tmp(path, lambda p, t=tables[name]: pq.write_table(t, p, compression="zstd"))
+                written.append((tmp, path))
+                files[name] = {"rows": tables[name].num_rows, "sha256": mf.sha256(tmp)}
+        except RunError:
+            for tmp, _ in written:  # no shard half-written
+                tmp.unlink(missing_ok=True)
+            raise
+        self._pending += written
+        self.manifest["shards"][str(shard)] = {"blocks": [blocks.start, blocks.stop], "files": files}
+        self.manifest["updated"] = _now()
+        self._dirty = True
+        if time.monotonic() - self._saved_at >= SAVE_EVERY:
+            self.save()
+
+
+def open_finished(run_dir: str | Path) -> dict:
+    """The manifest of a run to read (report, replay), after checking every recorded file:
+    RunError (one line) when nothing is finished, or a file is damaged or unknown."""
+    for attempt in range(2):  # a run in progress records its files within a second
+        m = mf.load(run_dir)
+        damaged, unknown, leftover = mf.check_files(run_dir, m)
+        if damaged or unknown or not any(p.suffix == ".parquet" for p in leftover):
+            break
+        time.sleep(0.5 * (1 - attempt))
+    if unknown:
+        raise RunError(f"{unknown[0]}: not a file of this run (manifest.json does not list it): "
+                       f"remove it")
+    if damaged:
+        shard, why = min(damaged.items())
+        raise RunError(f"{run_dir}: shard {shard}: {why}; run `carcsim run CONFIG --out {run_dir}` "
+                       f"again to play it again")
+    if any(p.suffix == ".parquet" for p in leftover):
+        raise RunError(f"{leftover[0]}: a shard not recorded as finished (the run was stopped "
+                       f"while writing): resume the run with `carcsim run CONFIG --out {run_dir}`")
+    if not m["shards"]:
+        raise RunError(f"{run_dir}: no finished shard yet: run or resume it first")
+    return m
 
 
 def read_manifest(run_dir: str | Path) -> dict:
-    path = Path(run_dir) / MANIFEST
-    try:
-        return json.loads(path.read_text())
-    except OSError:
-        raise InputError(f"{run_dir}: no {MANIFEST}: not a carcsim run directory") from None
+    """The checked manifest of a run with at least one finished shard (see open_finished)."""
+    return open_finished(run_dir)

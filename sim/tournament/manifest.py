@@ -1,0 +1,296 @@
+"""manifest.json: what a run directory holds, and the checks before any of it is trusted.
+
+    schema_version, code_version, ruleset, fingerprint, config, config_text
+    plan    blocks, games_per_block, games, shard_blocks, shards, tables, and `layout`:
+            [first block, stop block, blocks per shard] segments, numbered on from
+            shard 0; a run extended to more blocks gains a segment, so the shards it
+            already finished keep their numbers and blocks
+    shards  per finished shard: its blocks and, per table file, rows and SHA-256
+    extended  one entry per extension (blocks before and after, when)
+    sprt    the sequential test's decision, once made
+
+Nothing is taken on trust: `load` checks the structure (a damaged manifest is one line
+naming the file and what is wrong, with the way out: `--repair` or `--force`);
+`check_files` compares every recorded file with its hash and finds files the manifest
+does not know; `rebuild` (`--repair`) makes a new manifest from the shard files whose
+contents are exactly what the plan says they should hold.
+
+Limits: at most MAX_SHARDS shards (the manifest is rewritten as shards finish, so it
+must stay small) and MAX_SHARD_GAMES games per shard (a shard's tables are held in
+memory by its worker and the driver); the plan is never materialised, so memory does
+not depend on `blocks`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from sim.config import Experiment
+from sim.errors import InputError
+from sim.tournament import plan
+from sim.tournament.records import TABLES
+
+MANIFEST = "manifest.json"
+MAX_SHARDS = 100_000
+MAX_SHARD_GAMES = 100_000
+REMEDY = ("rebuild it from the verified shards with `carcsim run CONFIG --out RUN_DIR --repair`, "
+          "or start over with --force")
+SHARD_FILE = re.compile(r"shard-(\d{6})\.parquet")
+
+
+class RunError(InputError):
+    """The run cannot go on (output not writable or damaged, Ray unreachable): one line
+    and exit code 2, like bad input."""
+
+
+def shard_file(run_dir: Path, table: str, shard: int) -> Path:
+    return Path(run_dir) / table / f"shard-{shard:06d}.parquet"
+
+
+def tables_of(exp: Experiment) -> list[str]:
+    """The tables a run of `exp` stores."""
+    names = ["games", "players"]
+    if exp.events:
+        names.append("events")
+    if exp.design == "counterfactual":
+        names.append("counterfactuals")
+    return names
+
+
+def check_limits(exp: Experiment) -> None:
+    """Refuse a plan past the stated limits, naming the config and field."""
+    per = plan.games_per_block(exp)
+    n = -(-exp.blocks // exp.shard_blocks)
+    if min(exp.shard_blocks, exp.blocks) * per > MAX_SHARD_GAMES:
+        raise InputError(f"{exp.path}: run.shard_blocks = {exp.shard_blocks}: {exp.shard_blocks * per:,} "
+                         f"games a shard: expected at most {MAX_SHARD_GAMES:,} (at most "
+                         f"{MAX_SHARD_GAMES // per:,} blocks of {per} games)")
+    if n > MAX_SHARDS:
+        raise InputError(f"{exp.path}: run.blocks = {exp.blocks}: {n:,} shards of {exp.shard_blocks} "
+                         f"blocks: expected at most {MAX_SHARDS:,} shards (raise run.shard_blocks to "
+                         f"{-(-exp.blocks // MAX_SHARDS):,} or more, or lower run.blocks)")
+
+
+# --- the shard layout: segments [first, stop, blocks per shard] -----------------------
+
+def segment_shards(first: int, stop: int, size: int) -> int:
+    return -(-(stop - first) // size)
+
+
+def shard_count(layout: list) -> int:
+    return sum(segment_shards(*seg) for seg in layout)
+
+
+def shard_range(layout: list, shard: int) -> range:
+    """The blocks of shard `shard`, by arithmetic (no list of shards is built)."""
+    base = 0
+    for first, stop, size in layout:
+        k = segment_shards(first, stop, size)
+        if shard < base + k:
+            start = first + (shard - base) * size
+            return range(start, min(start + size, stop))
+        base += k
+    raise IndexError(shard)
+
+
+def iter_shards(layout: list):
+    """(shard, blocks) in shard order, lazily."""
+    shard = 0
+    for first, stop, size in layout:
+        for start in range(first, stop, size):
+            yield shard, range(start, min(start + size, stop))
+            shard += 1
+
+
+def new_plan(exp: Experiment) -> dict:
+    check_limits(exp)
+    per = plan.games_per_block(exp)
+    layout = [[0, exp.blocks, exp.shard_blocks]]
+    return {"blocks": exp.blocks, "games_per_block": per, "games": exp.blocks * per,
+            "shard_blocks": exp.shard_blocks, "shards": shard_count(layout),
+            "tables": tables_of(exp), "layout": layout}
+
+
+def extend_plan(old: dict, exp: Experiment) -> dict:
+    """The plan of `old` with blocks old["blocks"]..exp.blocks added as new shards."""
+    check_limits(exp)
+    layout = old["layout"] + [[old["blocks"], exp.blocks, exp.shard_blocks]]
+    if shard_count(layout) > MAX_SHARDS:
+        raise InputError(f"{exp.path}: run.blocks = {exp.blocks}: extending the run gives "
+                         f"{shard_count(layout):,} shards: expected at most {MAX_SHARDS:,}")
+    return old | {"blocks": exp.blocks, "games": exp.blocks * old["games_per_block"],
+                  "shards": shard_count(layout), "layout": layout}
+
+
+# --- reading and checking --------------------------------------------------------------
+
+def _fail(path: Path, what: str):
+    raise RunError(f"{path}: {what}; {REMEDY}")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def load(run_dir: str | Path) -> dict:
+    """The manifest of `run_dir`, its structure checked. RunError (one line) otherwise."""
+    path = Path(run_dir) / MANIFEST
+    if not path.exists():
+        raise RunError(f"{run_dir}: no {MANIFEST}: not a carcsim run directory")
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise RunError(f"{path}: cannot read: {e.strerror}") from None
+    if not raw.strip():
+        _fail(path, "empty")
+    try:
+        m = json.loads(raw)
+    except (ValueError, RecursionError) as e:
+        _fail(path, f"not valid JSON ({e})" if isinstance(e, ValueError) else "not valid JSON")
+    if not isinstance(m, dict):
+        _fail(path, f"expected a JSON object, found {type(m).__name__}")
+    for key, kind in (("schema_version", int), ("fingerprint", str), ("config", dict),
+                      ("config_text", str), ("plan", dict), ("shards", dict)):
+        if key not in m:
+            _fail(path, f"key {key!r} is missing")
+        if not isinstance(m[key], kind):
+            _fail(path, f"{key}: expected {kind.__name__}, found {type(m[key]).__name__}")
+    _check_plan(path, m["plan"])
+    _check_shards(path, m["plan"], m["shards"])
+    return m
+
+
+def _check_plan(path: Path, p: dict) -> None:
+    for key in ("blocks", "games_per_block", "games", "shard_blocks", "shards"):
+        if not _is_int(p.get(key)) or p[key] < 1:
+            _fail(path, f"plan.{key}: expected a whole number ≥ 1, found {p.get(key)!r}")
+    if p["games"] != p["blocks"] * p["games_per_block"]:
+        _fail(path, f"plan.games = {p['games']}: expected blocks × games_per_block")
+    tables = p.get("tables")
+    if not isinstance(tables, list) or not {"games", "players"} <= set(tables) \
+            or not set(tables) <= set(TABLES):
+        _fail(path, f"plan.tables = {tables!r}: expected games, players and optional events, "
+                    f"counterfactuals")
+    layout = p.get("layout")
+    stop = 0
+    if not isinstance(layout, list) or not layout:
+        _fail(path, "plan.layout: expected a list of [first, stop, shard blocks] segments")
+    for seg in layout:
+        if not (isinstance(seg, list) and len(seg) == 3 and all(_is_int(v) for v in seg)
+                and seg[0] == stop and seg[1] > seg[0] and seg[2] >= 1):
+            _fail(path, f"plan.layout: segment {seg!r} does not continue from block {stop}")
+        stop = seg[1]
+    if stop != p["blocks"] or shard_count(layout) != p["shards"]:
+        _fail(path, "plan.layout does not cover plan.blocks in plan.shards shards")
+
+
+def _check_shards(path: Path, p: dict, shards: dict) -> None:
+    for key, entry in shards.items():
+        if not re.fullmatch(r"0|[1-9]\d*", key) or int(key) >= p["shards"]:
+            _fail(path, f"shards: {key!r} is not a shard of the plan (0..{p['shards'] - 1})")
+        blocks = shard_range(p["layout"], int(key))
+        w = f"shards.{key}"
+        if not isinstance(entry, dict) or entry.get("blocks") != [blocks.start, blocks.stop]:
+            _fail(path, f"{w}.blocks: expected [{blocks.start}, {blocks.stop}]")
+        files = entry.get("files")
+        if not isinstance(files, dict) or sorted(files) != sorted(p["tables"]):
+            _fail(path, f"{w}.files: expected one entry per table ({', '.join(p['tables'])})")
+        for name, f in files.items():
+            if not (isinstance(f, dict) and _is_int(f.get("rows")) and f["rows"] >= 0
+                    and isinstance(f.get("sha256"), str)
+                    and re.fullmatch(r"[0-9a-f]{64}", f["sha256"])):
+                _fail(path, f"{w}.files.{name}: expected rows and a SHA-256")
+        if files["games"]["rows"] != len(blocks) * p["games_per_block"]:
+            _fail(path, f"{w}.files.games.rows = {files['games']['rows']}: the plan has "
+                        f"{len(blocks) * p['games_per_block']} games in this shard")
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def check_files(run_dir: str | Path, m: dict) -> tuple[dict[int, str], list[Path], list[Path]]:
+    """({finished shard: what is wrong with its files}, unknown files, leftover files).
+
+    Leftovers are what an interrupted write leaves: `*.tmp`, and files of a planned shard
+    not recorded as finished (both are redone by `run`). Unknown files are anything else
+    in the table folders."""
+    run_dir = Path(run_dir)
+    p, shards = m["plan"], m["shards"]
+    damaged: dict[int, str] = {}
+    for key, entry in shards.items():
+        for name, f in entry["files"].items():
+            path = shard_file(run_dir, name, int(key))
+            if not path.is_file():
+                why = "is missing"
+            elif path.stat().st_size == 0:
+                why = "is empty"
+            elif sha256(path) != f["sha256"]:
+                why = "differs from what was written (its SHA-256 in manifest.json)"
+            else:
+                continue
+            damaged[int(key)] = f"{name}/{path.name} {why}"
+            break
+    unknown, leftover = [], []
+    for name in TABLES:
+        folder = run_dir / name
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            match = SHARD_FILE.fullmatch(path.name)
+            if path.name.endswith(".tmp") and path.is_file():
+                leftover.append(path)
+            elif match and path.is_file() and name in p["tables"] and int(match[1]) < p["shards"]:
+                if str(int(match[1])) not in shards:
+                    leftover.append(path)
+            else:
+                unknown.append(path)
+    return damaged, unknown, leftover
+
+
+def content_problem(run_dir: Path, exp: Experiment, shard: int, blocks: range) -> str | None:
+    """Why the files of `shard` are not exactly the games the plan puts there, or None.
+    Used by --repair, where no hash can be trusted: the rows must be the planned games
+    (ids, seeds, seats' variants, rotations and editions), with a players row per seat."""
+    specs = [s for b in blocks for s in plan.block_games(exp, b)]
+    ids = [s.game_id for s in specs]
+    tables = {}
+    for name in tables_of(exp):
+        path = shard_file(run_dir, name, shard)
+        if not path.is_file():
+            return f"{name}/{path.name} is missing"
+        try:
+            t = pq.read_table(path)
+        except Exception as e:  # noqa: BLE001 - any unreadable file is a damaged one
+            return f"{name}/{path.name} is not readable Parquet ({type(e).__name__})"
+        if not t.schema.equals(TABLES[name], check_metadata=False):
+            return f"{name}/{path.name} does not have the {name} table's columns"
+        tables[name] = t
+    games = tables["games"]
+    got = list(zip(*(games[c].to_pylist() for c in ("game_id", "seed", "variant", "rotation",
+                                                    "edition", "run"))))
+    want = [(s.game_id, s.seed, s.variant, s.rotation, s.edition, exp.name) for s in specs]
+    if got != want:
+        return f"games/{shard_file(run_dir, 'games', shard).name} does not hold the planned games"
+    seats = sorted(zip(tables["players"]["game_id"].to_pylist(), tables["players"]["seat"].to_pylist()))
+    if seats != [(g, s) for g in ids for s in range(exp.rules.players)]:
+        return f"players/{shard_file(run_dir, 'players', shard).name} does not hold one row a seat"
+    for name in ("events", "counterfactuals"):
+        if name in tables and not set(tables[name]["game_id"].to_pylist()) <= set(ids):
+            return f"{name}/{shard_file(run_dir, name, shard).name} holds games of another shard"
+    return None
+
+
+def file_entries(run_dir: Path, shard: int, rows: dict[str, int]) -> dict:
+    return {name: {"rows": n, "sha256": sha256(shard_file(run_dir, name, shard))}
+            for name, n in rows.items()}
+
