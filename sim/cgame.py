@@ -50,6 +50,7 @@ FIGURE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "gree
 MESSAGE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
                     "always_action": lib.CC_POL_ALWAYS_ACTION, "always_2": lib.CC_POL_ALWAYS_2}
 OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
+PAUSABLE = ("place", "scoring_figure", "messages")  # cc_seat_policy's decision fields
 EVENT_NAMES = ("start", "draw", "discard", "place", "figure", "score", "points", "move",
                "message_draw", "message", "courier", "final", "end")
 
@@ -258,7 +259,7 @@ def _load(rules: Rules, seed: int, max_tiles: int, state: bytes) -> CGame:
     g = CGame.__new__(CGame)
     g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
     g._names = ACTION_NAMES[rules.messages.edition]
-    g._policies = None  # the seats' policies are in the state; resume_messages needs them
+    g._policies = None  # the seats' policies are in the state as they were (paused or not)
     out = ffi.new("cc_game **")
     check(lib.cc_game_load(g.catalogue._ts, state, len(state), out), "cc_game_load",
           rules=rules, seed=seed, size=len(state))
@@ -270,12 +271,14 @@ class CGame:
     """One game played by the C state machine. See the module docstring."""
 
     def __init__(self, rules: Rules, seed: int, seats=None, *, stack: list[str] | None = None,
-                 record: bool | int = True, pause_messages: bool = False):
+                 record: bool | int = True, pause: tuple[str, ...] = ()):
         """`seats`: per seat a built-in Player or None (decisions come back to the
         caller); None for all: every seat answered by the caller. `stack`: fixed tile
         ids in draw order, as for Game. `record`: True keeps events and history, False
-        neither, or CC_RECORD_* bits. `pause_messages`: every seat's messages decisions
-        come back to the caller (to branch there), until `resume_messages()`.
+        neither, or CC_RECORD_* bits. `pause`: decision kinds ("messages",
+        "scoring_figure", "place") that come back to the caller for every seat, built
+        in or not, so it may fork the game there (sim/tournament/counterfactual.py);
+        the clones of a paused game play every built-in seat in C again.
 
         Raises InputError for rules the C game does not play, a seat whose policies
         are not all built in, or a bad stack.
@@ -284,11 +287,15 @@ class CGame:
         self.catalogue = cat = catalogue_for(rules)
         self._names = ACTION_NAMES[rules.messages.edition]
         pol = self._policies = _seat_policies(rules, seats)
-        if pause_messages:
+        if pause:
+            if any(k not in PAUSABLE for k in pause):
+                raise InputError(f"pause = {list(pause)!r}: expected decision kinds from "
+                                 f"{', '.join(PAUSABLE)}")
             paused = ffi.new("cc_seat_policy[]", rules.players)
             ffi.memmove(paused, pol, ffi.sizeof(paused))
             for s in range(rules.players):
-                paused[s].messages = lib.CC_POL_PYTHON
+                for kind in pause:
+                    setattr(paused[s], kind, lib.CC_POL_PYTHON)
             pol = paused
         cfg, tiles, ntiles = _dealt(rules, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
                                     if record is True else int(record), stack)
@@ -340,6 +347,12 @@ class CGame:
     @property
     def over(self) -> bool:
         return bool(self._state()[3])
+
+    @property
+    def scores(self) -> list[int]:
+        return [p["score"] for p in self.result()["players"]]
+
+    town_halls_at_end = True  # as Game's default (no town halls in the C game yet)
 
     @property
     def decision(self) -> Decision | None:
@@ -400,9 +413,9 @@ class CGame:
             raise InputError(f"stream: seat {seat!r}: expected 0..{self.rules.players - 1}")
         return _SeatStream(self._ptr, seat)
 
-    def resume_messages(self) -> None:
-        """After `pause_messages`: the seats' own policies answer messages decisions
-        again (from the next apply on, so a waiting decision is still the caller's)."""
+    def _resume(self) -> None:
+        """The seats' own policies answer every decision kind again (from the next
+        apply on: a waiting decision is still the caller's)."""
         for s in range(self.rules.players):
             check(lib.cc_game_set_seat(self._ptr, s, self._policies + s), "cc_game_set_seat", seat=s)
 
@@ -421,6 +434,8 @@ class CGame:
         g.rules, g.seed, g.catalogue, g._names = self.rules, self.seed, self.catalogue, self._names
         g._policies = self._policies
         g._own(ptr, self._max_tiles)
+        if g._policies is not None:
+            g._resume()  # a fork's branches are played out in C
         return g
 
     def __reduce__(self):
@@ -535,48 +550,6 @@ class CGame:
                     "figure_moves": dict(zip(messages.FIGURES, r[9:11])),
                     "live_moves": r[11]}
         return out
-
-
-def play_with_branches(rules: Rules, seed: int, players, rollouts: int) -> tuple[CGame, list[dict]]:
-    """sim/tournament/counterfactual.py's play_with_branches with every game in C: the
-    main game pauses at each message draw, and each rollout of each branch (the best
-    way of taking the action, then the 2 points) is a C clone, reseeded, played to
-    the end by the built-in seats without leaving C. The same rows as the Python
-    version for the same game. Returns (the finished main game, rows).
-
-    Raises InputError as CGame does; every player must be built in."""
-    from strategies.messages import MessagePolicy
-
-    game = CGame(rules, seed, players, pause_messages=True)
-    rows, draw = [], 0
-    while game.decision is not None:
-        d = game.decision  # a messages decision: nothing else stops a built-in game
-        status = game._state()
-        tiles_left, placed = status[2], status[4] - 1
-        total = placed + tiles_left
-        phase = "early" if tiles_left >= 2 * total / 3 else "late" if tiles_left < total / 3 else "mid"
-        best = MessagePolicy.best_action(d)
-        for r in range(rollouts if best is not None else 0):
-            result = {}
-            for name, choice in (("action", best[0]), ("two", (messages.TWO_POINTS, None))):
-                g = game.clone()
-                g.resume_messages()
-                g.reseed(f"cf{draw}/rollout{r}")
-                g.apply(choice)  # played to the end in C
-                scores = [p["score"] for p in g.result()["players"]]
-                winners = g.result()["winners"]
-                others = max(s for i, s in enumerate(scores) if i != d.seat)
-                result[name] = (scores[d.seat] - others,
-                                (1 / len(winners)) if d.seat in winners else 0.0)
-            rows.append({"draw": draw, "turn": status[0], "tiles_left": tiles_left, "phase": phase,
-                         "seat": d.seat, "action": d.info["action"], "number": d.info["number"],
-                         "rollout": r, "action_points": best[1],
-                         "margin_action": result["action"][0], "margin_two": result["two"][0],
-                         "win_action": result["action"][1], "win_two": result["two"][1]})
-        draw += 1
-        game.apply(players[d.seat].choose(game, d))
-    return game, rows
-
 
 
 def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):

@@ -285,19 +285,24 @@ def test_fixed_stack_and_fixed_deck_are_played_as_given():
 
 
 @pytest.mark.parametrize("edition", ["classic", "c3.1"])
-def test_message_branches_in_c_give_the_python_rows(edition):
-    from sim.cgame import play_with_branches
-    from sim.tournament.counterfactual import play_with_branches as python_branches
+def test_counterfactual_forks_with_rollouts_in_c_give_the_engines_rows(edition):
+    """sim/tournament/counterfactual.py on a CGame paused at the forked decisions: its
+    rollouts are C clones played out in C, and its rows are the Python engine's."""
+    from sim.tournament.counterfactual import play_with_branches
 
     specs = ["greedy", "random+scoring_figure=coverage", "greedy(extra=1.0)+messages=always_action"]
+    forks = ("messages", "scoring_figure")
     for seed in range(3):
         rules = _rules(("messages", "courier"), MESSAGE_OPTIONS[edition], 3)
         ref = Game(rules, seed)
-        expected = python_branches(ref, [player(p) for p in specs], 2)
-        c, rows = play_with_branches(rules, seed, [player(p) for p in specs], 2)
+        expected = play_with_branches(ref, [player(p) for p in specs], 2, forks)
+        c = CGame(rules, seed, [player(p) for p in specs], pause=forks)
+        rows = play_with_branches(c, [player(p) for p in specs], 2, forks)
         assert rows == expected and rows, (edition, seed)
+        assert {r["fork"] for r in rows} == set(forks)
         _same_game(c, ref, (edition, seed))
-
+    with pytest.raises(InputError, match="pause"):
+        CGame(rules, 1, pause=("town_hall",))
 
 
 SCRIPTS = sorted((Path(__file__).resolve().parent / "scripts").glob("*.toml"))
