@@ -22,6 +22,8 @@ the same game in both engines; tests/test_cgame.py checks it move for move.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from sim import messages, scoring
 from sim._core import check, ffi, lib
 from sim.board import Board
@@ -89,6 +91,16 @@ def seat_policy(player, edition: str, out) -> bool:
         if action in ACTION_NAMES[edition]:  # the other edition's names never match
             out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
     return True
+
+
+class _MessagesSeat(NamedTuple):
+    position: tuple[int, int]  # scoring meeple, messenger
+    moves: tuple[int, int]
+
+
+class _Messages(NamedTuple):
+    figures: list  # per seat (meeple, messenger), as the reference engine names them
+    players: list  # per seat _MessagesSeat, as Game.msg.players
 
 
 class _SeatStream(Stream):
@@ -348,9 +360,37 @@ class CGame:
     def over(self) -> bool:
         return bool(self._state()[3])
 
+    def _rows(self) -> list[list[int]]:
+        n, w = self.rules.players, lib.CC_RESULT_INTS
+        buf = ffi.new("int32_t[]", n * w)
+        check(lib.cc_game_result(self._ptr, buf, n * w), "cc_game_result")
+        return [ffi.unpack(buf + s * w, w) for s in range(n)]
+
     @property
     def scores(self) -> list[int]:
-        return [p["score"] for p in self.result()["players"]]
+        return [r[0] for r in self._rows()]
+
+    @property
+    def points(self) -> list[dict]:
+        """Per seat, points by source (sim/scoring.py SOURCES)."""
+        return [dict(zip(scoring.SOURCES, r[1:7])) for r in self._rows()]
+
+    @property
+    def supply(self) -> list[int]:
+        """Per seat, followers in supply."""
+        return [r[44] for r in self._rows()]
+
+    @property
+    def msg(self):
+        """The Messages as a read-only snapshot (None without them): per seat the two
+        scoring figures (`figures`, and `players[s].position` / `.moves` as Game.msg)."""
+        if "messages" not in self.rules.expansions:
+            return None
+        seats = [_MessagesSeat((r[7], r[8]), (r[9], r[10])) for r in self._rows()]
+        return _Messages([s.position for s in seats], seats)
+
+    mm = None  # Messengers & Mayors is not in the C game yet
+    MAX_SEGS = lib.CC_MAX_SEGS  # segment ids: tile index * MAX_SEGS + local, as Game's
 
     town_halls_at_end = True  # as Game's default (no town halls in the C game yet)
 
@@ -532,10 +572,7 @@ class CGame:
     def result(self) -> dict:
         """As Game.result(): scores, points by source, ranks and winners (R-BASE-9);
         with The Messages each player's figures and message statistics."""
-        n, w = self.rules.players, lib.CC_RESULT_INTS
-        buf = ffi.new("int32_t[]", n * w)
-        check(lib.cc_game_result(self._ptr, buf, n * w), "cc_game_result")
-        rows = [ffi.unpack(buf + s * w, w) for s in range(n)]
+        rows = self._rows()
         points = [dict(zip(scoring.SOURCES, r[1:7])) for r in rows]
         out = scoring.result([r[0] for r in rows], points)
         if "messages" in self.rules.expansions:
