@@ -2,9 +2,15 @@
 
 `CGame` has the verbs and the decision, choice and event vocabulary of sim.game.Game
 (its docstring is the contract): `decision`, `apply(choice)`, `over`, `result()`,
-`events`, `history`, `turn`, `seat`, `tiles_left`, `clone()`. It plays the base game,
-The Messages (both editions, the ZMG switch), the River and the Courier; Messengers &
-Mayors is not in the C game yet (CGame refuses it).
+`events`, `history`, `turn`, `seat`, `tiles_left`, `scores`, `points`, `supply`,
+`clone()` (a C copy), `reseed(key)`, pickling (a C save of the state). It plays the
+base game, The Messages (both editions, the ZMG switch), the River and the Courier;
+Messengers & Mayors is not in the C game yet (CGame refuses it). The differential
+harness (sim/differential.py) and the counterfactual forks
+(sim/tournament/counterfactual.py, with `pause`) run on it unchanged.
+
+`play_batch` plays a shard of seeded games of built-in seats in one C call into numpy
+arrays; `players_table` turns them into the records' players table.
 
 Seats: each seat is a `strategies.Player` whose policies are all built in (see
 `seat_policy`; such a seat is played in C and a game of built-in seats never leaves
