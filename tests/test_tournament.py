@@ -106,7 +106,10 @@ def test_resume_after_a_stop_gives_the_same_rows(tmp_path):
 def test_driver_interrupted_then_resumed(tmp_path):
     """SIGINT to a running `carcsim run` keeps finished shards; rerunning completes the
     same rows as an uninterrupted run."""
-    text = SMALL.replace("blocks = 12", "blocks = 60").replace("shard_blocks = 3", "shard_blocks = 2")
+    # events = true: every game through the Python engine, so the run lasts long enough
+    # to be interrupted (the C fast path plays these 360 games in half a second)
+    text = (SMALL.replace("blocks = 12", "blocks = 60").replace("shard_blocks = 3", "shard_blocks = 2")
+            .replace("seed = 7", "seed = 7\nevents = true"))
     cfg = tmp_path / "c.toml"
     cfg.write_text(text)
     out = tmp_path / "run"
