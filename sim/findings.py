@@ -85,7 +85,10 @@ def _arms(rep) -> list[str]:
 
 def _message_values(rep) -> list[str]:
     cf = [r for r in rep.get("counterfactual", []) if r["phase"] == "all"]
-    cf.sort(key=lambda r: -max(x["d_margin"] for x in cf if x["action"] == r["action"]))
+    top = {}
+    for r in cf:  # actions by their largest value, most valuable first
+        top[r["action"]] = max(top.get(r["action"], -math.inf), r["d_margin"])
+    cf.sort(key=lambda r: -top[r["action"]])
     editions, rows = _by_edition(
         cf, "action", lambda r: f"{est(r['d_margin'], r['d_margin_low'], r['d_margin_high'], 2, True)} pts; "
                                 f"win {est(r['d_win'], r['d_win_low'], r['d_win_high'], 3, True)}")
