@@ -143,6 +143,10 @@ def _when(rep, kind: str, other: str) -> list[str]:
                         est(v["d_margin"], v["d_margin_low"], v["d_margin_high"], 2, True),
                         est(v["d_win"], v["d_win_low"], v["d_win_high"], 3, True),
                         fmt_p(v["d_margin_p_holm"])] for v in rows if v["dimension"] != "all"])
+        if kind == "scoring_figure":
+            out += ["", "(\"to dark\": the points a figure needs to reach the next dark space "
+                        "before this award, 5 when it stands on one; \"lands on dark\": which "
+                        "figure the award would put on a dark space.)"]
         better = [f"{v['dimension']} = {v['level']}" for v in rows if v["dimension"] != "all"
                   and v["d_margin_low"] is not None and v["d_margin_low"] > 0]
         worse = [f"{v['dimension']} = {v['level']}" for v in rows if v["dimension"] != "all"
@@ -162,9 +166,11 @@ def _when(rep, kind: str, other: str) -> list[str]:
             simple = [r for r in rules if r["rule"] != BEST and r["share_of_best"] is not None]
             b = max(simple, key=lambda r: r["gain_margin"]) if simple else None
             if b is not None and b["gain_margin"] > 0:
+                beyond = (" (more than 100%: judged on half the blocks, the context rule "
+                          "does no better than the simple one)" if b["share_of_best"] > 1 else "")
                 out += ["", f"Of the simple rules, \"{b['rule']}\" captures the most: "
-                            f"{b['share_of_best']:.0%} of the cross-fitted best context rule's gain "
-                            f"(gains are against always taking the {other}).", ""]
+                            f"{b['share_of_best']:.0%} of the cross-fitted best context rule's gain"
+                            f"{beyond}; gains are against always taking the {other}.", ""]
             elif b is not None:
                 out += ["", f"No simple rule here gains over always taking the {other}.", ""]
     return out
