@@ -75,16 +75,18 @@ def _picture_options(svg: Optional[Path], turn: Optional[int], page: Optional[Pa
     _check_targets(svg=svg, html=page)
 
 
-def _pictures(game, svg: Optional[Path], turn: Optional[int], page: Optional[Path], title: str) -> None:
-    """Write the board SVG (after `turn`, or at the end) and/or the step-through page."""
+def _pictures(game, svg: Optional[Path], turn: Optional[int], page: Optional[Path], title: str,
+              seats: Optional[list[str]] = None) -> None:
+    """Write the board SVG (after `turn`, or at the end) and/or the step-through page;
+    `seats`: the seats' strategy specs, for the legend."""
     from sim import render
 
     if turn is not None and not 0 <= turn <= render.turns_of(game):
         raise InputError(f"--turn {turn}: expected 0..{render.turns_of(game)} (the game's placements)")
     if svg is not None:
         board = render.board_svg(game if turn is None else game.replayed(turn),
-                                 "end of game" if turn is None else f"after turn {turn}")
-    pages = render.step_through_html(game, title) if page is not None else None
+                                 "end of game" if turn is None else f"after turn {turn}", seats)
+    pages = render.step_through_html(game, title, seats) if page is not None else None
     if svg is not None:
         _write(svg, board, "svg")
     if page is not None:
@@ -150,7 +152,7 @@ def play(
         seats = [check_player(spec, rules, "--players") for spec in specs]
         game = play_seeded(rules, seed, seats)
         head = {"seed": seed, "rules": rules_dict(rules), "seats": specs}
-    _pictures(game, svg, turn, page, f"carcsim game: {script or f'seed {seed}'}")
+    _pictures(game, svg, turn, page, f"carcsim game: {script or f'seed {seed}'}", head.get("seats"))
     typer.echo(_game_json(game, head) if as_json else format_log(game.events))
 
 
@@ -279,6 +281,16 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
                f"{exp.blocks * per} games in {shards} shards")
 
 
+def _stored_seats(run_dir: Path, game_id: int) -> list[str]:
+    """Each seat's strategy spec of a stored game, from its `players` rows."""
+    import polars as pl
+
+    from sim.analysis.summary import load
+
+    rows = load(run_dir, "players").filter(pl.col("game_id") == game_id).sort("seat")
+    return rows["player"].to_list()
+
+
 @app.command()
 def replay(
     run_dir: Path = typer.Argument(..., help="A run's output directory."),
@@ -295,7 +307,9 @@ def replay(
 
     _picture_options(svg, turn, page)
     game, problems = replay_game(run_dir, game_id)
-    _pictures(game, svg, turn, page, f"carcsim game {game_id} of {run_dir}")
+    if svg is not None or page is not None:
+        _pictures(game, svg, turn, page, f"carcsim game {game_id} of {run_dir}",
+                  _stored_seats(run_dir, game_id))
     if as_json:
         typer.echo(_game_json(game, {"run": str(run_dir), "game_id": game_id,
                                      "equal": not problems, "problems": problems}))
@@ -322,15 +336,17 @@ def bench(
     for name in case or []:
         if name not in known:
             raise InputError(f"--case: unknown case {name!r}: expected one of {', '.join(known)}")
-    rows = benchmark.run(case, repeats, scale)
+    def line(r):  # each case as it finishes: a table row, or (with --json) a line on stderr
+        text = (f"{r['case']:26} {r['games_per_s_per_core']:>13} {r['peak_rss_mb']:>8} "
+                f"{r['games']:>7}  {r['rates']}")
+        typer.echo(text, err=as_json)
+
+    if not as_json:
+        typer.echo(f"{'case':26} {'games/s/core':>13} {'peak MB':>8} {'games':>7}  batches (games/s)")
+    rows = benchmark.run(case, repeats, scale, on_row=line)
     if as_json:
         typer.echo(json.dumps([{k: r[k] for k in ("case", "games_per_s_per_core", "peak_rss_mb", "games")}
                                for r in rows]))
-        return
-    typer.echo(f"{'case':26} {'games/s/core':>13} {'peak MB':>8} {'games':>7}  batches (games/s)")
-    for r in rows:
-        typer.echo(f"{r['case']:26} {r['games_per_s_per_core']:>13} {r['peak_rss_mb']:>8} "
-                   f"{r['games']:>7}  {r['rates']}")
 
 
 @app.command()
@@ -384,6 +400,30 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print them as
         return
     for r in rows:
         typer.echo(f"{r['name']:12} {r['about']}")
+
+
+@app.command()
+def check(
+    games: int = typer.Option(300, "--games", help="How many seeded games."),
+    expansions: str = typer.Option("all", "--expansions",
+                                   help="Comma-separated expansions, 'base' for none, or 'all' to "
+                                        "cycle through all 16 combinations."),
+    players: str = typer.Option("2-6", "--players", help="Seats per game: 2..6, or 2-6 to cycle."),
+    edition: str = typer.Option("both", "--edition", help="The Messages: c3.1, classic or both."),
+    zmg: bool = typer.Option(False, "--zmg", help="Every other classic game with R-MSG-C4."),
+    strategies: str = typer.Option("", "--strategies",
+                                   help="Comma-separated strategies, cycled over the seats "
+                                        "(default: the built-in mix of sim/differential.py)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first game; the next ones count up."),
+    out: Path = typer.Option(Path("."), "--out", help="Directory for a divergence's scripted game."),
+    script: Optional[Path] = typer.Option(None, "--script", help="Check one scripted game instead."),
+) -> int:
+    """Play games in the production and the reference engine, comparing every decision."""
+    from sim import differential
+
+    summary = differential.run_check(games, expansions, players, edition, zmg, strategies, seed,
+                                     out, script, typer.echo)
+    return 0 if summary.divergence is None else 1
 
 
 def main() -> None:

@@ -303,9 +303,14 @@ def resolve(ref: str | Path) -> Path:
     """A config path: `ref` itself when it names a file (or looks like a path), else the
     shipped config of that name."""
     path = Path(ref)
-    if path.exists() or path.suffix or len(path.parts) != 1:
-        return path
     shipped = shipped_configs()
+    if path.exists():
+        return path
+    if path.suffix or len(path.parts) != 1:
+        if path.stem in shipped and path.suffix == ".toml":  # e.g. the old configs/NAME.toml
+            raise InputError(f"{ref}: cannot read config: No such file or directory; the shipped "
+                             f"config of that name is `{path.stem}` (carcsim run {path.stem})")
+        return path
     if str(ref) in shipped:
         return shipped[str(ref)]
     raise InputError(f"{ref}: no such config file, and no shipped config of that name: expected a "

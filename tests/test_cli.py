@@ -209,3 +209,8 @@ def test_run_and_replay_json(tmp_path):
     game = json.loads(rep.stdout)
     assert game["equal"] is True and game["problems"] == [] and game["game_id"] == 3
     assert game["events"][0]["e"] == "start" and len(game["players"]) == 2
+    svg = tmp_path / "g3.svg"
+    assert carcsim("replay", tmp_path / "runs" / "tiny", 3, "--svg", svg).returncode == 0
+    # game 3 is block 1's second rotation: the seats swapped, so seat 0 plays `first`
+    legend = svg.read_text()
+    assert "seat 0 · first: " in legend and "seat 1 · random: " in legend

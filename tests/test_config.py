@@ -112,3 +112,7 @@ def test_shipped_configs_resolve_by_name(tmp_path, monkeypatch):
     assert resolve("my/quickstart") == Path("my/quickstart")  # a path is never a shipped name
     with pytest.raises(InputError, match="no shipped config of that name"):
         resolve("nope")
+    with pytest.raises(InputError, match=r"configs/quickstart.toml: cannot read config: No such "
+                                         r"file or directory; the shipped config of that name is "
+                                         r"`quickstart` \(carcsim run quickstart\)"):
+        resolve("configs/quickstart.toml")

@@ -148,10 +148,6 @@ def test_bad_addresses_are_one_line_and_fast(cfg, tmp_path):
         f"127.0.0.1:{silent}": "no Ray cluster answered within 3 s",
         "http://127.0.0.1:8265": "that is a dashboard (job submission) address",
     }
-    try:
-        import grpc  # noqa: F401
-    except ImportError:
-        cases["ray://127.0.0.1:10001"] = "ray:// needs the Ray Client: pip install 'carcsim[cluster]'"
     out = tmp_path / "out"
     try:
         for address, what in cases.items():
@@ -168,6 +164,18 @@ def test_bad_addresses_are_one_line_and_fast(cfg, tmp_path):
     env = dict(os.environ, RAY_ADDRESS="127.0.0.1:1")  # --workers 0 ignores it
     r = carcsim("run", cfg, "--out", out, "--workers", 0, "--quiet", env=env)
     assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+def test_ray_client_address_without_the_client_extra(monkeypatch):
+    from sim.tournament.run import _check_address
+
+    monkeypatch.setitem(sys.modules, "grpc", None)  # as without ray[client]: import fails
+    with pytest.raises(RunError, match=r"--address = ray://head:10001: ray:// needs the Ray Client: "
+                                       r"pip install 'carcsim\[cluster\]'"):
+        _check_address("ray://head:10001", "--address")
+    monkeypatch.delitem(sys.modules, "grpc")
+    pytest.importorskip("grpc")
+    assert _check_address("ray://head:10001", "--address") == ("head", 10001)
 
 
 def _start(cfg, out, *extra, env=None):
@@ -207,9 +215,11 @@ def _interrupt_repeatedly(cfg, out, times, random_moments):
         proc = _start(cfg, out, "--workers", 2)
         if random_moments:
             time.sleep(rng.uniform(0.2, 6.0))  # anywhere: starting Ray, playing, writing
-        else:
-            assert _wait_for_shards(proc, out, before), "no shard finished"
+        elif not _wait_for_shards(proc, out, before) and proc.poll() is None:
+            proc.kill()
+            pytest.fail(f"no shard finished within 90 s: {proc.communicate()[1][-2000:]}")
         if proc.poll() is not None:  # finished before the signal: nothing left to interrupt
+            assert proc.returncode == 0, proc.communicate()[1][-2000:]
             break
         code, err, alive = _interrupt(proc)
         assert code == 130, (i, err)
@@ -332,3 +342,28 @@ def test_workers_are_honoured_and_too_many_warn(monkeypatch):
     assert calls == [{"local": True, "num_cpus": 1}, {"local": True, "num_cpus": cores + 3}]
     assert said == [f"warning: --workers {cores + 3} is more than this machine's {cores} cores: "
                     f"the extra workers only add memory"]
+
+
+def test_output_refused_before_ray_starts(cfg, tmp_path):
+    """With Ray in play (no --workers 0) a bad --out is still one line, and Ray is not even
+    started for it (no second traceback from Ray at exit)."""
+    (tmp_path / "afile").write_text("x")
+    t0 = time.time()
+    line = one_line(carcsim("run", cfg, "--out", tmp_path / "afile", "--workers", 1))
+    assert line.endswith("is a file: expected a directory for the run's output")
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "manifest.json").write_text("{")
+    line = one_line(carcsim("run", cfg, "--out", tmp_path / "run", "--workers", 1))
+    assert "manifest.json: not valid JSON" in line
+    assert time.time() - t0 < 20
+
+
+def test_a_write_failure_mid_run_with_ray_is_one_line(cfg, tmp_path):
+    """The failure comes while Ray is up (a file named like a table's folder): one line,
+    exit 2, Ray stopped, nothing after it at exit."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "games").write_text("not a folder")
+    r = carcsim("run", cfg, "--out", out, "--workers", 1, "--quiet")
+    assert one_line(r) == f"carcsim: {out / 'games'}: cannot create: File exists"
+    assert json.loads((out / "manifest.json").read_text())["shards"] == {}

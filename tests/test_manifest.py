@@ -15,11 +15,13 @@ from test_tournament import SMALL, same, small, tables
 from sim.analysis.report import build
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import RunError
+from sim.tournament.replay import replay_game
 from sim.tournament.run import run_experiment
 from sim.tournament.sink import read_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = 12 * 8  # SMALL: 12 blocks × (2 editions × 2 arms × 2 rotations), in 4 shards of 3 blocks
+GAMES = 12 * 6  # SMALL: 12 blocks × 6 distinct games (2 editions × 2 arms × 2 rotations, the
+# mirror rotation of the baseline arm played once), in 4 shards of 3 blocks
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +65,7 @@ def test_the_manifest_records_rows_and_hashes(run):
     assert m["plan"]["layout"] == [[0, 12, 3]] and m["plan"]["shards"] == 4
     entry = m["shards"]["2"]
     assert entry["blocks"] == [6, 9]
-    assert entry["files"]["games"]["rows"] == 24 and entry["files"]["players"]["rows"] == 48
+    assert entry["files"]["games"]["rows"] == 18 and entry["files"]["players"]["rows"] == 36
     assert entry["files"]["games"]["sha256"] == mf.sha256(shard(run, "games", 2))
     assert sorted(entry["files"]) == ["games", "players"]  # no events table in this config
 
@@ -87,7 +89,7 @@ def test_a_damaged_shard_is_played_again_and_report_refuses_it(run, damage):
     why = {"deleted": "is missing", "emptied": "is empty"}.get(
         damage, "differs from what was written (its SHA-256 in manifest.json)")
     assert len(lines) == 1 and f"shard 1: players/shard-000001.parquet {why}; playing it again" in lines[0]
-    assert (s.shards_run, s.shards_skipped, s.games) == (1, 3, 24)
+    assert (s.shards_run, s.shards_skipped, s.games) == (1, 3, 18)
     assert games_of(run) == GAMES and tables(run)["players"].height == 2 * GAMES
     assert build(run)["provenance"]["games_stored"] == GAMES
 
@@ -133,7 +135,7 @@ MANIFEST_DAMAGE = {
                     "key 'plan' is missing"),
     "unknown shard": (lambda t: json.dumps(json.loads(t) | {"shards": json.loads(t)["shards"] | {
         "99": json.loads(t)["shards"]["0"]}}), r"shards: '99' is not a shard of the plan \(0..3\)"),
-    "wrong rows": (lambda t: t.replace('"rows": 24', '"rows": 23', 1), "games.rows = 23"),
+    "wrong rows": (lambda t: t.replace('"rows": 18', '"rows": 17', 1), "games.rows = 17"),
 }
 
 
@@ -142,15 +144,17 @@ def test_a_damaged_manifest_is_one_line_with_a_way_out(run, case):
     damage, what = MANIFEST_DAMAGE[case]
     path = run / "manifest.json"
     path.write_text(damage(path.read_text()))
-    for cmd in (["run", run.parent / "small.toml", "--out", run, "--workers", 0, "--quiet"],
-                ["report", run], ["replay", run, 5]):
-        r = carcsim(*cmd)
-        assert r.returncode == 2 and r.stdout == "", (cmd, r.stderr)
-        lines = r.stderr.strip().splitlines()
-        assert len(lines) == 1, r.stderr
-        assert "manifest.json" in lines[0] and "--repair" in lines[0] and "--force" in lines[0]
-        import re
-        assert re.search(what, lines[0]), lines[0]
+    import re
+    r = carcsim("run", run.parent / "small.toml", "--out", run, "--workers", 0, "--quiet")
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, r.stderr
+    assert "manifest.json" in lines[0] and "--repair" in lines[0] and "--force" in lines[0]
+    assert re.search(what, lines[0]), lines[0]
+    for reader in (build, lambda d: replay_game(d, 5)):  # report, replay: the same line
+        with pytest.raises(RunError) as e:
+            reader(run)
+        assert f"carcsim: {e.value}" == lines[0]
     s, lines = resume(run, repair=True)
     assert lines == [f"{run / 'manifest.json'}: rebuilt from 4 verified shards"]
     assert s.shards_run == 0 and s.shards_skipped == 4
@@ -191,13 +195,13 @@ def test_raising_blocks_extends_a_finished_run(run, tmp_path):
     lines = []
     s = run_experiment(more, run, workers=0, say=lines.append)
     assert lines == [f"{run}: extending the run from 12 to 20 blocks; its 4 finished shards are kept"]
-    assert (s.shards_run, s.shards_skipped, s.games) == (3, 4, 8 * 8)
+    assert (s.shards_run, s.shards_skipped, s.games) == (3, 4, 8 * 6)
     m = read_manifest(run)
-    assert m["plan"]["layout"] == [[0, 12, 3], [12, 20, 3]] and m["plan"]["games"] == 160
+    assert m["plan"]["layout"] == [[0, 12, 3], [12, 20, 3]] and m["plan"]["games"] == 120
     assert m["shards"]["6"]["blocks"] == [18, 20] and m["extended"][0]["from_blocks"] == 12
     run_experiment(more, tmp_path / "fresh", workers=0)
     assert same(tables(tmp_path / "fresh"), tables(run))  # identical to a 20-block run
-    assert build(run)["provenance"]["games_stored"] == 160
+    assert build(run)["provenance"]["games_stored"] == 120
     with pytest.raises(RunError, match="run.blocks = 12: the run .* has 20 blocks; a run can be "
                                        "extended, not shortened"):
         resume(run)
@@ -222,8 +226,27 @@ def test_a_huge_plan_is_refused_in_bounded_memory(tmp_path):
     cfg.write_text(SMALL.replace("blocks = 12", "blocks = 30000").replace("shard_blocks = 3",
                                                                        "shard_blocks = 20000"))
     r = carcsim("validate", cfg)
-    assert r.returncode == 2 and "run.shard_blocks = 20000: 160,000 games a shard" in r.stderr
+    assert r.returncode == 2 and "run.shard_blocks = 20000: 120,000 games a shard" in r.stderr
     cfg.write_text(SMALL.replace("blocks = 12", "blocks = 10_000_000").replace("shard_blocks = 3",
                                                                             "shard_blocks = 1000"))
     r = carcsim("validate", cfg)
-    assert r.returncode == 0 and "80000000 games in 10000 shards" in r.stdout
+    assert r.returncode == 0 and "60000000 games in 10000 shards" in r.stdout
+
+
+def test_report_during_a_run_sees_only_recorded_shards(tmp_path):
+    """Shard files stay temporary until the manifest that lists them is written, so a
+    report taken while a run goes on counts exactly the recorded shards."""
+    from sim.tournament.sink import Sink
+    from sim.tournament.worker import run_shard
+
+    exp = small(tmp_path)
+    first, second = run_shard(exp, range(0, 3)), run_shard(exp, range(3, 6))
+    sink = Sink(tmp_path / "live", exp)
+    sink.write(0, first)  # within a second of the last save: pending
+    with pytest.raises(RunError, match="no finished shard yet"):
+        build(tmp_path / "live")
+    sink.save()
+    sink.write(1, second)
+    assert build(tmp_path / "live")["provenance"]["games_stored"] == 18
+    sink.close()
+    assert build(tmp_path / "live")["provenance"]["games_stored"] == 36

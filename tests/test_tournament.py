@@ -271,3 +271,41 @@ def test_sprt_config_errors(tmp_path):
     bad.write_text(SPRT_RUN.replace('arm = "greedy"', 'arm = "greedy"\np1 = 0.5'))
     with pytest.raises(InputError, match=r"run.sprt.p1 = 0.5: expected a probability in \(0, 1\), not p0"):
         load_experiment(bad)
+
+
+def test_progress_lines_without_a_terminal(tmp_path, capsys, monkeypatch):
+    """Issue 15 item 3: with stderr not a terminal, a line every PROGRESS_EVERY seconds
+    (10 by default; shortened here) with games done, games/s, ETA, interim win shares and
+    the SPRT's LLR, and one where the run ends."""
+    from sim.tournament import run as run_module
+
+    assert run_module.PROGRESS_EVERY <= 10
+    monkeypatch.setattr(run_module, "PROGRESS_EVERY", 0.01)
+    exp = small(tmp_path, SPRT_RUN)
+    run_experiment(exp, tmp_path / "out", workers=0, progress=True)
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert captured.out == "" and len(lines) >= 2
+    import re
+    pattern = (r"progress: [\d,]+ / 800 games \([\d.]+%\), \d+ games/s, ETA \d+ s; win share "
+               r"greedy [01]\.\d{3}, random [01]\.\d{3}; SPRT LLR -?\d+\.\d{3} in \[-2\.944, 2\.944\]")
+    assert lines[0].startswith("progress: 0 / 800 games (0.0%)")  # before the first shard
+    played = [ln for ln in lines if not ln.startswith("progress: 0 /")]
+    assert played and [ln for ln in played if not re.fullmatch(pattern, ln)] == []
+    assert lines[-1].startswith("progress: 80 / 800 games (10.0%)")  # SPRT stopped at 4 shards
+    assert f"SPRT LLR {31 * math.log(1.1):.3f}" in lines[-1]  # the decision's LLR
+    assert "win share greedy 1.000, random 0.000" in lines[-1]  # greedy won every game
+
+
+def test_bench_reports_each_case_as_it_finishes():
+    """Issue 15 item 3: a row as soon as its case is done, not a minute of silence."""
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "bench", "--case", "base-2p-random",
+                             "--case", "base-2p-greedy-engine", "--repeats", "1", "--scale", "0.05"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    header = proc.stdout.readline()
+    first = proc.stdout.readline()
+    running = proc.poll() is None  # the second case has yet to start or finish
+    rest, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert header.startswith("case") and first.startswith("base-2p-random ") and running
+    assert rest.startswith("base-2p-greedy-engine ")

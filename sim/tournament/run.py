@@ -27,7 +27,7 @@ from pathlib import Path
 from sim.config import Experiment
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import RunError
-from sim.tournament.sink import Sink, _say
+from sim.tournament.sink import Sink, _say, check_target
 from sim.tournament.worker import run_shard
 
 CONNECT_TIMEOUT = 30.0  # seconds to reach an existing cluster
@@ -97,7 +97,7 @@ class _Progress:
                 f"{rate:.0f} games/s, ETA {eta}")
         if shares:
             text += f"; win share {shares}"
-        if self.stop is not None and self.stop.llr is not None:
+        if self.stop is not None:
             t = self.stop.test
             text += f"; SPRT LLR {self.stop.llr:.3f} in [{t.lower:.3f}, {t.upper:.3f}]"
         return text
@@ -110,6 +110,9 @@ class _Progress:
         self.finished.set()
         if self.bar is not None:
             self.bar.stop()
+        if self.thread is not None:
+            self.thread.join()
+            print(self.line(), file=sys.stderr, flush=True)  # where the run ended
 
 
 def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int | None = None,
@@ -123,6 +126,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     failed write or an unreachable cluster; nothing is written before Ray is reached.
     """
     mf.check_limits(exp)
+    check_target(Path(out or exp.out), force or repair)  # cheap refusals before Ray starts
     if workers == 0 and address:
         raise RunError("--workers 0 plays in this process: it cannot be combined with --address")
     ray_mode = None
@@ -198,7 +202,7 @@ class _Sequential:
         self.test = stats.SPRT(p0, p1, alpha, beta)
         self.sink = sink
         self.outcomes: dict[int, float] = {}
-        self.llr = None
+        self.llr = 0.0  # no block yet
         self.decision = sink.manifest.get("sprt")
         if sink.done and not self.decided:
             games = pl.read_parquet(str(sink.out / "games" / "*.parquet"))
@@ -263,18 +267,46 @@ def _ray_connect(address: str | None, where: str, workers: int | None, timeout: 
             raise RunError(f"{where} = {address}: cannot reach Ray there: "
                            f"{e.strerror or 'no answer within %g s' % timeout}") from None
     # joining can still hang (a port that is not Ray's): a watchdog ends it with one line
-    watchdog = threading.Timer(timeout, _give_up, (f"{where} = {address}: no Ray cluster answered "
-                                                   f"within {timeout:g} s",))
-    watchdog.daemon = True
-    watchdog.start()
-    try:
-        _ray_init(local=False, address=address)
-    except Exception as e:  # noqa: BLE001 - Ray raises many kinds; each becomes one line
+    with _StderrMuted() as muted:
+        watchdog = threading.Timer(timeout, _give_up, (f"{where} = {address}: no Ray cluster "
+                                                       f"answered within {timeout:g} s", muted.saved))
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            _ray_init(local=False, address=address)
+            error = None
+        except Exception as e:  # noqa: BLE001 - Ray raises many kinds; each becomes one line
+            error = e
+        finally:
+            watchdog.cancel()
+    if error is not None:
+        hint = ("" if os.environ.get("RAY_AUTH_MODE") == "token" else
+                "; if the cluster requires token authentication, set RAY_AUTH_MODE=token and give "
+                "its token (~/.ray/auth_token, RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH)")
         raise RunError(f"{where} = {address}: cannot join the Ray cluster: "
-                       f"{_first_line(e)}") from None
-    finally:
-        watchdog.cancel()
+                       f"{_first_line(error)}{hint}") from None
     return "joined"
+
+
+class _StderrMuted:
+    """File descriptor 2 into a scratch file while joining a cluster: Ray's C++ core logs
+    every failed attempt there (a line a second, before any log level applies); the line
+    that says what went wrong is ours."""
+
+    def __enter__(self):
+        import tempfile
+
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        self.scratch = tempfile.TemporaryFile()
+        os.dup2(self.scratch.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stderr.flush()
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.scratch.close()
 
 
 def _ray_init(local: bool, address: str | None = None, num_cpus: int | None = None) -> None:
@@ -358,8 +390,8 @@ def _first_line(e: BaseException) -> str:
     return text.splitlines()[0][:300]
 
 
-def _give_up(line: str) -> None:
-    print(f"carcsim: {line}", file=sys.stderr, flush=True)
+def _give_up(line: str, fd: int) -> None:
+    os.write(fd, f"carcsim: {line}\n".encode())
     os._exit(2)  # ray.init cannot be interrupted from another thread; nothing is written yet
 
 

@@ -3,10 +3,12 @@
 with rows and SHA-256).
 
 Only the driver writes here; workers send their tables through Ray. Each shard file
-is written to a temporary name and renamed, then recorded in the manifest, which is
-rewritten the same way (at most once a second, and when the run stops), so a run
-stopped at any moment keeps exactly its recorded shards: a shard file without a
-manifest entry is simply redone (deterministically, to the same rows).
+is written to a temporary name; when the manifest is next rewritten (at most once a
+second, and when the run stops) the files are renamed into place and the manifest is
+written to a temporary name and renamed, so a run stopped at any moment keeps exactly
+its recorded shards (a shard file without a manifest entry is simply redone,
+deterministically, to the same rows), and a reader during a run sees almost only
+recorded files.
 
 Opening a directory that holds a run checks it first: a recorded file missing or
 changed sends its shard back to be played again (one line saying so); a file the run
@@ -52,23 +54,44 @@ def _say(line: str) -> None:
     print(f"carcsim: {line}", file=sys.stderr, flush=True)
 
 
-def write_atomic(path: Path, write) -> None:
-    """write(tmp) then rename over `path`; on failure the temporary file is removed and
-    the error is one line naming the file."""
+def _write_tmp(path: Path, write) -> Path:
+    """write(`path`.tmp) and return it; on failure the temporary file is removed and the
+    error is one line naming the file."""
     tmp = path.with_name(path.name + ".tmp")
     try:
         write(tmp)
-        os.replace(tmp, path)
     except OSError as e:
         try:
             tmp.unlink(missing_ok=True)
         except OSError:
             pass
         raise RunError(f"{path}: cannot write: {e.strerror or e}") from None
+    return tmp
+
+
+def _rename(tmp: Path, path: Path) -> None:
+    try:
+        os.replace(tmp, path)
+    except OSError as e:
+        raise RunError(f"{path}: cannot write: {e.strerror or e}") from None
+
+
+def write_atomic(path: Path, write) -> None:
+    """write(tmp) then rename over `path` (RunError, one line, when either fails)."""
+    _rename(_write_tmp(path, write), path)
 
 
 def _canonical_without_blocks(config: dict) -> dict:
     return {k: v for k, v in config.items() if k != "blocks"}
+
+
+def check_target(out: Path, starting_over: bool) -> None:
+    """Refuse an output path that is a file, or a run directory whose manifest is damaged
+    (unless starting over or repairing), without writing anything."""
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out}: is a file: expected a directory for the run's output")
+    if not starting_over and (out / MANIFEST).exists():
+        mf.load(out)
 
 
 class Sink:
@@ -81,8 +104,8 @@ class Sink:
         self.say = say
         self._saved_at = 0.0
         self._dirty = False
-        if self.out.exists() and not self.out.is_dir():
-            raise RunError(f"{self.out}: is a file: expected a directory for the run's output")
+        self._pending: list[tuple[Path, Path]] = []  # (tmp, final) of shards not yet recorded
+        check_target(self.out, force or repair)
         if force:
             self._wipe()
         path = self.out / MANIFEST
@@ -209,6 +232,11 @@ class Sink:
     # --- writing ------------------------------------------------------------------------
 
     def save(self) -> None:
+        """Move the finished shards' files into place, then record them: a reader (report
+        during a run) sees a shard file only once it is about to be recorded."""
+        for tmp, final in self._pending:
+            _rename(tmp, final)
+        self._pending = []
         text = json.dumps(self.manifest, indent=1, sort_keys=True)
         write_atomic(self.out / MANIFEST, lambda p: p.write_text(text))
         self._saved_at, self._dirty = time.monotonic(), False
@@ -236,7 +264,7 @@ class Sink:
         if tables["games"].num_rows != want:
             raise RunError(f"shard {shard}: {tables['games'].num_rows} games returned, the plan has "
                            f"{want}")
-        rows = {}
+        files, written = {}, []
         try:
             for name in self.manifest["plan"]["tables"]:
                 path = mf.shard_file(self.out, name, shard)
@@ -244,14 +272,15 @@ class Sink:
                     path.parent.mkdir(exist_ok=True)
                 except OSError as e:
                     raise RunError(f"{path.parent}: cannot create: {e.strerror}") from None
-                write_atomic(path, lambda p, t=tables[name]: pq.write_table(t, p, compression="zstd"))
-                rows[name] = tables[name].num_rows
+                tmp = _write_tmp(path, lambda p, t=tables[name]: pq.write_table(t, p, compression="zstd"))
+                written.append((tmp, path))
+                files[name] = {"rows": tables[name].num_rows, "sha256": mf.sha256(tmp)}
         except RunError:
-            for name in rows:  # no shard half-written
-                mf.shard_file(self.out, name, shard).unlink(missing_ok=True)
+            for tmp, _ in written:  # no shard half-written
+                tmp.unlink(missing_ok=True)
             raise
-        self.manifest["shards"][str(shard)] = {"blocks": [blocks.start, blocks.stop],
-                                               "files": mf.file_entries(self.out, shard, rows)}
+        self._pending += written
+        self.manifest["shards"][str(shard)] = {"blocks": [blocks.start, blocks.stop], "files": files}
         self.manifest["updated"] = _now()
         self._dirty = True
         if time.monotonic() - self._saved_at >= SAVE_EVERY:
@@ -261,8 +290,12 @@ class Sink:
 def open_finished(run_dir: str | Path) -> dict:
     """The manifest of a run to read (report, replay), after checking every recorded file:
     RunError (one line) when nothing is finished, or a file is damaged or unknown."""
-    m = mf.load(run_dir)
-    damaged, unknown, leftover = mf.check_files(run_dir, m)
+    for attempt in range(2):  # a run in progress records its files within a second
+        m = mf.load(run_dir)
+        damaged, unknown, leftover = mf.check_files(run_dir, m)
+        if damaged or unknown or not any(p.suffix == ".parquet" for p in leftover):
+            break
+        time.sleep(0.5 * (1 - attempt))
     if unknown:
         raise RunError(f"{unknown[0]}: not a file of this run (manifest.json does not list it): "
                        f"remove it")
