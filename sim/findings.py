@@ -165,7 +165,12 @@ def _when(rep, kind: str, other: str) -> list[str]:
                            for r in rules])
             simple = [r for r in rules if r["rule"] != BEST and r["share_of_best"] is not None]
             b = max(simple, key=lambda r: r["gain_margin"]) if simple else None
-            if b is not None and b["gain_margin"] > 0:
+            if not simple and all(r["gain_margin_low"] is None or r["gain_margin_low"] <= 0
+                                  for r in rules):
+                out += ["", f"No rule, the cross-fitted context rule included, gains clearly over "
+                            f"always taking the {other}: at this sample size the choice makes "
+                            f"no detectable difference for greedy players.", ""]
+            elif b is not None and b["gain_margin"] > 0:
                 beyond = (" (more than 100%: judged on half the blocks, the context rule "
                           "does no better than the simple one)" if b["share_of_best"] > 1 else "")
                 out += ["", f"Of the simple rules, \"{b['rule']}\" captures the most: "
