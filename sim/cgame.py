@@ -545,10 +545,11 @@ def play_with_branches(rules: Rules, seed: int, players, rollouts: int) -> tuple
     version for the same game. Returns (the finished main game, rows).
 
     Raises InputError as CGame does; every player must be built in."""
+    from sim.tournament.counterfactual import EXTRA
     from strategies.messages import MessagePolicy
 
     game = CGame(rules, seed, players, pause_messages=True)
-    rows, draw = [], 0
+    rows, draw, made = [], 0, []
     while game.decision is not None:
         d = game.decision  # a messages decision: nothing else stops a built-in game
         status = game._state()
@@ -569,13 +570,59 @@ def play_with_branches(rules: Rules, seed: int, players, rollouts: int) -> tuple
                 result[name] = (scores[d.seat] - others,
                                 (1 / len(winners)) if d.seat in winners else 0.0)
             rows.append({"draw": draw, "turn": status[0], "tiles_left": tiles_left, "phase": phase,
-                         "seat": d.seat, "action": d.info["action"], "number": d.info["number"],
+                         "seat": d.seat, "fork": "messages", "other": "two",
+                         "action": d.info["action"], "number": d.info["number"],
                          "rollout": r, "action_points": best[1],
                          "margin_action": result["action"][0], "margin_two": result["two"][0],
                          "win_action": result["action"][1], "win_two": result["two"][1]})
+        if best is not None and d.info["action"] in EXTRA:
+            aligned = _aligned_two(rules, seed, players, made, game, best[0], rollouts, f"cf{draw}")
+            for row, extra in zip(rows[len(rows) - rollouts:], aligned):
+                row.update(extra)
         draw += 1
-        game.apply(players[d.seat].choose(game, d))
+        made.append(players[d.seat].choose(game, d))
+        game.apply(made[-1])
     return game, rows
+
+
+def _aligned_two(rules: Rules, seed: int, players, made: list, game: CGame, action, rollouts: int,
+                 key: str) -> list[dict]:
+    """counterfactual.aligned_two in C: per rollout, the 2-points branch of a message 4
+    played on the stack after the fork rotated by one (its first tile to the bottom),
+    so both branches hand the same tiles to the same seats; [] while river tiles are
+    left. The realigned game is rebuilt from (rules, seed) with the seats asked the same
+    messages decisions again, which must give the choices `made` (built-in seats make
+    every other one the same way)."""
+    from sim.river import is_river_tile
+
+    seat, seen = game.decision.seat, len(game.events)
+    before = [e["tile"] for e in game.events if e["e"] in ("draw", "discard")]
+    cat, rows = game.catalogue, []
+    for r in range(rollouts):
+        first = game.clone()
+        first.resume_messages()
+        first.reseed(f"{key}/rollout{r}")
+        first.apply(action)
+        after = [e["tile"] for e in first.events[seen:] if e["e"] in ("draw", "discard")]
+        if any(is_river_tile(cat.types[cat.index[t]]) for t in after):
+            return []
+        g = CGame(rules, seed, players, stack=before + after[1:] + after[:1], pause_messages=True)
+        for choice in made:  # asked again, not only applied: a policy may draw from its stream
+            d = g.decision
+            if players[d.seat].choose(g, d) != choice:
+                raise RuntimeError("the realigned replay chose otherwise before the fork")
+            g.apply(choice)
+        if g.decision != game.decision or g.events != game.events or any(
+                g.stream(s).state != game.stream(s).state for s in range(rules.players)):
+            raise RuntimeError("the realigned replay did not reach the same decision")
+        g.resume_messages()
+        g.reseed(f"{key}/rollout{r}")
+        g.apply((messages.TWO_POINTS, None))
+        scores = [p["score"] for p in g.result()["players"]]
+        winners = g.result()["winners"]
+        rows.append({"margin_two_aligned": scores[seat] - max(x for i, x in enumerate(scores) if i != seat),
+                     "win_two_aligned": (1 / len(winners)) if seat in winners else 0.0})
+    return rows
 
 
 
