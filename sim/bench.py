@@ -24,8 +24,8 @@ class Case:
     players: str  # comma-separated player specs
     games: int  # games per batch
     # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py);
-    # "branches" / "branches-python": sim/tournament/counterfactual.py's message forks,
-    # 1 rollout, on a paused CGame (rollouts in C) / on the Python engine
+    # "branches" / "branches-python": the message forks of sim/tournament/counterfactual.py,
+    # 1 rollout, all in C (cgame.play_with_branches) / on the Python engine
     engine: str
     expansions: tuple[str, ...] = ()
     edition: str = "c3.1"
@@ -62,8 +62,8 @@ CASES = (
 
 
 def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
-    from sim.cgame import CGame, play_batch
-    from sim.tournament.counterfactual import play_with_branches
+    from sim.cgame import CGame, play_batch, play_with_branches
+    from sim.tournament.counterfactual import play_with_branches as python_branches
     from sim.fastpath import play_fast
     from sim.game import Game
     from sim.messages import MessagesOptions
@@ -82,9 +82,9 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
         elif case.engine == "c":
             CGame(rules, seed, seats, record=False).result()
         elif case.engine == "branches":
-            play_with_branches(CGame(rules, seed, seats, pause=("messages",)), seats, 1)
+            play_with_branches(rules, seed, seats, 1)
         elif case.engine == "branches-python":
-            play_with_branches(Game(rules, seed), seats, 1)
+            python_branches(Game(rules, seed), seats, 1)
         else:
             play(Game(rules, seed), seats)
 

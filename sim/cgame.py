@@ -595,6 +595,92 @@ class CGame:
         return out
 
 
+def play_with_branches(rules: Rules, seed: int, players, rollouts: int) -> tuple[CGame, list[dict]]:
+    """sim/tournament/counterfactual.py's play_with_branches with every game in C: the
+    main game pauses at each message draw, and each rollout of each branch (the best
+    way of taking the action, then the 2 points) is a C clone, reseeded, played to
+    the end by the built-in seats without leaving C. The same rows as the Python
+    version for the same game. Returns (the finished main game, rows).
+
+    Raises InputError as CGame does; every player must be built in."""
+    from sim.tournament.counterfactual import EXTRA
+    from strategies.messages import MessagePolicy
+
+    game = CGame(rules, seed, players, pause=("messages",))
+    rows, draw, made = [], 0, []
+    while game.decision is not None:
+        d = game.decision  # a messages decision: nothing else stops a built-in game
+        status = game._state()
+        tiles_left, placed = status[2], status[4] - 1
+        total = placed + tiles_left
+        phase = "early" if tiles_left >= 2 * total / 3 else "late" if tiles_left < total / 3 else "mid"
+        best = MessagePolicy.best_action(d)
+        for r in range(rollouts if best is not None else 0):
+            result = {}
+            for name, choice in (("action", best[0]), ("two", (messages.TWO_POINTS, None))):
+                g = game.clone()  # a clone plays every seat in C
+                g.reseed(f"cf{draw}/rollout{r}")
+                g.apply(choice)  # played to the end in C
+                scores = [p["score"] for p in g.result()["players"]]
+                winners = g.result()["winners"]
+                others = max(s for i, s in enumerate(scores) if i != d.seat)
+                result[name] = (scores[d.seat] - others,
+                                (1 / len(winners)) if d.seat in winners else 0.0)
+            rows.append({"draw": draw, "turn": status[0], "tiles_left": tiles_left, "phase": phase,
+                         "seat": d.seat, "fork": "messages", "other": "two",
+                         "action": d.info["action"], "number": d.info["number"],
+                         "rollout": r, "action_points": best[1],
+                         "margin_action": result["action"][0], "margin_two": result["two"][0],
+                         "win_action": result["action"][1], "win_two": result["two"][1]})
+        if best is not None and d.info["action"] in EXTRA:
+            aligned = _aligned_two(rules, seed, players, made, game, best[0], rollouts, f"cf{draw}")
+            for row, extra in zip(rows[len(rows) - rollouts:], aligned):
+                row.update(extra)
+        draw += 1
+        made.append(players[d.seat].choose(game, d))
+        game.apply(made[-1])
+    return game, rows
+
+
+def _aligned_two(rules: Rules, seed: int, players, made: list, game: CGame, action, rollouts: int,
+                 key: str) -> list[dict]:
+    """counterfactual.aligned_two in C: per rollout, the 2-points branch of a message 4
+    played on the stack after the fork rotated by one (its first tile to the bottom),
+    so both branches hand the same tiles to the same seats; [] while river tiles are
+    left. The realigned game is rebuilt from (rules, seed) with the seats asked the same
+    messages decisions again, which must give the choices `made` (built-in seats make
+    every other one the same way)."""
+    from sim.river import is_river_tile
+
+    seat, seen = game.decision.seat, len(game.events)
+    before = [e["tile"] for e in game.events if e["e"] in ("draw", "discard")]
+    cat, rows = game.catalogue, []
+    for r in range(rollouts):
+        first = game.clone()  # a clone plays every seat in C
+        first.reseed(f"{key}/rollout{r}")
+        first.apply(action)
+        after = [e["tile"] for e in first.events[seen:] if e["e"] in ("draw", "discard")]
+        if any(is_river_tile(cat.types[cat.index[t]]) for t in after):
+            return []
+        g = CGame(rules, seed, players, stack=before + after[1:] + after[:1], pause=("messages",))
+        for choice in made:  # asked again, not only applied: a policy may draw from its stream
+            d = g.decision
+            if players[d.seat].choose(g, d) != choice:
+                raise RuntimeError("the realigned replay chose otherwise before the fork")
+            g.apply(choice)
+        if g.decision != game.decision or g.events != game.events or any(
+                g.stream(s).state != game.stream(s).state for s in range(rules.players)):
+            raise RuntimeError("the realigned replay did not reach the same decision")
+        g._resume()
+        g.reseed(f"{key}/rollout{r}")
+        g.apply((messages.TWO_POINTS, None))
+        scores = [p["score"] for p in g.result()["players"]]
+        winners = g.result()["winners"]
+        rows.append({"margin_two_aligned": scores[seat] - max(x for i, x in enumerate(scores) if i != seat),
+                     "win_two_aligned": (1 / len(winners)) if seat in winners else 0.0})
+    return rows
+
+
 def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
     """The records' players table (sim/tournament/records.py PLAYERS) of a `play_batch`
     result, column by column without a loop over games: game_ids and focal per game,

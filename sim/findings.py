@@ -85,7 +85,10 @@ def _arms(rep) -> list[str]:
 
 def _message_values(rep) -> list[str]:
     cf = [r for r in rep.get("counterfactual", []) if r["phase"] == "all"]
-    cf.sort(key=lambda r: -max(x["d_margin"] for x in cf if x["action"] == r["action"]))
+    top = {}
+    for r in cf:  # actions by their largest value, most valuable first
+        top[r["action"]] = max(top.get(r["action"], -math.inf), r["d_margin"])
+    cf.sort(key=lambda r: -top[r["action"]])
     editions, rows = _by_edition(
         cf, "action", lambda r: f"{est(r['d_margin'], r['d_margin_low'], r['d_margin_high'], 2, True)} pts; "
                                 f"win {est(r['d_win'], r['d_win_low'], r['d_win_high'], 3, True)}")
@@ -140,6 +143,10 @@ def _when(rep, kind: str, other: str) -> list[str]:
                         est(v["d_margin"], v["d_margin_low"], v["d_margin_high"], 2, True),
                         est(v["d_win"], v["d_win_low"], v["d_win_high"], 3, True),
                         fmt_p(v["d_margin_p_holm"])] for v in rows if v["dimension"] != "all"])
+        if kind == "scoring_figure":
+            out += ["", "(\"to dark\": the points a figure needs to reach the next dark space "
+                        "before this award, 5 when it stands on one; \"lands on dark\": which "
+                        "figure the award would put on a dark space.)"]
         better = [f"{v['dimension']} = {v['level']}" for v in rows if v["dimension"] != "all"
                   and v["d_margin_low"] is not None and v["d_margin_low"] > 0]
         worse = [f"{v['dimension']} = {v['level']}" for v in rows if v["dimension"] != "all"
@@ -158,10 +165,17 @@ def _when(rep, kind: str, other: str) -> list[str]:
                            for r in rules])
             simple = [r for r in rules if r["rule"] != BEST and r["share_of_best"] is not None]
             b = max(simple, key=lambda r: r["gain_margin"]) if simple else None
-            if b is not None and b["gain_margin"] > 0:
+            if not simple and all(r["gain_margin_low"] is None or r["gain_margin_low"] <= 0
+                                  for r in rules):
+                out += ["", f"No rule, the cross-fitted context rule included, gains clearly over "
+                            f"always taking the {other}: at this sample size the choice makes "
+                            f"no detectable difference for greedy players.", ""]
+            elif b is not None and b["gain_margin"] > 0:
+                beyond = (" (more than 100%: judged on half the blocks, the context rule "
+                          "does no better than the simple one)" if b["share_of_best"] > 1 else "")
                 out += ["", f"Of the simple rules, \"{b['rule']}\" captures the most: "
-                            f"{b['share_of_best']:.0%} of the cross-fitted best context rule's gain "
-                            f"(gains are against always taking the {other}).", ""]
+                            f"{b['share_of_best']:.0%} of the cross-fitted best context rule's gain"
+                            f"{beyond}; gains are against always taking the {other}.", ""]
             elif b is not None:
                 out += ["", f"No simple rule here gains over always taking the {other}.", ""]
     return out

@@ -134,24 +134,38 @@ def test_aligned_branch_hands_the_same_tiles_to_the_same_players():
                    "win_two_aligned": cfm.outcome(b, d.seat)[1]}
 
 
-def test_road_fork_swaps_follower_and_messenger():
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("kind", ["place", "figure"])
+def test_road_fork_swaps_follower_and_messenger(kind):
     """Messengers & Mayors: where greedy puts a follower on a road and the messenger is
-    allowed there too, the fork's two rows differ only in the figure kind (R-MM-5)."""
+    allowed there too, the fork's two choices differ only in the figure kind (R-MM-5),
+    in a placement row or in a step-2 figure decision (after activations)."""
     rules = Rules(expansions=("messages", "mayors"))
     seats = [player("greedy")] * 2
-    for seed in range(50):
+
+    def road_follower(g, d):  # a step-2 follower on a road where the messenger may go too
+        return next(((cfm.FOLLOWER, local) for k, local in d.choices if k == cfm.FOLLOWER
+                     and (cfm.MESSENGER, local) in d.choices
+                     and g.board.variant_at(g.placed_index).segments[local].kind == "road"), None)
+
+    for seed in range(300):
         g = Game(rules, seed)
-        hit = _first(g, seats, lambda g, d, c: cfm.road_options(g, d, c) is not None)
+        hit = _first(g, seats, lambda g, d, c: d.kind == kind and (
+            cfm.road_options(g, d, c) if kind == "place" else road_follower(g, d)))
         if hit:
             break
     else:
-        raise AssertionError("no road with both figures allowed in 50 games")
+        raise AssertionError(f"no {kind} decision with both figures allowed on a road in 300 games")
     d, c = hit
-    messenger, follower = cfm.road_options(g, d, c)
-    assert messenger[:3] == follower[:3] and messenger[4] == follower[4]
-    assert (messenger[3], follower[3]) == (cfm.MESSENGER, cfm.FOLLOWER)
+    if kind == "figure":  # greedy seldom picks a road there: take the follower
+        c = road_follower(g, d)
+    messenger, follower, local = cfm.road_options(g, d, c)
+    assert messenger[:-2] == follower[:-2] and messenger[-1] == follower[-1] == local
+    assert (messenger[-2], follower[-2]) == (cfm.MESSENGER, cfm.FOLLOWER)
     assert c in (messenger, follower) and {messenger, follower} <= set(d.choices)
-    ctx = cfm.road_context(g, follower)
+    ctx = cfm.road_context(g, follower, local)
     assert ctx["road_tiles"] >= 1 and 0 <= ctx["road_open"] <= 2 and isinstance(ctx["ride_near"], bool)
     before = g.state_key()
     rows = cfm.fork(g, seats, messenger, follower, d.seat, 2, "r")

@@ -13,8 +13,9 @@ allow. The main game then goes on as its own player decides. Fork kinds:
                     (one on a dark space, the other not): the messenger against the
                     meeple taking the points (R-MSG-C1, R-MSG-N1)
     road_figure     Messengers & Mayors: where the player puts a follower or the
-                    messenger meeple on a road and the other is allowed there too: the
-                    messenger against the follower (R-MM-5)
+                    messenger meeple on a road and the other is allowed there too (in a
+                    "place" row or a step-2 "figure" decision): the messenger against
+                    the follower (R-MM-5)
 
 Rows hold the context the findings are reported by; `*_action` is the first option's
 branch (the action, the messenger), `*_two` the second's (2 points, meeple, follower).
@@ -147,28 +148,37 @@ def figure_context(d) -> dict | None:
 
 
 def road_options(game: Game, d, choice):
-    """(messenger row, follower row) when `choice` puts one of them on a road and the
-    other is a legal choice too; else None."""
-    if d.kind != "place" or not isinstance(choice, tuple) or len(choice) != 5:
+    """(messenger choice, follower choice, local segment) when `choice` puts one of them
+    on a road and the other is a legal choice too; else None. Both the "place" rows
+    (x, y, rotation, figure, segment) and the "figure" decisions of Messengers & Mayors
+    step 2 ((figure, segment) on the tile just placed) are forked."""
+    if not isinstance(choice, tuple):
         return None
-    x, y, rot, kind, local = choice
-    if kind not in (FOLLOWER, MESSENGER):
+    if d.kind == "place" and len(choice) == 5:
+        x, y, rot, kind, local = choice
+        tile = game.catalogue.variant(game.catalogue.index[d.tile], rot)
+        swap = lambda k: (x, y, rot, k, local)  # noqa: E731
+    elif d.kind == "figure" and len(choice) == 2:
+        kind, local = choice
+        tile = game.board.variant_at(game.placed_index)
+        swap = lambda k: (k, local)  # noqa: E731
+    else:
         return None
-    tile = game.catalogue.variant(game.catalogue.index[d.tile], rot)
-    if tile.segments[local].kind != "road":
+    if kind not in (FOLLOWER, MESSENGER) or tile.segments[local].kind != "road":
         return None
-    other = (x, y, rot, MESSENGER if kind == FOLLOWER else FOLLOWER, local)
+    other = swap(MESSENGER if kind == FOLLOWER else FOLLOWER)
     if other not in d.choices:
         return None
-    return ((choice, other) if kind == MESSENGER else (other, choice))
+    return ((choice, other, local) if kind == MESSENGER else (other, choice, local))
 
 
-def road_context(game: Game, follower_row) -> dict:
-    """The road as it stands once the tile is placed (probed on a clone): its length in
-    tiles, open ends, and whether the messenger could ride on from it now (R-MM-6)."""
+def road_context(game: Game, follower_choice, local: int) -> dict:
+    """The road as it stands once the figure's tile is placed (probed on a clone): its
+    length in tiles, open ends, and whether the messenger could ride on from it now
+    (R-MM-6)."""
     probe = game.clone()
-    probe.apply(follower_row)
-    seg = probe.placed_index * probe.MAX_SEGS + follower_row[4]
+    probe.apply(follower_choice)
+    seg = probe.placed_index * probe.MAX_SEGS + local
     f = probe.board.feature(seg)
     return {"action": "messenger", "other": "follower", "road_tiles": f.tiles,
             "road_open": f.open, "ride_near": bool(mayors.ride_targets(probe, seg))}
@@ -201,7 +211,7 @@ def play_with_branches(game: Game, players, rollouts: int, forks=("messages",)) 
                       "chose_action": choice == "messenger", **row}
                      for row in fork(game, players, "messenger", "meeple", d.seat, rollouts, key)]
         if "road_figure" in forks and (pair := road_options(game, d, choice)) is not None:
-            ctx = road_context(game, pair[1])
+            ctx = road_context(game, pair[1], pair[2])
             found = [{**common, "fork": "road_figure", "number": -1, "action_points": -1, **ctx,
                       "chose_action": choice == pair[0], **row}
                      for row in fork(game, players, pair[0], pair[1], d.seat, rollouts, key)]
