@@ -23,7 +23,10 @@ class Case:
     name: str
     players: str  # comma-separated player specs
     games: int  # games per batch
-    engine: str  # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py)
+    # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py);
+    # "branches" / "branches-python": counterfactual message branches, 1 rollout
+    # (sim/cgame.py / sim/tournament/counterfactual.py)
+    engine: str
     expansions: tuple[str, ...] = ()
     edition: str = "c3.1"
 
@@ -50,11 +53,17 @@ CASES = (
     Case("c-messages-c3.1-2p-greedy-batch", "greedy,greedy", 1500, "batch", ("messages",), "c3.1"),
     Case("c-messages-classic-2p-greedy-batch", "greedy,greedy", 1500, "batch", ("messages",),
          "classic"),
+    # configs/message_counterfactual.toml's games: a fork at every message draw
+    Case("message-branches-2p-engine", "greedy+messages=always_2,greedy+messages=always_2", 60,
+         "branches-python", ("messages",), "c3.1"),
+    Case("c-message-branches-2p", "greedy+messages=always_2,greedy+messages=always_2", 400,
+         "branches", ("messages",), "c3.1"),
 )
 
 
 def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
-    from sim.cgame import CGame, play_batch
+    from sim.cgame import CGame, play_batch, play_with_branches
+    from sim.tournament.counterfactual import play_with_branches as python_branches
     from sim.fastpath import play_fast
     from sim.game import Game
     from sim.messages import MessagesOptions
@@ -72,6 +81,10 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
             play_fast(rules, seed, seats)
         elif case.engine == "c":
             CGame(rules, seed, seats, record=False).result()
+        elif case.engine == "branches":
+            play_with_branches(rules, seed, seats, 1)
+        elif case.engine == "branches-python":
+            python_branches(Game(rules, seed), seats, 1)
         else:
             play(Game(rules, seed), seats)
 

@@ -9,11 +9,15 @@ Mayors is not in the C game yet (CGame refuses it).
 Seats: each seat is a `strategies.Player` whose policies are all built in (see
 `seat_policy`; such a seat is played in C and a game of built-in seats never leaves
 C), or None: that seat's decisions stop the C game and are returned as `decision`,
-answered with `apply(choice)` — one C call per decision.
+answered with `apply(choice)` — one C call per decision. `sim.play.play(game,
+players)` works on a CGame: a Python policy reads the decision, `stream(seat)` (kept
+in C), `board` (read-only), `rules`, `turn`, `seat`, `tiles_left`; the expansion
+states (Game.msg, Game.courier) are not offered yet, nor `decision.choices.rules`.
 
 The tile order, the message deck and every seat's random stream come from the same
-derivations as Game (sim/rng.py, sim/game.py tile_order), so the same seed gives the
-same game in both engines; tests/test_cgame.py checks it move for move.
+derivations as Game (sim/rng.py; the shuffles of sim/game.py tile_order and
+sim/messages.py deck_order are done in C on the same streams), so the same seed gives
+the same game in both engines; tests/test_cgame.py checks it move for move.
 """
 
 from __future__ import annotations
@@ -22,12 +26,12 @@ from sim import messages, scoring
 from sim._core import check, ffi, lib
 from sim.board import Board
 from sim.errors import IllegalMove, InputError
-from sim.game import (FIGURE_KINDS, Decision, _check_stack, catalogue_for, stack_plan, stack_tiles,
-                      tile_order)
+from sim.game import FIGURE_KINDS, Decision, _check_stack, catalogue_for, stack_plan, stack_tiles
 from sim.river import is_river_tile, river_edges
 from sim.rng import Stream, derive
 from sim.rules import Rules
 from sim.tiles import KINDS
+from strategies import REGISTRY
 
 EXPANSION_BITS = {"messages": lib.CC_X_MESSAGES, "river": lib.CC_X_RIVER, "courier": lib.CC_X_COURIER}
 # message action names per edition, indexed by the C core's action code (CC_MSG_*):
@@ -57,8 +61,6 @@ def supports(rules: Rules) -> bool:
 
 def _builtin(policy, table: dict):
     """The C code of a registered built-in policy, or None (a Python policy)."""
-    from strategies import REGISTRY
-
     name = getattr(policy, "name", None)
     if name not in table or type(policy) is not REGISTRY.get(name):
         return None
@@ -88,6 +90,29 @@ def seat_policy(player, edition: str, out) -> bool:
     return True
 
 
+class _SeatStream(Stream):
+    """A seat's stream whose state lives in the C game (sim/rng.py Stream's methods)."""
+
+    __slots__ = ("_game", "_seat")
+
+    def __init__(self, game_ptr, seat: int):
+        self._game, self._seat = game_ptr, seat
+
+    @property
+    def state(self) -> int:
+        states = ffi.new("uint64_t[]", lib.CC_MAX_PLAYERS)
+        check(lib.cc_game_streams(self._game, states, lib.CC_MAX_PLAYERS), "cc_game_streams")
+        return states[self._seat]
+
+    @state.setter
+    def state(self, value: int) -> None:
+        check(lib.cc_game_set_stream(self._game, self._seat, value), "cc_game_set_stream",
+              seat=self._seat)
+
+    def copy(self) -> Stream:
+        return Stream(self.state)
+
+
 class _BoardView(Board):
     """The C game's board, read-only, valid while the game lives (for queries such as
     where a segment is); it owns nothing."""
@@ -111,24 +136,55 @@ class _BoardView(Board):
         raise TypeError("clone the CGame, not its board")
 
 
-def _config(rules: Rules, start, record: int):
-    """cc_game_config for `rules` with `start` at (0, 0); the deck is left to the caller.
+def _dealt(rules: Rules, record: int, stack: list[str] | None = None):
+    """(cc_game_config, stack cdata, its length) for `rules`: a seeded game's stack and
+    deck in their unshuffled order with the shuffles left to C (the same Fisher-Yates
+    on the same streams as sim/game.py tile_order and sim/messages.py deck_order, so
+    the tiles stream and messages stream are the caller's to set), or a fixed
+    `stack` of tile ids in draw order.
 
-    Raises InputError for rules the C game does not play."""
+    Raises InputError for rules the C game does not play or a bad stack."""
     if not supports(rules):
         raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
                          f"{', '.join(EXPANSION_BITS)} (Messengers & Mayors: not yet)")
+    cat = catalogue_for(rules)
     cfg = ffi.new("cc_game_config *")
+    if stack is None:
+        start, order, nriver, nlake = _plan(rules)
+        cfg.shuffle_stack, cfg.river_tiles, cfg.lake_tiles = 1, nriver, nlake
+    else:
+        start, ids = stack_tiles(rules)
+        order = list(stack)
+        _check_stack(order, ids)
     cfg.nplayers, cfg.followers = rules.players, rules.followers
     cfg.expansions = sum(EXPANSION_BITS[e] for e in rules.expansions)
-    cfg.start_type = catalogue_for(rules).index[start.id]
+    cfg.start_type = cat.index[start.id]
     cfg.record = record
     if "river" in rules.expansions:
         cfg.river_edge = river_edges(start)[0]  # R-RIV-1: the river leaves the spring
     if "messages" in rules.expansions:
-        cfg.edition = EDITIONS[rules.messages.edition]
-        cfg.zmg_alone = int(rules.messages.zmg_alone)
-    return cfg
+        options, names = rules.messages, ACTION_NAMES[rules.messages.edition]
+        cfg.edition = EDITIONS[options.edition]
+        cfg.zmg_alone = int(options.zmg_alone)
+        # deck_order: a fixed deck as it is, else the rulebook order, shuffled in C
+        deck = messages.deck_order(options, None) if options.deck else messages.ACTIONS[options.edition]
+        cfg.shuffle_deck = int(not options.deck)
+        for i, name in enumerate(deck):
+            cfg.deck[i] = names.index(name)
+    return cfg, ffi.new("int32_t[]", [cat.index[t] for t in order] or [0]), len(order)
+
+
+_plans: dict[tuple, tuple] = {}
+
+
+def _plan(rules: Rules):
+    """sim/game.py stack_plan as (start, tiles unshuffled, river tiles, lakes), built
+    once per tile sets and River."""
+    key = (rules.tile_sets, "river" in rules.expansions)
+    if key not in _plans:
+        start, river, lake, land = stack_plan(rules)
+        _plans[key] = (start, river + lake + land, len(river), len(lake))
+    return _plans[key]
 
 
 _flags: dict[tuple[str, ...], bytes] = {}
@@ -176,19 +232,7 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     if any(p is None for p in players):
         raise InputError("seats: a batch plays built-in seats only")
     pol = _seat_policies(rules, players)
-    cat = catalogue_for(rules)
-    start, river, lake, land = stack_plan(rules)
-    cfg = _config(rules, start, 0)
-    names = ACTION_NAMES[rules.messages.edition]
-    shuffle_deck = 0
-    if "messages" in rules.expansions:
-        # deck_order: a fixed deck as it is, else the rulebook order shuffled in C
-        fixed = rules.messages.deck
-        deck = (messages.deck_order(rules.messages, None) if fixed
-                else messages.ACTIONS[rules.messages.edition])
-        shuffle_deck = int(not fixed)
-        for i, name in enumerate(deck):
-            cfg.deck[i] = names.index(name)
+    cfg, stack, nstack = _dealt(rules, 0)
     seeds = list(seeds)
     n, per = rules.players, 2 + rules.players
     streams = ffi.new("uint64_t[]", max(1, len(seeds) * per))
@@ -196,14 +240,13 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     for i, seed in enumerate(seeds):
         for k, purpose in enumerate(purposes):
             streams[i * per + k] = derive(seed, purpose)
-    ids = [ffi.new("int32_t[]", [cat.index[t] for t in part] or [0]) for part in (river, lake, land)]
     turns = np.zeros(len(seeds), dtype=np.int32)
     winners = np.zeros(len(seeds), dtype=np.int32)
     results = np.zeros((len(seeds), n, lib.CC_RESULT_INTS), dtype=np.int32)
     flags = _tile_flags(rules)
     buf = ffi.from_buffer
-    check(lib.cc_game_batch(cat._ts, cfg, ids[0], len(river), ids[1], len(lake), ids[2], len(land),
-                            flags, len(flags), pol, shuffle_deck, len(seeds), streams,
+    check(lib.cc_game_batch(catalogue_for(rules)._ts, cfg, stack, nstack, flags, len(flags), pol,
+                            len(seeds), streams,
                             ffi.cast("int32_t *", buf(turns)), ffi.cast("int32_t *", buf(winners)),
                             ffi.cast("int32_t *", buf(results)), results.size),
           "cc_game_batch", rules=rules, games=len(seeds))
@@ -215,6 +258,7 @@ def _load(rules: Rules, seed: int, max_tiles: int, state: bytes) -> CGame:
     g = CGame.__new__(CGame)
     g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
     g._names = ACTION_NAMES[rules.messages.edition]
+    g._policies = None  # the seats' policies are in the state; resume_messages needs them
     out = ffi.new("cc_game **")
     check(lib.cc_game_load(g.catalogue._ts, state, len(state), out), "cc_game_load",
           rules=rules, seed=seed, size=len(state))
@@ -226,11 +270,12 @@ class CGame:
     """One game played by the C state machine. See the module docstring."""
 
     def __init__(self, rules: Rules, seed: int, seats=None, *, stack: list[str] | None = None,
-                 record: bool | int = True):
+                 record: bool | int = True, pause_messages: bool = False):
         """`seats`: per seat a built-in Player or None (decisions come back to the
         caller); None for all: every seat answered by the caller. `stack`: fixed tile
         ids in draw order, as for Game. `record`: True keeps events and history, False
-        neither, or CC_RECORD_* bits.
+        neither, or CC_RECORD_* bits. `pause_messages`: every seat's messages decisions
+        come back to the caller (to branch there), until `resume_messages()`.
 
         Raises InputError for rules the C game does not play, a seat whose policies
         are not all built in, or a bad stack.
@@ -238,26 +283,22 @@ class CGame:
         self.rules, self.seed = rules, seed
         self.catalogue = cat = catalogue_for(rules)
         self._names = ACTION_NAMES[rules.messages.edition]
-        pol = _seat_policies(rules, seats)
-        if stack is None:
-            start, order = tile_order(rules, seed)
-        else:
-            start, ids = stack_tiles(rules)
-            order = list(stack)
-            _check_stack(order, ids)
-        cfg = _config(rules, start, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
-                      if record is True else int(record))
-        if "messages" in rules.expansions:
-            deck = messages.deck_order(rules.messages, Stream(derive(seed, "messages")))
-            for i, name in enumerate(deck):
-                cfg.deck[i] = self._names.index(name)
+        pol = self._policies = _seat_policies(rules, seats)
+        if pause_messages:
+            paused = ffi.new("cc_seat_policy[]", rules.players)
+            ffi.memmove(paused, pol, ffi.sizeof(paused))
+            for s in range(rules.players):
+                paused[s].messages = lib.CC_POL_PYTHON
+            pol = paused
+        cfg, tiles, ntiles = _dealt(rules, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
+                                    if record is True else int(record), stack)
+        cfg.tiles_stream, cfg.messages_stream = derive(seed, "tiles"), derive(seed, "messages")
         flags = _tile_flags(rules)
-        tiles = ffi.new("int32_t[]", [cat.index[t] for t in order] or [0])
         states = ffi.new("uint64_t[]", [derive(seed, f"seat{s}") for s in range(rules.players)])
         out = ffi.new("cc_game **")
-        check(lib.cc_game_new(cat._ts, cfg, tiles, len(order), flags, len(flags), states, pol, out),
+        check(lib.cc_game_new(cat._ts, cfg, tiles, ntiles, flags, len(flags), states, pol, out),
               "cc_game_new", rules=rules, seed=seed)
-        self._own(out[0], len(order) + 1)
+        self._own(out[0], ntiles + 1)
 
     def _own(self, ptr, max_tiles: int) -> None:
         self._ptr = ffi.gc(ptr, lib.cc_game_free)
@@ -353,10 +394,23 @@ class CGame:
         check(lib.cc_game_apply(self._ptr, index), "cc_game_apply", choice=choice)
 
     def stream(self, seat: int) -> Stream:
-        """A copy of `seat`'s random stream as it stands (the C game advances its own)."""
-        states = ffi.new("uint64_t[]", lib.CC_MAX_PLAYERS)
-        check(lib.cc_game_streams(self._ptr, states, lib.CC_MAX_PLAYERS), "cc_game_streams")
-        return Stream(states[seat])
+        """`seat`'s random stream, kept in C: a Python policy drawing from it advances
+        the same state the built-in policies use."""
+        if not 0 <= seat < self.rules.players:
+            raise InputError(f"stream: seat {seat!r}: expected 0..{self.rules.players - 1}")
+        return _SeatStream(self._ptr, seat)
+
+    def resume_messages(self) -> None:
+        """After `pause_messages`: the seats' own policies answer messages decisions
+        again (from the next apply on, so a waiting decision is still the caller's)."""
+        for s in range(self.rules.players):
+            check(lib.cc_game_set_seat(self._ptr, s, self._policies + s), "cc_game_set_seat", seat=s)
+
+    def reseed(self, key: str) -> None:
+        """As Game.reseed: every seat's stream derived anew from (seed, key)."""
+        for s in range(self.rules.players):
+            check(lib.cc_game_set_stream(self._ptr, s, derive(self.seed, f"{key}/seat{s}")),
+                  "cc_game_set_stream", seat=s)
 
     def clone(self) -> CGame:
         """An independent copy (a C copy of the whole state)."""
@@ -365,6 +419,7 @@ class CGame:
             raise MemoryError("cc_game_clone failed")
         g = CGame.__new__(CGame)
         g.rules, g.seed, g.catalogue, g._names = self.rules, self.seed, self.catalogue, self._names
+        g._policies = self._policies
         g._own(ptr, self._max_tiles)
         return g
 
@@ -481,3 +536,84 @@ class CGame:
                     "live_moves": r[11]}
         return out
 
+
+def play_with_branches(rules: Rules, seed: int, players, rollouts: int) -> tuple[CGame, list[dict]]:
+    """sim/tournament/counterfactual.py's play_with_branches with every game in C: the
+    main game pauses at each message draw, and each rollout of each branch (the best
+    way of taking the action, then the 2 points) is a C clone, reseeded, played to
+    the end by the built-in seats without leaving C. The same rows as the Python
+    version for the same game. Returns (the finished main game, rows).
+
+    Raises InputError as CGame does; every player must be built in."""
+    from strategies.messages import MessagePolicy
+
+    game = CGame(rules, seed, players, pause_messages=True)
+    rows, draw = [], 0
+    while game.decision is not None:
+        d = game.decision  # a messages decision: nothing else stops a built-in game
+        status = game._state()
+        tiles_left, placed = status[2], status[4] - 1
+        total = placed + tiles_left
+        phase = "early" if tiles_left >= 2 * total / 3 else "late" if tiles_left < total / 3 else "mid"
+        best = MessagePolicy.best_action(d)
+        for r in range(rollouts if best is not None else 0):
+            result = {}
+            for name, choice in (("action", best[0]), ("two", (messages.TWO_POINTS, None))):
+                g = game.clone()
+                g.resume_messages()
+                g.reseed(f"cf{draw}/rollout{r}")
+                g.apply(choice)  # played to the end in C
+                scores = [p["score"] for p in g.result()["players"]]
+                winners = g.result()["winners"]
+                others = max(s for i, s in enumerate(scores) if i != d.seat)
+                result[name] = (scores[d.seat] - others,
+                                (1 / len(winners)) if d.seat in winners else 0.0)
+            rows.append({"draw": draw, "turn": status[0], "tiles_left": tiles_left, "phase": phase,
+                         "seat": d.seat, "action": d.info["action"], "number": d.info["number"],
+                         "rollout": r, "action_points": best[1],
+                         "margin_action": result["action"][0], "margin_two": result["two"][0],
+                         "win_action": result["action"][1], "win_two": result["two"][1]})
+        draw += 1
+        game.apply(players[d.seat].choose(game, d))
+    return game, rows
+
+
+
+def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
+    """The records' players table (sim/tournament/records.py PLAYERS) of a `play_batch`
+    result, column by column without a loop over games: game_ids and focal per game,
+    seat_specs per game (the player spec of each seat). The same rows as
+    records.player_row of each game's result."""
+    import numpy as np
+    import pyarrow as pa
+
+    from sim.tournament.records import MM_COLUMNS, PLAYERS
+
+    res = batch["results"]  # games x seats x CC_RESULT_INTS
+    games, n = res.shape[:2]
+    score = res[:, :, 0]
+    ahead = (score[:, None, :] > score[:, :, None]).sum(axis=2)  # players strictly ahead
+    won = (batch["winners"][:, None] >> np.arange(n)) & 1
+    share = won / won.sum(axis=1, keepdims=True)
+    names = ACTION_NAMES[rules.messages.edition]
+    cols = {"game_id": np.repeat(np.asarray(game_ids, dtype=np.int64), n),
+            "seat": np.tile(np.arange(n, dtype=np.int8), games),
+            "player": [s for specs in seat_specs for s in specs],
+            "focal": (np.arange(n)[None, :] == np.asarray(focal)[:, None]).ravel(),
+            "score": score.ravel(), "rank": (1 + ahead).ravel(), "win_share": share.ravel()}
+    for i, source in enumerate(scoring.SOURCES):
+        cols[f"points_{source}"] = res[:, :, 1 + i].ravel()
+    drawn, taken, points = res[:, :, 12:20], res[:, :, 20:28], res[:, :, 28:36]
+    cols.update({"scoring_meeple": res[:, :, 7].ravel(), "messenger": res[:, :, 8].ravel(),
+                 "messages_drawn": drawn.sum(axis=2).ravel(),
+                 "messages_taken": taken.sum(axis=2).ravel(),
+                 "moves_meeple": res[:, :, 9].ravel(), "moves_messenger": res[:, :, 10].ravel(),
+                 "moves_live": res[:, :, 11].ravel()})
+    zero = np.zeros(games * n, dtype=np.int16)
+    for a in messages.ALL_ACTIONS:
+        k = names.index(a) if a in names else None  # the other edition's names stay 0
+        for what, arr in (("drawn", drawn), ("taken", taken), ("points", points)):
+            cols[f"{what}_{a}"] = zero if k is None else arr[:, :, k].ravel()
+    cols.update(dict.fromkeys(MM_COLUMNS, zero))
+    return pa.Table.from_pydict({f.name: pa.array(cols[f.name], type=f.type) for f in PLAYERS},
+                                schema=PLAYERS)

@@ -72,6 +72,8 @@ def _picture_options(svg: Optional[Path], turn: Optional[int], page: Optional[Pa
     if turn is not None and svg is None:
         raise InputError(f"--turn {turn}: does nothing without --svg (it picks the turn the "
                          f"SVG shows; the --html page holds every turn)")
+    if svg is not None and page is not None and svg.resolve() == page.resolve():
+        raise InputError(f"--svg and --html both name {svg}: expected two different files")
     _check_targets(svg=svg, html=page)
 
 
@@ -137,7 +139,10 @@ def play(
         from sim.messages import MessagesOptions
 
         seed = 0 if seed is None else seed
-        specs = [p.strip() for p in split_top(players or "random,random", ",")]
+        try:
+            specs = [p.strip() for p in split_top(players or "random,random", ",")]
+        except InputError as e:
+            raise InputError(f"--players: {e}") from None
         if not 2 <= len(specs) <= 6:
             raise InputError(f"--players: {len(specs)} strategies given: expected 2..6")
         chosen = tuple(e.strip() for e in (expansions or "").split(",") if e.strip())
@@ -391,7 +396,7 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print them as
     import strategies as registry
 
     registry.make("first")  # loads the built-ins
-    rows = [{"name": name, "about": (cls.__doc__ or "").strip().splitlines()[0],
+    rows = [{"name": name, "about": " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split()),
              "decisions": list(getattr(cls, "KINDS", ())),
              "params": {k: t.__name__ for k, t in getattr(cls, "PARAMS", {}).items()}}
             for name, cls in sorted(registry.REGISTRY.items())]
@@ -399,7 +404,9 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print them as
         typer.echo(json.dumps(rows))
         return
     for r in rows:
-        typer.echo(f"{r['name']:12} {r['about']}")
+        params = ", ".join(f"{k}: {t}" for k, t in r["params"].items())
+        typer.echo(f"{r['name']:14} {r['about']}\n{'':14} answers: {', '.join(r['decisions'])}"
+                   + (f"\n{'':14} parameters: {params}" if params else ""))
 
 
 @app.command()

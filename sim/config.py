@@ -59,7 +59,8 @@ FORKS = {"messages": "messages", "scoring_figure": "messages", "road_figure": "m
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 # A config may be anyone's file: it may not make carcsim write outside the directory
 # where it runs. (A path typed as `--out` is the user's own choice and is not limited.)
-OUT_RULE = "a relative directory inside the working directory (no '..', not absolute)"
+OUT_RULE = ("a relative directory inside the working directory (no '..', not absolute, no blank, "
+            "padded or '~' part)")
 
 
 @dataclass(frozen=True)
@@ -258,8 +259,11 @@ def parse_experiment(text: str, path: str) -> Experiment:
 
 def _inside(out: str) -> bool:
     p = PurePosixPath(out)
+    # no part that is blank, padded or starts with "~": a config naming "~/x" or "  "
+    # would create folders of those names, surely not what its author meant
     return (out.isprintable() and "\\" not in out and bool(p.parts) and not p.is_absolute()
-            and ".." not in p.parts)
+            and ".." not in p.parts
+            and all(part.strip() == part and part and not part.startswith("~") for part in p.parts))
 
 
 def _parse_sprt(run: dict, where: str, kind: str, seats, pool, arms) -> tuple:

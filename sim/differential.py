@@ -33,7 +33,7 @@ from pathlib import Path
 
 from sim.errors import InputError
 from sim.game import FIGURE_KINDS, Game, tile_order
-from sim.log import format_log
+from sim.log import event_line, format_log
 from sim.messages import MessagesOptions
 from sim.reference import RefGame
 from sim.rules import IMPLEMENTED_EXPANSIONS, Rules
@@ -178,10 +178,19 @@ def _differs(a, b) -> str:
     return f"production says {a!r}\n  reference says {b!r}"
 
 
+def _readable(a: dict, b: dict) -> str:
+    """The two events as log lines (sim/log.py), when the log shows them."""
+    lines = [event_line(a), event_line(b)]
+    if None in lines or lines[0] == lines[1]:
+        return ""
+    return f"\n  in the log: production  {lines[0]}\n              reference   {lines[1]}"
+
+
 def _event_diff(pe: list[dict], re_: list[dict]) -> tuple[str, str] | None:
     for a, b in zip(pe, re_):
         if a != b:
-            return f"event differs:\n  {_differs(a, b)}", RULINGS.get(a["e"], "") or RULINGS.get(b["e"], "")
+            return (f"event differs:\n  {_differs(a, b)}{_readable(a, b)}",
+                    RULINGS.get(a["e"], "") or RULINGS.get(b["e"], ""))
     if len(pe) != len(re_):
         extra = pe[len(re_):] or re_[len(pe):]
         who = "production" if len(pe) > len(re_) else "reference"

@@ -50,14 +50,20 @@ def parse_toml(text: str, path: str) -> dict:
 
 
 def split_top(text: str, sep: str) -> list[str]:
-    """Split on `sep` outside parentheses: `a(b,c),d` -> [`a(b,c)`, `d`]."""
+    """Split on `sep` outside parentheses: `a(b,c),d` -> [`a(b,c)`, `d`].
+
+    Raises InputError for parentheses that do not pair up (`greedy(city=2.0,random`)."""
     out, depth, cur = [], 0, ""
     for ch in text:
         depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            break
         if ch == sep and depth == 0:
             out.append(cur)
             cur = ""
         else:
             cur += ch
+    if depth != 0:
+        raise InputError(f"{text!r}: unbalanced parentheses: expected <strategy>(<key>=<value>,…)")
     out.append(cur)
     return out

@@ -258,7 +258,10 @@ def parse_line(text: str, source: str = "") -> Tile:
         cities, names = _parse_cities(c[2:])
         roads = _parse_roads(r[2:], names)
         fields = _parse_fields(f[2:], names)
-        extras = () if x[2:] == "-" else tuple(split_top(x[2:], ","))
+        try:
+            extras = () if x[2:] == "-" else tuple(split_top(x[2:], ","))
+        except InputError as e:
+            raise _LineError(f"{x!r}: {e}") from None
         mon = [Segment("monastery", frozenset())] if "mon" in extras else []
         if not mon and any(s.end == "monastery" for s in roads):
             raise _LineError("a road ends at a monastery (>m), but the tile has none: expected "

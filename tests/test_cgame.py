@@ -4,6 +4,7 @@ every combination of The Messages (both editions, ZMG), the River and the Courie
 2-6 players and every built-in policy."""
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -172,6 +173,30 @@ def test_a_damaged_state_is_refused_not_run():
         _load(rules, seed, max_tiles, bytes(corrupt))
 
 
+def test_python_policies_play_on_the_c_game_itself():
+    """Seats answered by Python policies reading the C game (its decisions, a live
+    random stream): the same game as the engine's with the same policies."""
+    specs = ["random", "first+scoring_figure=spread", "random+scoring_figure=coverage"]
+    for expansions in ((), ("messages", "river", "courier")):
+        for seed in range(5):
+            rules = _rules(expansions, MESSAGE_OPTIONS["classic"], 3)
+            ref = play(Game(rules, seed), [player(p) for p in specs])
+            c = play(CGame(rules, seed), [player(p) for p in specs])
+            _same_game(c, ref, (expansions, seed))
+            assert c.stream(0).state == ref.stream(0).state
+
+
+def test_reseed_gives_common_random_numbers():
+    rules = _rules(("messages",), MESSAGE_OPTIONS["c3.1"], 2)
+    c = CGame(rules, 3)
+    ref = Game(rules, 3)
+    c.reseed("branch")
+    ref.reseed("branch")
+    assert [c.stream(s).state for s in range(2)] == [ref.stream(s).state for s in range(2)]
+    with pytest.raises(InputError):
+        c.stream(2)
+
+
 def test_same_seed_same_game_and_streams_advance():
     rules = _rules(("messages", "courier"), MESSAGE_OPTIONS["c3.1"], 4)
     specs = ["random", "random", "greedy", "random"]
@@ -240,3 +265,98 @@ def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
                 assert (row[7], row[8]) == (p["scoring_meeple"], p["messenger"])
                 assert {names[a]: int(v) for a, v in enumerate(row[12:20]) if v} == p["messages"]["drawn"]
     assert np.all(out["results"][:, :, 0] >= 0)
+
+
+def test_fixed_stack_and_fixed_deck_are_played_as_given():
+    from sim.game import tile_order
+
+    options = MessagesOptions(edition="classic", deck=("extra_tile", "smallest_city"))
+    rules = _rules(("messages", "river"), options, 3)
+    _, order = tile_order(rules, 1)
+    stack = order[:12] + order[-40:]  # the river, then some land tiles
+    specs = ["greedy", "random", "first"]
+    ref = play(Game(rules, 1, stack=stack), [player(p) for p in specs])
+    c = CGame(rules, 1, [player(p) for p in specs], stack=stack)
+    _same_game(c, ref, "fixed")
+    drawn = [e["action"] for e in c.events if e["e"] == "message_draw"]
+    assert drawn and drawn[:2] == ["extra_tile", "smallest_city"][:len(drawn)]
+    with pytest.raises(InputError, match="unknown tile id"):
+        CGame(rules, 8, stack=["nope"])
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_message_branches_in_c_give_the_python_rows(edition):
+    from sim.cgame import play_with_branches
+    from sim.tournament.counterfactual import play_with_branches as python_branches
+
+    specs = ["greedy", "random+scoring_figure=coverage", "greedy(extra=1.0)+messages=always_action"]
+    for seed in range(3):
+        rules = _rules(("messages", "courier"), MESSAGE_OPTIONS[edition], 3)
+        ref = Game(rules, seed)
+        expected = python_branches(ref, [player(p) for p in specs], 2)
+        c, rows = play_with_branches(rules, seed, [player(p) for p in specs], 2)
+        assert rows == expected and rows, (edition, seed)
+        _same_game(c, ref, (edition, seed))
+
+
+
+SCRIPTS = sorted((Path(__file__).resolve().parent / "scripts").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_scripted_games_play_the_same_in_c(path):
+    """Every scripted game the C game can play (not Messengers & Mayors): its choices
+    replayed on a CGame meet the same decisions and give the same events and result."""
+    from sim.game import TOWN_HALL
+    from sim.script import load_script, play_script
+
+    script = load_script(path)
+    if not supports(script.rules):
+        pytest.skip("Messengers & Mayors is not in the C game yet")
+    ref = play_script(script)
+    tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != TOWN_HALL.id]
+    replay = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
+    c = CGame(script.rules, 0, stack=tiles)
+    for step, choice in enumerate(ref.history):
+        _same_decision(c.decision, replay.decision, (path.stem, step))
+        c.apply(choice)
+        replay.apply(choice)
+    _same_game(c, ref, path.stem)
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_a_batch_fills_the_players_table_without_a_loop(edition):
+    import numpy as np
+    import pyarrow as pa
+
+    from sim.cgame import play_batch, players_table
+    from sim.tournament.records import PLAYERS, player_row
+
+    specs = ["greedy", "random", "greedy+scoring_figure=coverage", "first"]
+    rules = _rules(("messages", "courier"), MESSAGE_OPTIONS[edition], 4)
+    seeds = list(range(30, 45))
+    seat_specs = [specs[i % 4:] + specs[:i % 4] for i in range(len(seeds))]  # rotations
+    out = {"turns": [], "winners": [], "results": []}
+    rows = []
+    for i, seed in enumerate(seeds):  # one batch per seat order, as a worker would
+        b = play_batch(rules, [seed], [player(p) for p in seat_specs[i]])
+        for k in out:
+            out[k].append(b[k])
+        res = CGame(rules, seed, [player(p) for p in seat_specs[i]]).result()
+        rows += [player_row(1000 + i, seat_specs[i][p["seat"]], p["seat"] == i % 4, p, res["winners"])
+                 for p in res["players"]]
+    batch = {k: np.concatenate(v) for k, v in out.items()}
+    table = players_table(rules, batch, [1000 + i for i in range(len(seeds))], seat_specs,
+                          [i % 4 for i in range(len(seeds))])
+    assert table.schema == PLAYERS
+    assert table.to_pylist() == pa.Table.from_pylist(rows, schema=PLAYERS).to_pylist()
+
+
+@pytest.mark.parametrize("followers", [0, 1, 30])
+def test_follower_supplies_from_none_to_many(followers):
+    specs = ["greedy", "random", "first", "greedy(courier=2.0)", "random", "greedy"]
+    for seed in range(3):
+        rules = Rules(players=6, followers=followers, expansions=EXPANSIONS,
+                      messages=MESSAGE_OPTIONS["classic"])
+        ref = play(Game(rules, seed), [player(p) for p in specs])
+        _same_game(CGame(rules, seed, [player(p) for p in specs]), ref, (followers, seed))

@@ -118,6 +118,12 @@ CASES = {
         lambda t: ("validate", "quikstart"),
         r"quikstart: no such config file, and no shipped config of that name: expected a path or "
         r"one of bench_100k, .*quickstart"),
+    "unbalanced parentheses in a player": (
+        lambda t: ("play", "--players", "greedy(city=2.0,random"),
+        r"--players: 'greedy\(city=2.0,random': unbalanced parentheses"),
+    "picture and page on one file": (
+        lambda t: ("play", "--svg", t / "x", "--html", t / "x"),
+        r"--svg and --html both name .*x: expected two different files"),
     "replay turn without a picture": (
         lambda t: ("replay", t, "0", "--turn", "3"),
         r"--turn 3: does nothing without --svg"),

@@ -96,6 +96,21 @@ def test_a_wrong_monastery_value_is_reported_and_scripted(monkeypatch, tmp_path)
     assert again is not None and again.what == div.what
 
 
+def test_a_production_bug_is_reported_as_production(monkeypatch):
+    """The same planted bug on the production side: the message names production's
+    value first."""
+    from sim import scoring as prod_scoring
+
+    real = prod_scoring.feature_value
+    monkeypatch.setattr(prod_scoring, "feature_value", lambda board, f, final: real(board, f, final)
+                        + (f.kind == "road" and not final))
+    div = _first_divergence(Rules(players=2), ["greedy", "random"])
+    production, reference = div.what.split("reference says")
+    assert "'feature': 'road'" in production
+    points = [int(part.split("'points': ")[1].split(",")[0]) for part in (production, reference)]
+    assert points[0] == points[1] + 1
+
+
 def test_a_wrong_ride_order_is_reported(monkeypatch):
     real = ref_mayors.ride_targets
     monkeypatch.setattr(ref_mayors, "ride_targets", lambda g, segs: tuple(reversed(real(g, segs))))

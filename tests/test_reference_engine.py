@@ -166,3 +166,46 @@ def test_unknown_stack_tile_is_bad_input():
 
     with pytest.raises(InputError, match="tile 2 of the stack: unknown tile id 'ZZ'"):
         RefGame(Rules(players=2), ["U", "ZZ"])
+
+
+def _road_of_five(closer_is_owner: bool):
+    """Seat 0 has a follower on a straight road east of the start tile D; the road W,
+    D, U, U, X (5 tiles) is closed last by seat 0 (W) or by seat 1 (X)."""
+    from sim.messages import MessagesOptions
+
+    rules = Rules(players=2, expansions=("messages",),
+                  messages=MessagesOptions(edition="classic", deck=("per_knight",)))
+    if closer_is_owner:  # seat 0: U + follower, seat 1: U, seat 0: X, seat 1: E north of D, seat 0: W
+        stack, moves = ["U", "U", "X", "E", "W"], [(1, 0, 0, 0, 0), (2, 0, 0, -1, -1), (3, 0, 0, -1, -1),
+                                                   (0, 1, 2, -1, -1), (-1, 0, 0, -1, -1)]
+    else:  # seat 0: U + follower, seat 1: U, seat 0: W, seat 1: X
+        stack, moves = ["U", "U", "W", "X"], [(1, 0, 0, 0, 0), (2, 0, 0, -1, -1), (-1, 0, 0, -1, -1),
+                                              (3, 0, 0, -1, -1)]
+    g = RefGame(rules, stack, list(rules.messages.deck) + ["smallest_road"])
+    for move in moves:
+        while g.decision.kind == "scoring_figure":  # the 2-tile city of E scores nobody
+            g.apply("meeple")
+        g.apply(move)
+    return g
+
+
+def test_r_msg_c2_the_active_player_landing_on_a_dark_space_draws_a_message():
+    """5 road points move seat 0's meeple to 5, a dark space (R-BASE-10), in seat 0's
+    own turn: one message (R-MSG-C2); 'per knight' with no knight is worth 0, and the
+    2 points are always offered (R-MSG-8)."""
+    g = _road_of_five(closer_is_owner=True)
+    d = g.decision
+    assert (d.kind, d.seat, d.info["source"], d.info["points"]) == ("scoring_figure", 0, "road", 5)
+    g.apply("meeple")
+    d = g.decision
+    assert (d.kind, d.seat, d.choices, d.info["points"]) == (
+        "messages", 0, (("2", None), ("per_knight", None)), (2, 0))
+
+
+def test_r_msg_c2_a_dark_space_in_another_players_turn_draws_nothing():
+    g = _road_of_five(closer_is_owner=False)
+    assert (g.decision.kind, g.decision.seat) == ("scoring_figure", 0)
+    g.apply("meeple")
+    assert g.msg.figures[0] == [5, 0]
+    assert g.decision is None and g.scores == [5, 0]  # the stack is empty: the game is over
+    assert not any(e["e"] == "message_draw" for e in g.events)

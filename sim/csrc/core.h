@@ -168,6 +168,9 @@ int cc_feature_segments(const cc_board *b, int seg, int32_t *out, int cap);
  * messages.c, river.c, courier.c, listed in game.c's registry). The same rules, order
  * of steps, decisions and events as sim/game.py, which it is tested against move by
  * move. Random streams come from Python (sim/rng.py derivations) as SplitMix64 states.
+ * A call that is refused (bad argument, bad choice) changes nothing; an internal
+ * failure (memory, a fixed capacity) leaves the game answering every later call with
+ * that error (cc_game_status shows it).
  */
 
 typedef struct cc_game cc_game;
@@ -199,6 +202,13 @@ typedef struct {
     int32_t edition, zmg_alone;
     int32_t deck[8];      /* The Messages: action codes, top first (R-MSG-11) */
     int32_t record;       /* CC_RECORD_* bits: what to keep (nothing for batches) */
+    /* Shuffled here when set, exactly as sim/game.py tile_order and sim/messages.py
+     * deck_order do: the stack is river_tiles river tiles, lake_tiles lakes, then the
+     * land tiles; Fisher-Yates of the river tiles then of the land tiles with the
+     * tiles stream (R-BASE-2, R-RIV-1); the deck (given in rulebook order) with the
+     * messages stream. */
+    int32_t shuffle_stack, river_tiles, lake_tiles, shuffle_deck;
+    uint64_t tiles_stream, messages_stream;
 } cc_game_config;
 
 /* One seat: a policy per decision kind and their parameters (the strategies package). */
@@ -219,9 +229,10 @@ enum { CC_EV_START = 0, CC_EV_DRAW = 1, CC_EV_DISCARD = 2, CC_EV_PLACE = 3, CC_E
        CC_EV_MESSAGE = 9, CC_EV_COURIER = 10, CC_EV_FINAL = 11, CC_EV_END = 12 };
 
 /* A new game: places the start tile and runs to the first decision of a CC_POL_PYTHON
- * seat (or the end). stack: tile types in draw order (Python shuffles, sim/game.py
- * tile_order); tile_flags: CC_TILE_* per tile type (ntypes entries); seat_state: each
- * seat's SplitMix64 state. On success *out is the game; on failure nothing is kept. */
+ * seat (or the end). stack: tile types in draw order, or unshuffled as
+ * cfg->shuffle_stack says; tile_flags: CC_TILE_* per tile type (ntypes entries);
+ * seat_state: each seat's SplitMix64 state. On success *out is the game; on failure
+ * nothing is kept. */
 int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
                 int nstack, const uint8_t *tile_flags, int ntypes, const uint64_t *seat_state,
                 const cc_seat_policy *seats, cc_game **out);
@@ -244,7 +255,7 @@ int cc_game_apply(cc_game *g, int index);
  * taken}. */
 int cc_game_status(const cc_game *g, int32_t *out, int cap);
 /* Events from index `from` on, CC_EVENT_INTS each: {kind, turn, seat, v0..v8}; the
- * layout per kind is in game.c above emit(). Returns how many were written. */
+ * layout per kind is in game.c above game_emit(). Returns how many were written. */
 int cc_game_events(const cc_game *g, int from, int32_t *out, int cap);
 /* History from `from` on, CC_HISTORY_INTS each: {decision kind, choice values...}. */
 int cc_game_history(const cc_game *g, int from, int32_t *out, int cap);
@@ -256,21 +267,22 @@ int cc_game_result(const cc_game *g, int32_t *out, int cap);
 const cc_board *cc_game_board(const cc_game *g);
 /* Each seat's random stream state. Returns the number of seats. */
 int cc_game_streams(const cc_game *g, uint64_t *out, int cap);
+/* Sets seat's random stream state (a Python policy drew from it, or a reseed). */
+int cc_game_set_stream(cc_game *g, int seat, uint64_t state);
+/* Replaces seat's policies (checked as cc_game_new does; nothing changes on an error).
+ * The current decision, if any, is not answered until the next cc_game_apply. */
+int cc_game_set_seat(cc_game *g, int seat, const cc_seat_policy *policy);
 
 /* A shard of games of built-in seats in one call (no events, no history): game i is
- * dealt from its own streams, streams[i * (2 + nplayers) ...] = {tiles, messages,
- * seat 0, seat 1, ...}. The stack is shuffled here as sim/game.py tile_order does:
- * Fisher-Yates of `river` then of `land` with the tiles stream, the lake between
- * them; with The Messages and shuffle_deck, cfg->deck (in the edition's rulebook
- * order) is shuffled with the messages stream (sim/messages.py deck_order).
+ * cc_game_new(cfg with shuffle_stack and shuffle_deck set, stack) dealt from its own
+ * streams, streams[i * (2 + nplayers) ...] = {tiles, messages, seat 0, seat 1, ...}.
  * Out, per game: turns_out (tile turns played), winners_out (bit per seat), and
  * nplayers rows of CC_RESULT_INTS in results_out (results_cap int32 slots).
  * Returns the number of games played, or an error (then the outputs are partial). */
-int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *river,
-                  int nriver, const int32_t *lake, int nlake, const int32_t *land, int nland,
-                  const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
-                  int shuffle_deck, int ngames, const uint64_t *streams, int32_t *turns_out,
-                  int32_t *winners_out, int32_t *results_out, int results_cap);
+int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
+                  int nstack, const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
+                  int ngames, const uint64_t *streams, int32_t *turns_out, int32_t *winners_out,
+                  int32_t *results_out, int results_cap);
 
 /* The whole state of a game as bytes (for pickling): cc_game_save writes at most cap
  * bytes to out (out may be NULL with cap 0 to ask the size) and returns the size;

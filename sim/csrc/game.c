@@ -379,11 +379,30 @@ static int advance(cc_game *g) {
 
 /* ---------------------------------------------------------------- lifecycle */
 
+/* Stream.shuffle (sim/rng.py): Fisher-Yates from the end. */
+static void shuffle(int32_t *items, int n, uint64_t *state) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = splitmix_below(state, i + 1);
+        int32_t t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
 static int valid_policy(int kind, int p) {
     if (p >= CC_POL_PYTHON && p <= CC_POL_RANDOM) return 1;
     if (p == CC_POL_GREEDY) return 1;
     if (kind == CC_DEC_SCORING_FIGURE) return p >= CC_POL_MEEPLE_ONLY && p <= CC_POL_COVERAGE;
     if (kind == CC_DEC_MESSAGES) return p == CC_POL_ALWAYS_ACTION || p == CC_POL_ALWAYS_2;
+    return 0;
+}
+
+static int check_seat(const cc_seat_policy *p) {
+    if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
+        || !valid_policy(CC_DEC_MESSAGES, p->messages))
+        return CC_ERR_ARG;
+    for (int a = 0; a < CC_NMSG; a++)
+        if (p->overrides[a] < CC_OVERRIDE_NONE || p->overrides[a] > CC_OVERRIDE_ACTION) return CC_ERR_ARG;
     return 0;
 }
 
@@ -397,6 +416,9 @@ static int check_config(const cc_tileset *ts, const cc_game_config *c, const int
     for (int i = 0; i < nstack; i++)
         if (stack[i] < 0 || stack[i] >= ts->n) return CC_ERR_ARG;
     if ((c->expansions & CC_X_RIVER) && (c->river_edge < 0 || c->river_edge > 3)) return CC_ERR_ARG;
+    if (c->shuffle_stack && (c->river_tiles < 0 || c->lake_tiles < 0
+                             || (int64_t)c->river_tiles + c->lake_tiles > nstack))
+        return CC_ERR_ARG;
     if (c->expansions & CC_X_MESSAGES) {
         if (c->edition != CC_EDITION_CLASSIC && c->edition != CC_EDITION_C31) return CC_ERR_ARG;
         if (c->zmg_alone && c->edition != CC_EDITION_CLASSIC) return CC_ERR_ARG;  /* R-MSG-C4 */
@@ -406,14 +428,8 @@ static int check_config(const cc_tileset *ts, const cc_game_config *c, const int
             seen |= 1 << c->deck[i];
         }
     }
-    for (int s = 0; s < c->nplayers; s++) {
-        const cc_seat_policy *p = &seats[s];
-        if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
-            || !valid_policy(CC_DEC_MESSAGES, p->messages))
-            return CC_ERR_ARG;
-        for (int a = 0; a < CC_NMSG; a++)
-            if (p->overrides[a] < CC_OVERRIDE_NONE || p->overrides[a] > CC_OVERRIDE_ACTION) return CC_ERR_ARG;
-    }
+    for (int s = 0; s < c->nplayers; s++)
+        if (check_seat(&seats[s]) < 0) return CC_ERR_ARG;
     return 0;
 }
 
@@ -452,6 +468,16 @@ int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *
     }
     memcpy(g->tile_flags, tile_flags, (size_t)ntypes);
     if (nstack) memcpy(g->stack, stack, (size_t)nstack * sizeof *stack);
+    if (cfg->shuffle_stack) {  /* R-BASE-2, R-RIV-1: river first, lake last, then land */
+        uint64_t tiles = cfg->tiles_stream;
+        int land = cfg->river_tiles + cfg->lake_tiles;
+        shuffle(g->stack, cfg->river_tiles, &tiles);
+        shuffle(g->stack + land, nstack - land, &tiles);
+    }
+    if ((cfg->expansions & CC_X_MESSAGES) && cfg->shuffle_deck) {
+        uint64_t msgs = cfg->messages_stream;
+        shuffle(g->cfg.deck, CC_NMSG, &msgs);
+    }
     for (int s = 0; s < g->nplayers; s++) {
         g->supply[s] = cfg->followers;
         g->rng[s] = seat_state[s];
@@ -586,6 +612,18 @@ int cc_game_result(const cc_game *g, int32_t *out, int cap) {
 
 const cc_board *cc_game_board(const cc_game *g) { return g ? g->board : NULL; }
 
+int cc_game_set_seat(cc_game *g, int seat, const cc_seat_policy *policy) {
+    if (!g || !policy || seat < 0 || seat >= g->nplayers || check_seat(policy) < 0) return CC_ERR_ARG;
+    g->seats[seat] = *policy;
+    return CC_OK;
+}
+
+int cc_game_set_stream(cc_game *g, int seat, uint64_t state) {
+    if (!g || seat < 0 || seat >= g->nplayers) return CC_ERR_ARG;
+    g->rng[seat] = state;
+    return CC_OK;
+}
+
 int cc_game_streams(const cc_game *g, uint64_t *out, int cap) {
     if (!g || !out || cap < g->nplayers) return CC_ERR_ARG;
     memcpy(out, g->rng, (size_t)g->nplayers * sizeof *out);
@@ -594,44 +632,21 @@ int cc_game_streams(const cc_game *g, uint64_t *out, int cap) {
 
 /* ---------------------------------------------------------------- batches */
 
-/* Stream.shuffle (sim/rng.py): Fisher-Yates from the end. */
-static void shuffle(int32_t *items, int n, uint64_t *state) {
-    for (int i = n - 1; i > 0; i--) {
-        int j = splitmix_below(state, i + 1);
-        int32_t t = items[i];
-        items[i] = items[j];
-        items[j] = t;
-    }
-}
-
-int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *river,
-                  int nriver, const int32_t *lake, int nlake, const int32_t *land, int nland,
-                  const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
-                  int shuffle_deck, int ngames, const uint64_t *streams, int32_t *turns_out,
-                  int32_t *winners_out, int32_t *results_out, int results_cap) {
-    if (!ts || !cfg || nriver < 0 || nlake < 0 || nland < 0 || ngames < 0 || !streams
-        || !turns_out || !winners_out || !results_out || (nriver && !river) || (nlake && !lake)
-        || (nland && !land) || cfg->nplayers < 2 || cfg->nplayers > CC_MAX_PLAYERS)
+int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
+                  int nstack, const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
+                  int ngames, const uint64_t *streams, int32_t *turns_out, int32_t *winners_out,
+                  int32_t *results_out, int results_cap) {
+    if (!ts || !cfg || ngames < 0 || !streams || !turns_out || !winners_out || !results_out
+        || cfg->nplayers < 2 || cfg->nplayers > CC_MAX_PLAYERS)
         return CC_ERR_ARG;
-    int np = cfg->nplayers, nstack = nriver + nlake + nland, per = 2 + np;
+    int np = cfg->nplayers, per = 2 + np, rc = 0, i = 0;
     if ((int64_t)ngames * np * CC_RESULT_INTS > results_cap) return CC_ERR_FULL;
-    int32_t *stack = malloc(((size_t)nstack + 1) * sizeof *stack);
-    if (!stack) return CC_ERR_NOMEM;
     cc_game_config c = *cfg;
     c.record = 0;
-    int rc = 0, i = 0;
     for (; i < ngames && rc == 0; i++) {
         const uint64_t *s = &streams[(size_t)i * per];
-        uint64_t tiles = s[0], msgs = s[1];
-        memcpy(stack, river, (size_t)nriver * sizeof *stack);
-        memcpy(stack + nriver, lake, (size_t)nlake * sizeof *stack);
-        memcpy(stack + nriver + nlake, land, (size_t)nland * sizeof *stack);
-        shuffle(stack, nriver, &tiles);  /* R-BASE-2, R-RIV-1: river first, lake last */
-        shuffle(stack + nriver + nlake, nland, &tiles);
-        if ((cfg->expansions & CC_X_MESSAGES) && shuffle_deck) {
-            memcpy(c.deck, cfg->deck, sizeof c.deck);
-            shuffle(c.deck, CC_NMSG, &msgs);
-        }
+        c.tiles_stream = s[0];
+        c.messages_stream = s[1];
         cc_game *g = NULL;
         rc = cc_game_new(ts, &c, stack, nstack, tile_flags, ntypes, &s[2], seats, &g);
         if (rc < 0) break;
@@ -647,6 +662,5 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
         }
         cc_game_free(g);
     }
-    free(stack);
     return rc < 0 ? rc : i;
 }

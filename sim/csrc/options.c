@@ -79,14 +79,19 @@ static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t
                     break;
                 }
         }
-    memset(t, 0, sizeof *t);
+    t->ngroups = 0;  /* each group's fields are cleared when it is made */
     int8_t gid[CC_MAX_SEGS];
     memset(gid, -1, sizeof gid);
     for (int s = 0; s < nseg; s++) {
         int rep = lfind(par, s);
         if (gid[rep] < 0) {
-            gid[rep] = (int8_t)t->ngroups++;
-            t->kind[gid[rep]] = v->def.seg_kind[s];
+            int g = t->ngroups++;
+            gid[rep] = (int8_t)g;
+            t->kind[g] = v->def.seg_kind[s];
+            t->nroots[g] = t->complete[g] = 0;
+            t->open[g] = t->coats[g] = t->nfig[g] = 0;
+            memset(t->count[g], 0, sizeof t->count[g]);
+            memset(t->strength[g], 0, sizeof t->strength[g]);
         }
         int g = gid[rep];
         t->group_of[s] = (int8_t)g;
@@ -203,9 +208,19 @@ static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
 static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_t *v, int g,
                                   const int32_t *roots, int nroots) {
     const cc_board *b = c->b;
-    int32_t ids[64];
+    int32_t ids[FIELD_CITIES];  /* a valuation: cities past this many are not seen */
     int nids = 0, done = 0;
     int32_t scratch[FIELD_CITIES];
+    /* the existing cities the new tile joins, and the group each joins (a root is in
+     * one group at most: segments reaching one feature are one group) */
+    int32_t joined[CC_MAX_SEGS * 8];
+    int8_t joined_group[CC_MAX_SEGS * 8];
+    int njoined = 0;
+    for (int h = 0; t && h < t->ngroups; h++)
+        for (int k = 0; k < t->nroots[h] && t->kind[h] == CC_CITY; k++) {
+            joined[njoined] = t->roots[h][k];
+            joined_group[njoined++] = (int8_t)h;
+        }
     for (int i = 0; i <= nroots; i++) {
         int s = i < nroots ? roots[i] : -1;
         if (s < 0) { /* the new tile's own field segments of this group */
@@ -215,7 +230,7 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
                 for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
                     if (!(v->def.seg_cities[l] & (1u << ci))) continue;
                     int32_t id = -1 - t->group_of[ci];
-                    if (root_in(ids, nids, id) || nids >= 64) continue;
+                    if (root_in(ids, nids, id) || nids >= FIELD_CITIES) continue;
                     ids[nids++] = id;
                     done += t->complete[t->group_of[ci]];
                 }
@@ -227,13 +242,13 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
         for (int k = 0; k < nlist; k++) {
             int32_t cr = list[k], id = cr;
             int complete = b->segs[cr].open == 0;
-            if (t)  /* a city the new tile joins counts as the joined city */
-                for (int h = 0; h < t->ngroups; h++)
-                    if (t->kind[h] == CC_CITY && root_in(t->roots[h], t->nroots[h], cr)) {
-                        id = -1 - h;
-                        complete = t->complete[h];
-                    }
-            if (root_in(ids, nids, id) || nids >= 64) continue;
+            for (int j = 0; j < njoined; j++)  /* a city the new tile joins counts as joined */
+                if (joined[j] == cr) {
+                    id = -1 - joined_group[j];
+                    complete = t->complete[joined_group[j]];
+                    break;
+                }
+            if (root_in(ids, nids, id) || nids >= FIELD_CITIES) continue;
             ids[nids++] = id;
             done += complete;
         }
