@@ -318,7 +318,12 @@ def test_message_branches_in_c_give_the_python_rows(edition):
         ref = Game(rules, seed)
         expected = python_branches(ref, [player(p) for p in specs], 2)
         c, rows = play_with_branches(rules, seed, [player(p) for p in specs], 2)
-        assert rows == expected and rows, (edition, seed)
+        # the Python rows also name the fork kind and carry the aligned 2-points branch
+        # of an extra tile/turn (sim/tournament/counterfactual.py), which C does not play
+        extra = {"fork", "other", "margin_two_aligned", "win_two_aligned"}
+        assert all(set(e) - set(r) <= extra for e, r in zip(expected, rows))
+        assert rows == [{k: e[k] for k in r} for e, r in zip(expected, rows)] and rows, (edition, seed)
+        assert len(rows) == len(expected)
         _same_game(c, ref, (edition, seed))
 
 
