@@ -14,18 +14,50 @@ _module = importlib.import_module(os.environ.get("CARCSIM_CORE", "sim._sim_core"
 ffi = _module.ffi
 lib = _module.lib
 
-_MESSAGES = {
-    lib.CC_ERR_ARG: "bad argument",
-    lib.CC_ERR_RANGE: "coordinates outside the board",
-    lib.CC_ERR_OCCUPIED: "cell already holds a tile",
-    lib.CC_ERR_NOFIT: "tile does not fit there",
-    lib.CC_ERR_FULL: "capacity exceeded",
-    lib.CC_ERR_NOMEM: "out of memory",
+
+class CoreArgumentError(CoreError, ValueError):
+    """CC_ERR_ARG: a null pointer, unknown type, bad index or value."""
+
+
+class CoreRangeError(CoreError, ValueError):
+    """CC_ERR_RANGE: coordinates outside the board's grid."""
+
+
+class CellOccupiedError(CoreError, ValueError):
+    """CC_ERR_OCCUPIED: the cell already holds a tile."""
+
+
+class TileMisfitError(CoreError, ValueError):
+    """CC_ERR_NOFIT: edges do not match, or no placed neighbour."""
+
+
+class CapacityError(CoreError, ValueError):
+    """CC_ERR_FULL: an output buffer or a fixed capacity of the core is too small."""
+
+
+class CoreMemoryError(CoreError, MemoryError):
+    """CC_ERR_NOMEM: the core could not allocate."""
+
+
+ERRORS = {
+    lib.CC_ERR_ARG: (CoreArgumentError, "bad argument"),
+    lib.CC_ERR_RANGE: (CoreRangeError, "coordinates outside the board"),
+    lib.CC_ERR_OCCUPIED: (CellOccupiedError, "cell already holds a tile"),
+    lib.CC_ERR_NOFIT: (TileMisfitError, "tile does not fit there"),
+    lib.CC_ERR_FULL: (CapacityError, "capacity exceeded"),
+    lib.CC_ERR_NOMEM: (CoreMemoryError, "out of memory"),
 }
 
 
-def check(rc: int, call: str) -> int:
-    """Return rc, or raise CoreError for a negative C error code."""
-    if rc < 0:
-        raise CoreError(f"{call}: {_MESSAGES.get(rc, 'error')} (code {rc})")
-    return rc
+def check(rc: int, call: str, **inputs) -> int:
+    """Return rc, or raise the typed CoreError of a negative C error code; the message
+    names the call and quotes `inputs` (what the caller passed that was refused).
+
+    Raises: CoreArgumentError, CoreRangeError, CellOccupiedError, TileMisfitError,
+    CapacityError (all ValueError), CoreMemoryError, or CoreError for an unknown code.
+    """
+    if rc >= 0:
+        return rc
+    cls, what = ERRORS.get(rc, (CoreError, "error"))
+    quoted = ", ".join(f"{k}={v!r}" for k, v in inputs.items())
+    raise cls(f"{call}{f'({quoted})' if quoted else ''}: {what} (code {rc})")

@@ -13,6 +13,9 @@ from cffi import FFI
 HERE = Path(__file__).resolve().parent
 CSRC = HERE / "csrc"
 WARNINGS = ["-std=c11", "-O2", "-Wall", "-Wextra"]
+# one file per thing the core holds; internal.h is what they share (never cdef'd)
+SOURCES = ("tileset.c", "board.c", "options.c", "game.c", "policy.c", "save.c",
+           "messages.c", "river.c", "courier.c")
 
 
 def build_ffi(module_name: str = "sim._sim_core", extra_compile_args=(), extra_link_args=(),
@@ -25,7 +28,7 @@ def build_ffi(module_name: str = "sim._sim_core", extra_compile_args=(), extra_l
     ffi.set_source(
         module_name,
         '#include <stdint.h>\n#include "core.h"\n',
-        sources=[where(CSRC / "core.c")],
+        sources=[where(CSRC / name) for name in SOURCES],
         include_dirs=[where(CSRC)],
         extra_compile_args=[*WARNINGS, *extra_compile_args],
         extra_link_args=list(extra_link_args),

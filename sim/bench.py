@@ -3,7 +3,10 @@
 Each case runs in a fresh process (one core, so games/s is per core; its peak RSS is
 its own), plays `repeats` batches of seeded games, and reports the median batch rate.
 Cases ending in `-engine` play through the Python engine (sim/game.py, events and
-all); the others use the C fast path where it applies (sim/fastpath.py).
+all); cases starting with `c-` play in the C game state machine (sim/cgame.py, built-in
+seats, no events kept: a game never leaves C), those ending in `-batch` a whole batch
+in one C call (cgame.play_batch); the others use the C fast path (sim/fastpath.py:
+the C game, keeping each game's history).
 """
 
 from __future__ import annotations
@@ -20,25 +23,47 @@ class Case:
     name: str
     players: str  # comma-separated player specs
     games: int  # games per batch
-    fast: bool
+    # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py);
+    # "branches" / "branches-python": counterfactual message branches, 1 rollout
+    # (sim/cgame.py / sim/tournament/counterfactual.py)
+    engine: str
     expansions: tuple[str, ...] = ()
     edition: str = "c3.1"
 
 
 CASES = (
-    Case("base-2p-random", "random,random", 2000, True),
-    Case("base-2p-greedy", "greedy,greedy", 1000, True),
-    Case("base-2p-random-engine", "random,random", 400, False),
-    Case("base-2p-greedy-engine", "greedy,greedy", 300, False),
-    Case("messages-c3.1-2p-greedy", "greedy,greedy", 300, False, ("messages",), "c3.1"),
-    Case("messages-classic-2p-greedy", "greedy,greedy", 300, False, ("messages",), "classic"),
+    Case("base-2p-random", "random,random", 2000, "fast"),
+    Case("base-2p-greedy", "greedy,greedy", 1000, "fast"),
+    Case("base-2p-random-engine", "random,random", 400, "python"),
+    Case("base-2p-greedy-engine", "greedy,greedy", 300, "python"),
+    Case("messages-c3.1-2p-greedy", "greedy,greedy", 300, "python", ("messages",), "c3.1"),
+    Case("messages-classic-2p-greedy", "greedy,greedy", 300, "python", ("messages",), "classic"),
     # every expansion: The Messages, Messengers & Mayors, the River, the Courier
-    Case("all-4p-greedy", "greedy,greedy,greedy,greedy", 150, False,
+    Case("all-4p-greedy", "greedy,greedy,greedy,greedy", 150, "python",
          ("messages", "mayors", "river", "courier"), "c3.1"),
+    # the C game (issue 13): the same games as the rows above, played by sim/cgame.py
+    Case("c-base-2p-random", "random,random", 4000, "c"),
+    Case("c-base-2p-greedy", "greedy,greedy", 1500, "c"),
+    Case("c-messages-c3.1-2p-greedy", "greedy,greedy", 1500, "c", ("messages",), "c3.1"),
+    Case("c-messages-classic-2p-greedy", "greedy,greedy", 1500, "c", ("messages",), "classic"),
+    Case("c-messages-river-courier-4p-greedy", "greedy,greedy,greedy,greedy", 500, "c",
+         ("messages", "river", "courier"), "c3.1"),
+    Case("c-base-2p-random-batch", "random,random", 4000, "batch"),
+    Case("c-base-2p-greedy-batch", "greedy,greedy", 1500, "batch"),
+    Case("c-messages-c3.1-2p-greedy-batch", "greedy,greedy", 1500, "batch", ("messages",), "c3.1"),
+    Case("c-messages-classic-2p-greedy-batch", "greedy,greedy", 1500, "batch", ("messages",),
+         "classic"),
+    # configs/message_counterfactual.toml's games: a fork at every message draw
+    Case("message-branches-2p-engine", "greedy+messages=always_2,greedy+messages=always_2", 60,
+         "branches-python", ("messages",), "c3.1"),
+    Case("c-message-branches-2p", "greedy+messages=always_2,greedy+messages=always_2", 400,
+         "branches", ("messages",), "c3.1"),
 )
 
 
 def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
+    from sim.cgame import CGame, play_batch, play_with_branches
+    from sim.tournament.counterfactual import play_with_branches as python_branches
     from sim.fastpath import play_fast
     from sim.game import Game
     from sim.messages import MessagesOptions
@@ -52,18 +77,29 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
     games = max(1, int(case.games * scale))
 
     def one(seed):
-        if case.fast:
+        if case.engine == "fast":
             play_fast(rules, seed, seats)
+        elif case.engine == "c":
+            CGame(rules, seed, seats, record=False).result()
+        elif case.engine == "branches":
+            play_with_branches(rules, seed, seats, 1)
+        elif case.engine == "branches-python":
+            python_branches(Game(rules, seed), seats, 1)
         else:
             play(Game(rules, seed), seats)
 
-    for seed in range(min(20, games)):  # warm-up: imports, catalogue, caches
-        one(10**9 + seed)
+    def batch(seeds):
+        if case.engine == "batch":
+            play_batch(rules, seeds, seats)
+        else:
+            for seed in seeds:
+                one(seed)
+
+    batch(range(10**9, 10**9 + min(20, games)))  # warm-up: imports, catalogue, caches
     rates = []
     for r in range(repeats):
         t0 = time.perf_counter()
-        for seed in range(r * games, (r + 1) * games):
-            one(seed)
+        batch(range(r * games, (r + 1) * games))
         rates.append(games / (time.perf_counter() - t0))
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     conn.send({"case": case.name, "games_per_s_per_core": round(statistics.median(rates), 1),

@@ -44,6 +44,7 @@ class Catalogue:
             d.edges[e] = lib.CC_EDGE_ANY if ch == ANY_EDGE else EDGE_TYPES.index(ch)
         d.nseg = len(tile.segments)
         d.distinct = int(distinct)
+        d.no_value = int(tile.has("townhall"))  # R-MM-10
         for s, seg in enumerate(tile.segments):
             d.seg_kind[s] = KINDS.index(seg.kind)
             d.seg_mask[s] = sum(1 << e for e in seg.edges)
@@ -157,7 +158,7 @@ class Board:
         best = self._best
         while True:
             n = lib.cc_turn_best(self._ptr, type_index, self._rules(rules), len(rules), p,
-                                 self._rows, self._values, len(self._rows), best)
+                                 self._rows, self._values, len(self._rows), best, 5)
             if n != lib.CC_ERR_FULL:
                 break
             self._grow_rows(2 * len(self._rows))
@@ -216,7 +217,7 @@ class Board:
 
     def tile(self, index: int) -> tuple[int, int, int, int]:
         """Placed tile `index` as (type, rotation, x, y)."""
-        check(lib.cc_tile_info(self._ptr, index, self._buf), "cc_tile_info")
+        check(lib.cc_tile_info(self._ptr, index, self._buf, self._cap), "cc_tile_info")
         return tuple(ffi.unpack(self._buf, 4))
 
     def tile_at(self, x: int, y: int) -> int | None:
@@ -238,13 +239,13 @@ class Board:
         return check(lib.cc_find(self._ptr, segment), "cc_find")
 
     def feature(self, segment: int) -> Feature:
-        check(lib.cc_feature_info(self._ptr, segment, self._buf), "cc_feature_info")
+        check(lib.cc_feature_info(self._ptr, segment, self._buf, self._cap), "cc_feature_info")
         v = ffi.unpack(self._buf, 8)
         return Feature(v[0], KINDS[v[1]], v[2], v[3], v[4], bool(v[5]), v[6], v[7])
 
     def strength(self, segment: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(figure count per player, strength per player) on the feature; 6 players."""
-        check(lib.cc_feature_strength(self._ptr, segment, self._buf), "cc_feature_strength")
+        check(lib.cc_feature_strength(self._ptr, segment, self._buf, self._cap), "cc_feature_strength")
         v = ffi.unpack(self._buf, 12)
         return tuple(v[:6]), tuple(v[6:])
 
@@ -287,7 +288,7 @@ class Board:
         check(lib.cc_figure_remove(self._ptr, figure), "cc_figure_remove")
 
     def figure(self, figure: int) -> FigureInfo:
-        check(lib.cc_figure_info(self._ptr, figure, self._buf), "cc_figure_info")
+        check(lib.cc_figure_info(self._ptr, figure, self._buf, self._cap), "cc_figure_info")
         return FigureInfo(*ffi.unpack(self._buf, 5))
 
     def figures_on(self, segment: int) -> list[int]:

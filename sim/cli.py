@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -14,82 +15,156 @@ from sim.errors import InputError
 # typer ships its own click; its UsageError is the public BadParameter's base class
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
-                  help="carcsim: seeded Carcassonne games and tournaments.")
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True)
+COMMAND_LIST = "play, run, report, validate, replay, bench, tiles, configs, strategies"
 
 
-def _pictures(game, svg: Optional[Path], turn: Optional[int], page: Optional[Path], title: str) -> None:
-    """Write the board SVG (after `turn`, or at the end) and/or the step-through page."""
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("carcsim")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"carcsim {_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """carcsim: seeded Carcassonne games and tournaments."""
+
+
+def _check_targets(**targets: Optional[Path]) -> None:
+    """Refuse, before any work, an output file whose directory does not exist or cannot
+    be written, so that nothing is half-written."""
+    for option, path in targets.items():
+        if path is None:
+            continue
+        parent = path.parent
+        if str(path) == "" or path.name in ("", ".", ".."):
+            raise InputError(f"--{option} {str(path)!r}: expected a file name")
+        if not parent.is_dir():
+            raise InputError(f"--{option} {path}: directory {parent} does not exist")
+        if path.is_dir():
+            raise InputError(f"--{option} {path}: is a directory: expected a file name")
+        if not os.access(parent, os.W_OK):
+            raise InputError(f"--{option} {path}: directory {parent} is not writable")
+
+
+def _write(path: Path, text: str, option: str) -> None:
+    """Write through a temporary file and a rename: the target is whole or untouched."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text)
+        tmp.replace(path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise InputError(f"--{option} {path}: cannot write: {e.strerror}") from None
+
+
+def _picture_options(svg: Optional[Path], turn: Optional[int], page: Optional[Path]) -> None:
+    if turn is not None and svg is None:
+        raise InputError(f"--turn {turn}: does nothing without --svg (it picks the turn the "
+                         f"SVG shows; the --html page holds every turn)")
+    if svg is not None and page is not None and svg.resolve() == page.resolve():
+        raise InputError(f"--svg and --html both name {svg}: expected two different files")
+    _check_targets(svg=svg, html=page)
+
+
+def _pictures(game, svg: Optional[Path], turn: Optional[int], page: Optional[Path], title: str,
+              seats: Optional[list[str]] = None) -> None:
+    """Write the board SVG (after `turn`, or at the end) and/or the step-through page;
+    `seats`: the seats' strategy specs, for the legend."""
     from sim import render
 
     if turn is not None and not 0 <= turn <= render.turns_of(game):
         raise InputError(f"--turn {turn}: expected 0..{render.turns_of(game)} (the game's placements)")
-    for path, text in ((svg, lambda: render.board_svg(
-            game if turn is None else game.replayed(turn),
-            "end of game" if turn is None else f"after turn {turn}")),
-            (page, lambda: render.step_through_html(game, title))):
-        if path is None:
-            continue
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text())
-        tmp.replace(path)
+    if svg is not None:
+        board = render.board_svg(game if turn is None else game.replayed(turn),
+                                 "end of game" if turn is None else f"after turn {turn}", seats)
+    pages = render.step_through_html(game, title, seats) if page is not None else None
+    if svg is not None:
+        _write(svg, board, "svg")
+    if page is not None:
+        _write(page, pages, "html")
 
 
-def _emit(game, as_json: bool) -> None:
-    from sim.log import format_log
-
-    if as_json:
-        out = game.result()
-        out["events"] = game.events
-        typer.echo(json.dumps(out))
-    else:
-        typer.echo(format_log(game.events))
+def _game_json(game, head: dict) -> str:
+    return json.dumps({**head, **game.result(), "events": game.events})
 
 
 @app.command()
 def play(
     script: Optional[Path] = typer.Option(None, "--script", help="Play a scripted game (TOML)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of a seeded game."),
-    players: str = typer.Option("random,random", "--players",
-                                help="Comma-separated strategies, one per seat, e.g. "
-                                     "'greedy(city=2.0),random'."),
-    expansions: str = typer.Option("", "--expansions",
-                                   help="Comma-separated expansions of a seeded game, e.g. 'messages'."),
-    edition: str = typer.Option("c3.1", "--edition", help="The Messages' rules: c3.1 or classic."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed of a seeded game [default: 0]."),
+    players: Optional[str] = typer.Option(None, "--players",
+                                          help="Comma-separated strategies, one per seat, e.g. "
+                                               "'greedy(city=2.0),random' [default: random,random]."),
+    expansions: Optional[str] = typer.Option(None, "--expansions",
+                                             help="Comma-separated expansions of a seeded game, "
+                                                  "e.g. 'messages'."),
+    edition: Optional[str] = typer.Option(None, "--edition",
+                                          help="The Messages' rules: c3.1 or classic [default: c3.1]."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the board to this SVG file."),
     turn: Optional[int] = typer.Option(None, "--turn", help="Draw the board after this turn."),
     page: Optional[Path] = typer.Option(None, "--html", help="Write a step-through page (slider)."),
 ) -> None:
     """Play one game, scripted or seeded, and print its log or JSON result."""
+    from sim.config import check_player, rules_dict
+    from sim.log import format_log
     from sim.play import play_seeded
     from sim.rules import Rules
     from sim.script import load_script, play_script
     from sim.text import split_top
-    from strategies import player
 
+    _picture_options(svg, turn, page)
     if script is not None:
-        game = play_script(load_script(script))
+        for option, value in (("seed", seed), ("players", players), ("expansions", expansions),
+                              ("edition", edition)):
+            if value is not None:
+                raise InputError(f"--{option}: does nothing with --script (the script sets the "
+                                 f"rules, the moves and the policies)")
+        loaded = load_script(script)
+        game = play_script(loaded)
+        head = {"script": str(script), "seed": None, "rules": rules_dict(loaded.rules),
+                "policies": loaded.policies}
     else:
         from sim.messages import MessagesOptions
 
-        seats = [player(p.strip(), "--players") for p in split_top(players, ",")]
-        if not 2 <= len(seats) <= 6:
-            raise InputError(f"--players: {len(seats)} strategies given: expected 2..6")
-        chosen = tuple(e.strip() for e in expansions.split(",") if e.strip())
+        seed = 0 if seed is None else seed
         try:
-            rules = Rules(players=len(seats), expansions=chosen,
-                          messages=MessagesOptions(edition=edition))
+            specs = [p.strip() for p in split_top(players or "random,random", ",")]
+        except InputError as e:
+            raise InputError(f"--players: {e}") from None
+        if not 2 <= len(specs) <= 6:
+            raise InputError(f"--players: {len(specs)} strategies given: expected 2..6")
+        chosen = tuple(e.strip() for e in (expansions or "").split(",") if e.strip())
+        if edition is not None and "messages" not in chosen:
+            raise InputError(f"--edition {edition}: does nothing without The Messages "
+                             f"(--expansions messages)")
+        try:
+            rules = Rules(players=len(specs), expansions=chosen,
+                          messages=MessagesOptions(edition=edition or "c3.1"))
         except InputError as e:
             raise InputError(f"--expansions/--edition: {e}") from None
+        seats = [check_player(spec, rules, "--players") for spec in specs]
         game = play_seeded(rules, seed, seats)
-    _pictures(game, svg, turn, page, f"carcsim game: {script or f'seed {seed}'}")
-    _emit(game, as_json)
+        head = {"seed": seed, "rules": rules_dict(rules), "seats": specs}
+    _pictures(game, svg, turn, page, f"carcsim game: {script or f'seed {seed}'}", head.get("seats"))
+    typer.echo(_game_json(game, head) if as_json else format_log(game.events))
 
 
 @app.command()
 def run(
-    config: Path = typer.Argument(..., help="Experiment config (TOML)."),
+    config: str = typer.Argument(..., help="Experiment config: a TOML file, or the name of a "
+                                           "shipped config (carcsim configs)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output directory (default: run.out)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=0,
                                           help="CPUs of the local Ray (default all); on a joined cluster, "
@@ -103,6 +178,7 @@ def run(
     connect_timeout: float = typer.Option(30.0, "--connect-timeout", min=0.1,
                                           help="Seconds to reach an existing Ray cluster."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress and no summary table."),
+    as_json: bool = typer.Option(False, "--json", help="Print only the summary, as JSON."),
 ) -> None:
     """Run, resume or extend (more blocks) an experiment: Parquet tables and a manifest
     in the output directory."""
@@ -113,12 +189,19 @@ def run(
         from sim.tournament.run import run_experiment
 
         exp = load_experiment(config)
-        s = run_experiment(exp, out, workers, address, force, progress=not quiet, repair=repair,
-                           connect_timeout=connect_timeout)
+        # --json prints the summary alone on stdout: no progress then
+        s = run_experiment(exp, out, workers, address, force, progress=not (quiet or as_json),
+                           repair=repair, connect_timeout=connect_timeout)
     except KeyboardInterrupt:  # while loading, connecting or opening the directory
         typer.echo("interrupted: nothing was played", err=True)
         raise typer.Exit(130) from None
     rate = s.games / s.seconds if s.seconds else 0.0
+    if as_json:
+        typer.echo(json.dumps({"out": str(s.out), "config": exp.path, "shards_run": s.shards_run,
+                               "shards_skipped": s.shards_skipped, "games": s.games,
+                               "seconds": round(s.seconds, 3), "games_per_s": round(rate, 1),
+                               "interrupted": s.interrupted, "sprt": s.sprt}))
+        raise typer.Exit(130 if s.interrupted else 0)
     typer.echo(f"{s.out}: {s.shards_run} shards run, {s.shards_skipped} already done, "
                f"{s.games} games in {s.seconds:.1f} s ({rate:.0f} games/s)")
     if s.sprt:
@@ -158,7 +241,30 @@ def report(
 
 
 @app.command()
-def validate(config: Path = typer.Argument(..., help="Experiment config (TOML).")) -> None:
+def findings(
+    doc: Path = typer.Option(Path("docs/findings.md"), "--doc", help="The document to rewrite."),
+    workers: int = typer.Option(0, "--workers", min=0,
+                                help="CPUs of a local Ray; 0 (default) = in-process, one core."),
+    force: bool = typer.Option(False, "--force", help="Start over where a run directory holds "
+                                                      "another config."),
+    only: Optional[list[str]] = typer.Option(None, "--only", help="Only this config's section "
+                                                                  "(repeatable; a shipped name)."),
+) -> None:
+    """Rerun the shipped configs (resuming stored runs) and rewrite docs/findings.md."""
+    from sim.findings import SECTIONS, regenerate
+
+    known = [s.config for s in SECTIONS]
+    for name in only or []:
+        if name not in known:
+            raise InputError(f"--only: unknown section {name!r}: expected one of {', '.join(known)}")
+    regenerate(".", doc, workers, force, tuple(only or ()), echo=typer.echo)
+    typer.echo(f"findings: {doc}")
+
+
+@app.command()
+def validate(config: str = typer.Argument(..., help="Experiment config: a TOML file or a "
+                                                   "shipped config's name."),
+             as_json: bool = typer.Option(False, "--json", help="Print the plan as JSON.")) -> None:
     """Check an experiment config and print its plan, without playing."""
     from sim.config import load_experiment
     from sim.tournament import plan
@@ -169,8 +275,27 @@ def validate(config: Path = typer.Argument(..., help="Experiment config (TOML)."
     check_limits(exp)
     per = plan.games_per_block(exp)
     shards = -(-exp.blocks // exp.shard_blocks)  # counted, not listed: blocks may be huge
-    typer.echo(f"{config}: ok: {exp.design} design, {exp.blocks} blocks × {per} games = "
+    if as_json:
+        canon = exp.canonical()
+        typer.echo(json.dumps({"config": exp.path, "name": exp.name, "question": exp.question,
+                               "fingerprint": exp.fingerprint(), "out": exp.out,
+                               "blocks": exp.blocks, "games_per_block": per,
+                               "games": exp.blocks * per, "shard_blocks": exp.shard_blocks,
+                               "shards": shards, "design": canon["design"],
+                               "rules": canon["rules"]}))
+        return
+    typer.echo(f"{exp.path}: ok: {exp.design} design, {exp.blocks} blocks × {per} games = "
                f"{exp.blocks * per} games in {shards} shards")
+
+
+def _stored_seats(run_dir: Path, game_id: int) -> list[str]:
+    """Each seat's strategy spec of a stored game, from its `players` rows."""
+    import polars as pl
+
+    from sim.analysis.summary import load
+
+    rows = load(run_dir, "players").filter(pl.col("game_id") == game_id).sort("seat")
+    return rows["player"].to_list()
 
 
 @app.command()
@@ -180,14 +305,22 @@ def replay(
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the board to this SVG file."),
     turn: Optional[int] = typer.Option(None, "--turn", help="Draw the board after this turn."),
     page: Optional[Path] = typer.Option(None, "--html", help="Write a step-through page (slider)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the game and the check as JSON."),
 ) -> None:
     """Recompute one stored game from its seed and config, print its log, and check it
-    equals the stored rows."""
+    equals the stored rows (exit code 1 when it does not)."""
     from sim.log import format_log
     from sim.tournament.replay import replay_game
 
+    _picture_options(svg, turn, page)
     game, problems = replay_game(run_dir, game_id)
-    _pictures(game, svg, turn, page, f"carcsim game {game_id} of {run_dir}")
+    if svg is not None or page is not None:
+        _pictures(game, svg, turn, page, f"carcsim game {game_id} of {run_dir}",
+                  _stored_seats(run_dir, game_id))
+    if as_json:
+        typer.echo(_game_json(game, {"run": str(run_dir), "game_id": game_id,
+                                     "equal": not problems, "problems": problems}))
+        raise typer.Exit(1 if problems else 0)
     typer.echo(format_log(game.events))
     if problems:
         for p in problems:
@@ -225,11 +358,20 @@ def bench(
 
 @app.command()
 def tiles(source: str = typer.Argument("base", help="A shipped set (base, river, mayors, "
-                                                   "courier) or a tile file path.")) -> None:
+                                                   "courier) or a tile file path."),
+          as_json: bool = typer.Option(False, "--json", help="Print the tile types as JSON.")) -> None:
     """Validate a tile set or file and print its tile types and counts."""
     from sim.tiles import SETS, load_tile_file, tile_set
 
     types = tile_set(source) if source in SETS else load_tile_file(source)
+    if as_json:
+        typer.echo(json.dumps({"source": source, "tile_types": len(types),
+                               "tiles": sum(t.count for t in types),
+                               "types": [{"id": t.id, "count": t.count, "edges": t.edges,
+                                          "segments": [s.kind for s in t.segments],
+                                          "extras": list(t.extras), "line": t.line}
+                                         for t in types]}))
+        return
     for t in types:
         typer.echo(f"{t.id:6} x{t.count:<2} {t.edges}  {len(t.segments)} segments  "
                    f"{' '.join(t.extras)}".rstrip())
@@ -237,24 +379,73 @@ def tiles(source: str = typer.Argument("base", help="A shipped set (base, river,
 
 
 @app.command()
-def strategies() -> None:
-    """List the registered strategies."""
+def configs(as_json: bool = typer.Option(False, "--json", help="Print them as JSON.")) -> None:
+    """List the shipped experiment configs (`carcsim run NAME`) with their questions."""
+    from sim.config import load_experiment, shipped_configs
+
+    rows = [{"name": name, "question": load_experiment(path).question, "path": str(path)}
+            for name, path in shipped_configs().items()]
+    if as_json:
+        typer.echo(json.dumps(rows))
+        return
+    for r in rows:
+        typer.echo(f"{r['name']:28} {r['question']}")
+
+
+@app.command()
+def strategies(as_json: bool = typer.Option(False, "--json", help="Print them as JSON.")) -> None:
+    """List the registered strategies: the decisions each answers and its parameters."""
     import strategies as registry
 
     registry.make("first")  # loads the built-ins
-    for name, cls in sorted(registry.REGISTRY.items()):
-        doc = (cls.__doc__ or "").strip().splitlines()[0]
-        typer.echo(f"{name:12} {doc}")
+    rows = [{"name": name, "about": " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split()),
+             "decisions": list(getattr(cls, "KINDS", ())),
+             "params": {k: t.__name__ for k, t in getattr(cls, "PARAMS", {}).items()}}
+            for name, cls in sorted(registry.REGISTRY.items())]
+    if as_json:
+        typer.echo(json.dumps(rows))
+        return
+    for r in rows:
+        params = ", ".join(f"{k}: {t}" for k, t in r["params"].items())
+        typer.echo(f"{r['name']:14} {r['about']}\n{'':14} answers: {', '.join(r['decisions'])}"
+                   + (f"\n{'':14} parameters: {params}" if params else ""))
+
+
+@app.command()
+def check(
+    games: int = typer.Option(300, "--games", help="How many seeded games."),
+    expansions: str = typer.Option("all", "--expansions",
+                                   help="Comma-separated expansions, 'base' for none, or 'all' to "
+                                        "cycle through all 16 combinations."),
+    players: str = typer.Option("2-6", "--players", help="Seats per game: 2..6, or 2-6 to cycle."),
+    edition: str = typer.Option("both", "--edition", help="The Messages: c3.1, classic or both."),
+    zmg: bool = typer.Option(False, "--zmg", help="Every other classic game with R-MSG-C4."),
+    strategies: str = typer.Option("", "--strategies",
+                                   help="Comma-separated strategies, cycled over the seats "
+                                        "(default: the built-in mix of sim/differential.py)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first game; the next ones count up."),
+    out: Path = typer.Option(Path("."), "--out", help="Directory for a divergence's scripted game."),
+    script: Optional[Path] = typer.Option(None, "--script", help="Check one scripted game instead."),
+) -> int:
+    """Play games in the production and the reference engine, comparing every decision."""
+    from sim import differential
+
+    summary = differential.run_check(games, expansions, players, edition, zmg, strategies, seed,
+                                     out, script, typer.echo)
+    return 0 if summary.divergence is None else 1
 
 
 def main() -> None:
     """Console entry point: turns bad input into one line and exit code 2."""
     try:
-        rv = app(standalone_mode=False)
+        rv = app(prog_name="carcsim", standalone_mode=False)
     except InputError as e:
         print(f"carcsim: {e}", file=sys.stderr)
         sys.exit(2)
     except _UsageError as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # the usage went to stdout already
+            print(f"carcsim: no command given: expected one of {COMMAND_LIST}", file=sys.stderr)
+            sys.exit(2)
         where = f"{e.ctx.command_path}: " if e.ctx else ""
         print(f"{where}{e.format_message()}", file=sys.stderr)
         sys.exit(2)

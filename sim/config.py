@@ -1,7 +1,9 @@
 """Experiment configs (TOML): parsed and fully validated before any game runs.
 
-    [run]      name, seed (master seed), blocks, shard_blocks, events (keep the events
-               table), out (default output directory)
+    [run]      name, question (what the run answers, shown by `carcsim configs`),
+               seed (master seed), blocks, shard_blocks, events (keep the events
+               table), out (default output directory: a relative path inside the
+               working directory, see OUT_RULE; `--out` may name any directory)
     [run.sprt] optional sequential stop (Wald's SPRT on block outcomes): arm (an arm
                name, or a player spec in head-to-head designs), baseline (variants:
                default the first arm), p0 = 0.5, p1 = 0.55, alpha = beta = 0.05
@@ -13,36 +15,52 @@
                variants:         arms = [{name, player}], opponents = [player specs];
                                  each arm in the focal seat against the opponents,
                                  under every seat rotation
-               counterfactual:   seats, rollouts = k; like rotations, and at every
-                                 message draw the game is forked (action vs 2 points,
-                                 k rollouts each; sim/tournament/counterfactual.py)
+               counterfactual:   seats, rollouts = k, forks = [decision kinds]; like
+                                 rotations, and at every decision of those kinds the
+                                 game is forked, k rollouts each
+                                 (sim/tournament/counterfactual.py): "messages" (action
+                                 vs 2 points, the default), "scoring_figure" (messenger
+                                 vs meeple where they land differently), "road_figure"
+                                 (messenger meeple vs follower on a road)
                editions = ["c3.1", "classic"]  (optional, with The Messages: every
                                  block is played under each edition)
 
 A player spec is what `carcsim play --players` takes: `greedy`,
 `greedy(city=2.0)+messages=always_2`. Every error is one line naming the file and
 the field (InputError).
+
+The shipped configs live in `sim/configs/` (package data): `carcsim run quickstart`
+names one by its stem, `carcsim configs` lists them with their questions.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
+import re
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import resources
+from pathlib import Path, PurePosixPath
 
 from sim.errors import InputError, check_keys
 from sim.messages import EDITIONS, MessagesOptions
 from sim.rules import Rules
+from sim.text import parse_toml, read_input, split_top
 from strategies import player
 
 DESIGNS = ("fixed", "rotations", "round_robin", "variants", "counterfactual")
-RUN_KEYS = {"name", "seed", "blocks", "shard_blocks", "events", "out", "sprt"}
+RUN_KEYS = {"name", "question", "seed", "blocks", "shard_blocks", "events", "out", "sprt"}
 SPRT_KEYS = {"arm", "baseline", "p0", "p1", "alpha", "beta"}
 RULES_KEYS = {"players", "expansions", "followers", "messages"}
 MESSAGES_KEYS = {"edition", "zmg_alone", "deck"}
-DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts"}
+DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks"}
+# counterfactual fork kinds and the expansion each needs
+FORKS = {"messages": "messages", "scoring_figure": "messages", "road_figure": "mayors"}
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
+# A config may be anyone's file: it may not make carcsim write outside the directory
+# where it runs. (A path typed as `--out` is the user's own choice and is not limited.)
+OUT_RULE = ("a relative directory inside the working directory (no '..', not absolute, no blank, "
+            "padded or '~' part)")
 
 
 @dataclass(frozen=True)
@@ -70,6 +88,8 @@ class Experiment:
     rollouts: int = 0
     sprt: tuple = ()  # (arm, baseline or "", p0, p1, alpha, beta) when the run may stop early
     source: str = ""  # the TOML text, kept in the manifest
+    forks: tuple[str, ...] = ()  # counterfactual designs: the decision kinds forked
+    question: str = ""  # what the run answers (not part of its identity)
 
     def canonical(self) -> dict:
         """Everything that decides the games, as plain JSON values (the run's identity;
@@ -77,19 +97,51 @@ class Experiment:
         return {"name": self.name, "seed": self.seed, "blocks": self.blocks,
                 "shard_blocks": self.shard_blocks, "events": self.events,
                 "sprt": list(self.sprt),
-                "rules": {"players": self.rules.players, "expansions": list(self.rules.expansions),
-                          "followers": self.rules.followers,
-                          "messages": {"edition": self.rules.messages.edition,
-                                       "zmg_alone": self.rules.messages.zmg_alone,
-                                       "deck": list(self.rules.messages.deck)}},
+                "rules": rules_dict(self.rules),
                 "design": {"kind": self.design, "seats": list(self.seats), "pool": list(self.pool),
                            "arms": [[a.name, a.player] for a in self.arms],
                            "opponents": list(self.opponents), "editions": list(self.editions),
-                           "rollouts": self.rollouts}}
+                           "rollouts": self.rollouts}
+                | ({"forks": list(self.forks)} if self.forks not in ((), ("messages",)) else {})}
 
     def fingerprint(self) -> str:
         blob = json.dumps(self.canonical(), sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def rules_dict(rules: Rules) -> dict:
+    """The rules as plain JSON values (a run's identity, `play --json`)."""
+    return {"players": rules.players, "expansions": list(rules.expansions),
+            "followers": rules.followers,
+            "messages": {"edition": rules.messages.edition, "zmg_alone": rules.messages.zmg_alone,
+                         "deck": list(rules.messages.deck)}}
+
+
+# The decision kinds each part of the rules brings (the River and the Courier bring none).
+DECISIONS = {"": ("place",), "messages": ("scoring_figure", "messages"),
+             "mayors": ("town_hall", "favour", "scarecrow", "ride")}
+
+
+def check_player(spec: str, rules: Rules, where: str):
+    """The player of `spec`, refusing a policy that would answer no decision of a game
+    under `rules` (it would silently hand every decision to the defaults)."""
+    from strategies import parse_policy
+
+    seat = player(spec, where)
+    kinds = {k for part in ("", *rules.expansions) for k in DECISIONS.get(part, ())}
+    head, *rest = split_top(spec, "+")
+    answers = set(getattr(parse_policy(head, where), "KINDS", ()))
+    wanted = [part.partition("=")[0] for part in rest]
+    for kind in wanted:
+        if kind not in kinds:
+            raise InputError(f"{where}: {spec!r}: no {kind!r} decision arises under these rules "
+                             f"(expansions: {', '.join(rules.expansions) or 'none'})")
+    if not answers & kinds:
+        raise InputError(f"{where}: {head.strip()!r} answers only "
+                         f"{', '.join(sorted(answers))} decisions, and none arises under these "
+                         f"rules (expansions: {', '.join(rules.expansions) or 'none'}): expected a "
+                         f"policy for {', '.join(sorted(kinds))}, e.g. greedy")
+    return seat
 
 
 def _get(table: dict, key: str, kind: type, where: str, expected: str, default=None, check=None):
@@ -105,31 +157,31 @@ def _get(table: dict, key: str, kind: type, where: str, expected: str, default=N
     return v
 
 
-def _specs(table: dict, key: str, where: str) -> tuple[str, ...]:
+def _specs(table: dict, key: str, where: str, rules: Rules) -> tuple[str, ...]:
     v = _get(table, key, list, where, "a list of player specs")
     if not v or any(not isinstance(s, str) for s in v):
         raise InputError(f"{where}.{key} = {v!r}: expected a non-empty list of player specs")
     for i, spec in enumerate(v):
-        player(spec, f"{where}.{key}[{i}]")  # unknown strategy or parameter fails here
+        check_player(spec, rules, f"{where}.{key}[{i}]")  # unknown strategy or parameter fails here
     return tuple(v)
 
 
 def parse_experiment(text: str, path: str) -> Experiment:
     """Parse and validate an experiment. Raises InputError `FILE: field: expected …`."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{path}: not valid TOML: {e}") from None
-    check_keys(data, {"run", "rules", "design"}, path)
+    data = parse_toml(text, path)
+    check_keys(data, {"run", "rules", "design"}, f"{path}:")
     run = _get(data, "run", dict, path, "a [run] table", {})
     check_keys(run, RUN_KEYS, f"{path}: run")
     w = f"{path}: run"
-    name = _get(run, "name", str, w, "a name", Path(path).stem)
+    name = _get(run, "name", str, w, "a name of letters, digits, '_', '-', '.' (at most 64)",
+                Path(path).stem, NAME.fullmatch)
+    question = _get(run, "question", str, w, "one line of text", "",
+                    lambda v: v.isprintable() and len(v) <= 200)
     seed = _get(run, "seed", int, w, "a whole number ≥ 0", 0, lambda v: v >= 0)
     blocks = _get(run, "blocks", int, w, "a whole number ≥ 1", None, lambda v: v >= 1)
     shard_blocks = _get(run, "shard_blocks", int, w, "a whole number ≥ 1", 50, lambda v: v >= 1)
     events = _get(run, "events", bool, w, "true or false", False)
-    out = _get(run, "out", str, w, "a directory", f"runs/{name}")
+    out = _get(run, "out", str, w, OUT_RULE, f"runs/{name}", _inside)
 
     rules_t = _get(data, "rules", dict, path, "a [rules] table", {})
     check_keys(rules_t, RULES_KEYS, f"{path}: rules")
@@ -154,19 +206,24 @@ def parse_experiment(text: str, path: str) -> Experiment:
     seats = pool = opponents = ()
     arms: tuple[Arm, ...] = ()
     rollouts = 0
+    forks: tuple[str, ...] = ()
     if kind == "counterfactual":
-        if "messages" not in rules.expansions:
-            raise InputError(f"{w}.kind: counterfactual branches at message draws: The Messages "
-                             f"must be among rules.expansions")
+        forks = tuple(_get(design, "forks", list, w, f"a list of {', '.join(FORKS)}", ["messages"]))
+        if not forks or len(set(forks)) != len(forks) or any(f not in FORKS for f in forks):
+            raise InputError(f"{w}.forks = {list(forks)!r}: expected distinct names from "
+                             f"{', '.join(FORKS)}")
+        for f in forks:
+            if FORKS[f] not in rules.expansions:
+                raise InputError(f"{w}.forks: {f!r} forks need {FORKS[f]!r} among rules.expansions")
         rollouts = _get(design, "rollouts", int, w, "a whole number 1..100", 4,
                         lambda v: 1 <= v <= 100)
     if kind in ("fixed", "rotations", "counterfactual"):
-        seats = _specs(design, "seats", w)
+        seats = _specs(design, "seats", w, rules)
         if len(seats) != players:
             raise InputError(f"{w}.seats: {len(seats)} players for a {players}-player game: "
                              f"expected {players}")
     elif kind == "round_robin":
-        pool = _specs(design, "pool", w)
+        pool = _specs(design, "pool", w, rules)
         if len(pool) < players:
             raise InputError(f"{w}.pool: {len(pool)} specs: expected at least {players} for a "
                              f"{players}-player table")
@@ -177,12 +234,12 @@ def parse_experiment(text: str, path: str) -> Experiment:
             if not isinstance(a, dict) or set(a) != {"name", "player"} \
                     or not all(isinstance(a[k], str) for k in a):
                 raise InputError(f"{w}.arms[{i}] = {a!r}: expected {{name = \"…\", player = \"…\"}}")
-            player(a["player"], f"{w}.arms[{i}].player")
+            check_player(a["player"], rules, f"{w}.arms[{i}].player")
             parsed.append(Arm(a["name"], a["player"]))
         if not parsed or len({a.name for a in parsed}) != len(parsed):
             raise InputError(f"{w}.arms: expected at least one arm, with distinct names")
         arms = tuple(parsed)
-        opponents = _specs(design, "opponents", w)
+        opponents = _specs(design, "opponents", w, rules)
     editions = tuple(_get(design, "editions", list, w, "a list of editions", []))
     if editions:
         if "messages" not in rules.expansions:
@@ -197,7 +254,16 @@ def parse_experiment(text: str, path: str) -> Experiment:
         except InputError as err:
             raise InputError(f"{path}: {err}") from None
     return Experiment(path, name, seed, blocks, shard_blocks, events, out, rules, kind, seats,
-                      pool, arms, opponents, editions, rollouts, sprt, text)
+                      pool, arms, opponents, editions, rollouts, sprt, text, forks, question)
+
+
+def _inside(out: str) -> bool:
+    p = PurePosixPath(out)
+    # no part that is blank, padded or starts with "~": a config naming "~/x" or "  "
+    # would create folders of those names, surely not what its author meant
+    return (out.isprintable() and "\\" not in out and bool(p.parts) and not p.is_absolute()
+            and ".." not in p.parts
+            and all(part.strip() == part and part and not part.startswith("~") for part in p.parts))
 
 
 def _parse_sprt(run: dict, where: str, kind: str, seats, pool, arms) -> tuple:
@@ -230,9 +296,31 @@ def _parse_sprt(run: dict, where: str, kind: str, seats, pool, arms) -> tuple:
     return (arm, baseline, p0, p1, alpha, beta)
 
 
-def load_experiment(path: str | Path) -> Experiment:
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise InputError(f"{path}: cannot read config: {e.strerror}") from None
-    return parse_experiment(text, str(path))
+def shipped_configs() -> dict[str, Path]:
+    """The configs shipped in the package, by name (file stem)."""
+    folder = resources.files("sim") / "configs"
+    return {p.name[:-5]: Path(str(p)) for p in sorted(folder.iterdir(), key=lambda p: p.name)
+            if p.name.endswith(".toml")}
+
+
+def resolve(ref: str | Path) -> Path:
+    """A config path: `ref` itself when it names a file (or looks like a path), else the
+    shipped config of that name."""
+    path = Path(ref)
+    shipped = shipped_configs()
+    if path.exists():
+        return path
+    if path.suffix or len(path.parts) != 1:
+        if path.stem in shipped and path.suffix == ".toml":  # e.g. the old configs/NAME.toml
+            raise InputError(f"{ref}: cannot read config: No such file or directory; the shipped "
+                             f"config of that name is `{path.stem}` (carcsim run {path.stem})")
+        return path
+    if str(ref) in shipped:
+        return shipped[str(ref)]
+    raise InputError(f"{ref}: no such config file, and no shipped config of that name: expected a "
+                     f"path or one of {', '.join(shipped)} (carcsim configs)")
+
+
+def load_experiment(ref: str | Path) -> Experiment:
+    path = resolve(ref)
+    return parse_experiment(read_input(path, "config"), str(path))

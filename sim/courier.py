@@ -61,4 +61,4 @@ def qualifying(board: Board, state: CourierState) -> tuple[int, int, int, int] |
 
 def thank_you_points(board: Board, segment: int) -> int:
     """The feature's final-scoring value (R-BASE-8), for its owner alone."""
-    return scoring.final_value(board, board.feature(segment))
+    return scoring.feature_value(board, board.feature(segment), final=True)

@@ -18,7 +18,11 @@ class CoreError(CarcsimError):
 
 
 def check_keys(table: dict, allowed, where: str) -> None:
-    """Raise InputError `where.key: unknown key: expected …` for a key not allowed."""
+    """Raise InputError for a key not allowed: `FILE: section.key: unknown key: …`.
+
+    `where` is `FILE: section` for a table inside a file, or `FILE:` for the file's top
+    level (which gives `FILE: key`, never `FILE.toml.key`)."""
     for key in table:
         if key not in allowed:
-            raise InputError(f"{where}.{key}: unknown key: expected one of {', '.join(sorted(allowed))}")
+            name = f"{where} {key}" if where.endswith(":") else f"{where}.{key}"
+            raise InputError(f"{name}: unknown key: expected one of {', '.join(sorted(allowed))}")

@@ -16,6 +16,15 @@ Decisions:
                       whose feature would be free. Sorted by y, x, rotation, then no
                       figure first, then segment order; rotations giving an identical
                       tile appear once (the lowest).
+    "figure"          Messengers & Mayors, step 2 after step-1 activations (RULES.md 6):
+                      a placement that surrounds a mayor's or standing scarecrow's tile
+                      is offered without a figure (its rows carry -1, -1); once the
+                      favours and scarecrows are resolved the active seat chooses
+                      (figure, segment) on the tile just placed: (-1, -1) for none first,
+                      then by segment and figure kind as in "place". Not asked when none
+                      is the only choice.
+    "town_hall", "favour", "scarecrow", "ride"
+                      Messengers & Mayors: sim/mayors.py.
     "scoring_figure"  The Messages: which of the seat's two scoring figures takes
                       `info["points"]` from `info["source"]`; choices ("meeple",
                       "messenger") (R-MSG-C1, R-MSG-N1).
@@ -284,8 +293,9 @@ class Game:
                 tuple(self.agenda), self.pending, self._extra_turn, msg,
                 None if self.river is None else (self.river.end, self.river.last_turn),
                 None if self.courier is None else (self.courier.at, tuple(self.courier.moved_this_turn)),
-                None if self.mm is None else tuple(
-                    (tuple(p.supply.items()), p.town_hall) for p in self.mm.players))
+                None if self.mm is None else (tuple(
+                    (tuple(p.supply.items()), p.town_hall) for p in self.mm.players),
+                    tuple(self.mm.rides_due)))
 
     # ------------------------------------------------------------ the turn
 
@@ -346,17 +356,29 @@ class Game:
             self.emit("discard", turn=self.turn + 1, seat=self.seat, tile=tile)
         return False
 
+    def figure_rules(self, seat: int) -> tuple:
+        """The figure rules `seat` may use on the tile it places (R-BASE-4: a follower
+        only from supply; R-MM-1/5/7)."""
+        rules = (FOLLOWER_RULE,) if self.supply[seat] > 0 else ()
+        if self.mm is not None:
+            rules += mayors.placement_rules(self, seat)
+        return rules
+
     def _options(self, t: int) -> TurnOptions | None:
         """The place decision's choices for tile type t, None if it fits nowhere."""
-        # R-BASE-4: a follower only from supply
-        rules = (FOLLOWER_RULE,) if self.supply[self.seat] > 0 else ()
-        if self.mm is not None:
-            rules += mayors.placement_rules(self, self.seat)
+        rules = self.figure_rules(self.seat)
         tile = self.catalogue.types[t]
+        rows = None
         if self.river is not None and is_river_tile(tile):
             # R-RIV-2: only placements that carry the river on, without a U-turn
             rows = tuple(r for r in self.board.turn_options(t, rules)[0]
                          if self.river.allows(self.catalogue.variant(t, r[2]), r[0], r[1]))
+        cells = mayors.activating_cells(self) if self.mm is not None else ()
+        if cells:  # RULES.md 6: the figure comes after step-1 activations there
+            if rows is None:
+                rows = tuple(self.board.turn_options(t, rules)[0])
+            rows = tuple(r for r in rows if r[3] < 0 or (r[0], r[1]) not in cells)
+        if rows is not None:
             return TurnOptions(self.board, t, rules, rows) if rows else None
         return TurnOptions(self.board, t, rules) if self.board.has_placement(t) else None
 
@@ -405,27 +427,21 @@ class Game:
         """Score one completed feature: majority (R-BASE-7) takes the full value; its
         figures then go back to supply."""
         winners, value, kind = self._score(root, final=False)
-        rides = []
         for fig in self.board.figures_on(root):
             info = self.board.figure(fig)
             if info.kind == mayors.MESSENGER and kind == "road":
-                rides.append((info.player, fig))  # R-MM-6: it may ride on instead
+                self.mm.rides_due.append((info.player, fig, root))  # R-MM-6: may ride on
             else:
                 self.return_figure(fig)
-        order = [] if not rides else mayors.clockwise([p for p, _ in rides], self.seat,
-                                                      self.rules.players)
-        self.agenda[0:0] = ([("award", w, value, kind) for w in winners]
-                            + [("ride", fig, root) for p in order for q, fig in rides if q == p])
+        self.agenda[0:0] = [("award", w, value, kind) for w in winners]
 
     def _score(self, root: int, final: bool) -> tuple[list[int], int, str]:
         f = self.board.feature(root)
-        value = scoring.final_value(self.board, f) if final else scoring.completed_value(f)
+        value = scoring.feature_value(self.board, f, final)
         counts, strengths = self.board.strength(root)
         winners = scoring.majority(counts[:self.rules.players], strengths[:self.rules.players])
         x, y, where = self.board.segment_place(root)
         if self.mm is not None:
-            if f.kind == "monastery":  # R-MM-10: town halls surround but add nothing
-                value -= mayors.town_halls_around(self, x, y)
             for fig in self.board.figures_on(root):
                 info = self.board.figure(fig)
                 if fig in self.mm.riders and info.player in winners:
@@ -600,6 +616,8 @@ def _rebuild(rules, seed, stack, history, seat_states, town_halls_at_end=True):
 
 
 MM_STEPS = {"activate": mayors.step_activate, "place_figure": mayors.step_place_figure,
+            "figure_options": mayors.step_figure_options, "rides": mayors.step_rides,
             "ride": mayors.step_ride}
 MM_DECISIONS = {"town_hall": mayors.apply_town_hall, "favour": mayors.apply_favour,
-                "scarecrow": mayors.apply_scarecrow, "ride": mayors.apply_ride}
+                "scarecrow": mayors.apply_scarecrow, "ride": mayors.apply_ride,
+                "figure": mayors.apply_figure}

@@ -56,8 +56,6 @@ def event_line(e: dict) -> str | None:
         if e["to"] is None:
             return f"{turn}  seat {e['seat']}  messenger goes home"
         return f"{turn}  seat {e['seat']}  messenger rides to {e['where']} @{e['to'][0]},{e['to'][1]}"
-    if k == "figure_lost":
-        return f"{turn}  seat {e['seat']}  {e['figure']} not placed: none left after phase 1"
     if k == "final":
         return "final scoring"
     if k == "end":

@@ -27,15 +27,19 @@ R-MM-12  With the stack empty, a player still holding the town hall must place i
          their turn, the others pass; the game ends when every town hall is placed.
 R-MM-13  What a town hall completes scores in that turn's phase 3.
 
-Ruling of this engine (turn order, RULES.md 6): the figure is chosen together with the
-tile; phase-1 activations (favours, scarecrows) run first and the chosen figure is
-placed after them, unless they used up the follower it needed, in which case it is not
-placed (the event log says so).
+Turn order (RULES.md 6 with R-MM-2/8): favours and scarecrow activations happen in
+step 1, right after the tile is placed, and the figure options of step 2 are computed
+after them. A placement that surrounds a mayor's or a standing scarecrow's tile
+(`activating_cells`) is therefore offered without a figure, and after the activations
+the active seat answers a "figure" decision of its own; every other placement keeps
+its figure rows, as nothing can change between choosing and placing them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from sim.tiles import KINDS
 
 FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)  # figure kind codes in the C core
 KIND_NAMES = ("follower", "mayor", "messenger", "scarecrow")
@@ -71,9 +75,12 @@ class PlayerMM:
 class MayorsState:
     players: list[PlayerMM]
     riders: set = field(default_factory=set)  # figure ids of messengers that have ridden
+    # (seat, figure, road) of messengers whose road was scored this scoring phase: they
+    # ride once every feature is scored, clockwise from the active seat (R-MM-6)
+    rides_due: list = field(default_factory=list)
 
     def copy(self) -> MayorsState:
-        return MayorsState([p.copy() for p in self.players], set(self.riders))
+        return MayorsState([p.copy() for p in self.players], set(self.riders), list(self.rides_due))
 
 
 def clockwise(seats: list[int], active: int, players: int) -> list[int]:
@@ -112,6 +119,7 @@ def offer_town_hall(game, extra_tile: bool = False) -> bool:
     if not me.town_hall or river_flowing(game) or not (game.tiles_left or extra_tile):
         return False
     draw = ("draw",) if game.tiles_left else ()
+    game.pending = "extra_tile" if extra_tile else None
     game.decision = game.Decision("town_hall", game.seat, TOWN_HALL_ID, draw + town_hall_cells(game))
     return True
 
@@ -120,7 +128,10 @@ def forced_town_hall(game, can_end: bool = False) -> bool:
     """R-MM-12: with nothing left to draw, the next seat (from the active one) still
     holding its town hall must place it; the others pass. False: the game is over.
     `can_end` (scripted games, SCRIPTS.md) adds the choice "end": the script is over
-    and the remaining town halls stay unplaced."""
+    and the remaining town halls stay unplaced. While the river still flows (a
+    scripted stack may run out mid-river) no town hall may be placed (R-RIV-2)."""
+    if river_flowing(game):
+        return False
     n = game.rules.players
     for k in range(n):
         seat = (game.seat + k) % n
@@ -136,10 +147,12 @@ def apply_town_hall(game, choice) -> None:
     if choice == "end":
         game.final_scoring()
         return
+    extra_tile, game.pending = game.pending == "extra_tile", None
     if choice == "draw":
-        # nothing placeable left: at a turn's start the game ends (or R-MM-12 follows);
-        # inside a turn (an extra tile) the turn simply goes on
-        if not game.draw_for_turn() and not game.agenda:
+        # nothing placeable left: at a turn's start R-MM-12 follows at once (the seat
+        # still holding its town hall places it this turn) or the game ends; inside a
+        # turn (a classic extra tile) the turn simply goes on
+        if not game.draw_for_turn() and not extra_tile:
             game.end_or_force()
         return
     x, y = choice
@@ -156,8 +169,8 @@ def apply_town_hall(game, choice) -> None:
             game.return_figure(fig)
             game.emit("crisis", seat=info.player, at=list(_tile_xy(game, info.segment)))
     # phase 1 activations, then R-MM-13: what it completed scores in phase 3
-    game.agenda[0:0] = (activations(game, x, y)
-                        + [("score", root) for root in completed] + [("end_round", "turn")])
+    game.agenda[0:0] = (activations(game, x, y) + [("score", root) for root in completed]
+                        + [("rides",), ("end_round", "turn")])
 
 
 def _tile_xy(game, segment: int) -> tuple[int, int]:
@@ -182,27 +195,66 @@ def activations(game, x: int, y: int) -> list[tuple]:
         (f for f in found if f[0] == p), key=lambda f: (f[1], f[2]))]
 
 
+def activating_cells(game) -> set[tuple[int, int]]:
+    """Cells whose tile would surround (give a 4th orthogonal neighbour to) a tile
+    holding a mayor or a standing scarecrow: placing there has step-1 activations."""
+    cells = set()
+    for _, info in game.board.figures():
+        if info.kind == MAYOR or (info.kind == SCARECROW and not info.scores):
+            tx, ty = _tile_xy(game, info.segment)
+            if game.board.sides(tx, ty) == 3:
+                cells.update((tx + dx, ty + dy) for dx, dy in SIDES
+                             if game.board.tile_at(tx + dx, ty + dy) is None)
+    return cells
+
+
 def after_tile(game, x: int, y: int, completed: list[int], figure: int, local: int) -> None:
-    """The turn after a tile is placed: phase 1 activations, phase 2 the chosen figure
-    (and its own activation), phase 3 scoring (see the module's engine ruling)."""
-    game.agenda[0:0] = (activations(game, x, y) + [("place_figure", figure, local)]
-                        + [("score", root) for root in completed] + [("end_round", "turn")])
+    """The turn after a tile is placed: step 1 activations, step 2 the figure (chosen
+    with the tile, or after the activations when there are any), step 3 scoring."""
+    acts = activations(game, x, y)
+    step2 = [("figure_options",)] if acts else [("place_figure", figure, local)]
+    game.agenda[0:0] = (acts + step2 + [("score", root) for root in completed]
+                        + [("rides",), ("end_round", "turn")])
+
+
+def figure_options(game) -> tuple:
+    """Step 2 after activations: (figure kind, local segment) pairs for the active seat
+    on the tile just placed, (-1, -1) for none first, then by segment and figure kind
+    (the order of the place decision's rows); a follower or messenger meeple only on a
+    feature holding no figure (R-BASE-4, R-MM-5), a mayor or scarecrow on any city or
+    field (R-MM-1, R-MM-7)."""
+    index = game.placed_index
+    tile = game.board.variant_at(index)
+    rules = game.figure_rules(game.seat)
+    out = [(-1, -1)]
+    for local, seg in enumerate(tile.segments):
+        free = game.board.feature(index * game.MAX_SEGS + local).figures == 0
+        for kind, kinds, needs_free, _, _ in rules:
+            if kinds >> KINDS.index(seg.kind) & 1 and (free or not needs_free):
+                out.append((kind, local))
+    return tuple(out)
+
+
+def step_figure_options(game) -> None:
+    choices = figure_options(game)
+    if len(choices) > 1:
+        game.decision = game.Decision("figure", game.seat, game.board.variant_at(game.placed_index).id,
+                                      choices)
+
+
+def apply_figure(game, choice) -> None:
+    step_place_figure(game, *choice)
 
 
 def step_place_figure(game, figure: int, local: int) -> None:
+    """Step 2: the chosen figure onto the tile just placed; a mayor or scarecrow on an
+    already surrounded tile activates at once (R-MM-2, R-MM-8)."""
     if figure < 0:
         return
-    seg = game.placed_index * game.MAX_SEGS + local
-    seat = game.seat
-    needs_free = figure in (FOLLOWER, MESSENGER)
-    has = game.supply[seat] > 0 if figure == FOLLOWER else game.mm.players[seat].supply[figure] > 0
-    if not has or (needs_free and game.board.feature(seg).figures):
-        game.emit("figure_lost", seat=seat, figure=KIND_NAMES[figure])
-        return
-    fig = game.put_figure(seat, figure, seg)
-    x, y = _tile_xy(game, seg)
+    fig = game.put_figure(game.seat, figure, game.placed_index * game.MAX_SEGS + local)
+    x, y = _tile_xy(game, game.board.figure(fig).segment)
     if figure in (MAYOR, SCARECROW) and game.board.sides(x, y) == 4:
-        game.agenda.insert(0, ("activate", fig))  # R-MM-2/8: at once on a surrounded tile
+        game.agenda.insert(0, ("activate", fig))
 
 
 def step_activate(game, fig: int) -> None:
@@ -278,6 +330,14 @@ def ride_targets(game, road: int) -> tuple:
     return tuple(sorted(s for r in open_roots for s in game.board.feature_segments(r)))
 
 
+def step_rides(game) -> None:
+    """R-MM-6: after every feature of the scoring phase is scored, the messengers whose
+    roads were scored ride (or go home), clockwise from the active seat across roads."""
+    due, game.mm.rides_due = game.mm.rides_due, []
+    order = clockwise(sorted({p for p, _, _ in due}), game.seat, game.rules.players)
+    game.agenda[0:0] = [("ride", fig, road) for p in order for q, fig, road in due if q == p]
+
+
 def step_ride(game, fig: int, road: int) -> None:
     info = game.board.figure(fig)
     if info.segment < 0:
@@ -303,15 +363,3 @@ def apply_ride(game, choice) -> None:
         game.courier.moved_this_turn.append((new, choice))
     x, y, where = game.board.segment_place(choice)
     game.emit("ride", seat=owner, to=[x, y], where=where)
-
-
-def town_halls_around(game, x: int, y: int) -> int:
-    """Town halls among the 8 tiles around (x, y) (R-MM-10: they surround a monastery
-    without adding to its points)."""
-    th = game.catalogue.index[TOWN_HALL_ID]
-    n = 0
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            i = game.board.tile_at(x + dx, y + dy) if (dx or dy) else None
-            n += i is not None and game.board.tile(i)[0] == th
-    return n

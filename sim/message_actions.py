@@ -45,7 +45,7 @@ def _order(game, segment: int) -> tuple[int, int, int]:
 
 
 def _final(game, root: int) -> int:
-    return scoring.final_value(game.board, game.board.feature(root))
+    return scoring.feature_value(game.board, game.board.feature(root), final=True)
 
 
 def _majority_value(game, seat: int, root: int) -> int:

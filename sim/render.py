@@ -3,17 +3,26 @@
 Every tile is drawn from its tile data (no artwork): green field, brown city areas
 (each city segment as wedges from its edges to the centre, or a cap for one edge),
 roads and the river as lines from edge midpoints to the centre, a monastery, coats of
-arms, letter symbols, town halls. Figures are drawn in their player's colour, shaped
-by kind; with The Messages both scoring figures of each player stand on a 50-space
-scoreboard strip. Each tile's `<title>` gives its turn and notation, so hovering over
-it tells when it was placed. The output depends only on the game, so a fixed scripted
-game draws the same bytes every time (the golden test relies on this).
+arms, letter symbols, town halls. Each tile type in each rotation is drawn once, in
+`<defs>`, and placed with `<use>`, which keeps a whole game's page small. Figures are
+drawn in their player's colour, shaped by kind; with The Messages both scoring figures
+of each player stand on a 50-space scoreboard strip. A legend under the board names
+the seats (with their strategies, when known) and their scores, and shows the figure
+shapes; the caption comes last, and the view box holds all of it. Each tile's
+`<title>` gives its turn and notation, so hovering over it tells when it was placed.
+
+The step-through page draws the final board's frame once: every tile (hidden until
+its turn), and per turn only what changes (figures, scoreboard, scores, caption), so
+every turn has the same size and the same board origin. The output depends only on the
+game, so a fixed scripted game draws the same bytes every time (the golden test relies
+on this).
 """
 
 from __future__ import annotations
 
 import html
 import json
+from dataclasses import dataclass
 
 from sim.board import MAX_SEGS
 from sim.game import FIGURE_KINDS, Game
@@ -21,8 +30,15 @@ from sim.notation import placement_text
 from sim.tiles import Tile
 
 S = 64  # pixels per tile
+MARGIN = 10
+STRIP = 70  # the scoreboard strip's height, with The Messages
+MIN_WIDTH = 560  # room for the legend under a small board
+LINE = 18  # legend line height
+CHAR = 7.2  # width of a 12 px sans-serif character (DejaVu Sans), to lay out the legend
+SPEC_CHARS = 60  # a longer strategy spec is cut (in full in its <title>)
 COLOURS = ("#d62728", "#1f77b4", "#e7ba00", "#2ca02c", "#111111", "#9467bd")
 FIELD, CITY, ROAD, RIVER = "#a6c96a", "#b5804f", "#f4efe4", "#4a90d9"
+LEGEND_INK = "#666"
 # corners of each edge, clockwise, in unit tile coordinates (0,0 top-left)
 EDGE_CORNERS = {0: ((0, 0), (1, 0)), 1: ((1, 0), (1, 1)), 2: ((1, 1), (0, 1)), 3: ((0, 1), (0, 0))}
 EDGE_MID = {0: (0.5, 0), 1: (1, 0.5), 2: (0.5, 1), 3: (0, 0.5)}
@@ -30,18 +46,22 @@ HALF_POINT = {0: (0.25, 0.1), 1: (0.75, 0.1), 2: (0.9, 0.25), 3: (0.9, 0.75),
               4: (0.75, 0.9), 5: (0.25, 0.9), 6: (0.1, 0.75), 7: (0.1, 0.25)}
 
 
-def _pt(ox: float, oy: float, p) -> str:
-    return f"{ox + p[0] * S:.1f},{oy + p[1] * S:.1f}"
+def _pt(p) -> str:
+    return f"{p[0] * S:.1f},{p[1] * S:.1f}"
 
 
-def _tile_svg(tile: Tile, ox: float, oy: float, label: str) -> str:
-    out = [f"<g><title>{html.escape(label)}</title>",
-           f"<rect x='{ox}' y='{oy}' width='{S}' height='{S}' fill='{FIELD}' stroke='#6b8e3a' "
-           f"stroke-width='0.5'/>"]
+def _tile_id(tile: Tile) -> str:
+    return f"t-{tile.id}-{tile.rotation}"
+
+
+def _tile_def(tile: Tile) -> str:
+    """The tile's drawing at the origin, once per tile type and rotation."""
+    out = [f"<g id='{_tile_id(tile)}'>",
+           f"<rect width='{S}' height='{S}' fill='{FIELD}' stroke='#6b8e3a' stroke-width='0.5'/>"]
     if tile.id == "townhall":
-        out.append(f"<rect x='{ox + 8}' y='{oy + 8}' width='{S - 16}' height='{S - 16}' fill='#888' "
-                   f"stroke='#333'/><text x='{ox + S / 2}' y='{oy + S / 2 + 4}' font-size='12' "
-                   f"text-anchor='middle' fill='#fff'>TH</text></g>")
+        out.append(f"<rect x='8' y='8' width='{S - 16}' height='{S - 16}' fill='#888' stroke='#333'/>"
+                   f"<text x='{S / 2}' y='{S / 2 + 4}' font-size='12' text-anchor='middle' "
+                   f"fill='#fff'>TH</text></g>")
         return "".join(out)
     for seg in tile.segments:
         if seg.kind != "city":
@@ -51,38 +71,38 @@ def _tile_svg(tile: Tile, ox: float, oy: float, label: str) -> str:
             (a, b) = EDGE_CORNERS[edges[0]]
             mx, my = EDGE_MID[edges[0]]
             ctrl = (mx + (0.5 - mx) * 0.9, my + (0.5 - my) * 0.9)
-            out.append(f"<path d='M{_pt(ox, oy, a)} Q{_pt(ox, oy, ctrl)} {_pt(ox, oy, b)} Z' fill='{CITY}'/>")
+            out.append(f"<path d='M{_pt(a)} Q{_pt(ctrl)} {_pt(b)} Z' fill='{CITY}'/>")
         else:
             for e in edges:
                 a, b = EDGE_CORNERS[e]
-                out.append(f"<polygon points='{_pt(ox, oy, a)} {_pt(ox, oy, b)} "
-                           f"{_pt(ox, oy, (0.5, 0.5))}' fill='{CITY}' stroke='{CITY}'/>")
+                out.append(f"<polygon points='{_pt(a)} {_pt(b)} {_pt((0.5, 0.5))}' fill='{CITY}' "
+                           f"stroke='{CITY}'/>")
         if seg.coats:
             mx, my = EDGE_MID[edges[0]]
             cx, cy = mx + (0.5 - mx) * 0.45 + 0.12, my + (0.5 - my) * 0.45
-            out.append(f"<path d='M{_pt(ox, oy, (cx - 0.07, cy - 0.07))} h{0.14 * S:.1f} v{0.08 * S:.1f} "
+            out.append(f"<path d='M{_pt((cx - 0.07, cy - 0.07))} h{0.14 * S:.1f} v{0.08 * S:.1f} "
                        f"l{-0.07 * S:.1f},{0.07 * S:.1f} l{-0.07 * S:.1f},{-0.07 * S:.1f} Z' "
                        f"fill='#1f4aa8' stroke='#fff' stroke-width='0.8'/>")
     for e, ch in enumerate(tile.edges):
         if ch == "~":
-            out.append(f"<line x1='{ox + EDGE_MID[e][0] * S}' y1='{oy + EDGE_MID[e][1] * S}' "
-                       f"x2='{ox + S / 2}' y2='{oy + S / 2}' stroke='{RIVER}' stroke-width='7'/>")
+            out.append(f"<line x1='{EDGE_MID[e][0] * S}' y1='{EDGE_MID[e][1] * S}' x2='{S / 2}' "
+                       f"y2='{S / 2}' stroke='{RIVER}' stroke-width='7'/>")
     for seg in tile.segments:
         if seg.kind != "road":
             continue
         for e in sorted(seg.edges):
-            out.append(f"<line x1='{ox + EDGE_MID[e][0] * S:.1f}' y1='{oy + EDGE_MID[e][1] * S:.1f}' "
-                       f"x2='{ox + S / 2}' y2='{oy + S / 2}' stroke='{ROAD}' stroke-width='5' "
+            out.append(f"<line x1='{EDGE_MID[e][0] * S:.1f}' y1='{EDGE_MID[e][1] * S:.1f}' "
+                       f"x2='{S / 2}' y2='{S / 2}' stroke='{ROAD}' stroke-width='5' "
                        f"stroke-linecap='round'/>")
         if seg.end == "village":
-            out.append(f"<rect x='{ox + S / 2 - 5}' y='{oy + S / 2 - 5}' width='10' height='10' "
-                       f"fill='#fff' stroke='#555'/>")
+            out.append(f"<rect x='{S / 2 - 5}' y='{S / 2 - 5}' width='10' height='10' fill='#fff' "
+                       f"stroke='#555'/>")
     if any(s.kind == "monastery" for s in tile.segments):
-        out.append(f"<rect x='{ox + S / 2 - 9}' y='{oy + S / 2 - 7}' width='18' height='16' fill='#eee' "
-                   f"stroke='#555'/><path d='M{ox + S / 2 - 11},{oy + S / 2 - 7} l11,-9 l11,9 Z' "
+        out.append(f"<rect x='{S / 2 - 9}' y='{S / 2 - 7}' width='18' height='16' fill='#eee' "
+                   f"stroke='#555'/><path d='M{S / 2 - 11},{S / 2 - 7} l11,-9 l11,9 Z' "
                    f"fill='#b22222'/>")
     if tile.has("letter"):
-        out.append(f"<text x='{ox + S - 12}' y='{oy + 14}' font-size='12'>✉</text>")
+        out.append(f"<text x='{S - 12}' y='14' font-size='12'>✉</text>")
     out.append("</g>")
     return "".join(out)
 
@@ -98,47 +118,151 @@ def _figure_anchor(tile: Tile, local: int) -> tuple[float, float]:
     return (mx + (0.5 - mx) * k, my + (0.5 - my) * k)
 
 
-def _figure_svg(kind: str, colour: str, x: float, y: float, title: str, lying: bool = False) -> str:
+def _shape(kind: str, colour: str, x: float, y: float, lying: bool = False) -> str:
     """follower: circle; mayor: diamond; messenger meeple: triangle; scarecrow: a cross
-    standing, a bar lying down."""
-    t = f"<title>{html.escape(title)}</title>"
+    standing, a bar lying down; the Courier: an orange diamond; on the scoreboard strip,
+    the scoring meeple: a small circle, the messenger: a small square."""
     if kind == "follower":
-        shape = f"<circle cx='{x:.1f}' cy='{y:.1f}' r='7' fill='{colour}' stroke='#fff' stroke-width='1.5'/>"
-    elif kind == "mayor":
-        shape = (f"<path d='M{x:.1f},{y - 9:.1f} l8,9 l-8,9 l-8,-9 Z' fill='{colour}' stroke='#fff' "
-                 f"stroke-width='1.5'/>")
-    elif kind == "messenger":
-        shape = (f"<path d='M{x:.1f},{y - 8:.1f} l8,14 h-16 Z' fill='{colour}' stroke='#fff' "
-                 f"stroke-width='1.5'/>")
-    elif lying:
-        shape = f"<rect x='{x - 9:.1f}' y='{y - 3:.1f}' width='18' height='6' fill='{colour}' stroke='#fff'/>"
-    else:
-        shape = (f"<path d='M{x - 6:.1f},{y - 6:.1f} l12,12 M{x + 6:.1f},{y - 6:.1f} l-12,12' "
-                 f"stroke='{colour}' stroke-width='4'/>")
-    return f"<g>{t}{shape}</g>"
+        return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='7' fill='{colour}' stroke='#fff' stroke-width='1.5'/>"
+    if kind == "mayor":
+        return (f"<path d='M{x:.1f},{y - 9:.1f} l8,9 l-8,9 l-8,-9 Z' fill='{colour}' stroke='#fff' "
+                f"stroke-width='1.5'/>")
+    if kind == "messenger":
+        return (f"<path d='M{x:.1f},{y - 8:.1f} l8,14 h-16 Z' fill='{colour}' stroke='#fff' "
+                f"stroke-width='1.5'/>")
+    if kind == "courier":
+        return (f"<path d='M{x - 8:.1f},{y:.1f} l8,-8 l8,8 l-8,8 Z' fill='#f59e0b' "
+                f"stroke='#7c2d12'/>")
+    if kind == "scoring meeple":
+        return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='4' fill='{colour}'/>"
+    if kind == "strip messenger":
+        return f"<rect x='{x - 4:.1f}' y='{y - 4:.1f}' width='8' height='8' fill='{colour}'/>"
+    if lying:
+        return f"<rect x='{x - 9:.1f}' y='{y - 3:.1f}' width='18' height='6' fill='{colour}' stroke='#fff'/>"
+    return (f"<path d='M{x - 6:.1f},{y - 6:.1f} l12,12 M{x + 6:.1f},{y - 6:.1f} l-12,12' "
+            f"stroke='{colour}' stroke-width='4'/>")
 
 
-def board_svg(game: Game, caption: str = "") -> str:
-    """The board as it stands, with figures, scoreboard (The Messages) and scores."""
-    tiles = game.board.tiles()
-    xs = [t[2] for t in tiles]
-    ys = [t[3] for t in tiles]
-    minx, maxy = min(xs), max(ys)
-    width = (max(xs) - minx + 1) * S + 20
-    height = (maxy - min(ys) + 1) * S + 20
-    top, left = 10, 10
-    msg = game.msg
-    strip = 70 if msg is not None else 0
-    total_h = height + strip + 40
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{max(width, 520)}' height='{total_h}' "
-             f"viewBox='0 0 {max(width, 520)} {total_h}' font-family='sans-serif'>",
-             f"<rect width='100%' height='100%' fill='#fbfaf6'/>"]
-    for i, (t, r, x, y) in enumerate(tiles):
+def _legend_items(game: Game) -> list[tuple[str, str, bool]]:
+    """(shape kind, label, lying) for the figures this game can show."""
+    items = [("follower", "follower", False)]
+    if game.mm is not None:
+        items += [("mayor", "mayor", False), ("messenger", "messenger meeple", False),
+                  ("scarecrow", "scarecrow", False), ("scarecrow", "scarecrow lying", True)]
+    if getattr(game, "courier", None) is not None:
+        items.append(("courier", "the Courier", False))
+    if game.msg is not None:
+        items += [("scoring meeple", "scoring meeple (strip)", False),
+                  ("strip messenger", "messenger (strip)", False)]
+    return items
+
+
+def _flow(labels: list[str], width: float) -> list[tuple[float, int]]:
+    """(x, row) of each legend item, wrapped to `width`."""
+    out, x, row = [], MARGIN, 0
+    for label in labels:
+        w = 26 + len(label) * CHAR
+        if x + w > width - MARGIN and x > MARGIN:
+            x, row = MARGIN, row + 1
+        out.append((x, row))
+        x += w
+    return out
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where things go: the board's grid origin and size, and the rows under it.
+    A step-through page takes the final board's frame for every turn."""
+
+    minx: int
+    maxy: int
+    width: float
+    board_h: float
+    strip: bool
+    players: int
+    legend: tuple  # (x, row) of each figure shape, see _flow
+    legend_rows: int
+
+    @classmethod
+    def of(cls, game: Game) -> Frame:
+        tiles = game.board.tiles()
+        xs, ys = [t[2] for t in tiles], [t[3] for t in tiles]
+        width = max((max(xs) - min(xs) + 1) * S + 2 * MARGIN, MIN_WIDTH)
+        layout = tuple(_flow([label for _, label, _ in _legend_items(game)], width))
+        return cls(min(xs), max(ys), width, (max(ys) - min(ys) + 1) * S + 2 * MARGIN,
+                   game.msg is not None, game.rules.players, layout, layout[-1][1] + 1)
+
+    @property
+    def seats_y(self) -> float:  # first legend line (seats and scores)
+        return self.board_h + (STRIP if self.strip else 0) + 6
+
+    @property
+    def shapes_y(self) -> float:
+        return self.seats_y + self.players * LINE + 6
+
+    @property
+    def caption_y(self) -> float:
+        return self.shapes_y + self.legend_rows * LINE + 10
+
+    @property
+    def height(self) -> float:
+        return self.caption_y + LINE
+
+    def at(self, x: int, y: int, dx: float = 0, dy: float = 0) -> tuple[float, float]:
+        """Pixel position of the top-left corner of cell (x, y) (y grows to the north),
+        moved by (dx, dy) tile units right and down."""
+        return MARGIN + (x - self.minx + dx) * S, MARGIN + (self.maxy - y + dy) * S
+
+
+def _spec_text(spec: str) -> str:
+    return spec if len(spec) <= SPEC_CHARS else spec[:SPEC_CHARS - 1] + "…"
+
+
+def _open(frame: Frame, game: Game, variants) -> list[str]:
+    defs = "".join(_tile_def(v) for v in variants)
+    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{frame.width:.0f}' "
+             f"height='{frame.height:.0f}' viewBox='0 0 {frame.width:.0f} {frame.height:.0f}' "
+             f"font-family='sans-serif' font-size='12'><defs>{defs}</defs>",
+             "<rect width='100%' height='100%' fill='#fbfaf6'/>"]
+    if frame.strip:
+        cell = (frame.width - 2 * MARGIN) / 50
+        for sp in range(50):
+            fill = "#555" if sp % 5 == 0 else "#ddd"
+            parts.append(f"<rect x='{MARGIN + sp * cell:.1f}' y='{frame.board_h:.0f}' "
+                         f"width='{cell - 1:.1f}' height='14' fill='{fill}'><title>space {sp}"
+                         f"</title></rect>")
+    for (kind, label, lying), (x, row) in zip(_legend_items(game), frame.legend):
+        y = frame.shapes_y + row * LINE + 8
+        parts.append(f"<g>{_shape(kind, LEGEND_INK, x + 8, y, lying)}<text x='{x + 20:.1f}' "
+                     f"y='{y + 4:.1f}' fill='#333'>{html.escape(label)}</text></g>")
+    return parts
+
+
+def _variants(game: Game) -> list[Tile]:
+    seen = {}
+    for t, r, _, _ in game.board.tiles():
+        v = game.catalogue.variant(t, r)
+        seen.setdefault(_tile_id(v), v)
+    return list(seen.values())
+
+
+def _tiles(game: Game, frame: Frame, mark_turns: bool) -> list[str]:
+    parts = []
+    for i, (t, r, x, y) in enumerate(game.board.tiles()):
         variant = game.catalogue.variant(t, r)
-        ox, oy = left + (x - minx) * S, top + (maxy - y) * S
+        ox, oy = frame.at(x, y)
         label = (f"start: {placement_text(variant.id, x, y, r)}" if i == 0
                  else f"turn {i}: {placement_text(variant.id, x, y, r)}")
-        parts.append(_tile_svg(variant, ox, oy, label))
+        turn = f" data-turn='{i}'" if mark_turns else ""
+        parts.append(f"<g{turn}><title>{html.escape(label)}</title><use href='#{_tile_id(variant)}' "
+                     f"x='{ox:.0f}' y='{oy:.0f}'/></g>")
+    return parts
+
+
+def _overlay(game: Game, frame: Frame, caption: str, seats) -> str:
+    """What changes from turn to turn: figures, the Courier, the strip, scores, caption."""
+    tiles = game.board.tiles()
+    parts = []
     for _, f in game.board.figures():
         index, local = divmod(f.segment, MAX_SEGS)
         t, r, x, y = tiles[index]
@@ -147,39 +271,42 @@ def board_svg(game: Game, caption: str = "") -> str:
         kind = FIGURE_KINDS[f.kind] if f.kind < len(FIGURE_KINDS) else f"kind {f.kind}"
         lying = kind == "scarecrow" and bool(f.scores)
         label = f"seat {f.player} {kind}{' (lying)' if lying else ''} {variant.segments[local].where()} @{x},{y}"
-        parts.append(_figure_svg(kind, COLOURS[f.player], left + (x - minx + ax) * S,
-                                 top + (maxy - y + ay) * S, label, lying))
+        px, py = frame.at(x, y, ax, ay)
+        parts.append(f"<g><title>{html.escape(label)}</title>"
+                     f"{_shape(kind, COLOURS[f.player], px, py, lying)}</g>")
     if getattr(game, "courier", None) is not None and game.courier.at is not None:
         cx, cy = game.courier.at
-        px, py = left + (cx - minx + 0.82) * S, top + (maxy - cy + 0.82) * S
-        parts.append(f"<g><title>the Courier @{cx},{cy}</title><path d='M{px - 8:.1f},{py:.1f} "
-                     f"l8,-8 l8,8 l-8,8 Z' fill='#f59e0b' stroke='#7c2d12'/></g>")
-    y0 = height + 10
-    if msg is not None:
-        cell = (max(width, 520) - 20) / 50
-        for sp in range(50):
-            fill = "#555" if sp % 5 == 0 else "#ddd"
-            parts.append(f"<rect x='{left + sp * cell:.1f}' y='{y0}' width='{cell - 1:.1f}' height='14' "
-                         f"fill='{fill}'><title>space {sp}</title></rect>")
-        for s, p in enumerate(msg.players):
+        px, py = frame.at(cx, cy, 0.82, 0.82)
+        parts.append(f"<g><title>the Courier @{cx},{cy}</title>{_shape('courier', '', px, py)}</g>")
+    if game.msg is not None:
+        cell = (frame.width - 2 * MARGIN) / 50
+        for s, p in enumerate(game.msg.players):
             for fig, pos in enumerate(p.position):
-                cx = left + (pos % 50 + 0.5) * cell
-                cy = y0 + 24 + s * 7 + fig * 3
-                shape = (f"<circle cx='{cx:.1f}' cy='{cy:.1f}' r='4' fill='{COLOURS[s]}'/>" if fig == 0 else
-                         f"<rect x='{cx - 4:.1f}' y='{cy - 4:.1f}' width='8' height='8' fill='{COLOURS[s]}'/>")
+                cx = MARGIN + (pos % 50 + 0.5) * cell
+                cy = frame.board_h + 24 + s * 7 + fig * 3
                 name = ("scoring meeple", "messenger")[fig]
+                shape = _shape(("scoring meeple", "strip messenger")[fig], COLOURS[s], cx, cy)
                 parts.append(f"<g><title>seat {s} {name}: {pos}</title>{shape}</g>")
-        y0 += strip
-    scores = "  ".join(f"seat {s}: {v}" for s, v in enumerate(game.scores))
     for s in range(game.rules.players):
-        parts.append(f"<circle cx='{left + 6 + s * 110}' cy='{y0 + 12}' r='6' fill='{COLOURS[s]}'/>"
-                     f"<text x='{left + 16 + s * 110}' y='{y0 + 16}' font-size='13'>seat {s}: "
-                     f"{game.scores[s]}</text>")
+        y = frame.seats_y + s * LINE + 8
+        who = f"seat {s}" + (f" · {_spec_text(seats[s])}" if seats else "")
+        full = f"<title>{html.escape(seats[s])}</title>" if seats else ""
+        parts.append(f"<g>{full}<circle cx='{MARGIN + 6}' cy='{y:.0f}' r='6' fill='{COLOURS[s]}'/>"
+                     f"<text x='{MARGIN + 18}' y='{y + 4:.0f}' font-size='13'>{html.escape(who)}: "
+                     f"{game.scores[s]} points</text></g>")
     if caption:
-        parts.append(f"<text x='{left}' y='{y0 + 34}' font-size='12' fill='#555'>"
+        parts.append(f"<text x='{MARGIN}' y='{frame.caption_y + 4:.0f}' fill='#555'>"
                      f"{html.escape(caption)}</text>")
-    parts.append(f"<desc>{html.escape(scores)}</desc></svg>")
     return "".join(parts)
+
+
+def board_svg(game: Game, caption: str = "", seats: list[str] | None = None) -> str:
+    """The board as it stands, with figures, scoreboard (The Messages), legend and scores.
+    `seats`: each seat's strategy spec, for the legend."""
+    frame = Frame.of(game)
+    scores = "  ".join(f"seat {s}: {v}" for s, v in enumerate(game.scores))
+    return "".join([*_open(frame, game, _variants(game)), *_tiles(game, frame, False),
+                    _overlay(game, frame, caption, seats), f"<desc>{html.escape(scores)}</desc></svg>"])
 
 
 def turns_of(game: Game) -> int:
@@ -187,25 +314,29 @@ def turns_of(game: Game) -> int:
     return len(game.board) - 1
 
 
-def step_through_html(game: Game, title: str) -> str:
-    """One self-contained page: the board after every turn, and a slider."""
-    frames = []
-    for t in range(0, turns_of(game) + 1):
-        g = game.replayed(t) if t < turns_of(game) else game
-        caption = "end of game" if t == turns_of(game) else f"after turn {t}"
-        frames.append(board_svg(g, caption))
-    data = json.dumps(frames).replace("</", "<\\/")
-    n = len(frames) - 1
+def step_through_html(game: Game, title: str, seats: list[str] | None = None) -> str:
+    """One self-contained page: the board after every turn, and a slider. The frame
+    and every tile come from the final board; each turn adds only its overlay."""
+    n = turns_of(game)
+    frame = Frame.of(game)
+    overlays = [_overlay(game.replayed(t) if t < n else game, frame,
+                         "end of game" if t == n else f"after turn {t}", seats) for t in range(n + 1)]
+    svg = "".join([*_open(frame, game, _variants(game)), *_tiles(game, frame, True),
+                   f"<g id='overlay'>{overlays[-1]}</g></svg>"])
+    data = json.dumps(overlays).replace("</", "<\\/")
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
             f"</title><style>body{{font:14px sans-serif;margin:1.5em}}#board svg{{max-width:100%;"
             f"height:auto}}</style></head><body><h1>{html.escape(title)}</h1>"
             f"<p><input id='turn' type='range' min='0' max='{n}' value='{n}' style='width:60%'> "
-            f"<span id='label'></span></p><div id='board'></div>"
+            f"<span id='label'></span></p><div id='board'>{svg}</div>"
             f"<script type='application/json' id='frames'>{data}</script><script>"
             "const frames = JSON.parse(document.getElementById('frames').textContent);"
             "const slider = document.getElementById('turn');"
+            "const tiles = document.querySelectorAll('#board [data-turn]');"
+            "const overlay = document.getElementById('overlay');"
             "function show(){const t = Number(slider.value);"
-            "document.getElementById('board').innerHTML = frames[t];"
+            "for (const el of tiles) el.style.display = Number(el.dataset.turn) <= t ? '' : 'none';"
+            "overlay.innerHTML = frames[t];"
             f"document.getElementById('label').textContent = t === {n} ? 'end of game' : 'after turn ' + t;}}"
             "slider.addEventListener('input', show); show();"
             "console.info('carcsim game ready: ' + frames.length + ' frames');"

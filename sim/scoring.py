@@ -8,26 +8,24 @@ from sim.board import Board, Feature
 SOURCES = ("road", "city", "monastery", "field", "message", "courier")
 
 
-def completed_value(f: Feature) -> int:
-    """Points for a feature completed during play (R-BASE-6)."""
+def feature_value(board: Board, f: Feature, final: bool) -> int:
+    """What feature `f` is worth, completed during play (R-BASE-6) or in final
+    scoring (R-BASE-8, `final`): the one place that knows a feature's points (the C
+    valuation of the greedy policy mirrors it, sim/csrc/core.c feature_value).
+
+    A monastery's `tiles` is its own tile plus every neighbour but town halls
+    (R-MM-10, counted by the C core): 9 when completed without a town hall, 8 with one.
+    Complete cities score as during play in final scoring only if left unscored, which
+    the engine never does.
+    """
     if f.kind == "road":
         return f.tiles  # 1 per tile, each tile once however often the road crosses it
     if f.kind == "city":
-        return 2 * f.tiles + 2 * f.coats
+        return (1 if final else 2) * (f.tiles + f.coats)
     if f.kind == "monastery":
-        return 9
-    raise ValueError(f"a {f.kind} is never completed during play")
-
-
-def final_value(board: Board, f: Feature) -> int:
-    """Points for a feature in final scoring (R-BASE-8); complete cities score as
-    during play only if they were left unscored, which the engine never does."""
-    if f.kind == "road":
         return f.tiles
-    if f.kind == "city":
-        return f.tiles + f.coats
-    if f.kind == "monastery":
-        return f.tiles  # 1 for its own tile + 1 per tile around it
+    if not final:
+        raise ValueError("a field is never completed during play")
     # field: 3 per completed city that borders it
     return 3 * sum(board.feature(c).complete for c in board.field_cities(f.root))
 

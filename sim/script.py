@@ -6,7 +6,6 @@ The engine checks every scripted move; the first illegal one raises InputError
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,11 +14,13 @@ from sim.errors import CoreError, InputError, check_keys
 from sim.board import MAX_SEGS
 from sim.game import FIGURE_KINDS, Game, stack_tiles
 from sim.message_actions import SCORE_AND_RETURN
-from sim.mayors import TOWN_HALL_ID
+from sim.mayors import TOWN_HALL_ID, activating_cells
 from sim.messages import FIGURES, TWO_POINTS, MessagesOptions
 from sim.scoring import SOURCES
 from sim.play import play
 from sim.rules import Rules
+from sim.river import is_river_tile
+from sim.text import parse_toml, read_input
 from sim.tiles import canonical_rotation
 from strategies import player
 
@@ -70,13 +71,7 @@ def _field(table: dict, key: str, types, where: str, expected: str, default=None
 def load_script(path: str | Path) -> Script:
     """Parse and validate a script file. Raises InputError `FILE: field: expected …`."""
     path = str(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as e:
-        raise InputError(f"{path}: cannot read script: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{path}: not valid TOML: {e}") from None
+    data = parse_toml(read_input(path, "script"), path)
     unknown = set(data) - {"rules", "policies", "turns"}
     if unknown:
         raise InputError(f"{path}: unknown section {sorted(unknown)[0]!r}: expected rules, policies, turns")
@@ -192,11 +187,16 @@ class _ScriptPlayer:
             return self._scoring_figure(game, turn, d)
         if d.kind == "messages":
             return self._message(game, turn, d)
+        if d.kind == "figure":  # after step-1 activations (RULES.md 6)
+            if turn.figure is None:
+                return (-1, -1)
+            return self._figure(game, turn, d, game.board.variant_at(game.placed_index), ())
         self._check_discards(game, turn)
         x, y, rot = self._placement(game, turn)
-        if turn.figure is None:
-            return (x, y, rot, -1, -1)
-        return self._figure(game, turn, d, (x, y, rot))
+        if turn.figure is None or (game.mm is not None and (x, y) in activating_cells(game)):
+            return (x, y, rot, -1, -1)  # the figure, if any, comes after the activations
+        t = game.catalogue.index[turn.tile]
+        return self._figure(game, turn, d, game.catalogue.variant(t, rot), (x, y, rot))
 
     def _check_discards(self, game: Game, turn: ScriptTurn) -> None:
         got = []
@@ -220,6 +220,16 @@ class _ScriptPlayer:
             return choice
         x, y = turn.at
         head = f"{self._where(game)}: tile {turn.tile} at ({x}, {y}) rotation {turn.rotation} does not fit"
+        variant = cat.variant(t, rot)
+        if game.river is not None and is_river_tile(variant) and game.river.end is not None:
+            ex, ey, edge = game.river.end
+            cell = (ex + (edge == 1) - (edge == 3), ey + (edge == 0) - (edge == 2))
+            if (x, y) != cell:
+                raise InputError(f"{self._where(game)}: river tile {turn.tile} at ({x}, {y}) is away "
+                                 f"from the river's open end: it must go at {cell} (R-RIV-2)")
+            raise InputError(f"{self._where(game)}: river tile {turn.tile} at ({x}, {y}) rotation "
+                             f"{turn.rotation} does not carry the river on from its open end, or "
+                             f"turns the same way as the previous curve (R-RIV-2)")
         try:
             m = game.board.misfit(t, x, y, rot)
         except CoreError:
@@ -237,10 +247,10 @@ class _ScriptPlayer:
                              f"{EDGE_NAMES[(m + 2) % 4]} edge is {theirs}")
         raise InputError(f"{head}: it is not among the legal placements")
 
-    def _figure(self, game: Game, turn: ScriptTurn, d, placement):
+    def _figure(self, game: Game, turn: ScriptTurn, d, variant, placement: tuple):
+        """The turn's figure on `variant` (the tile as placed) as a choice of `d`:
+        `placement` + (kind, segment)."""
         kind, where = notation.parse_figure(turn.figure)
-        t = game.catalogue.index[turn.tile]
-        variant = game.catalogue.variant(t, placement[2])
         head = f"{self._where(game)}: figure {turn.figure!r}"
         if kind not in FIGURE_KINDS:
             raise InputError(f"{head}: unknown figure {kind!r}: expected {', '.join(FIGURE_KINDS)}")
@@ -377,8 +387,13 @@ def play_script(script: Script) -> Game:
     played = game.turn - 1  # the last turn number is final scoring's
     if played != len(script.turns):
         late = [e["tile"] for e in game.events if e["e"] == "discard" and e["turn"] == played + 1]
-        reason = (f"tile {late[-1]} fits nowhere and was discarded (R-BASE-3); list it in discarded"
-                  if late else "the game ended before the script did")
+        nxt = script.turns[played]
+        if late:
+            reason = f"tile {late[-1]} fits nowhere and was discarded (R-BASE-3); list it in discarded"
+        elif nxt.tile == TOWN_HALL_ID and game.river is not None and game.river.end is not None:
+            reason = "town hall: no town hall may be placed while the river is being laid (R-RIV-2)"
+        else:
+            reason = "the game ended before the script did"
         raise InputError(f"{script.path}: turn {played + 1}: {reason}")
     return game
 

@@ -13,13 +13,14 @@ Raises InputError naming `file:line` for anything malformed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from sim.errors import InputError
-from sim.text import split_top
+from sim.text import read_input, split_top
 
 EDGES = "NESW"
 HALVES = ("Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn")
@@ -28,6 +29,9 @@ ANY_EDGE = "*"  # town hall: C core CC_EDGE_ANY
 KINDS = ("city", "road", "field", "monastery")  # index = C core kind code
 ROAD_ENDS = {"v": "village", "m": "monastery", "c": "city", "h": "house"}
 SETS = ("base", "river", "mayors", "courier")
+TILE_ID = re.compile(r"[A-Za-z0-9_]{1,16}")
+MAX_COUNT = 99  # copies of one tile type; the largest real count is 9
+MAX_COATS = 9  # coats of arms on one city segment (the C core keeps them in 8 bits)
 
 
 @dataclass(frozen=True)
@@ -146,8 +150,8 @@ def _parse_cities(text: str) -> tuple[list[Segment], list[str]]:
     segs, names = [], []
     for tok in text.split(";"):
         name, star, coats = tok.partition("*")
-        if star and not coats.isdigit():
-            raise _LineError(f"city {tok!r}: expected a coat-of-arms count after '*'")
+        if star and not (coats.isascii() and coats.isdigit() and 1 <= int(coats) <= MAX_COATS):
+            raise _LineError(f"city {tok!r}: expected a coat-of-arms count 1..{MAX_COATS} after '*'")
         segs.append(Segment("city", _edge_set(name, "city"), int(coats) if star else 0))
         names.append(name)
     return segs, names
@@ -240,8 +244,12 @@ def parse_line(text: str, source: str = "") -> Tile:
         if len(toks) != 7:
             raise _LineError(f"expected 7 fields (<ID> x<count> <NESW> C: R: F: X:), got {len(toks)}")
         tid, count, edges, c, r, f, x = toks
-        if not (count.startswith("x") and count[1:].isdigit() and int(count[1:]) > 0):
-            raise _LineError(f"count {count!r}: expected x<positive number>")
+        if not TILE_ID.fullmatch(tid):
+            raise _LineError(f"tile id {tid!r}: expected 1..16 letters, digits or '_'")
+        digits = count[1:]
+        if not (count.startswith("x") and digits.isascii() and digits.isdigit()
+                and 1 <= int(digits) <= MAX_COUNT):
+            raise _LineError(f"count {count!r}: expected x1..x{MAX_COUNT}")
         if len(edges) != 4 or any(ch not in EDGE_TYPES for ch in edges):
             raise _LineError(f"edges {edges!r}: expected 4 characters from C R F ~")
         for tok, prefix in ((c, "C:"), (r, "R:"), (f, "F:"), (x, "X:")):
@@ -250,8 +258,14 @@ def parse_line(text: str, source: str = "") -> Tile:
         cities, names = _parse_cities(c[2:])
         roads = _parse_roads(r[2:], names)
         fields = _parse_fields(f[2:], names)
-        extras = () if x[2:] == "-" else tuple(split_top(x[2:], ","))
+        try:
+            extras = () if x[2:] == "-" else tuple(split_top(x[2:], ","))
+        except InputError as e:
+            raise _LineError(f"{x!r}: {e}") from None
         mon = [Segment("monastery", frozenset())] if "mon" in extras else []
+        if not mon and any(s.end == "monastery" for s in roads):
+            raise _LineError("a road ends at a monastery (>m), but the tile has none: expected "
+                             "'mon' among X: or another road end")
         segs = cities + roads + fields + mon
         if len(segs) > 12:
             raise _LineError(f"{len(segs)} segments, at most 12 are supported")
@@ -264,7 +278,12 @@ def parse_line(text: str, source: str = "") -> Tile:
 def parse_tiles(text: str, name: str) -> list[Tile]:
     """Parse a whole tile file's text; `name` is used in error messages."""
     tiles, seen = [], set()
-    for n, raw in enumerate(text.splitlines(), 1):
+    for n, raw in enumerate(text.split("\n"), 1):
+        bad = next((i for i, ch in enumerate(raw.rstrip("\r")) if not (ch.isprintable() or ch == "\t")),
+                   None)
+        if bad is not None:
+            raise InputError(f"{name}:{n}: character U+{ord(raw[bad]):04X} at column {bad + 1}: "
+                             f"expected printable text")
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -280,11 +299,7 @@ def parse_tiles(text: str, name: str) -> list[Tile]:
 
 def load_tile_file(path: str | Path) -> list[Tile]:
     """Load a tile file from disk. Raises InputError for unreadable or malformed files."""
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise InputError(f"{path}: cannot read tile file: {e.strerror}") from None
-    return parse_tiles(text, str(path))
+    return parse_tiles(read_input(path, "tile file"), str(path))
 
 
 @cache

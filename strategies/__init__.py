@@ -8,6 +8,7 @@ decision kind: `Player({"place": ..., "figure": ...})`, or one policy for everyt
 
 from __future__ import annotations
 
+import math
 import tomllib
 
 from sim.errors import InputError
@@ -46,6 +47,8 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
             params[key] = value = float(value)
         if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
             raise InputError(f"{where}: {name}.{key} = {value!r}: expected {expected.__name__}")
+        if expected is float and not math.isfinite(value):  # nan/inf would poison every sum
+            raise InputError(f"{where}: {name}.{key} = {value!r}: expected a finite number")
     try:
         return cls(**params)
     except ValueError as e:
@@ -53,7 +56,7 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
 
 
 # Who answers a decision kind that a seat's main policy does not know.
-DEFAULTS = {"scoring_figure": "dark_seeker", "messages": "greedy", "place": "greedy",
+DEFAULTS = {"scoring_figure": "dark_seeker", "messages": "greedy", "place": "greedy", "figure": "greedy",
             "town_hall": "greedy", "favour": "greedy", "scarecrow": "greedy", "ride": "greedy"}
 DECISION_KINDS = tuple(DEFAULTS)
 

@@ -8,10 +8,13 @@ class First:
     """The first legal choice; a figure whenever one may be placed (a trivial,
     deterministic chooser for tests and golden games)."""
 
-    KINDS = ("place", "scoring_figure", "messages", "town_hall", "favour", "scarecrow", "ride")
+    KINDS = ("place", "figure", "scoring_figure", "messages", "town_hall", "favour", "scarecrow",
+             "ride")
 
     def choose(self, game, decision, rng):
         first = decision.choices[0]
+        if decision.kind == "figure":  # (-1, -1) "none" comes first
+            return decision.choices[1]
         if decision.kind != "place":
             return first
         for c in decision.choices:  # the first placement's rows are contiguous
@@ -27,7 +30,8 @@ class Random:
     """Uniform over the legal choices of each decision (every placement × figure option
     of a turn equally likely)."""
 
-    KINDS = ("place", "scoring_figure", "messages", "town_hall", "favour", "scarecrow", "ride")
+    KINDS = ("place", "figure", "scoring_figure", "messages", "town_hall", "favour", "scarecrow",
+             "ride")
 
     def choose(self, game, decision, rng):
         return decision.choices[rng.below(len(decision.choices))]

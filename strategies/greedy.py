@@ -34,7 +34,8 @@ points, an extra tile or turn counting as `extra` points and ties taking the act
 that lands on a dark space (`dark_seeker`).
 """
 
-from sim import scoring
+from sim import mayors, scoring
+from sim.tiles import KINDS
 from strategies import register
 from strategies.messages import DarkSeeker, MessagePolicy
 
@@ -43,7 +44,8 @@ from strategies.messages import DarkSeeker, MessagePolicy
 class Greedy(MessagePolicy):
     """Best immediate valuation: points now, weighted open features, followers kept."""
 
-    KINDS = ("place", "scoring_figure", "messages", "town_hall", "favour", "scarecrow", "ride")
+    KINDS = ("place", "figure", "scoring_figure", "messages", "town_hall", "favour", "scarecrow",
+             "ride")
     PARAMS = {"road": float, "city": float, "monastery": float, "field": float,
               "opponent": float, "follower": float, "extra": float, "courier": float,
               "road_figure": str, **MessagePolicy.PARAMS}
@@ -81,15 +83,55 @@ class Greedy(MessagePolicy):
             targets = decision.choices[1:]
             if not targets:
                 return "return"
-            value = {s: scoring.final_value(game.board, game.board.feature(s)) for s in targets}
+            value = {s: scoring.feature_value(game.board, game.board.feature(s), final=True) for s in targets}
             return max(targets, key=lambda s: (value[s], -targets.index(s)))
+        if decision.kind == "figure":
+            kind, local = self._figure(game, decision)
+            tile = game.board.variant_at(game.placed_index)
+            return self._road_figure(decision, tile, (kind, local), 0)
         row = self._place(game, decision)
-        if self.road_figure is not None and row[3] in (0, 2) and row[3] != self.road_figure:
-            tile = game.catalogue.variant(game.catalogue.index[decision.tile], row[2])
-            swapped = (*row[:3], self.road_figure, row[4])
-            if tile.segments[row[4]].kind == "road" and swapped in decision.choices:
-                return swapped
-        return row
+        tile = game.catalogue.variant(game.catalogue.index[decision.tile], row[2])
+        return self._road_figure(decision, tile, row, 3)
+
+    def _road_figure(self, decision, tile, choice: tuple, at: int):
+        """`road_figure`: the follower or messenger meeple swapped for the other one on
+        a road wherever both are allowed (choice[at] is the figure kind)."""
+        kind = choice[at]
+        if self.road_figure is None or kind not in (0, 2) or kind == self.road_figure:
+            return choice
+        swapped = (*choice[:at], self.road_figure, *choice[at + 1:])
+        if tile.segments[choice[at + 1]].kind == "road" and swapped in decision.choices:
+            return swapped
+        return choice
+
+    def _figure(self, game, decision):
+        """Step 2 after Messengers & Mayors activations (the tile already lies): the
+        figure option with the best value by the valuation of `cc_turn_options` for one
+        feature — my gain minus `opponent` × the others' mean gain, weighted final value
+        for an open feature, its points for a completed one, and the follower's cost
+        unless it comes back this turn. Ties go to the first, so "none" (0) to a gain."""
+        n, me = game.rules.players, decision.seat
+        in_play = game.tiles_left + len(game.board)
+        cost = self.follower * game.tiles_left / in_play
+        best, best_value = decision.choices[0], 0.0
+        for kind, local in decision.choices[1:]:
+            seg = game.placed_index * game.MAX_SEGS + local
+            f = game.board.feature(seg)
+            scores_now = f.complete and f.kind != "field"
+            worth = scoring.feature_value(game.board, f, final=not scores_now)
+            if not scores_now:
+                worth *= self.open_weight[KINDS.index(f.kind)]
+            counts, strengths = (list(v[:n]) for v in game.board.strength(seg))
+            before = scoring.majority(counts, strengths)
+            counts[me] += mayors.SCORES[kind]
+            strengths[me] += mayors.STRENGTH[kind]
+            after = scoring.majority(counts, strengths)
+            gain = [worth * ((q in after) - (q in before)) for q in range(n)]
+            others = sum(gain) - gain[me]
+            value = gain[me] - self.opponent * others / max(1, n - 1) - cost * (not scores_now)
+            if value > best_value:
+                best, best_value = (kind, local), value
+        return best
 
     def _place(self, game, decision):
         t = game.catalogue.index[decision.tile]

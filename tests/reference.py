@@ -1,7 +1,11 @@
-"""A slow, obviously-correct pure-Python board used to check the C core.
+"""A slow, obviously-correct pure-Python board used to check the C core's geometry
+(tests/test_board.py: perft counts, placements, free segments, feature aggregates) on
+the production tile objects.
 
 No union-find and no incremental state: features are found by breadth-first search
-over segment adjacency each time they are asked for.
+over segment adjacency each time they are asked for. The rules themselves (scoring,
+every expansion) have their own independent engine, sim/reference/, compared with
+the production engine at every decision by sim/differential.py.
 """
 
 from __future__ import annotations
@@ -99,55 +103,3 @@ class RefBoard:
         """Local segments of the tile at (x, y) whose feature holds no figure."""
         return [l for l in range(len(self.tiles[(x, y)].segments))
                 if not (self.feature((x, y, l)) & self.figures)]
-
-
-# ---------------------------------------------------------------- scoring reference
-
-
-def completed_by(ref: RefBoard, x: int, y: int) -> list:
-    """Features the tile just placed at (x, y) completed: cities and roads through it
-    with no open edge, and monasteries (its own or around it) now surrounded."""
-    done, seen = [], set()
-    tile = ref.tiles[(x, y)]
-    for local, seg in enumerate(tile.segments):
-        if seg.kind in ("city", "road"):
-            f = frozenset(ref.feature((x, y, local)))
-            if f not in seen and ref.info((x, y, local))["complete"]:
-                seen.add(f)
-                done.append((x, y, local))
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            t = ref.tiles.get((x + dx, y + dy))
-            if t is None:
-                continue
-            for local, seg in enumerate(t.segments):
-                if seg.kind == "monastery" and ref.info((x + dx, y + dy, local))["complete"]:
-                    done.append((x + dx, y + dy, local))
-    return done
-
-
-def reference_points(ref: RefBoard, figures: dict, seg, final: bool) -> tuple[str, int, list]:
-    """(kind, value, winners) for the feature of `seg` with figures {segment: seat}."""
-    kind = ref.info(seg)["kind"]
-    members = ref.feature(seg) if kind != "monastery" else {seg}
-    counts: dict = {}
-    for s, seat in figures.items():
-        if s in members:
-            counts[seat] = counts.get(seat, 0) + 1
-    top = max(counts.values(), default=0)
-    winners = sorted(p for p, c in counts.items() if c == top and top > 0)
-    info = ref.info(seg)
-    if kind == "road":
-        value = info["tiles"]
-    elif kind == "city":
-        value = (info["tiles"] + info["coats"]) * (1 if final else 2)
-    elif kind == "monastery":
-        value = info["tiles"] if final else 9
-    else:  # field: 3 per completed city bordering it
-        cities = set()
-        for (sx, sy, sl) in members:
-            t = ref.tiles[(sx, sy)]
-            for c in t.segments[sl].cities:
-                cities.add(frozenset(ref.feature((sx, sy, c))))
-        value = 3 * sum(ref.info(next(iter(c)))["complete"] for c in cities)
-    return kind, value, winners

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
+ROOT = SCRIPTS.parent.parent
 
 
 def carcsim(*args, cwd=None):
@@ -91,6 +92,41 @@ CASES = {
     "bad option value": (
         lambda t: ("play", "--seed", "x"),
         r"Invalid value for '--seed'"),
+    "picture into a missing directory": (
+        lambda t: ("play", "--svg", "/nonexistent/dir/x.svg"),
+        r"^carcsim: --svg /nonexistent/dir/x.svg: directory /nonexistent/dir does not exist$"),
+    "page onto a directory": (
+        lambda t: ("play", "--html", t),
+        r"--html .*: is a directory: expected a file name"),
+    "policy that answers nothing here": (
+        lambda t: ("play", "--players", "always_2,coverage"),
+        r"--players: 'always_2' answers only messages decisions, and none arises under these rules "
+        r"\(expansions: none\): expected a policy for place"),
+    "override for a decision that never comes": (
+        lambda t: ("play", "--players", "greedy+messages=always_2,random"),
+        r"--players: 'greedy\+messages=always_2': no 'messages' decision arises under these rules"),
+    "turn without a picture": (
+        lambda t: ("play", "--turn", "5"),
+        r"--turn 5: does nothing without --svg"),
+    "seed with a script": (
+        lambda t: ("play", "--script", SCRIPTS / "field_two_cities.toml", "--seed", "4"),
+        r"--seed: does nothing with --script"),
+    "edition without The Messages": (
+        lambda t: ("play", "--edition", "classic"),
+        r"--edition classic: does nothing without The Messages"),
+    "config that is neither a file nor shipped": (
+        lambda t: ("validate", "quikstart"),
+        r"quikstart: no such config file, and no shipped config of that name: expected a path or "
+        r"one of bench_100k, .*quickstart"),
+    "unbalanced parentheses in a player": (
+        lambda t: ("play", "--players", "greedy(city=2.0,random"),
+        r"--players: 'greedy\(city=2.0,random': unbalanced parentheses"),
+    "picture and page on one file": (
+        lambda t: ("play", "--svg", t / "x", "--html", t / "x"),
+        r"--svg and --html both name .*x: expected two different files"),
+    "replay turn without a picture": (
+        lambda t: ("replay", t, "0", "--turn", "3"),
+        r"--turn 3: does nothing without --svg"),
 }
 
 
@@ -105,3 +141,82 @@ def test_bad_input_is_one_line_exit_2(case, tmp_path):
     import re
     assert re.search(pattern, lines[0]), lines[0]
     assert r.stdout == ""
+
+
+def test_bare_command_prints_usage_and_one_line():
+    r = carcsim()
+    assert r.returncode == 2
+    assert "Usage: carcsim [OPTIONS] COMMAND" in r.stdout
+    assert r.stderr.strip().splitlines() == [
+        "carcsim: no command given: expected one of play, run, report, validate, replay, bench, "
+        "tiles, configs, strategies"]
+
+
+def test_version_is_the_package_version():
+    import tomllib
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    r = carcsim("--version")
+    assert r.returncode == 0 and r.stdout == f"carcsim {declared}\n"
+
+
+def test_shipped_configs_by_name():
+    listed = json.loads(carcsim("configs", "--json").stdout)
+    files = sorted(p.stem for p in (ROOT / "sim" / "configs").glob("*.toml"))
+    assert [c["name"] for c in listed] == files
+    assert all(c["question"] for c in listed), "every shipped config states its question"
+    plan = json.loads(carcsim("validate", "quickstart", "--json").stdout)
+    # quickstart: 200 blocks, 2 seat rotations, 25 blocks a shard
+    assert (plan["blocks"], plan["games_per_block"], plan["games"], plan["shards"]) == (200, 2, 400, 8)
+    assert plan["design"]["seats"] == ["greedy", "random"]
+    assert plan["rules"]["expansions"] == ["messages"]
+    assert plan["config"].endswith("sim/configs/quickstart.toml")
+
+
+def test_play_json_holds_seed_rules_and_seats():
+    r = carcsim("play", "--seed", 5, "--players", "greedy,random,first", "--expansions", "messages",
+                "--edition", "classic", "--json")
+    out = json.loads(r.stdout)
+    assert out["seed"] == 5 and out["seats"] == ["greedy", "random", "first"]
+    assert out["rules"]["players"] == 3 and out["rules"]["expansions"] == ["messages"]
+    assert out["rules"]["messages"]["edition"] == "classic"
+    same = json.loads(carcsim("play", "--seed", 5, "--players", "greedy,random,first",
+                              "--expansions", "messages", "--edition", "classic", "--json").stdout)
+    assert same == out
+    scripted = json.loads(carcsim("play", "--script", SCRIPTS / "field_two_cities.toml", "--json").stdout)
+    assert scripted["seed"] is None and scripted["script"].endswith("field_two_cities.toml")
+
+
+def test_strategies_and_tiles_json():
+    rows = {r["name"]: r for r in json.loads(carcsim("strategies", "--json").stdout)}
+    assert rows["always_2"]["decisions"] == ["messages"]
+    assert "place" in rows["greedy"]["decisions"] and rows["greedy"]["params"]["city"] == "float"
+    tiles = json.loads(carcsim("tiles", "base", "--json").stdout)
+    # TILES.md 2.3: 24 types, 72 tiles; D is the start tile, 4 copies
+    assert (tiles["tile_types"], tiles["tiles"]) == (24, 72)
+    d = next(t for t in tiles["types"] if t["id"] == "D")
+    assert d["count"] == 4 and d["edges"] == "CRFR"
+    assert sum(t["count"] for t in tiles["types"]) == 72
+
+
+def test_run_and_replay_json(tmp_path):
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text('[run]\nname = "tiny"\nseed = 11\nblocks = 3\nshard_blocks = 2\n'
+                   f'out = "runs/tiny"\n[design]\nkind = "rotations"\nseats = ["random", "first"]\n')
+    r = carcsim("run", cfg, "--workers", "0", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(r.stdout)  # nothing else on stdout
+    # 3 blocks × 2 rotations; shards of 2 blocks: 2 shards
+    assert (summary["games"], summary["shards_run"], summary["shards_skipped"]) == (6, 2, 0)
+    assert summary["out"] == "runs/tiny" and not summary["interrupted"]
+    again = json.loads(carcsim("run", cfg, "--workers", "0", "--json", cwd=tmp_path).stdout)
+    assert (again["games"], again["shards_run"], again["shards_skipped"]) == (0, 0, 2)
+    rep = carcsim("replay", tmp_path / "runs" / "tiny", 3, "--json")
+    assert rep.returncode == 0, rep.stderr
+    game = json.loads(rep.stdout)
+    assert game["equal"] is True and game["problems"] == [] and game["game_id"] == 3
+    assert game["events"][0]["e"] == "start" and len(game["players"]) == 2
+    svg = tmp_path / "g3.svg"
+    assert carcsim("replay", tmp_path / "runs" / "tiny", 3, "--svg", svg).returncode == 0
+    # game 3 is block 1's second rotation: the seats swapped, so seat 0 plays `first`
+    legend = svg.read_text()
+    assert "seat 0 · first: " in legend and "seat 1 · random: " in legend

@@ -66,3 +66,170 @@ def test_rollouts_are_reproducible_and_differ_by_key():
     others = [branch(g, seats, 4, f"other{i}") for i in range(3)]
     assert any(o != first for o in others)
     assert len({(r["margin_action"], r["margin_two"]) for r in first + sum(others, [])}) > 1
+
+
+# ------------------------------------------------------------ the "when" forks
+
+from sim.game import Decision  # noqa: E402
+from sim.play import play  # noqa: E402
+from sim.tournament import counterfactual as cfm  # noqa: E402
+
+
+def test_distance_to_dark_and_figure_context_by_hand():
+    assert [cfm.to_dark(t) for t in (0, 3, 4, 5, 49, 51)] == [5, 2, 1, 5, 1, 4]
+    # meeple at 3, messenger at 1, 2 points: the meeple would land on 5 (dark), the
+    # messenger on 3 (not): a live choice (R-MSG-C1)
+    d = Decision("scoring_figure", 0, "", ("meeple", "messenger"),
+                 {"points": 2, "source": "road", "positions": (3, 1)})
+    assert cfm.figure_context(d) == {
+        "action": "messenger", "other": "meeple", "action_points": 2, "source": "road",
+        "dist_meeple": 2, "dist_messenger": 4, "lands": "meeple"}
+    same = d._replace(info={"points": 5, "source": "city", "positions": (0, 10)})
+    assert cfm.figure_context(same) is None  # both land on dark: nothing to choose
+
+
+def _first(game, players, found):
+    while game.decision is not None:
+        d = game.decision
+        c = players[d.seat].choose(game, d)
+        if found(game, d, c):
+            return d, c
+        game.apply(c)
+    return None
+
+
+def test_aligned_branch_hands_the_same_tiles_to_the_same_players():
+    """At an extra-turn draw (c3.1 message 4) the aligned 2-points branch replays the
+    fork on the stack rotated by one: after the action branch's extra tile, the next
+    draws go to the same seats with the same tiles in both branches."""
+    seats = [player("greedy+messages=always_2")] * 2
+    for seed in range(200):
+        g = Game(Rules(expansions=("messages",)), seed)
+        if _first(g, seats, lambda g, d, c: d.kind == "messages" and d.info["action"] == "extra_turn"
+                  and cfm.MessagePolicy.best_action(d) is not None):
+            break
+    else:
+        raise AssertionError("no extra-turn draw in 200 games")
+    d = g.decision
+    action = cfm.MessagePolicy.best_action(d)[0]
+    fork_at = len(g.events)
+    a = g.clone()
+    a.reseed("k/rollout0")
+    a.apply(action)
+    play(a, seats)
+    after = cfm._drawn(a.events[fork_at:])
+    b = cfm.realigned(g, after)
+    assert b.decision == d and b.scores == g.scores and b.history == g.history
+    b.reseed("k/rollout0")
+    b.apply(("2", None))
+    play(b, seats)
+
+    def draws(x):
+        return [(e["seat"], e["tile"]) for e in x.events[fork_at:] if e["e"] == "draw"]
+    assert draws(a)[0][0] == d.seat  # the extra turn's tile
+    assert draws(a)[1:4] == draws(b)[:3]  # then the same tiles to the same seats
+    assert sorted(cfm._drawn(b.events[fork_at:])) == sorted(after)  # the same tiles in all
+    row = cfm.aligned_two(g, seats, action, 1, "k")[0]
+    assert row == {"margin_two_aligned": cfm.outcome(b, d.seat)[0],
+                   "win_two_aligned": cfm.outcome(b, d.seat)[1]}
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("kind", ["place", "figure"])
+def test_road_fork_swaps_follower_and_messenger(kind):
+    """Messengers & Mayors: where greedy puts a follower on a road and the messenger is
+    allowed there too, the fork's two choices differ only in the figure kind (R-MM-5),
+    in a placement row or in a step-2 figure decision (after activations)."""
+    rules = Rules(expansions=("messages", "mayors"))
+    seats = [player("greedy")] * 2
+
+    def road_follower(g, d):  # a step-2 follower on a road where the messenger may go too
+        return next(((cfm.FOLLOWER, local) for k, local in d.choices if k == cfm.FOLLOWER
+                     and (cfm.MESSENGER, local) in d.choices
+                     and g.board.variant_at(g.placed_index).segments[local].kind == "road"), None)
+
+    for seed in range(300):
+        g = Game(rules, seed)
+        hit = _first(g, seats, lambda g, d, c: d.kind == kind and (
+            cfm.road_options(g, d, c) if kind == "place" else road_follower(g, d)))
+        if hit:
+            break
+    else:
+        raise AssertionError(f"no {kind} decision with both figures allowed on a road in 300 games")
+    d, c = hit
+    if kind == "figure":  # greedy seldom picks a road there: take the follower
+        c = road_follower(g, d)
+    messenger, follower, local = cfm.road_options(g, d, c)
+    assert messenger[:-2] == follower[:-2] and messenger[-1] == follower[-1] == local
+    assert (messenger[-2], follower[-2]) == (cfm.MESSENGER, cfm.FOLLOWER)
+    assert c in (messenger, follower) and {messenger, follower} <= set(d.choices)
+    ctx = cfm.road_context(g, follower, local)
+    assert ctx["road_tiles"] >= 1 and 0 <= ctx["road_open"] <= 2 and isinstance(ctx["ride_near"], bool)
+    before = g.state_key()
+    rows = cfm.fork(g, seats, messenger, follower, d.seat, 2, "r")
+    assert g.state_key() == before and len(rows) == 2
+    # greedy is deterministic: a second rollout repeats the first
+    assert {**rows[0], "rollout": 1} == rows[1]
+
+
+def test_fork_values_and_rules_by_hand():
+    """Six scoring-figure forks in three blocks; d = messenger − meeple margin:
+    lands=messenger: +4, +6, +2 (mean 4); lands=meeple: −2, −4, 0 (mean −2).
+    'The figure that lands on dark' takes the messenger at the first three: gain
+    (4 + 6 + 2) / 6 = 2 per fork; always the messenger: (12 − 6) / 6 = 1. The
+    cross-fitted best context rule judges blocks 0 and 2 by block 1 and block 1 by
+    blocks 0 and 2: both say "messenger where it lands on dark", so it is the dark
+    rule, which therefore captures all of it."""
+    from sim.analysis import forks
+
+    rows = []
+    for i, (lands, dm) in enumerate([("messenger", 4), ("meeple", -2), ("messenger", 6),
+                                     ("meeple", -4), ("messenger", 2), ("meeple", 0)]):
+        rows.append({"game_id": i // 2, "edition": "c3.1", "fork": "scoring_figure", "draw": i,
+                     "phase": "mid", "action_points": 3, "dist_meeple": 2, "dist_messenger": 2,
+                     "lands": lands, "margin_action": 10 + dm, "margin_two": 10,
+                     "win_action": 1.0 if dm > 0 else 0.0, "win_two": 0.0, "seat": 0})
+    cf = pl.DataFrame(rows)
+    games = pl.DataFrame({"game_id": [0, 1, 2], "block": [0, 1, 2]})
+    v = forks.fork_values(cf, games, "scoring_figure")
+    by = {(r["dimension"], r["level"]): r for r in v.iter_rows(named=True)}
+    assert by[("all", "all")]["d_margin"] == 1.0 and by[("all", "all")]["blocks"] == 3
+    assert by[("lands on dark", "messenger")]["d_margin"] == 4.0
+    assert by[("lands on dark", "meeple")]["d_margin"] == -2.0
+    assert by[("lands on dark", "messenger")]["d_win"] == 1.0
+    r = {x["rule"]: x for x in forks.rule_values(cf, games, "scoring_figure").iter_rows(named=True)}
+    assert r["the figure that lands on dark"]["gain_margin"] == 2.0
+    assert r["always the messenger"]["gain_margin"] == 1.0
+    assert r["never the messenger (meeple only)"]["gain_margin"] == 0.0
+    assert r["the figure that lands on dark"]["share_of_best"] == 1.0
+    assert r[forks.BEST]["gain_margin"] == 2.0
+
+
+FORK_CONFIG = """
+[run]
+blocks = 2
+[rules]
+expansions = ["messages"]
+[design]
+kind = "counterfactual"
+seats = ["greedy", "greedy"]
+rollouts = 1
+forks = FORKS
+"""
+
+
+def test_fork_kinds_in_configs():
+    import pytest
+
+    from sim.config import parse_experiment
+    from sim.errors import InputError
+    exp = parse_experiment(FORK_CONFIG.replace("FORKS", '["scoring_figure", "messages"]'), "f.toml")
+    assert exp.forks == ("scoring_figure", "messages") and exp.canonical()["design"]["forks"]
+    plain = parse_experiment(FORK_CONFIG.replace('forks = FORKS\n', ""), "f.toml")
+    assert plain.forks == ("messages",) and "forks" not in plain.canonical()["design"]
+    with pytest.raises(InputError, match=r"f.toml: design.forks = \['tiles'\]: expected distinct names"):
+        parse_experiment(FORK_CONFIG.replace("FORKS", '["tiles"]'), "f.toml")
+    with pytest.raises(InputError, match=r"design.forks: 'road_figure' forks need 'mayors'"):
+        parse_experiment(FORK_CONFIG.replace("FORKS", '["road_figure"]'), "f.toml")

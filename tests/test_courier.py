@@ -1,6 +1,7 @@
 """The Courier: rulings R-COU-1..5 with thank-you points worked out by hand."""
 
 import pytest
+from test_conformance import check_points_from_events
 
 from sim.courier import CourierState, qualifying
 from sim.game import Game, stack_plan
@@ -101,7 +102,6 @@ def test_aiming_for_the_courier_and_games_with_it():
             g = play(Game(rules, seed), list(order))
             for s, p in enumerate(order):
                 got["aim" if p is aim else "ignore"] += g.points[s]["courier"]
-            assert g.over
     assert got["aim"] > got["ignore"]  # aiming earns more thank-you points
 
 
@@ -110,10 +110,10 @@ def test_courier_games_end_with_points_accounted(spec):
     for seed in range(40):
         rules = Rules(players=2 + seed % 3, expansions=("courier", "messages", "river", "mayors"))
         g = play(Game(rules, seed), [player(spec)] * (2 + seed % 3))
-        for s in range(rules.players):
-            assert sum(g.points[s].values()) == g.scores[s]
-        assert sum(e["points"] for e in g.events if e["e"] == "courier") == sum(
-            g.points[s]["courier"] for s in range(rules.players))
+        check_points_from_events(g)  # thank-you points included, from the courier events
+        # R-COU-3: at most one thank-you a turn
+        turns = [e["turn"] for e in g.events if e["e"] == "courier"]
+        assert len(turns) == len(set(turns))
 
 
 def test_r_cou_4_a_favours_follower_comes_first_even_for_the_other_seat():
@@ -137,9 +137,11 @@ def test_r_cou_4_a_favours_follower_comes_first_even_for_the_other_seat():
     put(1, 1, 0, 1, "city W")
     put(1, 2, 2)
     put(2, 1, 0)
-    put(1, 0, 0, 0, "road E")
+    put(1, 0, 0)  # surrounds the mayor's tile: the figure comes after step 1 (RULES.md 6)
     assert g.decision.kind == "favour" and g.decision.seat == 1
     g.apply(g.decision.choices[1])
+    assert g.decision.kind == "figure" and g.decision.seat == 0
+    g.apply((0, g.catalogue.variant(g.catalogue.index["U"], 0).segment_at("road E")))
     assert thank_yous(g) == [(1, 0, (0, 1), 2), (2, 1, (1, 1), 3), (5, 1, (0, 1), 4)]
 
 

@@ -20,7 +20,8 @@ from sim.tournament.run import run_experiment
 from sim.tournament.sink import read_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = 12 * 8  # SMALL: 12 blocks × (2 editions × 2 arms × 2 rotations), in 4 shards of 3 blocks
+GAMES = 12 * 6  # SMALL: 12 blocks × 6 distinct games (2 editions × 2 arms × 2 rotations, the
+# mirror rotation of the baseline arm played once), in 4 shards of 3 blocks
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +65,7 @@ def test_the_manifest_records_rows_and_hashes(run):
     assert m["plan"]["layout"] == [[0, 12, 3]] and m["plan"]["shards"] == 4
     entry = m["shards"]["2"]
     assert entry["blocks"] == [6, 9]
-    assert entry["files"]["games"]["rows"] == 24 and entry["files"]["players"]["rows"] == 48
+    assert entry["files"]["games"]["rows"] == 18 and entry["files"]["players"]["rows"] == 36
     assert entry["files"]["games"]["sha256"] == mf.sha256(shard(run, "games", 2))
     assert sorted(entry["files"]) == ["games", "players"]  # no events table in this config
 
@@ -88,7 +89,7 @@ def test_a_damaged_shard_is_played_again_and_report_refuses_it(run, damage):
     why = {"deleted": "is missing", "emptied": "is empty"}.get(
         damage, "differs from what was written (its SHA-256 in manifest.json)")
     assert len(lines) == 1 and f"shard 1: players/shard-000001.parquet {why}; playing it again" in lines[0]
-    assert (s.shards_run, s.shards_skipped, s.games) == (1, 3, 24)
+    assert (s.shards_run, s.shards_skipped, s.games) == (1, 3, 18)
     assert games_of(run) == GAMES and tables(run)["players"].height == 2 * GAMES
     assert build(run)["provenance"]["games_stored"] == GAMES
 
@@ -134,7 +135,7 @@ MANIFEST_DAMAGE = {
                     "key 'plan' is missing"),
     "unknown shard": (lambda t: json.dumps(json.loads(t) | {"shards": json.loads(t)["shards"] | {
         "99": json.loads(t)["shards"]["0"]}}), r"shards: '99' is not a shard of the plan \(0..3\)"),
-    "wrong rows": (lambda t: t.replace('"rows": 24', '"rows": 23', 1), "games.rows = 23"),
+    "wrong rows": (lambda t: t.replace('"rows": 18', '"rows": 17', 1), "games.rows = 17"),
 }
 
 
@@ -194,13 +195,13 @@ def test_raising_blocks_extends_a_finished_run(run, tmp_path):
     lines = []
     s = run_experiment(more, run, workers=0, say=lines.append)
     assert lines == [f"{run}: extending the run from 12 to 20 blocks; its 4 finished shards are kept"]
-    assert (s.shards_run, s.shards_skipped, s.games) == (3, 4, 8 * 8)
+    assert (s.shards_run, s.shards_skipped, s.games) == (3, 4, 8 * 6)
     m = read_manifest(run)
-    assert m["plan"]["layout"] == [[0, 12, 3], [12, 20, 3]] and m["plan"]["games"] == 160
+    assert m["plan"]["layout"] == [[0, 12, 3], [12, 20, 3]] and m["plan"]["games"] == 120
     assert m["shards"]["6"]["blocks"] == [18, 20] and m["extended"][0]["from_blocks"] == 12
     run_experiment(more, tmp_path / "fresh", workers=0)
     assert same(tables(tmp_path / "fresh"), tables(run))  # identical to a 20-block run
-    assert build(run)["provenance"]["games_stored"] == 160
+    assert build(run)["provenance"]["games_stored"] == 120
     with pytest.raises(RunError, match="run.blocks = 12: the run .* has 20 blocks; a run can be "
                                        "extended, not shortened"):
         resume(run)
@@ -225,11 +226,11 @@ def test_a_huge_plan_is_refused_in_bounded_memory(tmp_path):
     cfg.write_text(SMALL.replace("blocks = 12", "blocks = 30000").replace("shard_blocks = 3",
                                                                        "shard_blocks = 20000"))
     r = carcsim("validate", cfg)
-    assert r.returncode == 2 and "run.shard_blocks = 20000: 160,000 games a shard" in r.stderr
+    assert r.returncode == 2 and "run.shard_blocks = 20000: 120,000 games a shard" in r.stderr
     cfg.write_text(SMALL.replace("blocks = 12", "blocks = 10_000_000").replace("shard_blocks = 3",
                                                                             "shard_blocks = 1000"))
     r = carcsim("validate", cfg)
-    assert r.returncode == 0 and "80000000 games in 10000 shards" in r.stdout
+    assert r.returncode == 0 and "60000000 games in 10000 shards" in r.stdout
 
 
 def test_report_during_a_run_sees_only_recorded_shards(tmp_path):
@@ -246,6 +247,6 @@ def test_report_during_a_run_sees_only_recorded_shards(tmp_path):
         build(tmp_path / "live")
     sink.save()
     sink.write(1, second)
-    assert build(tmp_path / "live")["provenance"]["games_stored"] == 24
+    assert build(tmp_path / "live")["provenance"]["games_stored"] == 18
     sink.close()
-    assert build(tmp_path / "live")["provenance"]["games_stored"] == 48
+    assert build(tmp_path / "live")["provenance"]["games_stored"] == 36

@@ -7,9 +7,11 @@ Figure kind codes: 0 follower, 1 mayor, 2 messenger, 3 scarecrow.
 
 import pytest
 
-from sim import message_actions
-from sim.game import Game
+from sim import courier, message_actions, scoring
+from sim.board import Board
+from sim.game import Game, catalogue_for
 from sim.play import play
+from sim.messages import MessagesOptions
 from sim.rules import Rules
 from strategies import player
 
@@ -176,6 +178,82 @@ def scarecrow_game(choice):
     return g
 
 
+def test_rules_6_a_field_freed_in_step_1_takes_a_farmer_in_step_2():
+    """RULES.md 6 with R-MM-8: seat 1's B at 0,2 surrounds seat 0's scarecrow at 0,1, so
+    it is placed without a figure; seat 0 takes the scarecrow back in step 1, and only
+    then does seat 1 choose its figure: the field (E's and B's, joined) is free again and
+    may take a farmer, which the scarecrow had barred."""
+    g = mm(["E", "B", "B", "B"])
+    place(g, 0, 1, 2, SCARECROW, "field Nw")
+    place(g, 1, 1, 0)
+    place(g, -1, 1, 0)
+    if g.decision.kind == "town_hall":
+        g.apply("draw")
+    b = g.catalogue.variant(g.catalogue.index["B"], 0)
+    field, monastery = b.segment_at("field Nw"), b.segment_at("monastery")
+    assert {c[3] for c in g.decision.choices if c[:2] == (0, 2)} == {-1}
+    g.apply((0, 2, 0, -1, -1))
+    assert (g.decision.kind, g.decision.seat) == ("scarecrow", 0)
+    g.apply("return")
+    d = g.decision
+    assert (d.kind, d.seat, d.tile) == ("figure", 1, "B")
+    # none; then by segment (B's field, then its monastery) and figure kind: a farmer or
+    # seat 1's own scarecrow on the field, a monk
+    assert d.choices == ((-1, -1), (FOLLOWER, field), (SCARECROW, field), (FOLLOWER, monastery))
+    g.apply((FOLLOWER, field))
+    assert figures(g) == [(1, FOLLOWER, (0, 2))]
+    assert "figure_lost" not in {e["e"] for e in g.events}
+
+
+def test_greedy_values_the_figure_chosen_after_step_1():
+    """The position of the test above, seat 1 to choose, no tile left (a follower costs
+    nothing): a farmer is worth 3 (the field borders the completed city D + E), a monk 4
+    (B and its 3 neighbours), a standing scarecrow 0. Greedy takes the monk; with the
+    monastery weighted 0.5 (2 points) the farmer."""
+    for spec, want in (("greedy", "monastery"), ("greedy(monastery=0.5)", "field Nw")):
+        g = mm(["E", "B", "B", "B"])
+        place(g, 0, 1, 2, SCARECROW, "field Nw")
+        place(g, 1, 1, 0)
+        place(g, -1, 1, 0)
+        place(g, 0, 2, 0)
+        g.apply("return")
+        b = g.catalogue.variant(g.catalogue.index["B"], 0)
+        assert player(spec).choose(g, g.decision) == (FOLLOWER, b.segment_at(want)), spec
+
+
+def test_rules_6_a_lying_scarecrow_still_bars_the_farmer():
+    g = mm(["E", "B", "B", "B"])
+    place(g, 0, 1, 2, SCARECROW, "field Nw")
+    place(g, 1, 1, 0)
+    place(g, -1, 1, 0)
+    place(g, 0, 2, 0)
+    g.apply("lie")  # a farmer of strength 1 now: the field stays occupied
+    b = g.catalogue.variant(g.catalogue.index["B"], 0)
+    assert g.decision.kind == "figure" and (FOLLOWER, b.segment_at("field Nw")) not in g.decision.choices
+    assert (FOLLOWER, b.segment_at("monastery")) in g.decision.choices
+
+
+def test_r_mm_6_rides_go_clockwise_across_roads():
+    """Seat 1's crossroads X at 1,0 completes two roads at once: its south road with A
+    at 1,-1 (seat 0's messenger), scored first, and A at -1,0 + D + its west road (seat
+    2's messenger). Both may ride on to X's open roads. Clockwise from seat 1: seat 2's
+    ride first, then seat 0's (road by road would give seat 0 first)."""
+    g = mm(["B", "A", "A", "E", "X"], players=3)
+    place(g, 0, -1, 0)  # seat 0
+    place(g, -1, 0, 3)  # seat 1: A, road east into D
+    place(g, 1, -1, 2)  # seat 2: A, road north
+    a = g.catalogue.variant(g.catalogue.index["A"], 3).segment_at("road E")
+    g.put_figure(2, MESSENGER, 2 * 12 + a)  # board index 2: A at -1,0
+    a = g.catalogue.variant(g.catalogue.index["A"], 2).segment_at("road N")
+    g.put_figure(0, MESSENGER, 3 * 12 + a)  # board index 3: A at 1,-1
+    place(g, 0, 1, 2)  # seat 0: E closes D's city
+    place(g, 1, 0, 0)  # seat 1: X
+    assert [(f, p, w) for f, p, w in scored(g) if f == "road"] == [("road", 2, [0]), ("road", 3, [2])]
+    assert (g.decision.kind, g.decision.seat) == ("ride", 2)
+    g.apply("return")
+    assert (g.decision.kind, g.decision.seat) == ("ride", 0)
+
+
 def test_r_mm_8_lying_scarecrow_is_a_farmer():
     g = scarecrow_game("lie")
     assert (0, SCARECROW, (0, 1)) in figures(g)
@@ -228,6 +306,49 @@ def test_r_mm_10_monastery_completed_with_a_town_hall_scores_8():
     assert scored(g)[-1] == ("monastery", 8, [0])
 
 
+def monastery_beside_a_town_hall():
+    """Seat 0's monk on B at 0,-1; seat 1's town hall at 1,-1; seat 0's E at -1,-1.
+    The monastery's tiles: its own, D at 0,0 and E; the town hall adds nothing."""
+    rules = Rules(expansions=("mayors", "messages", "courier"), messages=MessagesOptions("classic"))
+    g = Game(rules, 0, stack=["B", "E", "U"])
+    place(g, 0, -1, 0, FOLLOWER, "monastery")
+    assert g.decision.kind == "town_hall" and g.decision.seat == 1
+    g.apply((1, -1))
+    place(g, -1, -1, 0)
+    monk = next(f for f, i in g.board.figures() if i.player == 0)
+    return g, monk, g.board.figure(monk).segment
+
+
+def test_r_mm_10_a_town_hall_counts_in_no_monastery_value():
+    g, monk, seg = monastery_beside_a_town_hall()
+    assert g.board.feature(seg).tiles == 3  # 1 + D + E (4 if the hall counted)
+    # message 3 (smallest monastery), message 8 and the Courier's thank-you: 3 each
+    assert dict(message_actions.choices(g, 0, "smallest_monastery"))[
+        ("smallest_monastery", g.board.find(seg))] == 3
+    assert dict(message_actions.choices(g, 0, "score_and_return"))[("score_and_return", monk)] == 3
+    assert courier.thank_you_points(g.board, seg) == 3
+
+
+def test_r_mm_10_greedy_values_a_monastery_without_its_town_hall():
+    """On the C board: a monastery with 7 neighbours, one a town hall, is worth 7 (weight
+    0.5: 3.5) before and 8 when the eighth tile completes it, a gain of 4.5 to its monk
+    (9 - 0.5 * 8 = 5 if the hall counted)."""
+    cat = catalogue_for(Rules(expansions=("mayors",)))
+    board = Board(cat, 16)
+    for tile, x, y in (("D", 0, 0), ("B", 0, -1), ("U", 1, 0), ("U", -1, 0), ("townhall", 1, -1),
+                       ("B", -1, -1), ("B", -1, -2), ("B", 0, -2)):
+        board.place(cat.index[tile], x, y, 0)
+    seg = 1 * 12 + cat.types[cat.index["B"]].segment_at("monastery")
+    board.add_figure(0, FOLLOWER, 1, seg)
+    assert board.feature(seg).tiles == 7 and not board.feature(seg).complete
+    weights = (1.0, 1.0, 1.0, 0.5)  # city, road, field, monastery
+    rows, values = board.turn_values(cat.index["E"], (), 0, 2, weights, 0.0, 0.0)
+    assert dict(zip(rows, values))[(1, -2, 0, -1, -1)] == pytest.approx(4.5)
+    board.place(cat.index["E"], 1, -2, 0)
+    f = board.feature(seg)
+    assert f.complete and scoring.feature_value(board, f, final=False) == 8
+
+
 def test_r_mm_11_crisis_meeting():
     g = mm(["N", "E", "U"])
     place(g, 0, 1, 2, MAYOR, "city S")  # seat 0's mayor at 0,1
@@ -248,6 +369,20 @@ def test_r_mm_12_the_game_ends_when_every_town_hall_is_placed():
         g.apply(g.decision.choices[0])
     assert seats == [1, 2, 0] and g.over
     assert all(not p.town_hall for p in g.mm.players)
+
+
+def test_r_mm_12_with_the_courier_the_last_draw_failing_forces_the_town_hall_that_turn():
+    """Seat 1 draws C, which fits nowhere (D's only city edge is closed by E): with no
+    tile left it must place its town hall in that same turn 2, before seat 0's."""
+    g = Game(Rules(expansions=("mayors", "courier")), 0, stack=["E", "C"])
+    place(g, 0, 1, 2)
+    assert (g.decision.kind, g.decision.seat) == ("town_hall", 1) and "draw" in g.decision.choices
+    g.apply("draw")
+    assert [e["tile"] for e in g.events if e["e"] == "discard"] == ["C"]
+    d = g.decision
+    assert (d.kind, d.seat) == ("town_hall", 1) and "draw" not in d.choices
+    g.apply(d.choices[0])
+    assert g.mm.players[1].town_hall_turn == 2
 
 
 def test_no_town_hall_while_the_river_flows():

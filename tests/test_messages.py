@@ -8,6 +8,7 @@ scoring figures (keeping its score their sum) so a case starts where it needs to
 import pytest
 
 from sim import message_actions
+from sim.errors import InputError
 from sim.game import Game
 from sim.messages import ACTIONS, MessagesOptions
 from sim.play import play
@@ -202,7 +203,7 @@ def test_r_msg_c4_zmg_alone():
 
 
 def test_zmg_is_a_classic_switch():
-    with pytest.raises(Exception, match="classic-edition switch"):
+    with pytest.raises(InputError, match="classic-edition switch"):
         MessagesOptions("c3.1", True).validate("rules.messages")
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from browser import console_errors, is_png, needs_chromium, screenshot
 
-from sim.analysis.report import build
+from sim.analysis.report import UNIT_NOTE, build, fmt_p
 from sim.config import parse_experiment
 from sim.tournament.run import run_experiment
 
@@ -62,6 +62,7 @@ def test_json_and_html_carry_the_analysis_numbers(run_dir):
     table = page[page.index("id='headline-table'"):page.index("</table>", page.index("id='headline-table'"))]
     for h in rep["headline"]:
         assert f"<td>{h['estimate']:.3f}</td>" in table and f"<td>{h['low']:.3f}</td>" in table
+    assert UNIT_NOTE in r.stdout and html_text(UNIT_NOTE) in page
     arm = next(a for a in rep["arms"] if a["arm"] == "coverage" and a["edition"] == "c3.1")
     assert next(h for h in rep["headline"] if h["question"].startswith("coverage − meeple_only: win share (c3.1)"))[
         "estimate"] == pytest.approx(arm["d_win_share"])
@@ -77,3 +78,72 @@ def test_report_in_a_headless_browser(run_dir, tmp_path):
     assert any(f"carcsim report ready: {rows} headline rows" in line for line in console), console
     assert console_errors(console) == []
     assert is_png(shot)
+
+
+def html_text(s):
+    import html
+    return html.escape(s)
+
+
+def test_json_rows_are_numbers_with_a_family(run_dir):
+    """Every headline row: numbers (or null) in the numeric fields, its family, and
+    prose only in `label`; p_adjusted is Holm within the family."""
+    rows = build(run_dir)["headline"]
+    for h in rows:
+        assert set(h) == {"question", "estimate", "low", "high", "p", "p_adjusted", "games",
+                          "blocks", "family", "label"}
+        for k in ("estimate", "low", "high", "p", "p_adjusted"):
+            assert h[k] is None or isinstance(h[k], float), (k, h)
+        assert isinstance(h["games"], int) and isinstance(h["blocks"], int) and h["family"]
+        assert h["p_adjusted"] is None or h["p_adjusted"] >= h["p"]
+    arms = [h for h in rows if h["family"].startswith("arms vs meeple_only")]
+    assert len(arms) == 2 and all(h["blocks"] == 16 and h["games"] == 32 for h in arms)
+    seat = next(h for h in rows if h["family"] == "seat advantage")
+    assert seat["games"] == 16 * 8  # 2 editions × 2 arms × 2 seat orders, each game once
+
+
+def test_p_values_in_scientific_form():
+    assert [fmt_p(v) for v in (3.2e-9, 0.0902, 0.00042, 1.0, None)] == [
+        "3e-9", "0.0902", "4e-4", "1", "—"]
+
+
+def test_figures_have_titles_units_reference_lines_and_keys(run_dir):
+    from sim.analysis.page import render_html
+    page = render_html(build(run_dir))
+    assert page.count("<svg") >= 4  # seats, heatmap, arms forest, convergence
+    for text in ("difference in win share (focal player)", "95% interval (t over blocks)",
+                 "no effect (0)", "opponent (column)", "player (row)",
+                 "win share (0.5 = even)", "blocks (seeds) so far"):
+        assert html_text(text) in page or text in page, text
+    assert "None" not in page.split("<pre>")[0]
+
+
+def test_findings_are_the_reports_numbers(tmp_path):
+    """`carcsim findings` on two shipped configs cut to a few blocks: the document
+    quotes the run commands and the report's own numbers."""
+    import re as _re
+
+    from sim.findings import est, regenerate
+    from sim.config import shipped_configs
+    (tmp_path / "docs").mkdir()
+    configs = {}
+    for name in ("seat_advantage", "messages_figure_forks"):
+        text = shipped_configs()[name].read_text()
+        configs[name] = tmp_path / f"{name}.toml"
+        configs[name].write_text(_re.sub(r"(?m)^blocks = \d+", "blocks = 12", text))
+    doc = regenerate(tmp_path, only=tuple(configs), echo=lambda s: None, configs=configs)
+    assert doc == (tmp_path / "docs" / "findings.md").read_text()
+    assert "`carcsim run seat_advantage && carcsim report runs/seat_advantage`" in doc
+    seat = next(h for h in build(tmp_path / "runs" / "seat_advantage")["headline"]
+                if h["family"] == "seat advantage")
+    assert est(seat["estimate"], seat["low"], seat["high"]) in doc
+    forks = build(tmp_path / "runs" / "messages_figure_forks")
+    top = next(v for v in forks["fork_scoring_figure"] if v["dimension"] == "all" and v["edition"] == "c3.1")
+    assert est(top["d_margin"], top["d_margin_low"], top["d_margin_high"], 2, True) in doc
+    assert "rule of thumb" in doc and UNIT_NOTE in doc
+
+
+def test_findings_rejects_an_unknown_section():
+    r = subprocess.run([sys.executable, "-m", "sim", "findings", "--only", "nope"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "--only: unknown section 'nope'" in r.stderr

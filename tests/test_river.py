@@ -3,9 +3,11 @@
 import pytest
 
 from sim.board import MAX_SEGS, Board, Catalogue
+from sim.errors import InputError
 from sim.game import Game, stack_plan
 from sim.play import play
 from sim.rules import Rules
+from sim.script import load_script, play_script
 from sim.tiles import tile_set
 from strategies import player
 
@@ -75,3 +77,25 @@ def test_river_games_always_place_the_river_and_end(spec):
         placed = [e["tile"] for e in g.events if e["e"] == "place"]
         assert placed[:11].count("RL") == 1 and placed[10] == "RL"
         assert g.river.end is None and g.over
+
+
+def write_script(tmp_path, expansions, turns):
+    body = "".join(f"[[turns]]\n{t}\n" for t in turns)
+    path = tmp_path / "river.toml"
+    path.write_text(f"[rules]\nexpansions = {list(expansions)!r}\n\n{body}".replace("'", '"'))
+    return load_script(path)
+
+
+def test_r_riv_2_a_river_tile_away_from_the_open_end_is_named_so(tmp_path):
+    # the spring at 0,0 leaves the river open to the east: RD must go at 1,0
+    script = write_script(tmp_path, ["river"], ['tile = "RD"\nat = [0, -1]\nrotation = 1'])
+    with pytest.raises(InputError, match=r"turn 1: river tile RD at \(0, -1\) is away from the "
+                                         r"river's open end: it must go at \(1, 0\) \(R-RIV-2\)"):
+        play_script(script)
+
+
+def test_r_riv_2_no_town_hall_when_a_scripted_stack_ends_mid_river(tmp_path):
+    script = write_script(tmp_path, ["river", "mayors"],
+                          ['tile = "RD"\nat = [1, 0]', 'tile = "townhall"\nat = [0, 1]'])
+    with pytest.raises(InputError, match=r"turn 2: town hall: .*while the river is being laid"):
+        play_script(script)

@@ -4,6 +4,12 @@ Builds an instrumented twin of the core from the same sources, then reruns the b
 game-property, fast-path and strategy tests against it in a subprocess (CARCSIM_CORE picks the module;
 libasan must be preloaded into the uninstrumented Python). Any memory error or
 undefined behaviour aborts that subprocess and fails this test.
+
+Python's own build flags carry -fwrapv into every extension build, which defines
+signed overflow and so removes UBSan's overflow checks; -fno-wrapv (later on the
+command line, so it wins) brings them back, and -fno-sanitize-recover=all makes every
+finding fatal. A planted `INT_MAX + 1`, built the same way, proves the checks are
+compiled in.
 """
 
 import os
@@ -14,11 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from sim._core_build import build_ffi
+from cffi import FFI
+
+from sim._core_build import WARNINGS, build_ffi
 
 TESTS = Path(__file__).resolve().parent
-FLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
-         "-fno-sanitize-recover=undefined"]
+FLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-wrapv",
+         "-fno-sanitize-recover=all"]
+LINK = ["-fsanitize=address,undefined"]
 
 
 def _runtime(name: str) -> str | None:
@@ -29,23 +38,45 @@ def _runtime(name: str) -> str | None:
     return path if os.path.isabs(path) and os.path.exists(path) else None
 
 
-@pytest.mark.skipif(_runtime("libasan.so") is None, reason="gcc with libasan is needed")
-def test_core_under_asan_and_ubsan(tmp_path):
-    ffi = build_ffi("_sim_core_asan", FLAGS, ["-fsanitize=address,undefined"])
+def _env(tmp_path, **extra) -> dict:
+    return dict(os.environ,
+                PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
+                LD_PRELOAD=_runtime("libasan.so"),
+                ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
+                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1", **extra)
+
+
+needs_asan = pytest.mark.skipif(_runtime("libasan.so") is None, reason="gcc with libasan is needed")
+
+
+@needs_asan
+def test_planted_signed_overflow_is_caught(tmp_path):
+    ffi = FFI()
+    ffi.cdef("int plant(int x);")
+    ffi.set_source("_planted_overflow", "int plant(int x) { return x + 1; }",
+                   extra_compile_args=[*WARNINGS, *FLAGS], extra_link_args=LINK)
     ffi.compile(tmpdir=str(tmp_path))
-    env = dict(os.environ,
-               CARCSIM_CORE="_sim_core_asan",
-               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
-               LD_PRELOAD=_runtime("libasan.so"),
-               ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
-               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1",
-               CARCSIM_SOAK_GAMES="120")
+    call = "import _planted_overflow as m; print(m.lib.plant({}))"
+    fine = subprocess.run([sys.executable, "-c", call.format(41)], env=_env(tmp_path),
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert fine.returncode == 0 and fine.stdout.strip() == "42", fine.stderr[-2000:]
+    boom = subprocess.run([sys.executable, "-c", call.format(2**31 - 1)], env=_env(tmp_path),
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert boom.returncode != 0 and "signed integer overflow" in boom.stderr, boom.stderr[-2000:]
+
+
+@needs_asan
+def test_core_under_asan_and_ubsan(tmp_path):
+    ffi = build_ffi("_sim_core_asan", FLAGS, LINK)
+    ffi.compile(tmpdir=str(tmp_path))
+    env = _env(tmp_path, CARCSIM_CORE="_sim_core_asan", CARCSIM_SOAK_GAMES="120")
     check = subprocess.run([sys.executable, "-c", "import sim._core as c; print(c._module.__name__)"],
                            env=env, capture_output=True, text=True, cwd=tmp_path)
     assert check.stdout.strip() == "_sim_core_asan", check.stderr[-2000:]
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           *(str(TESTS / f) for f in ("test_board.py", "test_game.py",
-                                                     "test_fastpath.py", "test_strategies.py"))],
+                                                     "test_fastpath.py", "test_strategies.py",
+                                                     "test_cgame.py", "test_core_hygiene.py"))],
                          env=env, capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, (run.stdout[-3000:], run.stderr[-3000:])
     assert "passed" in run.stdout

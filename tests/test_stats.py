@@ -78,7 +78,10 @@ def test_elo_and_sample_size():
 
 def test_ratings_use_pairwise_ranks_in_multiplayer_games():
     """Three specs in 3-player games, always finishing a < b < c: every pair is a
-    comparison, so the ratings order a > b > c with finite values."""
+    comparison, but no spec both won and lost against another, so no rating is
+    identified: the rated set is one spec, the others get a one-sided bound from
+    their 30 blocks (97.5%: 0.025^(1/30) = 0.8842, Elo +353), never a number made
+    up by the prior."""
     import polars as pl
 
     from sim.analysis.balance import ratings
@@ -90,4 +93,163 @@ def test_ratings_use_pairwise_ranks_in_multiplayer_games():
                          "win_share": 1.0 if rank == 1 else 0.0})
     r = ratings(pl.DataFrame(rows), pl.DataFrame(games), boots=20)
     assert r["player"].to_list() == ["a", "b", "c"]
-    assert all(np.isfinite(r["rating"].to_numpy()))
+    edge = 400 * math.log10(0.025 ** (1 / 30) / (1 - 0.025 ** (1 / 30)))
+    assert edge == pytest.approx(353.3, abs=0.1)
+    a, b, c = r.iter_rows(named=True)
+    assert (a["bound"], a["rating"], a["low"], a["high"]) == ("rated", 0.0, None, None)
+    for row in (b, c):  # never beat the rated spec a: below it by at least the bound
+        assert row["bound"].startswith("upper bound only")
+        assert row["rating"] is None and row["low"] is None
+        assert row["high"] == pytest.approx(-edge)
+
+
+def test_ratings_prior_is_small_against_a_connected_record():
+    """a beats b in 300 of 500 comparisons, b beats c 300 of 500, a beats c 346 of 500
+    (0.692 = 0.6²/(0.6² + 0.4²), the BT value): every spec won and lost, so all are
+    rated, the fit (Elo(0.6) = 70.4 between neighbours) is the data's, and the MLE
+    (prior 0) and the default prior agree to within an Elo point."""
+    import polars as pl
+
+    from sim.analysis.balance import RATING_PRIOR, ratings
+    rows, games, gid = [], [], 0
+    for (x, y), wins in ((("a", "b"), 300), (("b", "c"), 300), (("a", "c"), 346)):
+        for k in range(500):
+            games.append({"game_id": gid, "block": gid})
+            first = 1 if k < wins else 2
+            rows += [{"game_id": gid, "seat": 0, "player": x, "rank": first},
+                     {"game_id": gid, "seat": 1, "player": y, "rank": 3 - first}]
+            gid += 1
+    players, g = pl.DataFrame(rows), pl.DataFrame(games)
+    r = ratings(players, g, boots=30)
+    assert 0 < RATING_PRIOR <= 0.5 and (r["prior"] == RATING_PRIOR).all()
+    assert (r["bound"] == "rated").all()
+    v = dict(zip(r["player"], r["rating"]))
+    assert v["a"] - v["b"] == pytest.approx(70.4, abs=8) and v["b"] - v["c"] == pytest.approx(70.4, abs=8)
+    assert all(lo < v[p] < hi for p, lo, hi in zip(r["player"], r["low"], r["high"]))
+    mle = ratings(players, g, boots=2, prior=0.0)
+    assert all(abs(m - v[p]) < 1 for p, m in zip(mle["player"], mle["rating"]))
+
+
+def test_share_by_block_gives_one_sided_bounds_for_perfect_records():
+    est = stats.share_by_block([2.0] * 10, [2] * 10)  # won all 20 games of 10 blocks
+    assert (est.estimate, est.high) == (1.0, 1.0)
+    assert est.low == pytest.approx(0.025 ** 0.1)  # not zero width
+    assert est.p == pytest.approx(2 * 0.5 ** 10)
+    zero = stats.share_by_block([0.0] * 10, [2] * 10)
+    assert (zero.low, zero.high) == (0.0, pytest.approx(1 - 0.025 ** 0.1))
+
+
+def test_hotelling_with_one_column_is_the_t_test():
+    x = np.random.default_rng(1).normal(0.1, 1, 40)
+    f, k, dof, p = stats.hotelling_zero(x[:, None])
+    ref = sps.ttest_1samp(x, 0.0)
+    assert (k, dof) == (1, 39) and f == pytest.approx(ref.statistic ** 2) and p == pytest.approx(ref.pvalue)
+    assert stats.mean_estimate(x).p == pytest.approx(ref.pvalue)
+
+
+def test_holm_leaves_missing_p_values_out_of_the_family():
+    adj = stats.holm([0.01, math.nan, 0.04])
+    assert adj[0] == pytest.approx(0.02) and math.isnan(adj[1]) and adj[2] == pytest.approx(0.04)
+
+
+def block_effect_run(blocks=40, seed=9):
+    """2-player records with strong block effects: each block (seed) plays x–y and x–z in
+    both seat orders, and the block decides how much seat 0 is favoured (±0.4), so the
+    four games of a block move together."""
+    import polars as pl
+
+    rng = np.random.default_rng(seed)
+    games, players, gid = [], [], 0
+    for b in range(blocks):
+        tilt = rng.uniform(-0.4, 0.4)
+        for a, o in (("x", "y"), ("y", "x"), ("x", "z"), ("z", "x")):
+            p0 = 0.5 + tilt + (0.1 if a == "x" else -0.1 if o == "x" else 0.0)
+            w0 = float(rng.random() < p0)
+            games.append({"game_id": gid, "block": b, "players": 2, "edition": "c3.1"})
+            for seat, spec, w in ((0, a, w0), (1, o, 1 - w0)):
+                players.append({"game_id": gid, "seat": seat, "player": spec, "score": int(50 + 9 * w),
+                                "rank": 1 if w else 2, "win_share": w,
+                                "drawn_smallest_road": int(rng.random() < 0.3 + 0.4 * w)})
+            gid += 1
+    return pl.DataFrame(games), pl.DataFrame(players)
+
+
+def _statsmodels_ci(y, X, groups):
+    sm = pytest.importorskip("statsmodels.api")
+    fit = sm.OLS(np.asarray(y, float), np.asarray(X, float)).fit(
+        cov_type="cluster", cov_kwds={"groups": np.asarray(groups)}, use_t=True)
+    return fit.params, fit.conf_int(), fit.pvalues
+
+
+def test_block_intervals_match_statsmodels_cluster_robust_ols():
+    """Seat advantage, head-to-head and the naive message difference against
+    statsmodels' cluster-robust OLS by block (CR1, t with blocks − 1 dof)."""
+    import polars as pl
+
+    from sim.analysis import balance
+    games, players = block_effect_run()
+    p = players.join(games.select("game_id", "block"), on="game_id")
+
+    seat0 = balance.seat_advantage(games, players).filter(pl.col("seat") == 0).row(0, named=True)
+    s0 = p.filter(pl.col("seat") == 0)
+    params, ci, pv = _statsmodels_ci(s0["win_share"], np.ones((s0.height, 1)), s0["block"])
+    assert seat0["win_share"] == pytest.approx(params[0])
+    assert (seat0["low"], seat0["high"]) == (pytest.approx(ci[0][0]), pytest.approx(ci[0][1]))
+    wilson = stats.wilson(seat0["wins"], seat0["games"])  # games as if independent
+    assert (seat0["high"] - seat0["low"]) > 1.2 * (wilson[1] - wilson[0])
+
+    xy = balance.pairwise(games, players).filter(
+        (pl.col("player") == "x") & (pl.col("opponent") == "y")).row(0, named=True)
+    rows = p.filter(pl.col("player") == "x").join(
+        p.select("game_id", pl.col("player").alias("o")), on="game_id").filter(pl.col("o") == "y")
+    params, ci, pv = _statsmodels_ci(rows["win_share"], np.ones((rows.height, 1)), rows["block"])
+    assert (xy["win_share"], xy["low"], xy["high"]) == (
+        pytest.approx(params[0]), pytest.approx(ci[0][0]), pytest.approx(ci[0][1]))
+    assert (xy["games"], xy["blocks"]) == (80, 40)
+    pw = {(r["player"], r["opponent"]): r for r in balance.pairwise(games, players).iter_rows(named=True)}
+    want = stats.holm([pw[("x", "y")]["p"], pw[("x", "z")]["p"]])  # the family: 2 unordered pairs
+    assert [pw[("x", "y")]["p_holm"], pw[("x", "z")]["p_holm"]] == pytest.approx(want)
+    assert pw[("y", "x")]["p_holm"] == pw[("x", "y")]["p_holm"]
+
+    naive = balance.naive_message_values(games, players, ["smallest_road"]).row(0, named=True)
+    d = (p["drawn_smallest_road"] > 0).to_numpy().astype(float)
+    params, ci, pv = _statsmodels_ci(p["win_share"], np.column_stack([np.ones(len(d)), d]), p["block"])
+    assert naive["d_win_share"] == pytest.approx(params[1])
+    assert (naive["d_win_share_low"], naive["d_win_share_high"]) == (
+        pytest.approx(ci[1][0]), pytest.approx(ci[1][1]))
+    assert naive["d_win_share_p"] == pytest.approx(pv[1])
+
+
+def test_cluster_ols_matches_statsmodels_on_unbalanced_clusters():
+    rng = np.random.default_rng(4)
+    groups = np.repeat(np.arange(25), rng.integers(1, 9, 25))
+    x = rng.normal(size=len(groups))
+    y = 1 + 0.5 * x + rng.normal(size=25)[groups] * 2 + rng.normal(size=len(groups))
+    X = np.column_stack([np.ones(len(x)), x])
+    sm = pytest.importorskip("statsmodels.api")
+    fit = sm.OLS(y, X).fit(cov_type="cluster", cov_kwds={"groups": groups})
+    beta, cov, g = stats.cluster_ols(y, X, groups)
+    assert g == 25 and np.allclose(beta, fit.params) and np.allclose(cov, fit.cov_params())
+    est = stats.cluster_mean(y, groups)
+    fit1 = sm.OLS(y, np.ones(len(y))).fit(cov_type="cluster", cov_kwds={"groups": groups}, use_t=True)
+    assert (est.low, est.high) == (pytest.approx(fit1.conf_int()[0][0]), pytest.approx(fit1.conf_int()[0][1]))
+
+
+def test_share_difference_never_gives_a_zero_width_interval():
+    """20 blocks where the arm never changed the result: the difference is 0 but the
+    interval is ±(1 − 0.025^(1/20)) = ±0.168, not [0, 0]; with spread it is the
+    cluster-robust one."""
+    est = stats.share_difference([0.0] * 40, np.repeat(np.arange(20), 2))
+    assert (est.estimate, est.p) == (0.0, 1.0)
+    assert est.high == pytest.approx(1 - 0.025 ** (1 / 20)) and est.low == -est.high
+    assert est.high == pytest.approx(0.168, abs=0.001)
+    v = [0.0] * 39 + [1.0]
+    assert stats.share_difference(v, np.arange(40)) == stats.cluster_mean(v, np.arange(40))
+
+
+def test_share_intervals_stay_inside_zero_and_one():
+    """3 blocks winning 2, 2 and 1 of 2 games: the t interval (2 dof) would pass 1."""
+    raw = stats.cluster_ratio([2, 2, 1], [2, 2, 2], 0.5)
+    assert raw.high > 1
+    est = stats.share_by_block([2, 2, 1], [2, 2, 2])
+    assert est.high == 1.0 and est.low == raw.low and est.estimate == pytest.approx(5 / 6)

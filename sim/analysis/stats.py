@@ -1,13 +1,20 @@
 """Statistics for balance questions: intervals, tests, ratings, sequential stopping.
 
-Pure functions of numbers and arrays; the tests check them against SciPy and against
-synthetic data with known answers. SciPy supplies distribution tails only.
+Pure functions of numbers and arrays; the tests check them against SciPy, statsmodels
+and synthetic data with known answers. SciPy supplies distribution tails only.
+
+The unit of every interval and test on game records is the block (one seed played
+under all its seat orders and variants): games of a block share their tiles, so they
+are not independent. Means and differences come with cluster-robust standard errors
+by block (the CR1 sandwich, as statsmodels' OLS with cov_type="cluster") and
+Student-t intervals with blocks − 1 degrees of freedom.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from scipy import stats as sps
@@ -35,9 +42,9 @@ def chi2_equal(counts: list[float]) -> tuple[float, int, float]:
     return stat, dof, float(sps.chi2.sf(stat, dof))
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A mean difference with its standard error, 95% interval, p-value and size."""
+class Estimate(NamedTuple):
+    """An estimate with its standard error, 95% interval, two-sided p-value (against
+    `null`) and the number of independent units (blocks) behind it."""
 
     estimate: float
     se: float
@@ -47,20 +54,135 @@ class Estimate:
     n: int
 
 
-def mean_estimate(values) -> Estimate:
-    """Mean of per-block values with its standard error across blocks (normal interval;
-    blocks are independent, games within a block are not)."""
+NO_ESTIMATE = Estimate(math.nan, math.nan, math.nan, math.nan, math.nan, 0)
+
+
+def t_estimate(value: float, se: float, units: int, null: float = 0.0) -> Estimate:
+    """Student-t 95% interval and p-value with `units` − 1 degrees of freedom."""
+    if units < 2 or not math.isfinite(se):
+        return Estimate(value, math.inf, -math.inf, math.inf, 1.0, units)
+    if se == 0:  # every unit agrees exactly: no spread to test against
+        return Estimate(value, 0.0, value, value, 1.0 if value == null else 0.0, units)
+    q = float(sps.t.ppf(0.975, units - 1))
+    p = float(2 * sps.t.sf(abs(value - null) / se, units - 1))
+    return Estimate(value, se, value - q * se, value + q * se, p, units)
+
+
+def mean_estimate(values, null: float = 0.0) -> Estimate:
+    """Mean of independent per-block values, its standard error across blocks, and a
+    Student-t interval (blocks − 1 degrees of freedom)."""
     v = np.asarray(values, dtype=float)
     n = len(v)
     if n == 0:
-        return Estimate(math.nan, math.nan, math.nan, math.nan, math.nan, 0)
-    mean = float(v.mean())
+        return NO_ESTIMATE
     se = float(v.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
-    if se == 0:
-        p = 1.0 if mean == 0 else 0.0
-    else:
-        p = float(2 * sps.norm.sf(abs(mean) / se)) if math.isfinite(se) else 1.0
-    return Estimate(mean, se, mean - Z95 * se, mean + Z95 * se, p, n)
+    return t_estimate(float(v.mean()), se, n, null)
+
+
+def cluster_ols(y, X, groups) -> tuple[np.ndarray, np.ndarray, int]:
+    """OLS of y on X with the cluster-robust (CR1) covariance by `groups`:
+    (coefficients, covariance, clusters). The small-sample factor is
+    G/(G−1) · (N−1)/(N−K), statsmodels' default for cov_type="cluster"."""
+    y = np.asarray(y, dtype=float)
+    X = np.asarray(X, dtype=float).reshape(len(y), -1)
+    _, codes = np.unique(np.asarray(groups), return_inverse=True)
+    n, k = X.shape
+    g = int(codes.max()) + 1 if n else 0
+    bread = np.linalg.pinv(X.T @ X)
+    beta = bread @ X.T @ y
+    scores = np.zeros((g, k))
+    np.add.at(scores, codes, X * (y - X @ beta)[:, None])
+    factor = g / (g - 1) * (n - 1) / (n - k) if g > 1 and n > k else math.inf
+    return beta, factor * bread @ (scores.T @ scores) @ bread, g
+
+
+def cluster_totals(values, groups) -> tuple[np.ndarray, np.ndarray]:
+    """Per-group sums and counts of `values`."""
+    _, codes = np.unique(np.asarray(groups), return_inverse=True)
+    v = np.asarray(values, dtype=float)
+    return (np.bincount(codes, v, minlength=codes.max() + 1 if len(v) else 0),
+            np.bincount(codes, minlength=codes.max() + 1 if len(v) else 0).astype(float))
+
+
+def cluster_ratio(sums, counts, null: float = 0.0) -> Estimate:
+    """Mean over all observations (Σ sums / Σ counts) when observations are dependent
+    within clusters: CR1 standard error from the clusters' residual totals, t interval
+    over clusters − 1 degrees of freedom. The same as `cluster_ols` on an intercept."""
+    sums, counts = np.asarray(sums, dtype=float), np.asarray(counts, dtype=float)
+    g, n = len(sums), float(counts.sum())
+    if g == 0 or n == 0:
+        return NO_ESTIMATE
+    mean = float(sums.sum() / n)
+    if g < 2:
+        return t_estimate(mean, math.inf, g, null)
+    resid = sums - counts * mean
+    return t_estimate(mean, math.sqrt(g / (g - 1) * float((resid ** 2).sum())) / n, g, null)
+
+
+def cluster_mean(values, groups, null: float = 0.0) -> Estimate:
+    """Mean of values that are dependent within groups (games within blocks)."""
+    if len(values) == 0:
+        return NO_ESTIMATE
+    return cluster_ratio(*cluster_totals(values, groups), null)
+
+
+ONE_SIDED = 0.025  # the tail of a one-sided bound that stands beside 95% intervals
+
+
+def share_by_block(sums, counts, null: float = 0.5) -> Estimate:
+    """A share in [0, 1] (win share) from per-block sums and counts, cluster-robust.
+
+    A record with no wins (or no losses) has no spread, so the sandwich would give a
+    zero-width interval; it gets the exact one-sided bound instead, treating each of
+    its G blocks as one trial: 0 wins -> [0, 1 − 0.025^(1/G)] and a sign-test p."""
+    est = cluster_ratio(sums, counts, null)
+    g = est.n
+    if g == 0 or est.estimate not in (0.0, 1.0):  # a share stays in [0, 1]
+        return est._replace(low=max(0.0, est.low), high=min(1.0, est.high)) if g else est
+    bound = ONE_SIDED ** (1 / g)
+    if est.estimate == 0.0:
+        return Estimate(0.0, math.nan, 0.0, 1 - bound, min(1.0, 2 * (1 - null) ** g), g)
+    return Estimate(1.0, math.nan, bound, 1.0, min(1.0, 2 * null ** g), g)
+
+
+def share_difference(values, groups) -> Estimate:
+    """Mean of paired differences of win shares (each in [−1, 1]), cluster-robust. When
+    no pair differs at all, the sandwich would give a zero-width interval; then at most
+    a share 1 − 0.025^(1/G) of the G blocks can hold a difference (the exact one-sided
+    bound on a proportion seen to be 0), so the interval is ± that."""
+    est = cluster_mean(values, groups)
+    v = np.asarray(values, dtype=float)
+    if est.n == 0 or v.min() != 0 or v.max() != 0:  # a difference of shares stays in [−1, 1]
+        return est._replace(low=max(-1.0, est.low), high=min(1.0, est.high)) if est.n else est
+    bound = 1 - ONE_SIDED ** (1 / est.n)
+    return Estimate(0.0, math.nan, -bound, bound, 1.0, est.n)
+
+
+def cluster_difference(values, indicator, groups) -> Estimate:
+    """Mean of values where `indicator` is 1 minus where it is 0 (the OLS slope on the
+    indicator), cluster-robust by groups."""
+    v = np.asarray(values, dtype=float)
+    x = np.asarray(indicator, dtype=float)
+    if len(v) == 0 or x.min() == x.max():
+        return NO_ESTIMATE
+    beta, cov, g = cluster_ols(v, np.column_stack([np.ones(len(v)), x]), groups)
+    return t_estimate(float(beta[1]), float(math.sqrt(cov[1, 1])) if g > 1 else math.inf, g)
+
+
+def hotelling_zero(rows) -> tuple[float, int, int, float]:
+    """Hotelling's T² test that the mean of independent vector rows (one a block) is
+    zero: (F statistic, dof1, dof2, p). One column: the squared one-sample t test."""
+    d = np.asarray(rows, dtype=float)
+    n, k = d.shape
+    if n <= k:
+        return math.nan, k, n - k, math.nan
+    mean = d.mean(axis=0)
+    cov = np.cov(d, rowvar=False).reshape(k, k)
+    if np.linalg.matrix_rank(cov) < k:  # a column without spread: no F test
+        return math.nan, k, n - k, math.nan
+    t2 = float(n * mean @ np.linalg.solve(cov, mean))
+    f = t2 * (n - k) / (k * (n - 1))
+    return f, k, n - k, float(sps.f.sf(f, k, n - k))
 
 
 def paired_difference(a, b) -> Estimate:
@@ -69,7 +191,14 @@ def paired_difference(a, b) -> Estimate:
 
 
 def holm(pvalues: list[float]) -> list[float]:
-    """Holm–Bonferroni adjusted p-values, in the input order."""
+    """Holm–Bonferroni adjusted p-values, in the input order (NaN stays NaN and is not
+    counted in the family)."""
+    keep = [i for i, p in enumerate(pvalues) if p is not None and math.isfinite(p)]
+    if len(keep) < len(pvalues):
+        out = [math.nan] * len(pvalues)
+        for i, a in zip(keep, holm([pvalues[i] for i in keep])):
+            out[i] = a
+        return out
     m = len(pvalues)
     order = sorted(range(m), key=lambda i: pvalues[i])
     adjusted = [0.0] * m

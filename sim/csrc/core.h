@@ -15,7 +15,8 @@
 enum {
     CC_MAX_PLAYERS = 6,
     CC_MAX_SEGS = 12,
-    CC_MAX_FIGURES = 192
+    CC_MAX_FIGURES = 192,
+    CC_MAX_COMPLETED = 25   /* features one placement can complete: 12 + 4 + 9 */
 };
 
 enum {
@@ -52,6 +53,8 @@ typedef struct {
     int8_t seg_coats[12];     /* coats of arms on a city segment */
     uint16_t seg_cities[12];  /* field: bit s per local city segment it borders */
     int8_t distinct;          /* 0 if an earlier rotation gives the same tile */
+    int8_t no_value;          /* 1: surrounds a monastery but adds nothing to its points
+                                 (the town hall, R-MM-10) */
 } cc_tiledef;
 
 typedef struct cc_tileset cc_tileset;
@@ -78,11 +81,12 @@ int cc_fits(const cc_board *b, int type, int x, int y, int rot);
  * 5 if it has no placed neighbour, 6 if the cell is taken, or an error (< 0). */
 int cc_misfit(const cc_board *b, int type, int x, int y, int rot);
 /* Places a tile; writes the features it completes (root segment ids, cities and
- * roads first, then monasteries) to completed. Returns how many, or an error. */
+ * roads first, then monasteries) to completed, which must have room for
+ * CC_MAX_COMPLETED. Returns how many, or an error; on an error nothing changed. */
 int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, int cap);
 
 /* Placed tile idx: out = {type, rotation, x, y}. */
-int cc_tile_info(const cc_board *b, int idx, int32_t *out);
+int cc_tile_info(const cc_board *b, int idx, int32_t *out, int cap);
 /* Placed tile index at (x, y), -1 if the cell is empty, or an error. */
 int cc_tile_at(const cc_board *b, int x, int y);
 /* Number of the 8 cells around (x, y) that hold tiles. */
@@ -92,10 +96,10 @@ int cc_neighbours8(const cc_board *b, int x, int y);
 int cc_find(const cc_board *b, int seg);
 /* out = {root, kind, tiles, open, coats, complete, segments, figures}; for a monastery
  * `tiles` is 1 + the tiles around it and `open` the empty cells around it. */
-int cc_feature_info(const cc_board *b, int seg, int32_t *out);
+int cc_feature_info(const cc_board *b, int seg, int32_t *out, int cap);
 /* Figure count and strength per player on the feature: out[0..5] counts,
  * out[6..11] strengths. */
-int cc_feature_strength(const cc_board *b, int seg, int32_t *out);
+int cc_feature_strength(const cc_board *b, int seg, int32_t *out, int cap);
 /* Distinct city features a field feature borders (root ids). */
 int cc_field_cities(const cc_board *b, int seg, int32_t *out, int cap);
 /* Local segments of placed tile idx whose feature holds no figure. */
@@ -111,7 +115,7 @@ int cc_figure_add(cc_board *b, int player, int kind, int strength, int scores, i
 int cc_figure_set(cc_board *b, int fig, int strength, int scores);
 int cc_figure_remove(cc_board *b, int fig);
 /* out = {player, kind, strength, segment, scores}; segment -1 for a free slot. */
-int cc_figure_info(const cc_board *b, int fig, int32_t *out);
+int cc_figure_info(const cc_board *b, int fig, int32_t *out, int cap);
 /* Figure ids on the feature of seg, ascending. */
 int cc_feature_figures(const cc_board *b, int seg, int32_t *out, int cap);
 
@@ -142,19 +146,6 @@ typedef struct {
 int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
                     const cc_greedy_params *params, int32_t *rows, double *values, int cap);
 
-/* ---- the base turn for built-in policies (the fast path) ----
- * Plays a whole base game (R-BASE-1..8) in C: the same rules as sim/game.py, which
- * is the reference it is tested against (same seed, same moves, same points).
- * stack: tile types in draw order (already shuffled by Python); start_type goes to
- * (0, 0) r0. policy per seat: 0 first, 1 random, 2 greedy (weights in params[seat],
- * follower_value there is the unscaled weight). seat_state: each seat's SplitMix64
- * state, advanced in place. points_out: players × 4 (road, city, monastery, field).
- * moves_out: 5 int32 per turn, the chosen turn-option row. Returns the turns played. */
-int cc_play_base(const cc_tileset *ts, const int32_t *stack, int nstack, int start_type,
-                 int nplayers, int followers, const int32_t *policy,
-                 const cc_greedy_params *params, uint64_t *seat_state,
-                 int32_t *points_out, int32_t *moves_out, int moves_cap);
-
 /* Every figure on the board as rows of 6 int32 (id, player, kind, strength, segment,
  * scores), by id. Returns the number of figures. */
 int cc_figures(const cc_board *b, int32_t *out, int cap);
@@ -164,10 +155,139 @@ int cc_figures(const cc_board *b, int32_t *out, int cap);
  * Returns the number of rows (0: nothing to place, best untouched). */
 int cc_turn_best(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
                  const cc_greedy_params *params, int32_t *rows, double *values, int cap,
-                 int32_t *best);
+                 int32_t *best, int best_cap);
 /* 1 if (x, y, rot, kind, seg) is one of cc_turn_options' rows, 0 if not, or an error. */
 int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
                     const cc_figure_rule *rules, int nrules);
 
 /* Every segment of the feature of seg, ascending. Returns how many. */
 int cc_feature_segments(const cc_board *b, int seg, int32_t *out, int cap);
+
+/* ==================================================================== the game
+ * The whole game as a resumable state machine (game.c; each expansion in its own file:
+ * messages.c, river.c, courier.c, listed in game.c's registry). The same rules, order
+ * of steps, decisions and events as sim/game.py, which it is tested against move by
+ * move. Random streams come from Python (sim/rng.py derivations) as SplitMix64 states.
+ * A call that is refused (bad argument, bad choice) changes nothing; an internal
+ * failure (memory, a fixed capacity) leaves the game answering every later call with
+ * that error (cc_game_status shows it).
+ */
+
+typedef struct cc_game cc_game;
+
+enum { CC_X_MESSAGES = 1, CC_X_RIVER = 2, CC_X_COURIER = 4 };  /* expansion bits */
+enum { CC_TILE_RIVER = 1, CC_TILE_LETTER = 2 };                 /* per tile type flags */
+enum { CC_EDITION_CLASSIC = 0, CC_EDITION_C31 = 1 };
+/* point sources, sim/scoring.py SOURCES order */
+enum { CC_SRC_ROAD = 0, CC_SRC_CITY = 1, CC_SRC_MONASTERY = 2, CC_SRC_FIELD = 3,
+       CC_SRC_MESSAGE = 4, CC_SRC_COURIER = 5, CC_NSOURCES = 6 };
+/* message actions, by what they do (each edition numbers them its own way);
+ * CC_MSG_TWO is the "2 points" resolution */
+enum { CC_MSG_TWO = -1, CC_MSG_ROAD = 0, CC_MSG_CITY = 1, CC_MSG_MONASTERY = 2,
+       CC_MSG_EXTRA = 3, CC_MSG_COATS = 4, CC_MSG_KNIGHT = 5, CC_MSG_FARMER = 6,
+       CC_MSG_SCORE = 7, CC_NMSG = 8 };
+enum { CC_DEC_NONE = 0, CC_DEC_PLACE = 1, CC_DEC_SCORING_FIGURE = 2, CC_DEC_MESSAGES = 3 };
+/* built-in policies (strategies/); CC_POL_PYTHON: the decision is returned to Python */
+enum { CC_POL_PYTHON = -1, CC_POL_FIRST = 0, CC_POL_RANDOM = 1, CC_POL_GREEDY = 2,
+       CC_POL_MEEPLE_ONLY = 3, CC_POL_ALTERNATE = 4, CC_POL_DARK_SEEKER = 5,
+       CC_POL_SPREAD = 6, CC_POL_COVERAGE = 7, CC_POL_ALWAYS_ACTION = 8,
+       CC_POL_ALWAYS_2 = 9 };
+enum { CC_OVERRIDE_NONE = 0, CC_OVERRIDE_TWO = 1, CC_OVERRIDE_ACTION = 2 };
+enum { CC_RECORD_HISTORY = 1, CC_RECORD_EVENTS = 2 };
+
+typedef struct {
+    int32_t nplayers, followers, expansions;  /* CC_X_* bits */
+    int32_t start_type;   /* at (0, 0) r0: the start tile, or the spring with the River */
+    int32_t river_edge;   /* with the River: the spring's river edge (R-RIV-1) */
+    int32_t edition, zmg_alone;
+    int32_t deck[8];      /* The Messages: action codes, top first (R-MSG-11) */
+    int32_t record;       /* CC_RECORD_* bits: what to keep (nothing for batches) */
+    /* Shuffled here when set, exactly as sim/game.py tile_order and sim/messages.py
+     * deck_order do: the stack is river_tiles river tiles, lake_tiles lakes, then the
+     * land tiles; Fisher-Yates of the river tiles then of the land tiles with the
+     * tiles stream (R-BASE-2, R-RIV-1); the deck (given in rulebook order) with the
+     * messages stream. */
+    int32_t shuffle_stack, river_tiles, lake_tiles, shuffle_deck;
+    uint64_t tiles_stream, messages_stream;
+} cc_game_config;
+
+/* One seat: a policy per decision kind and their parameters (the strategies package). */
+typedef struct {
+    int32_t place, scoring_figure, messages;  /* CC_POL_* */
+    double open_weight[4];   /* greedy place, per kind (city, road, field, monastery) */
+    double opponent, follower, courier;  /* greedy place */
+    double extra;            /* greedy messages: value of an extra tile or turn */
+    int32_t overrides[8];    /* messages: CC_OVERRIDE_* per action code */
+} cc_seat_policy;
+
+/* Sizes of the rows the game writes. */
+enum { CC_HEAD_INTS = 8, CC_EVENT_INTS = 12, CC_HISTORY_INTS = 6, CC_STATUS_INTS = 13,
+       CC_RESULT_INTS = 44, CC_MSG_CHOICE_INTS = 3 };
+
+enum { CC_EV_START = 0, CC_EV_DRAW = 1, CC_EV_DISCARD = 2, CC_EV_PLACE = 3, CC_EV_FIGURE = 4,
+       CC_EV_SCORE = 5, CC_EV_POINTS = 6, CC_EV_MOVE = 7, CC_EV_MESSAGE_DRAW = 8,
+       CC_EV_MESSAGE = 9, CC_EV_COURIER = 10, CC_EV_FINAL = 11, CC_EV_END = 12 };
+
+/* A new game: places the start tile and runs to the first decision of a CC_POL_PYTHON
+ * seat (or the end). stack: tile types in draw order, or unshuffled as
+ * cfg->shuffle_stack says; tile_flags: CC_TILE_* per tile type (ntypes entries);
+ * seat_state: each seat's SplitMix64 state. On success *out is the game; on failure
+ * nothing is kept. */
+int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
+                int nstack, const uint8_t *tile_flags, int ntypes, const uint64_t *seat_state,
+                const cc_seat_policy *seats, cc_game **out);
+void cc_game_free(cc_game *g);
+cc_game *cc_game_clone(const cc_game *g);
+
+/* The decision waiting for Python: head (CC_HEAD_INTS) = {kind, seat, tile type or -1,
+ * nchoices, info...}; scoring_figure info = {points, source, meeple, messenger};
+ * messages info = {action, number}. choices: place rows of 5 (x, y, rotation, figure,
+ * segment); messages rows of CC_MSG_CHOICE_INTS (action or CC_MSG_TWO, target or -1,
+ * points or -1 for none); scoring_figure has the 2 choices meeple, messenger and
+ * writes none. cap: int32 slots in choices. Returns the number of choices (0: over). */
+int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *choices, int cap);
+/* Takes choice `index` of the current decision, then runs the built-in seats on to the
+ * next decision for Python. Returns its kind (CC_DEC_NONE once over), or an error with
+ * nothing changed (bad index, no decision). */
+int cc_game_apply(cc_game *g, int index);
+/* out (CC_STATUS_INTS) = {turn, seat, tiles_left, over, tiles on board, decision kind,
+ * courier on board, courier x, courier y, events, history entries, error, decisions
+ * taken}. */
+int cc_game_status(const cc_game *g, int32_t *out, int cap);
+/* Events from index `from` on, CC_EVENT_INTS each: {kind, turn, seat, v0..v8}; the
+ * layout per kind is in game.c above game_emit(). Returns how many were written. */
+int cc_game_events(const cc_game *g, int from, int32_t *out, int cap);
+/* History from `from` on, CC_HISTORY_INTS each: {decision kind, choice values...}. */
+int cc_game_history(const cc_game *g, int from, int32_t *out, int cap);
+/* Per player CC_RESULT_INTS: score, points by source (6), meeple and messenger
+ * positions, their moves (2), live moves, then per action code: drawn (8), taken (8),
+ * message points (8), resolved (8). Returns the number of players. */
+int cc_game_result(const cc_game *g, int32_t *out, int cap);
+/* The game's board, read-only (valid while the game lives and until its next change). */
+const cc_board *cc_game_board(const cc_game *g);
+/* Each seat's random stream state. Returns the number of seats. */
+int cc_game_streams(const cc_game *g, uint64_t *out, int cap);
+/* Sets seat's random stream state (a Python policy drew from it, or a reseed). */
+int cc_game_set_stream(cc_game *g, int seat, uint64_t state);
+/* Replaces seat's policies (checked as cc_game_new does; nothing changes on an error).
+ * The current decision, if any, is not answered until the next cc_game_apply. */
+int cc_game_set_seat(cc_game *g, int seat, const cc_seat_policy *policy);
+
+/* A shard of games of built-in seats in one call (no events, no history): game i is
+ * cc_game_new(cfg with shuffle_stack and shuffle_deck set, stack) dealt from its own
+ * streams, streams[i * (2 + nplayers) ...] = {tiles, messages, seat 0, seat 1, ...}.
+ * Out, per game: turns_out (tile turns played), winners_out (bit per seat), and
+ * nplayers rows of CC_RESULT_INTS in results_out (results_cap int32 slots).
+ * Returns the number of games played, or an error (then the outputs are partial). */
+int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
+                  int nstack, const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
+                  int ngames, const uint64_t *streams, int32_t *turns_out, int32_t *winners_out,
+                  int32_t *results_out, int results_cap);
+
+/* The whole state of a game as bytes (for pickling): cc_game_save writes at most cap
+ * bytes to out (out may be NULL with cap 0 to ask the size) and returns the size;
+ * cc_game_load rebuilds a game over the same tile set from them, checking every
+ * count and index first (a refused blob leaves *out NULL). The bytes are this
+ * build's own layout: for pickles between processes of one build, not for storage. */
+int64_t cc_game_save(const cc_game *g, uint8_t *out, int64_t cap);
+int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_game **out);

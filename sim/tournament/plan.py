@@ -1,9 +1,19 @@
 """The plan of an experiment: blocks × (edition × table × seat rotation) → games.
 
-A block is one game seed, derived from (master seed, block), played under every seat
-rotation and every variant being compared, so paired comparisons share their tiles
-(common random numbers). game_id = block × games_per_block + index within the block,
-so any game can be recomputed alone. Shards are runs of `shard_blocks` blocks.
+A block is one game seed, derived from (master seed, block) only, played under every
+seat rotation and every variant being compared, so paired comparisons share their
+tiles (common random numbers). game_id = block × games_per_block + index within the
+block, so any game can be recomputed alone. Shards are runs of `shard_blocks` blocks.
+
+Each distinct game is played once. A rotation or variant whose seats hold the same
+effective specs as a game already in the block (and edition) would replay it bit for
+bit (games are a function of rules, seed and seat specs), so it is not scheduled: a
+mirror rotation (greedy vs greedy, seats permuted) adds its focal seat to the game
+already planned, and a variant identical to an earlier one (in this edition) has no
+games of its own. A spec's "effective" form drops restrictions of message actions
+the edition does not have (an arm restricting extra_tile plays as unrestricted
+greedy in c3.1). Which games are dropped depends on the specs only, so every block
+has the same number of games and game ids stay dense.
 """
 
 from __future__ import annotations
@@ -12,7 +22,9 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from sim.config import Experiment
+from sim.messages import ACTIONS, ALL_ACTIONS
 from sim.rng import derive
+from sim.text import split_top
 
 
 @dataclass(frozen=True)
@@ -24,7 +36,7 @@ class GameSpec:
     rotation: int  # seat s plays table[(s + rotation) % players]
     edition: str  # The Messages' edition, "" when not in play
     seats: tuple[str, ...]  # player spec per seat
-    focal: int  # the seat of the arm's player (variants), else -1
+    focal: tuple[int, ...]  # the seats of the arm's player (variants; two in a mirror), else ()
 
 
 def tables(exp: Experiment) -> list[tuple[str, tuple[str, ...], bool]]:
@@ -38,30 +50,67 @@ def tables(exp: Experiment) -> list[tuple[str, tuple[str, ...], bool]]:
     return [(a.name, (a.player, *opp), True) for a in exp.arms]
 
 
-def block_games(exp: Experiment, block: int) -> list[GameSpec]:
-    """Every game of one block, in game_id order."""
+def effective_spec(spec: str, edition: str) -> str:
+    """`spec` as it plays under `edition`: parameters named after message actions the
+    edition does not have are dropped (they never come into play)."""
+    if not edition:
+        return spec
+    absent = set(ALL_ACTIONS) - set(ACTIONS[edition])
+    parts = []
+    for part in split_top(spec, "+"):
+        name, paren, rest = part.partition("(")
+        if not paren:
+            parts.append(part)
+            continue
+        kept = [item for item in split_top(rest[:-1], ",")
+                if item.partition("=")[0].strip() not in absent]
+        parts.append(f"{name}({','.join(kept)})" if kept else name)
+    return "+".join(parts)
+
+
+def _editions(exp: Experiment) -> list[str]:
+    return list(exp.editions) or ([exp.rules.messages.edition]
+                                  if "messages" in exp.rules.expansions else [""])
+
+
+def _layout(exp: Experiment) -> list[tuple]:
+    """The distinct games of any block: (edition, variant, rotation, seats, focal seats),
+    the same for every block."""
     n = exp.rules.players
     rotations = [0] if exp.design == "fixed" else list(range(n))
-    editions = list(exp.editions) or ([exp.rules.messages.edition]
-                                      if "messages" in exp.rules.expansions else [""])
-    seed = derive(exp.seed, f"block{block}") >> 1  # 63 bits: fits a signed Parquet int64
-    per_block = games_per_block(exp)
-    out = []
-    for edition in editions:
+    out: list[list] = []
+    for edition in _editions(exp):
+        seen: dict[tuple[str, ...], int] = {}  # effective seat specs -> index in out
+        variants_seen: set[tuple[str, ...]] = set()
         for name, table, focal in tables(exp):
+            key = tuple(effective_spec(s, edition) for s in table)
+            if focal and key in variants_seen:
+                continue  # this variant is an earlier one's copy in this edition
+            variants_seen.add(key)
             for r in rotations:
                 seats = tuple(table[(s + r) % n] for s in range(n))
-                focal_seat = (n - r) % n if focal else -1
-                out.append(GameSpec(block * per_block + len(out), block, seed, name, r, edition,
-                                    seats, focal_seat))
-    return out
+                focal_seat = (n - r) % n if focal else None
+                eff = tuple(effective_spec(s, edition) for s in seats)
+                if eff in seen:  # a permutation that replays a game of this block
+                    game = out[seen[eff]]
+                    if focal_seat is not None and game[1] == name:
+                        game[4] = tuple(sorted({*game[4], focal_seat}))
+                    continue
+                seen[eff] = len(out)
+                out.append([edition, name, r, seats, () if focal_seat is None else (focal_seat,)])
+    return [tuple(g) for g in out]
+
+
+def block_games(exp: Experiment, block: int) -> list[GameSpec]:
+    """Every game of one block, in game_id order."""
+    seed = derive(exp.seed, f"block{block}") >> 1  # 63 bits: fits a signed Parquet int64
+    layout = _layout(exp)
+    return [GameSpec(block * len(layout) + i, block, seed, name, r, edition, seats, focal)
+            for i, (edition, name, r, seats, focal) in enumerate(layout)]
 
 
 def games_per_block(exp: Experiment) -> int:
-    n = exp.rules.players
-    rotations = 1 if exp.design == "fixed" else n
-    editions = len(exp.editions) or 1
-    return editions * len(tables(exp)) * rotations
+    return len(_layout(exp))
 
 
 def shards(exp: Experiment) -> list[range]:

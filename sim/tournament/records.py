@@ -6,8 +6,11 @@
              win_share, points by source, The Messages' figures, message counts and
              points in total and per action, figure moves
     events   (optional) one row an event: game_id, seq, turn, kind, seat, data (JSON)
-    counterfactuals  (counterfactual designs) one row a message draw and rollout: the
-             drawer's margin and win share with the action and with the 2 points
+    counterfactuals  (counterfactual designs) one row a fork and rollout: the deciding
+             seat's margin and win share in each branch (*_action: the action or the
+             messenger; *_two: the 2 points, the meeple or the follower), the fork
+             kind and its context (sim/tournament/counterfactual.py); columns that do
+             not apply to a fork kind are null
 
 SCHEMA_VERSION changes whenever a column changes meaning; columns are added, never
 renamed.
@@ -20,7 +23,7 @@ import pyarrow as pa
 from sim.messages import ALL_ACTIONS
 from sim.scoring import SOURCES
 
-SCHEMA_VERSION = 3  # 2: players.moves_live; 3: Messengers & Mayors columns
+SCHEMA_VERSION = 4  # 2: players.moves_live; 3: Messengers & Mayors columns; 4: figure forks
 
 # Messengers & Mayors, per player (0 when not in play)
 MM_COLUMNS = ("placed_mayor", "placed_messenger", "placed_scarecrow", "favours", "scarecrow_farmer",
@@ -55,6 +58,11 @@ COUNTERFACTUALS = pa.schema([
     ("player", pa.string()), ("action", pa.string()), ("number", pa.int8()),
     ("action_points", pa.int16()), ("rollout", pa.int16()), ("margin_action", pa.int16()),
     ("margin_two", pa.int16()), ("win_action", pa.float64()), ("win_two", pa.float64()),
+    ("fork", pa.string()), ("other", pa.string()), ("chose_action", pa.bool_()),
+    ("source", pa.string()), ("lands", pa.string()), ("dist_meeple", pa.int8()),
+    ("dist_messenger", pa.int8()), ("road_tiles", pa.int16()), ("road_open", pa.int16()),
+    ("ride_near", pa.bool_()),
+    ("margin_two_aligned", pa.int16()), ("win_two_aligned", pa.float64()),
 ])
 
 TABLES = {"games": GAMES, "players": PLAYERS, "events": EVENTS, "counterfactuals": COUNTERFACTUALS}

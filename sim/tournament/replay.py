@@ -28,7 +28,7 @@ def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
     g = Game(rules_for(exp, spec), spec.seed)
     seats = [_player(s) for s in spec.seats]
     if exp.design == "counterfactual":
-        play_with_branches(g, seats, exp.rollouts)  # branches work on clones
+        play_with_branches(g, seats, exp.rollouts, exp.forks)  # branches work on clones
     else:
         play(g, seats)
     stored = ds.dataset(Path(run_dir) / "players", format="parquet").to_table(
@@ -36,7 +36,7 @@ def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
     if not stored:
         raise InputError(f"{run_dir}: game {game_id} is planned but not stored yet (resume the run)")
     res = g.result()
-    fresh = [player_row(game_id, spec.seats[p["seat"]], p["seat"] == spec.focal, p, res["winners"])
+    fresh = [player_row(game_id, spec.seats[p["seat"]], p["seat"] in spec.focal, p, res["winners"])
              for p in res["players"]]
     problems = []
     for want, got in zip(sorted(stored, key=lambda r: r["seat"]), fresh):

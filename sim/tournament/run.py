@@ -343,7 +343,10 @@ def _ray_init(local: bool, address: str | None = None, num_cpus: int | None = No
     address) and token authentication; no dashboard; Ray's start-up chatter off."""
     import ray
 
-    quiet = dict(log_to_driver=False, logging_level=logging.ERROR)
+    from sim.tournament.worker_env import runtime_env
+
+    # workers import the installed package, never a checkout's sim/ (worker_env.py)
+    quiet = dict(log_to_driver=False, logging_level=logging.ERROR, runtime_env=runtime_env())
     if not local:
         ray.init(address=address, **quiet)
         return

@@ -43,7 +43,7 @@ def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
     seats = [_player(s) for s in spec.seats]
     if exp.design == "counterfactual":
         g = Game(rules, spec.seed)
-        rows = play_with_branches(g, seats, exp.rollouts)
+        rows = play_with_branches(g, seats, exp.rollouts, exp.forks)
         return g.result(), g.turn - 1, g, rows
     if not events and fastpath.supports(rules, seats):
         res = fastpath.play_fast(rules, spec.seed, seats)
@@ -68,7 +68,7 @@ def run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
                           "turns": turns, "winners": res["winners"]})
             for p in res["players"]:
                 players.append(player_row(spec.game_id, spec.seats[p["seat"]],
-                                          p["seat"] == spec.focal, p, res["winners"]))
+                                          p["seat"] in spec.focal, p, res["winners"]))
             if g is not None and exp.events:
                 for seq, e in enumerate(g.events):
                     data = {k: v for k, v in e.items() if k not in ("e", "turn", "seat")}

@@ -1,0 +1,200 @@
+"""The report as one self-contained HTML page: inline CSS and SVG figures (matplotlib),
+no external assets; the headline numbers are also embedded as JSON for scripts."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+
+from sim.analysis import figures
+
+CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}
+h1{font-size:1.5em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ccc}
+table{border-collapse:collapse;margin:.5em 0}td,th{padding:3px 8px;border-bottom:1px solid #eee;
+text-align:right}th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}
+.note{color:#666;font-size:.9em}pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px}
+svg{max-width:100%;height:auto}
+"""
+
+
+def _cell(key: str, v) -> str:
+    from sim.analysis.report import fmt_p
+
+    if v is None:
+        return "—"
+    if key == "p" or key.endswith("_p") or "_p_" in key or key == "p_adjusted":
+        return fmt_p(v)
+    if isinstance(v, float):
+        return "—" if not math.isfinite(v) else f"{v:.3f}"
+    return str(v)
+
+
+def _table(rows: list[dict], cols: list[tuple[str, str]], table_id: str = "") -> str:
+    if not rows:
+        return "<p class='note'>none</p>"
+    head = "".join(f"<th>{html.escape(label)}</th>" for _, label in cols)
+    body = ["<tr>" + "".join(f"<td>{html.escape(_cell(k, r.get(k)))}</td>" for k, _ in cols)
+            + "</tr>" for r in rows]
+    tid = f" id='{table_id}'" if table_id else ""
+    return f"<table{tid}><tr>{head}</tr>{''.join(body)}</table>"
+
+
+def render_html(rep: dict) -> str:
+    prov = rep["provenance"]
+    cfg = prov["config"]
+    title = f"carcsim report: {cfg['name']}"
+    share = "win share (1 = always wins; a shared win counts 1/winners)"
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
+             f"</title><style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>",
+             f"<p class='note'>{prov['games_stored']} of {prov['games_planned']} planned games, "
+             f"{prov['blocks_stored']} blocks · design {html.escape(cfg['design']['kind'])} · "
+             f"{cfg['rules']['players']} players · {html.escape('+'.join(cfg['rules']['expansions']) or 'base game')}"
+             f" · edition(s) {html.escape(', '.join(cfg['design']['editions']) or cfg['rules']['messages']['edition'])}</p>",
+             f"<p id='unit-note'>{html.escape(rep['unit_note'])}</p>",
+             "<h2>Headline</h2>",
+             _table(rep["headline"], [("question", "question"), ("estimate", "estimate"),
+                                      ("low", "95% low"), ("high", "95% high"), ("p", "p"),
+                                      ("p_adjusted", "p adjusted (Holm, in family)"),
+                                      ("games", "games"), ("blocks", "blocks"),
+                                      ("family", "family"), ("label", "note")], "headline-table"),
+             "<p class='note'>Win shares count a shared win as 1/winners. Differences between arms "
+             "are paired by block (same seeds). p adjusted: Holm over the row's family.</p>",
+             "<h2>Seats</h2>",
+             figures.forest([dict(r, label=f"seat {r['seat']} ({r['players']} players)")
+                             for r in rep["seat"]], "label", "win_share", "low", "high",
+                            "win share by seat", share, 1 / cfg["rules"]["players"]),
+             _table(rep["seat"], [("players", "players"), ("seat", "seat"), ("games", "games"),
+                                  ("blocks", "blocks"), ("win_share", "win share"), ("low", "low"),
+                                  ("high", "high"), ("p", "p (vs 1/players)"), ("p_holm", "Holm p"),
+                                  ("score", "score"),
+                                  ("margin", "margin"), ("rank_1", "rank 1"), ("rank_2", "rank 2")]),
+             _table(rep["seat_test"], [("players", "players"), ("F", "F (Hotelling T²)"),
+                                       ("dof1", "dof 1"), ("dof2", "dof 2"), ("p", "p"),
+                                       ("blocks", "blocks")]),
+             "<h3>By strategy</h3>",
+             _table(rep["seat_by_player"], [("players", "players"), ("player", "player"), ("seat", "seat"),
+                                            ("games", "games"), ("blocks", "blocks"),
+                                            ("win_share", "win share"), ("low", "low"),
+                                            ("high", "high"), ("p_holm", "Holm p"),
+                                            ("score", "score")])]
+    if rep.get("pairwise"):
+        parts += ["<h2>Matchups</h2>", figures.heatmap(rep["pairwise"]),
+                  _table(rep["pairwise"], [("player", "player"), ("opponent", "opponent"),
+                                           ("games", "games"), ("blocks", "blocks"),
+                                           ("win_share", "win share"), ("low", "low"),
+                                           ("high", "high"), ("p", "p (vs 0.5)"),
+                                           ("p_holm", "Holm p"), ("elo", "Elo"),
+                                           ("elo_low", "Elo low"), ("elo_high", "Elo high")]),
+                  f"<h3>Bradley–Terry ratings (Elo scale, 95% bootstrap over blocks; prior "
+                  f"{rep.get('rating_prior')} virtual wins each way per pair that met)</h3>",
+                  _table(rep.get("ratings", []), [("player", "player"), ("rating", "rating"),
+                                                  ("low", "low"), ("high", "high"),
+                                                  ("bound", "interval")])]
+    if rep.get("arms"):
+        arms = [dict(r, label=f"{r['arm']} ({r['edition']})") for r in rep["arms"]
+                if r["arm"] != r["baseline"]]
+        parts += ["<h2>Arms against the baseline (paired by block)</h2>",
+                  figures.forest(arms, "label", "d_win_share", "d_win_share_low", "d_win_share_high",
+                                 "arm − baseline", "difference in win share (focal player)"),
+                  _table(rep["arms"], [("edition", "edition"), ("arm", "arm"), ("games", "games"),
+                                       ("blocks", "blocks"), ("win_share", "win share"),
+                                       ("d_win_share", "Δ win share"), ("d_win_share_low", "low"),
+                                       ("d_win_share_high", "high"), ("d_win_share_p", "p"),
+                                       ("d_win_share_p_holm", "Holm p"), ("d_score", "Δ score"),
+                                       ("d_score_p_holm", "Holm p (score)"),
+                                       ("d_margin", "Δ margin"), ("d_margin_p_holm", "Holm p (margin)"),
+                                       ("messages_per_game", "messages/game"),
+                                       ("live_share", "live figure decisions")])]
+    if rep.get("counterfactual"):
+        allp = [dict(r, label=f"{r['action']} ({r['edition']})") for r in rep["counterfactual"]
+                if r["phase"] == "all"]
+        parts += ["<h2>Message values: action against 2 points (counterfactual branches)</h2>",
+                  figures.forest(allp, "label", "d_margin", "d_margin_low", "d_margin_high",
+                                 "action − 2 points: drawer's final margin",
+                                 "difference in final margin (points)"),
+                  figures.forest(allp, "label", "d_win", "d_win_low", "d_win_high",
+                                 "action − 2 points: drawer's win probability",
+                                 "difference in win probability"),
+                  _table(rep["counterfactual"], [("edition", "edition"), ("action", "action"),
+                                                 ("phase", "phase"), ("games", "games"),
+                                                 ("blocks", "blocks"), ("draws", "draws"),
+                                                 ("d_margin", "Δ margin"), ("d_margin_low", "low"),
+                                                 ("d_margin_high", "high"),
+                                                 ("d_margin_p_holm", "Holm p"), ("d_win", "Δ win"),
+                                                 ("d_win_low", "low"), ("d_win_high", "high"),
+                                                 ("d_win_p_holm", "Holm p (win)"),
+                                                 ("sd_block", "sd per block")])]
+    if rep.get("variance_reduction"):
+        parts += ["<h3>Extra tile or turn: the aligned 2-points branch</h3><p class='note'>Taking "
+                  "message 4 hands every later tile to the other player; the aligned branch "
+                  "rotates the stack after the fork so both branches give the same tiles to the "
+                  "same players (same distribution, sim/tournament/counterfactual.py). The check "
+                  "column (plain − aligned 2-points margin) is 0 in expectation.</p>",
+                  _table(rep["variance_reduction"], [
+                      ("edition", "edition"), ("action", "action"), ("forks", "forks"),
+                      ("plain", "plain Δ margin"), ("plain_low", "low"), ("plain_high", "high"),
+                      ("sd_plain", "paired sd, plain"), ("aligned", "aligned Δ margin"),
+                      ("aligned_low", "low"), ("aligned_high", "high"),
+                      ("sd_aligned", "paired sd, aligned"), ("check", "check"),
+                      ("check_p", "check p")])]
+    for kind, title, other in (("scoring_figure", "The Messages: the messenger or the meeple, at "
+                                "the moment of choice", "meeple"),
+                               ("road_figure", "Messengers & Mayors: the messenger meeple or a "
+                                "follower on a road, at the moment of choice", "follower")):
+        if not rep.get(f"fork_{kind}"):
+            continue
+        values = rep[f"fork_{kind}"]
+        ctx = [dict(r, label=f"{r['dimension']} = {r['level']} ({r['edition']})") for r in values]
+        parts += [f"<h2>{html.escape(title)}</h2><p class='note'>Forks where both figures were "
+                  f"allowed and would make a difference; both branches finished by the same "
+                  f"players with the same random streams. Positive: the messenger is better.</p>",
+                  figures.forest(ctx, "label", "d_margin", "d_margin_low", "d_margin_high",
+                                 f"messenger − {other}, by context",
+                                 "difference in final margin (points)"),
+                  figures.forest(ctx, "label", "d_win", "d_win_low", "d_win_high",
+                                 f"messenger − {other}, by context",
+                                 "difference in win probability"),
+                  _table(values, [("edition", "edition"), ("dimension", "context"),
+                                  ("level", "level"), ("forks", "forks"), ("blocks", "blocks"),
+                                  ("d_margin", "Δ margin"), ("d_margin_low", "low"),
+                                  ("d_margin_high", "high"), ("d_margin_p_holm", "Holm p"),
+                                  ("d_win", "Δ win"), ("d_win_low", "low"), ("d_win_high", "high"),
+                                  ("d_win_p_holm", "Holm p (win)")]),
+                  "<h3>Rules of thumb (gain over never taking the messenger, per fork)</h3>",
+                  _table(rep.get(f"rules_{kind}", []), [
+                      ("edition", "edition"), ("rule", "rule"), ("takes_first", "takes messenger"),
+                      ("gain_margin", "gain, points"), ("gain_margin_low", "low"),
+                      ("gain_margin_high", "high"), ("gain_win", "gain, win"),
+                      ("gain_win_low", "low"), ("gain_win_high", "high"),
+                      ("share_of_best", "share of the best context rule")])]
+    if rep.get("naive_messages"):
+        parts += ["<h2>Messages when drawn (confounded)</h2><p class='note'>Players who drew a "
+                  "message scored to draw it: this difference mixes the message's value with the "
+                  "drawer's play. Use restricted play or the counterfactual design for values.</p>",
+                  _table(rep["naive_messages"], [("edition", "edition"), ("action", "action"),
+                                                 ("drawers", "drawers"), ("blocks", "blocks"),
+                                                 ("d_win_share", "Δ win share"),
+                                                 ("d_win_share_low", "low"), ("d_win_share_high", "high"),
+                                                 ("d_win_share_p_holm", "Holm p")])]
+    if rep.get("convergence"):
+        parts += ["<h2>Convergence</h2>", figures.convergence(rep["convergence"])]
+        ss = rep.get("sample_size")
+        if ss and ss.get("blocks_for_1pp"):
+            parts.append(f"<p>Blocks needed for a ±1 percentage point interval on "
+                         f"'{html.escape(ss['label'])}': {ss['blocks_for_1pp']} "
+                         f"(±2 pp: {ss['blocks_for_2pp']}).</p>")
+    parts += ["<h2>Provenance</h2>",
+              f"<p>code {html.escape(str(prov['code_version']))} · record schema "
+              f"{prov['schema_version']} · ruleset {html.escape(str(prov['ruleset']))} · "
+              f"seed {cfg['seed']} · created {html.escape(str(prov['created']))} · fingerprint "
+              f"{html.escape(str(prov['fingerprint']))}</p>",
+              f"<pre>{html.escape(json.dumps(cfg, indent=1))}</pre>",
+              "<script type='application/json' id='headline'>"
+              + json.dumps(rep["headline"]).replace("</", "<\\/") + "</script>",
+              "<script>const rows = JSON.parse(document.getElementById('headline').textContent);"
+              "document.title += ' (' + rows.length + ' answers)';"
+              "console.info('carcsim report ready: ' + rows.length + ' headline rows');</script>",
+              "</body></html>"]
+    return "".join(parts)

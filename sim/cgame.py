@@ -1,0 +1,666 @@
+"""The C game (issue 13): the whole game as one C state machine, owned from Python.
+
+`CGame` has the verbs and the decision, choice and event vocabulary of sim.game.Game
+(its docstring is the contract): `decision`, `apply(choice)`, `over`, `result()`,
+`events`, `history`, `turn`, `seat`, `tiles_left`, `clone()`. It plays the base game,
+The Messages (both editions, the ZMG switch), the River and the Courier; Messengers &
+Mayors is not in the C game yet (CGame refuses it).
+
+Seats: each seat is a `strategies.Player` whose policies are all built in (see
+`seat_policy`; such a seat is played in C and a game of built-in seats never leaves
+C), or None: that seat's decisions stop the C game and are returned as `decision`,
+answered with `apply(choice)` — one C call per decision. `sim.play.play(game,
+players)` works on a CGame: a Python policy reads the decision, `stream(seat)` (kept
+in C), `board` (read-only), `rules`, `turn`, `seat`, `tiles_left`; the expansion
+states (Game.msg, Game.courier) are not offered yet, nor `decision.choices.rules`.
+
+The tile order, the message deck and every seat's random stream come from the same
+derivations as Game (sim/rng.py; the shuffles of sim/game.py tile_order and
+sim/messages.py deck_order are done in C on the same streams), so the same seed gives
+the same game in both engines; tests/test_cgame.py checks it move for move.
+"""
+
+from __future__ import annotations
+
+from sim import messages, scoring
+from sim._core import check, ffi, lib
+from sim.board import Board
+from sim.errors import IllegalMove, InputError
+from sim.game import FIGURE_KINDS, Decision, _check_stack, catalogue_for, stack_plan, stack_tiles
+from sim.river import is_river_tile, river_edges
+from sim.rng import Stream, derive
+from sim.rules import Rules
+from sim.tiles import KINDS
+from strategies import REGISTRY
+
+EXPANSION_BITS = {"messages": lib.CC_X_MESSAGES, "river": lib.CC_X_RIVER, "courier": lib.CC_X_COURIER}
+# message action names per edition, indexed by the C core's action code (CC_MSG_*):
+# what the message does, whatever number its edition gives it
+ACTION_NAMES = {
+    "classic": messages.ACTIONS["classic"],
+    "c3.1": ("smallest_road", "smallest_city", "smallest_monastery", "extra_turn",
+             "coats_of_arms", "per_knight", "per_farmer", "score_and_retrieve"),
+}
+EDITIONS = {"classic": lib.CC_EDITION_CLASSIC, "c3.1": lib.CC_EDITION_C31}
+PLACE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY}
+FIGURE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
+                   "meeple_only": lib.CC_POL_MEEPLE_ONLY, "alternate": lib.CC_POL_ALTERNATE,
+                   "dark_seeker": lib.CC_POL_DARK_SEEKER, "spread": lib.CC_POL_SPREAD,
+                   "coverage": lib.CC_POL_COVERAGE}
+MESSAGE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
+                    "always_action": lib.CC_POL_ALWAYS_ACTION, "always_2": lib.CC_POL_ALWAYS_2}
+OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
+EVENT_NAMES = ("start", "draw", "discard", "place", "figure", "score", "points", "move",
+               "message_draw", "message", "courier", "final", "end")
+
+
+def supports(rules: Rules) -> bool:
+    """Whether the C game plays these rules (every expansion but Messengers & Mayors)."""
+    return all(e in EXPANSION_BITS for e in rules.expansions)
+
+
+def _builtin(policy, table: dict):
+    """The C code of a registered built-in policy, or None (a Python policy)."""
+    name = getattr(policy, "name", None)
+    if name not in table or type(policy) is not REGISTRY.get(name):
+        return None
+    return table[name]
+
+
+def seat_policy(player, edition: str, out) -> bool:
+    """Fill cc_seat_policy `out` for `player`; False if one of its policies for the
+    decisions the C game asks is not built in (the seat must then be played from Python)."""
+    place = player.by_kind.get("place", player.default)
+    figure = player.by_kind.get("scoring_figure", player.default)
+    message = player.by_kind.get("messages", player.default)
+    codes = (_builtin(place, PLACE_POLICIES), _builtin(figure, FIGURE_POLICIES),
+             _builtin(message, MESSAGE_POLICIES))
+    if None in codes:
+        return False
+    out.place, out.scoring_figure, out.messages = codes
+    if place.name == "greedy":
+        for k in range(4):
+            out.open_weight[k] = place.open_weight[k]
+        out.opponent, out.follower, out.courier = place.opponent, place.follower, place.courier
+    if message.name == "greedy":
+        out.extra = message.extra
+    for action, how in getattr(message, "overrides", {}).items():
+        if action in ACTION_NAMES[edition]:  # the other edition's names never match
+            out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
+    return True
+
+
+class _SeatStream(Stream):
+    """A seat's stream whose state lives in the C game (sim/rng.py Stream's methods)."""
+
+    __slots__ = ("_game", "_seat")
+
+    def __init__(self, game_ptr, seat: int):
+        self._game, self._seat = game_ptr, seat
+
+    @property
+    def state(self) -> int:
+        states = ffi.new("uint64_t[]", lib.CC_MAX_PLAYERS)
+        check(lib.cc_game_streams(self._game, states, lib.CC_MAX_PLAYERS), "cc_game_streams")
+        return states[self._seat]
+
+    @state.setter
+    def state(self, value: int) -> None:
+        check(lib.cc_game_set_stream(self._game, self._seat, value), "cc_game_set_stream",
+              seat=self._seat)
+
+    def copy(self) -> Stream:
+        return Stream(self.state)
+
+
+class _BoardView(Board):
+    """The C game's board, read-only, valid while the game lives (for queries such as
+    where a segment is); it owns nothing."""
+
+    def __init__(self, catalogue, max_tiles: int, ptr, owner):
+        self.catalogue = catalogue
+        self.max_tiles = max_tiles
+        self._ptr = ptr
+        self._owner = owner  # the game's cdata: keeps this board's memory alive
+        self._cap = 12 * (2 * max_tiles + 4)
+        self._buf = ffi.new("int32_t[]", self._cap)
+        self._rows = self._values = None
+        self._params = self._best = None
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("the C game's board is read-only: change the game through apply()")
+
+    place = add_figure = set_figure = remove_figure = _read_only
+
+    def clone(self) -> Board:
+        raise TypeError("clone the CGame, not its board")
+
+
+def _dealt(rules: Rules, record: int, stack: list[str] | None = None):
+    """(cc_game_config, stack cdata, its length) for `rules`: a seeded game's stack and
+    deck in their unshuffled order with the shuffles left to C (the same Fisher-Yates
+    on the same streams as sim/game.py tile_order and sim/messages.py deck_order, so
+    the tiles stream and messages stream are the caller's to set), or a fixed
+    `stack` of tile ids in draw order.
+
+    Raises InputError for rules the C game does not play or a bad stack."""
+    if not supports(rules):
+        raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
+                         f"{', '.join(EXPANSION_BITS)} (Messengers & Mayors: not yet)")
+    cat = catalogue_for(rules)
+    cfg = ffi.new("cc_game_config *")
+    if stack is None:
+        start, order, nriver, nlake = _plan(rules)
+        cfg.shuffle_stack, cfg.river_tiles, cfg.lake_tiles = 1, nriver, nlake
+    else:
+        start, ids = stack_tiles(rules)
+        order = list(stack)
+        _check_stack(order, ids)
+    cfg.nplayers, cfg.followers = rules.players, rules.followers
+    cfg.expansions = sum(EXPANSION_BITS[e] for e in rules.expansions)
+    cfg.start_type = cat.index[start.id]
+    cfg.record = record
+    if "river" in rules.expansions:
+        cfg.river_edge = river_edges(start)[0]  # R-RIV-1: the river leaves the spring
+    if "messages" in rules.expansions:
+        options, names = rules.messages, ACTION_NAMES[rules.messages.edition]
+        cfg.edition = EDITIONS[options.edition]
+        cfg.zmg_alone = int(options.zmg_alone)
+        # deck_order: a fixed deck as it is, else the rulebook order, shuffled in C
+        deck = messages.deck_order(options, None) if options.deck else messages.ACTIONS[options.edition]
+        cfg.shuffle_deck = int(not options.deck)
+        for i, name in enumerate(deck):
+            cfg.deck[i] = names.index(name)
+    return cfg, ffi.new("int32_t[]", [cat.index[t] for t in order] or [0]), len(order)
+
+
+_plans: dict[tuple, tuple] = {}
+
+
+def _plan(rules: Rules):
+    """sim/game.py stack_plan as (start, tiles unshuffled, river tiles, lakes), built
+    once per tile sets and River."""
+    key = (rules.tile_sets, "river" in rules.expansions)
+    if key not in _plans:
+        start, river, lake, land = stack_plan(rules)
+        _plans[key] = (start, river + lake + land, len(river), len(lake))
+    return _plans[key]
+
+
+_flags: dict[tuple[str, ...], bytes] = {}
+
+
+def _tile_flags(rules: Rules) -> bytes:
+    """CC_TILE_* of every tile type of the rules' catalogue (built once per tile sets)."""
+    key = rules.tile_sets
+    if key not in _flags:
+        _flags[key] = bytes((lib.CC_TILE_RIVER if is_river_tile(t) else 0)
+                            | (lib.CC_TILE_LETTER if t.has("letter") else 0)
+                            for t in catalogue_for(rules).types)
+    return _flags[key]
+
+
+def _seat_policies(rules: Rules, seats):
+    """cc_seat_policy[] for `seats` (None: answered from Python).
+
+    Raises InputError for a wrong seat count or a seat not made of built-in policies."""
+    seats = [None] * rules.players if seats is None else list(seats)
+    if len(seats) != rules.players:
+        raise InputError(f"seats: {len(seats)} seats for a {rules.players}-player game")
+    pol = ffi.new("cc_seat_policy[]", rules.players)
+    for s, player in enumerate(seats):
+        if player is None:
+            pol[s].place = pol[s].scoring_figure = pol[s].messages = lib.CC_POL_PYTHON
+        elif not seat_policy(player, rules.messages.edition, pol[s]):
+            raise InputError(f"seats: seat {s}: {player.name!r} is not made of built-in "
+                             f"policies only; give None and answer its decisions")
+    return pol
+
+
+def play_batch(rules: Rules, seeds, players) -> dict:
+    """A shard of seeded games of built-in seats in one C call (issue 13 item 4): the
+    same games as CGame(rules, seed, players), without events or history.
+
+    Returns numpy arrays: "turns" (games), "winners" (games; bit per seat) and
+    "results" (games × players × CC_RESULT_INTS, the rows of cc_game_result: score,
+    points by source, figures, moves, live moves, per action drawn, taken, points,
+    resolved — action codes as ACTION_NAMES[edition]).
+
+    Raises InputError as CGame does; every seat must be built in."""
+    import numpy as np
+
+    if any(p is None for p in players):
+        raise InputError("seats: a batch plays built-in seats only")
+    pol = _seat_policies(rules, players)
+    cfg, stack, nstack = _dealt(rules, 0)
+    seeds = list(seeds)
+    n, per = rules.players, 2 + rules.players
+    streams = ffi.new("uint64_t[]", max(1, len(seeds) * per))
+    purposes = ("tiles", "messages", *(f"seat{s}" for s in range(n)))
+    for i, seed in enumerate(seeds):
+        for k, purpose in enumerate(purposes):
+            streams[i * per + k] = derive(seed, purpose)
+    turns = np.zeros(len(seeds), dtype=np.int32)
+    winners = np.zeros(len(seeds), dtype=np.int32)
+    results = np.zeros((len(seeds), n, lib.CC_RESULT_INTS), dtype=np.int32)
+    flags = _tile_flags(rules)
+    buf = ffi.from_buffer
+    check(lib.cc_game_batch(catalogue_for(rules)._ts, cfg, stack, nstack, flags, len(flags), pol,
+                            len(seeds), streams,
+                            ffi.cast("int32_t *", buf(turns)), ffi.cast("int32_t *", buf(winners)),
+                            ffi.cast("int32_t *", buf(results)), results.size),
+          "cc_game_batch", rules=rules, games=len(seeds))
+    return {"turns": turns, "winners": winners, "results": results}
+
+
+def _load(rules: Rules, seed: int, max_tiles: int, state: bytes) -> CGame:
+    """A CGame from cc_game_save's bytes (unpickling)."""
+    g = CGame.__new__(CGame)
+    g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
+    g._names = ACTION_NAMES[rules.messages.edition]
+    g._policies = None  # the seats' policies are in the state; resume_messages needs them
+    out = ffi.new("cc_game **")
+    check(lib.cc_game_load(g.catalogue._ts, state, len(state), out), "cc_game_load",
+          rules=rules, seed=seed, size=len(state))
+    g._own(out[0], max_tiles)
+    return g
+
+
+class CGame:
+    """One game played by the C state machine. See the module docstring."""
+
+    def __init__(self, rules: Rules, seed: int, seats=None, *, stack: list[str] | None = None,
+                 record: bool | int = True, pause_messages: bool = False):
+        """`seats`: per seat a built-in Player or None (decisions come back to the
+        caller); None for all: every seat answered by the caller. `stack`: fixed tile
+        ids in draw order, as for Game. `record`: True keeps events and history, False
+        neither, or CC_RECORD_* bits. `pause_messages`: every seat's messages decisions
+        come back to the caller (to branch there), until `resume_messages()`.
+
+        Raises InputError for rules the C game does not play, a seat whose policies
+        are not all built in, or a bad stack.
+        """
+        self.rules, self.seed = rules, seed
+        self.catalogue = cat = catalogue_for(rules)
+        self._names = ACTION_NAMES[rules.messages.edition]
+        pol = self._policies = _seat_policies(rules, seats)
+        if pause_messages:
+            paused = ffi.new("cc_seat_policy[]", rules.players)
+            ffi.memmove(paused, pol, ffi.sizeof(paused))
+            for s in range(rules.players):
+                paused[s].messages = lib.CC_POL_PYTHON
+            pol = paused
+        cfg, tiles, ntiles = _dealt(rules, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
+                                    if record is True else int(record), stack)
+        cfg.tiles_stream, cfg.messages_stream = derive(seed, "tiles"), derive(seed, "messages")
+        flags = _tile_flags(rules)
+        states = ffi.new("uint64_t[]", [derive(seed, f"seat{s}") for s in range(rules.players)])
+        out = ffi.new("cc_game **")
+        check(lib.cc_game_new(cat._ts, cfg, tiles, ntiles, flags, len(flags), states, pol, out),
+              "cc_game_new", rules=rules, seed=seed)
+        self._own(out[0], ntiles + 1)
+
+    def _own(self, ptr, max_tiles: int) -> None:
+        self._ptr = ffi.gc(ptr, lib.cc_game_free)
+        self._max_tiles = max_tiles
+        self._board = None
+        self._head = ffi.new("int32_t[]", lib.CC_HEAD_INTS)
+        self._status = ffi.new("int32_t[]", lib.CC_STATUS_INTS)
+        self._choices = None
+        self._events: list[dict] = []
+        self._decision = None
+        self._decision_key = None
+
+    # ------------------------------------------------------------ contract
+
+    @property
+    def board(self) -> Board:
+        """The game's board, read-only."""
+        if self._board is None:  # it keeps the C game alive, not this object: no cycle
+            self._board = _BoardView(self.catalogue, self._max_tiles,
+                                     lib.cc_game_board(self._ptr), self._ptr)
+        return self._board
+
+    def _state(self) -> list[int]:
+        check(lib.cc_game_status(self._ptr, self._status, lib.CC_STATUS_INTS), "cc_game_status")
+        return ffi.unpack(self._status, lib.CC_STATUS_INTS)
+
+    @property
+    def turn(self) -> int:
+        return self._state()[0]
+
+    @property
+    def seat(self) -> int:
+        return self._state()[1]
+
+    @property
+    def tiles_left(self) -> int:
+        return self._state()[2]
+
+    @property
+    def over(self) -> bool:
+        return bool(self._state()[3])
+
+    @property
+    def decision(self) -> Decision | None:
+        """The decision waiting for the caller, None once the game is over."""
+        status = self._state()
+        key = status[12]  # decisions taken so far name the current one
+        if self._decision_key != key:
+            self._decision, self._decision_key = self._read_decision(), key
+        return self._decision
+
+    def _read_decision(self) -> Decision | None:
+        while True:
+            cap = 0 if self._choices is None else len(self._choices)
+            n = lib.cc_game_decision(self._ptr, self._head, lib.CC_HEAD_INTS,
+                                     self._choices if cap else ffi.NULL, cap)
+            if n != lib.CC_ERR_FULL:
+                break
+            self._choices = ffi.new("int32_t[]", max(5 * 1024, 2 * cap))
+        check(n, "cc_game_decision")
+        kind, seat, tile, count, *info = ffi.unpack(self._head, lib.CC_HEAD_INTS)
+        if kind == lib.CC_DEC_PLACE:
+            flat = ffi.unpack(self._choices, 5 * count)
+            rows = tuple(zip(flat[0::5], flat[1::5], flat[2::5], flat[3::5], flat[4::5]))
+            return Decision("place", seat, self.catalogue.types[tile].id, rows)
+        if kind == lib.CC_DEC_SCORING_FIGURE:
+            return Decision("scoring_figure", seat, "", messages.FIGURES,
+                            {"points": info[0], "source": scoring.SOURCES[info[1]],
+                             "positions": (info[2], info[3])})
+        if kind == lib.CC_DEC_MESSAGES:
+            w = lib.CC_MSG_CHOICE_INTS
+            flat = ffi.unpack(self._choices, w * count)
+            choices = tuple(self._message_choice(flat[i], flat[i + 1]) for i in range(0, w * count, w))
+            points = tuple(None if p < 0 else p for p in flat[2::w])
+            return Decision("messages", seat, "", choices,
+                            {"action": self._names[info[0]], "number": info[1], "points": points})
+        return None
+
+    def _message_choice(self, action: int, target: int) -> tuple:
+        if action == lib.CC_MSG_TWO:
+            return (messages.TWO_POINTS, None)
+        return (self._names[action], None if target < 0 else target)
+
+    def apply(self, choice) -> None:
+        """Take one of `decision.choices`. Raises IllegalMove otherwise."""
+        d = self.decision
+        if d is None:
+            raise IllegalMove("the game is over")
+        try:
+            index = d.choices.index(choice)
+        except ValueError:
+            raise IllegalMove(f"turn {self.turn}: {choice!r} is not a legal {d.kind} choice") from None
+        check(lib.cc_game_apply(self._ptr, index), "cc_game_apply", choice=choice)
+
+    def stream(self, seat: int) -> Stream:
+        """`seat`'s random stream, kept in C: a Python policy drawing from it advances
+        the same state the built-in policies use."""
+        if not 0 <= seat < self.rules.players:
+            raise InputError(f"stream: seat {seat!r}: expected 0..{self.rules.players - 1}")
+        return _SeatStream(self._ptr, seat)
+
+    def resume_messages(self) -> None:
+        """After `pause_messages`: the seats' own policies answer messages decisions
+        again (from the next apply on, so a waiting decision is still the caller's)."""
+        for s in range(self.rules.players):
+            check(lib.cc_game_set_seat(self._ptr, s, self._policies + s), "cc_game_set_seat", seat=s)
+
+    def reseed(self, key: str) -> None:
+        """As Game.reseed: every seat's stream derived anew from (seed, key)."""
+        for s in range(self.rules.players):
+            check(lib.cc_game_set_stream(self._ptr, s, derive(self.seed, f"{key}/seat{s}")),
+                  "cc_game_set_stream", seat=s)
+
+    def clone(self) -> CGame:
+        """An independent copy (a C copy of the whole state)."""
+        ptr = lib.cc_game_clone(self._ptr)
+        if ptr == ffi.NULL:
+            raise MemoryError("cc_game_clone failed")
+        g = CGame.__new__(CGame)
+        g.rules, g.seed, g.catalogue, g._names = self.rules, self.seed, self.catalogue, self._names
+        g._policies = self._policies
+        g._own(ptr, self._max_tiles)
+        return g
+
+    def __reduce__(self):
+        # through a C save of the whole state (cdata cannot be pickled), not a replay
+        size = check(lib.cc_game_save(self._ptr, ffi.NULL, 0), "cc_game_save")
+        buf = ffi.new("uint8_t[]", size)
+        check(lib.cc_game_save(self._ptr, buf, size), "cc_game_save")
+        return _load, (self.rules, self.seed, self._max_tiles, bytes(ffi.buffer(buf, size)))
+
+    def __deepcopy__(self, memo) -> CGame:
+        return self.clone()
+
+    # ------------------------------------------------------------ record
+
+    @property
+    def history(self) -> list:
+        """Every choice taken, by built-in seats and the caller, in Game.history's form."""
+        n = self._state()[10]
+        buf = ffi.new("int32_t[]", max(1, n * lib.CC_HISTORY_INTS))
+        got = check(lib.cc_game_history(self._ptr, 0, buf, n * lib.CC_HISTORY_INTS), "cc_game_history")
+        flat, w, out = ffi.unpack(buf, got * lib.CC_HISTORY_INTS), lib.CC_HISTORY_INTS, []
+        for i in range(0, got * w, w):
+            kind, v = flat[i], flat[i + 1:i + w]
+            if kind == lib.CC_DEC_PLACE:
+                out.append(tuple(v))
+            elif kind == lib.CC_DEC_SCORING_FIGURE:
+                out.append(messages.FIGURES[v[0]])
+            else:
+                out.append(self._message_choice(v[0], v[1]))
+        return out
+
+    @property
+    def events(self) -> list[dict]:
+        """The event log in sim/game.py's vocabulary (read from C as it grows)."""
+        total = self._state()[9]
+        have = len(self._events)
+        if total > have:
+            w = lib.CC_EVENT_INTS
+            buf = ffi.new("int32_t[]", (total - have) * w)
+            got = check(lib.cc_game_events(self._ptr, have, buf, (total - have) * w), "cc_game_events")
+            flat = ffi.unpack(buf, got * w)
+            for i in range(0, got * w, w):
+                self._events.append(self._event(flat[i:i + w]))
+        return self._events
+
+    def _where(self, seg: int) -> tuple[list[int], str]:
+        x, y, where = self.board.segment_place(seg)
+        return [x, y], where
+
+    def _event(self, row) -> dict:
+        kind, turn, seat, *v = row
+        name = EVENT_NAMES[kind]
+        e = {"e": name, "turn": turn}
+        types = self.catalogue.types
+        if name == "start":
+            e.update(tile=types[v[0]].id, at=[v[1], v[2]], rot=v[3])
+        elif name in ("draw", "discard"):
+            e.update(seat=seat, tile=types[v[0]].id)
+        elif name == "place":
+            e.update(seat=seat, tile=types[v[0]].id, at=[v[1], v[2]], rot=v[3])
+        elif name == "figure":
+            at, where = self._where(v[1])
+            e.update(seat=seat, figure=FIGURE_KINDS[v[0]], at=at, where=where)
+        elif name == "score":
+            at, where = self._where(v[1])
+            e.update(feature=KINDS[v[0]], at=at, where=where, tiles=v[2], coats=v[3],
+                     complete=bool(v[4]), final=bool(v[5]), points=v[6],
+                     winners=[q for q in range(self.rules.players) if v[7] >> q & 1])
+        elif name == "points":
+            e.update(seat=seat, points=v[0], source=scoring.SOURCES[v[1]], total=v[2])
+        elif name == "move":
+            e.update(seat=seat, figure=messages.FIGURES[v[0]], points=v[1],
+                     source=scoring.SOURCES[v[2]], before=v[3], after=v[4], dark=bool(v[5]),
+                     other_dark=bool(v[6]))
+        elif name == "message_draw":
+            e.update(seat=seat, action=self._names[v[0]], number=v[1])
+        elif name == "message":
+            target = None
+            if v[4]:
+                (x, y), where = self._where(v[5])
+                target = f"{x},{y} {where}" if v[4] == 1 else f"{x},{y} follower {where}"
+            e.update(seat=seat, action=self._names[v[0]], number=v[1],
+                     resolved="action" if v[2] else "2", points=v[3], target=target,
+                     extra=bool(v[6]))
+        elif name == "courier":
+            at, where = self._where(v[0])
+            e.update(seat=seat, at=at, where=where, points=v[3],
+                     came_from=[v[5], v[6]] if v[4] else None)
+        elif name == "end":
+            result = self.result()
+            e.update(scores=[p["score"] for p in result["players"]], winners=result["winners"])
+        return e
+
+    def result(self) -> dict:
+        """As Game.result(): scores, points by source, ranks and winners (R-BASE-9);
+        with The Messages each player's figures and message statistics."""
+        n, w = self.rules.players, lib.CC_RESULT_INTS
+        buf = ffi.new("int32_t[]", n * w)
+        check(lib.cc_game_result(self._ptr, buf, n * w), "cc_game_result")
+        rows = [ffi.unpack(buf + s * w, w) for s in range(n)]
+        points = [dict(zip(scoring.SOURCES, r[1:7])) for r in rows]
+        out = scoring.result([r[0] for r in rows], points)
+        if "messages" in self.rules.expansions:
+            names = self._names
+            for p, r in zip(out["players"], rows):
+                drawn, taken, mpoints, resolved = r[12:20], r[20:28], r[28:36], r[36:44]
+                p["scoring_meeple"], p["messenger"] = r[7], r[8]
+                p["messages"] = {
+                    "drawn": {names[a]: c for a, c in enumerate(drawn) if c},
+                    "taken": {names[a]: c for a, c in enumerate(taken) if c},
+                    "points": {names[a]: mpoints[a] for a in range(8) if resolved[a]},
+                    "figure_moves": dict(zip(messages.FIGURES, r[9:11])),
+                    "live_moves": r[11]}
+        return out
+
+
+def play_with_branches(rules: Rules, seed: int, players, rollouts: int) -> tuple[CGame, list[dict]]:
+    """sim/tournament/counterfactual.py's play_with_branches with every game in C: the
+    main game pauses at each message draw, and each rollout of each branch (the best
+    way of taking the action, then the 2 points) is a C clone, reseeded, played to
+    the end by the built-in seats without leaving C. The same rows as the Python
+    version for the same game. Returns (the finished main game, rows).
+
+    Raises InputError as CGame does; every player must be built in."""
+    from sim.tournament.counterfactual import EXTRA
+    from strategies.messages import MessagePolicy
+
+    game = CGame(rules, seed, players, pause_messages=True)
+    rows, draw, made = [], 0, []
+    while game.decision is not None:
+        d = game.decision  # a messages decision: nothing else stops a built-in game
+        status = game._state()
+        tiles_left, placed = status[2], status[4] - 1
+        total = placed + tiles_left
+        phase = "early" if tiles_left >= 2 * total / 3 else "late" if tiles_left < total / 3 else "mid"
+        best = MessagePolicy.best_action(d)
+        for r in range(rollouts if best is not None else 0):
+            result = {}
+            for name, choice in (("action", best[0]), ("two", (messages.TWO_POINTS, None))):
+                g = game.clone()
+                g.resume_messages()
+                g.reseed(f"cf{draw}/rollout{r}")
+                g.apply(choice)  # played to the end in C
+                scores = [p["score"] for p in g.result()["players"]]
+                winners = g.result()["winners"]
+                others = max(s for i, s in enumerate(scores) if i != d.seat)
+                result[name] = (scores[d.seat] - others,
+                                (1 / len(winners)) if d.seat in winners else 0.0)
+            rows.append({"draw": draw, "turn": status[0], "tiles_left": tiles_left, "phase": phase,
+                         "seat": d.seat, "fork": "messages", "other": "two",
+                         "action": d.info["action"], "number": d.info["number"],
+                         "rollout": r, "action_points": best[1],
+                         "margin_action": result["action"][0], "margin_two": result["two"][0],
+                         "win_action": result["action"][1], "win_two": result["two"][1]})
+        if best is not None and d.info["action"] in EXTRA:
+            aligned = _aligned_two(rules, seed, players, made, game, best[0], rollouts, f"cf{draw}")
+            for row, extra in zip(rows[len(rows) - rollouts:], aligned):
+                row.update(extra)
+        draw += 1
+        made.append(players[d.seat].choose(game, d))
+        game.apply(made[-1])
+    return game, rows
+
+
+def _aligned_two(rules: Rules, seed: int, players, made: list, game: CGame, action, rollouts: int,
+                 key: str) -> list[dict]:
+    """counterfactual.aligned_two in C: per rollout, the 2-points branch of a message 4
+    played on the stack after the fork rotated by one (its first tile to the bottom),
+    so both branches hand the same tiles to the same seats; [] while river tiles are
+    left. The realigned game is rebuilt from (rules, seed) with the seats asked the same
+    messages decisions again, which must give the choices `made` (built-in seats make
+    every other one the same way)."""
+    from sim.river import is_river_tile
+
+    seat, seen = game.decision.seat, len(game.events)
+    before = [e["tile"] for e in game.events if e["e"] in ("draw", "discard")]
+    cat, rows = game.catalogue, []
+    for r in range(rollouts):
+        first = game.clone()
+        first.resume_messages()
+        first.reseed(f"{key}/rollout{r}")
+        first.apply(action)
+        after = [e["tile"] for e in first.events[seen:] if e["e"] in ("draw", "discard")]
+        if any(is_river_tile(cat.types[cat.index[t]]) for t in after):
+            return []
+        g = CGame(rules, seed, players, stack=before + after[1:] + after[:1], pause_messages=True)
+        for choice in made:  # asked again, not only applied: a policy may draw from its stream
+            d = g.decision
+            if players[d.seat].choose(g, d) != choice:
+                raise RuntimeError("the realigned replay chose otherwise before the fork")
+            g.apply(choice)
+        if g.decision != game.decision or g.events != game.events or any(
+                g.stream(s).state != game.stream(s).state for s in range(rules.players)):
+            raise RuntimeError("the realigned replay did not reach the same decision")
+        g.resume_messages()
+        g.reseed(f"{key}/rollout{r}")
+        g.apply((messages.TWO_POINTS, None))
+        scores = [p["score"] for p in g.result()["players"]]
+        winners = g.result()["winners"]
+        rows.append({"margin_two_aligned": scores[seat] - max(x for i, x in enumerate(scores) if i != seat),
+                     "win_two_aligned": (1 / len(winners)) if seat in winners else 0.0})
+    return rows
+
+
+
+def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
+    """The records' players table (sim/tournament/records.py PLAYERS) of a `play_batch`
+    result, column by column without a loop over games: game_ids and focal per game,
+    seat_specs per game (the player spec of each seat). The same rows as
+    records.player_row of each game's result."""
+    import numpy as np
+    import pyarrow as pa
+
+    from sim.tournament.records import MM_COLUMNS, PLAYERS
+
+    res = batch["results"]  # games x seats x CC_RESULT_INTS
+    games, n = res.shape[:2]
+    score = res[:, :, 0]
+    ahead = (score[:, None, :] > score[:, :, None]).sum(axis=2)  # players strictly ahead
+    won = (batch["winners"][:, None] >> np.arange(n)) & 1
+    share = won / won.sum(axis=1, keepdims=True)
+    names = ACTION_NAMES[rules.messages.edition]
+    cols = {"game_id": np.repeat(np.asarray(game_ids, dtype=np.int64), n),
+            "seat": np.tile(np.arange(n, dtype=np.int8), games),
+            "player": [s for specs in seat_specs for s in specs],
+            "focal": (np.arange(n)[None, :] == np.asarray(focal)[:, None]).ravel(),
+            "score": score.ravel(), "rank": (1 + ahead).ravel(), "win_share": share.ravel()}
+    for i, source in enumerate(scoring.SOURCES):
+        cols[f"points_{source}"] = res[:, :, 1 + i].ravel()
+    drawn, taken, points = res[:, :, 12:20], res[:, :, 20:28], res[:, :, 28:36]
+    cols.update({"scoring_meeple": res[:, :, 7].ravel(), "messenger": res[:, :, 8].ravel(),
+                 "messages_drawn": drawn.sum(axis=2).ravel(),
+                 "messages_taken": taken.sum(axis=2).ravel(),
+                 "moves_meeple": res[:, :, 9].ravel(), "moves_messenger": res[:, :, 10].ravel(),
+                 "moves_live": res[:, :, 11].ravel()})
+    zero = np.zeros(games * n, dtype=np.int16)
+    for a in messages.ALL_ACTIONS:
+        k = names.index(a) if a in names else None  # the other edition's names stay 0
+        for what, arr in (("drawn", drawn), ("taken", taken), ("points", points)):
+            cols[f"{what}_{a}"] = zero if k is None else arr[:, :, k].ravel()
+    cols.update(dict.fromkeys(MM_COLUMNS, zero))
+    return pa.Table.from_pydict({f.name: pa.array(cols[f.name], type=f.type) for f in PLAYERS},
+                                schema=PLAYERS)

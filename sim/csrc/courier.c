@@ -1,0 +1,65 @@
+/* carcsim C core: the Courier (RULES.md 4; sim/courier.py states the same rules).
+ *
+ * R-COU-2  The Courier starts off the board.
+ * R-COU-3  Phase 4, after scoring and messages: the first meeple placed or moved this
+ *          turn that still stands on an incomplete road, city or monastery on a letter
+ *          tile, on the Courier's tile or orthogonally next to it, gets the thank-you:
+ *          the Courier moves there and its owner scores that feature as in final
+ *          scoring, alone. One thank-you per turn.
+ * R-COU-4  The first such meeple wins, whoever owns it; 0 points still move the Courier.
+ * R-COU-5  Thank-you points are a round of scoring of their own.
+ */
+#include "game.h"
+
+int courier_near(const cc_game *g, int x, int y) {
+    const courier_state_t *c = &g->courier;
+    return c->on_board && abs(c->x - x) + abs(c->y - y) <= 1;
+}
+
+static void courier_start(cc_game *g) {
+    g->courier = (courier_state_t){0};
+}
+
+static void courier_next_turn(cc_game *g) {
+    g->courier.nmoved = 0;
+    if (game_push(g, STEP_COURIER, 0, 0, 0) < 0) g->error = CC_ERR_FULL;  /* phase 4 closes the turn */
+}
+
+static void courier_figure_placed(cc_game *g, int fig, int seg) {
+    courier_state_t *c = &g->courier;
+    if (c->nmoved >= MOVED_CAP) { g->error = CC_ERR_FULL; return; }
+    c->moved_fig[c->nmoved] = fig;
+    c->moved_seg[c->nmoved++] = seg;
+}
+
+static int courier_step(cc_game *g, const step_t *s) {
+    if (s->kind != STEP_COURIER) return 0;
+    courier_state_t *c = &g->courier;
+    for (int i = 0; i < c->nmoved; i++) {
+        int32_t fig[5], f[8], tile[4];
+        int seg = c->moved_seg[i];
+        if (cc_figure_info(g->board, c->moved_fig[i], fig, 5) < 0) return CC_ERR_ARG;
+        if (fig[3] != seg) continue;  /* back in supply since, or its slot reused */
+        if (cc_feature_info(g->board, seg, f, 8) < 0) return CC_ERR_ARG;
+        if (f[1] == CC_FIELD || f[5]) continue;  /* fields never; complete features no more */
+        if (cc_tile_info(g->board, seg / CC_MAX_SEGS, tile, 4) < 0) return CC_ERR_ARG;
+        if (!(g->tile_flags[tile[0]] & CC_TILE_LETTER) && !courier_near(g, tile[2], tile[3])) continue;
+        int points = feature_value(g->board, seg, 1);
+        if (points < 0) return points;
+        int32_t v[7] = {seg, tile[2], tile[3], points, c->on_board, c->x, c->y};
+        game_emit(g, CC_EV_COURIER, g->turn, fig[0], 7, v);
+        c->on_board = 1;
+        c->x = tile[2];
+        c->y = tile[3];
+        int rc = game_push(g, STEP_END_ROUND, ROUND_COURIER, 0, 0);
+        if (rc == 0) rc = game_push(g, STEP_AWARD, fig[0], points, CC_SRC_COURIER);
+        return rc < 0 ? rc : 1;
+    }
+    return 1;
+}
+
+const expansion_t courier_expansion = {
+    .name = "courier", .bit = CC_X_COURIER, .start = courier_start,
+    .next_turn = courier_next_turn, .figure_placed = courier_figure_placed,
+    .step = courier_step,
+};

@@ -1,0 +1,666 @@
+/* carcsim C core: the game state machine. The turn of sim/game.py, step for step:
+ * draw (R-BASE-3), place with a figure (R-BASE-4), score what the placement completed
+ * (R-BASE-6/7) as one round of scoring, final scoring (R-BASE-8). The expansions add
+ * their hooks through REGISTRY; the contract is in core.h. */
+#include "game.h"
+
+/* Every expansion the C game knows, in the order their hooks run. */
+static const expansion_t *const REGISTRY[] = {&messages_expansion, &river_expansion,
+                                              &courier_expansion};
+enum { NREGISTRY = sizeof REGISTRY / sizeof *REGISTRY };
+
+static const cc_figure_rule FOLLOWER_RULE = {0, 0xF, 1, 1, 1};  /* R-BASE-4: any free feature */
+
+/* ---------------------------------------------------------------- buffers */
+
+/* Grow *buf (cap elements of elem bytes) to hold need elements; doubles. */
+static int grow(void **buf, int32_t *cap, int64_t need, size_t elem) {
+    if (need <= *cap) return 0;
+    int64_t nc = *cap ? *cap : 256;
+    while (nc < need) nc *= 2;
+    if (nc > INT32_MAX / 16) return CC_ERR_FULL;
+    void *p = realloc(*buf, (size_t)nc * elem);
+    if (!p) return CC_ERR_NOMEM;
+    *buf = p;
+    *cap = (int32_t)nc;
+    return 0;
+}
+
+static int grow_rows(cc_game *g, int64_t need) {
+    int32_t cap = g->rows_cap;
+    int rc = grow((void **)&g->rows, &cap, need, sizeof *g->rows);
+    if (rc < 0) return rc;
+    double *v = realloc(g->values, (size_t)(cap / 5 + 1) * sizeof *v);
+    if (!v) return CC_ERR_NOMEM;
+    g->values = v;
+    g->rows_cap = cap;
+    return 0;
+}
+
+/* Event layouts, v0.. after {kind, turn, seat}:
+ *   START        type, x, y, rotation          DRAW, DISCARD   type
+ *   PLACE        type, x, y, rotation          FIGURE          figure kind, segment
+ *   SCORE        feature kind, root segment, tiles, coats, complete, final, points,
+ *                winners (bit per seat)
+ *   POINTS       points, source, total
+ *   MOVE         figure, points, source, before, after, dark, other dark
+ *   MESSAGE_DRAW action, number
+ *   MESSAGE      action, number, resolved by the action, points, target kind (0 none,
+ *                1 feature segment, 2 figure's segment), target segment, extra
+ *   COURIER      segment, x, y, points, came from the board, from x, from y
+ *   FINAL, END   nothing (END: the scores are the result's) */
+void game_emit(cc_game *g, int kind, int turn, int seat, int n, const int32_t *v) {
+    if (!(g->cfg.record & CC_RECORD_EVENTS) || g->error) return;
+    int rc = grow((void **)&g->events, &g->events_cap, (int64_t)(g->nevents + 1) * CC_EVENT_INTS,
+                  sizeof *g->events);
+    if (rc < 0) { g->error = rc; return; }
+    int32_t *e = &g->events[(size_t)g->nevents++ * CC_EVENT_INTS];
+    e[0] = kind;
+    e[1] = turn;
+    e[2] = seat;
+    for (int i = 0; i < CC_EVENT_INTS - 3; i++) e[3 + i] = i < n ? v[i] : 0;
+}
+
+static int record_choice(cc_game *g, int kind, int n, const int32_t *v) {
+    if (!(g->cfg.record & CC_RECORD_HISTORY)) return 0;
+    int rc = grow((void **)&g->history, &g->history_cap,
+                  (int64_t)(g->nhistory + 1) * CC_HISTORY_INTS, sizeof *g->history);
+    if (rc < 0) return rc;
+    int32_t *h = &g->history[(size_t)g->nhistory++ * CC_HISTORY_INTS];
+    h[0] = kind;
+    for (int i = 1; i < CC_HISTORY_INTS; i++) h[i] = i - 1 < n ? v[i - 1] : -1;
+    return 0;
+}
+
+int game_push(cc_game *g, int kind, int a, int b, int c) {
+    if (g->nagenda >= AGENDA_CAP) return CC_ERR_FULL;
+    g->agenda[g->nagenda++] = (step_t){kind, a, b, c};
+    return 0;
+}
+
+int game_tiles_left(const cc_game *g) { return g->nstack - g->top; }
+
+/* ---------------------------------------------------------------- the turn */
+
+/* The place decision's rows for tile type t and the active seat (sim/game.py
+ * _options); greedy values too when a built-in greedy seat will choose. Returns the
+ * number of rows (0: the tile fits nowhere). */
+static int options(cc_game *g, int t) {
+    int seat = g->seat, nrules = g->supply[seat] > 0;  /* R-BASE-4: a follower from supply */
+    const cc_seat_policy *sp = &g->seats[seat];
+    cc_greedy_params p, *pp = NULL;
+    if (sp->place == CC_POL_GREEDY) {
+        /* strategies/greedy.py: the follower weight shrinks with the tiles left */
+        int left = game_tiles_left(g), in_play = left + g->board->ntiles;
+        p.player = seat;
+        p.nplayers = g->nplayers;
+        memcpy(p.open_weight, sp->open_weight, sizeof p.open_weight);
+        p.opponent_weight = sp->opponent;
+        p.follower_value = sp->follower * left / in_play;
+        pp = &p;
+    }
+    int n;
+    for (;;) {
+        n = cc_turn_options(g->board, t, &FOLLOWER_RULE, nrules, pp, g->rows, g->values, g->rows_cap);
+        if (n != CC_ERR_FULL) break;
+        int rc = grow_rows(g, (int64_t)g->rows_cap * 2);
+        if (rc < 0) return rc;
+    }
+    if (n <= 0) return n;
+    /* placements an expansion forbids (R-RIV-2) leave the choices */
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        const int32_t *r = &g->rows[5 * i];
+        int ok = 1;
+        for (int k = 0; k < NREGISTRY && ok; k++)
+            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->allows)
+                ok = REGISTRY[k]->allows(g, t, r[0], r[1], r[2]) != 0;
+        if (!ok) continue;
+        if (kept != i) {
+            memmove(&g->rows[5 * kept], r, 5 * sizeof *r);
+            if (pp) g->values[kept] = g->values[i];
+        }
+        kept++;
+    }
+    g->nrows = kept;
+    return kept;
+}
+
+int game_draw_for_turn(cc_game *g) {
+    while (g->top < g->nstack) {
+        int t = g->stack[g->top++];
+        int n = options(g, t);
+        if (n < 0) return n;
+        int32_t v[1] = {t};
+        if (n > 0) {
+            g->turn++;
+            g->drawn_type = t;
+            game_emit(g, CC_EV_DRAW, g->turn, g->seat, 1, v);
+            g->dec_kind = CC_DEC_PLACE;
+            g->dec_seat = g->seat;
+            return 1;
+        }
+        /* R-BASE-3: a tile that fits nowhere leaves the game; draw again */
+        game_emit(g, CC_EV_DISCARD, g->turn + 1, g->seat, 1, v);
+    }
+    return 0;
+}
+
+void game_add_points(cc_game *g, int seat, int points, int source) {
+    g->scores[seat] += points;
+    g->points[seat][source] += points;
+    int32_t v[3] = {points, source, g->scores[seat]};
+    game_emit(g, CC_EV_POINTS, g->turn, seat, 3, v);
+}
+
+int game_return_figure(cc_game *g, int fig) {
+    int32_t info[5];
+    int rc = cc_figure_info(g->board, fig, info, 5);
+    if (rc < 0) return rc;
+    rc = cc_figure_remove(g->board, fig);
+    if (rc < 0) return rc;
+    g->supply[info[0]]++;
+    return 0;
+}
+
+/* Majority (R-BASE-7) of a feature's root as a bit per seat, and the score event. */
+static int score_feature(cc_game *g, int root, int final, int *kind, int *value) {
+    int32_t info[8];
+    int rc = cc_feature_info(g->board, root, info, 8);
+    if (rc < 0) return rc;
+    int v = feature_value(g->board, root, final);
+    if (v < 0) return v;
+    const seg_t *r = &g->board->segs[info[0]];
+    int winners = 0;
+    for (int q = 0; q < g->nplayers; q++)
+        if (holds_majority(r->count, r->strength, g->nplayers, q)) winners |= 1 << q;
+    int32_t ev[8] = {info[1], root, info[2], info[4], info[5], final, v, winners};
+    game_emit(g, CC_EV_SCORE, g->turn, -1, 8, ev);
+    *kind = info[1];
+    *value = v;
+    return winners;
+}
+
+/* One completed feature: the majority takes its value; its figures go back. */
+static int step_score(cc_game *g, int root) {
+    int kind, value;
+    int winners = score_feature(g, root, 0, &kind, &value);
+    if (winners < 0) return winners;
+    int32_t figs[CC_MAX_FIGURES];
+    int n = cc_feature_figures(g->board, root, figs, CC_MAX_FIGURES);
+    if (n < 0) return n;
+    for (int i = 0; i < n; i++) {
+        int rc = game_return_figure(g, figs[i]);
+        if (rc < 0) return rc;
+    }
+    for (int q = g->nplayers - 1; q >= 0; q--)  /* pushed last first: seats in order */
+        if (winners & (1 << q)) {
+            int rc = game_push(g, STEP_AWARD, q, value, source_of_kind(kind));
+            if (rc < 0) return rc;
+        }
+    return 0;
+}
+
+static int step_award(cc_game *g, int seat, int points, int source) {
+    if (points == 0) return 0;  /* R-BASE-10: a figure moves only by more than 0 points */
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->award) {
+            int rc = REGISTRY[k]->award(g, seat, points, source);
+            if (rc != 0) return rc < 0 ? rc : 0;
+        }
+    game_add_points(g, seat, points, source);
+    return 0;
+}
+
+static int run_step(cc_game *g, const step_t *s) {
+    switch (s->kind) {
+    case STEP_SCORE: return step_score(g, s->a);
+    case STEP_AWARD: return step_award(g, s->a, s->b, s->c);
+    case STEP_END_ROUND:
+        for (int k = 0; k < NREGISTRY; k++)
+            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->end_round) {
+                int rc = REGISTRY[k]->end_round(g, s->a);
+                if (rc < 0) return rc;
+            }
+        return 0;
+    default:
+        for (int k = 0; k < NREGISTRY; k++)
+            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->step) {
+                int rc = REGISTRY[k]->step(g, s);
+                if (rc != 0) return rc < 0 ? rc : 0;
+            }
+        return CC_ERR_ARG;  /* a step nobody owns */
+    }
+}
+
+/* R-BASE-8: every feature still holding figures scores its final value. */
+static int final_scoring(cc_game *g) {
+    g->turn++;
+    g->over = 1;
+    game_emit(g, CC_EV_FINAL, g->turn, -1, 0, NULL);
+    int32_t occ[CC_MAX_FIGURES];
+    int n = cc_occupied_features(g->board, occ, CC_MAX_FIGURES);
+    if (n < 0) return n;
+    for (int i = 0; i < n; i++) {
+        int kind, value;
+        int winners = score_feature(g, occ[i], 1, &kind, &value);
+        if (winners < 0) return winners;
+        for (int q = 0; q < g->nplayers; q++)
+            if ((winners & (1 << q)) && value) game_add_points(g, q, value, source_of_kind(kind));
+    }
+    g->dec_kind = CC_DEC_NONE;
+    game_emit(g, CC_EV_END, g->turn, -1, 0, NULL);
+    return 0;
+}
+
+static int next_turn(cc_game *g) {
+    if (g->extra_turn) g->extra_turn = 0;  /* c3.1 message 4: the same seat again */
+    else g->seat = (g->seat + 1) % g->nplayers;
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->next_turn) REGISTRY[k]->next_turn(g);
+    int rc = game_draw_for_turn(g);
+    if (rc < 0) return rc;
+    return rc ? 0 : final_scoring(g);
+}
+
+static int put_figure(cc_game *g, int seat, int kind, int seg) {
+    int f = cc_figure_add(g->board, seat, kind, 1, 1, seg);
+    if (f < 0) return f;
+    g->supply[seat]--;
+    int32_t v[2] = {kind, seg};
+    game_emit(g, CC_EV_FIGURE, g->turn, seat, 2, v);
+    if (seat == g->seat)
+        for (int k = 0; k < NREGISTRY; k++)
+            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->figure_placed)
+                REGISTRY[k]->figure_placed(g, f, seg);
+    return f;
+}
+
+static int apply_place(cc_game *g, const int32_t *row) {
+    int x = row[0], y = row[1], rot = row[2], figure = row[3], local = row[4];
+    int32_t done[CC_MAX_COMPLETED];
+    int nd = cc_place(g->board, g->drawn_type, x, y, rot, done, CC_MAX_COMPLETED);
+    if (nd < 0) return nd;
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->placed)
+            REGISTRY[k]->placed(g, g->drawn_type, x, y, rot);
+    g->placed_index = g->board->ntiles - 1;
+    int32_t v[4] = {g->drawn_type, x, y, rot};
+    game_emit(g, CC_EV_PLACE, g->turn, g->seat, 4, v);
+    if (figure >= 0) {
+        int f = put_figure(g, g->seat, figure, g->placed_index * CC_MAX_SEGS + local);
+        if (f < 0) return f;
+    }
+    /* R-BASE-6: what this placement completed scores now, as one round of scoring */
+    int rc = game_push(g, STEP_END_ROUND, ROUND_TURN, 0, 0);
+    for (int i = nd - 1; i >= 0 && rc == 0; i--) rc = game_push(g, STEP_SCORE, done[i], 0, 0);
+    return rc;
+}
+
+static int nchoices(const cc_game *g) {
+    switch (g->dec_kind) {
+    case CC_DEC_PLACE: return g->nrows;
+    case CC_DEC_SCORING_FIGURE: return 2;
+    case CC_DEC_MESSAGES: return g->msg.nchoices;
+    default: return 0;
+    }
+}
+
+/* Take choice idx (already checked) of the current decision. */
+static int apply_choice(cc_game *g, int idx) {
+    int kind = g->dec_kind, rc;
+    g->ndecisions++;
+    if (kind == CC_DEC_PLACE) {
+        int32_t row[5];
+        memcpy(row, &g->rows[5 * idx], sizeof row);
+        rc = record_choice(g, kind, 5, row);
+        if (rc < 0) return rc;
+        g->dec_kind = CC_DEC_NONE;
+        return apply_place(g, row);
+    }
+    int32_t v[2] = {idx, -1};
+    if (kind == CC_DEC_MESSAGES) {
+        v[0] = g->msg.choices[CC_MSG_CHOICE_INTS * idx];
+        v[1] = g->msg.choices[CC_MSG_CHOICE_INTS * idx + 1];
+    }
+    rc = record_choice(g, kind, 2, v);
+    if (rc < 0) return rc;
+    g->dec_kind = CC_DEC_NONE;
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->apply) {
+            rc = REGISTRY[k]->apply(g, kind, idx);
+            if (rc != 0) return rc < 0 ? rc : 0;
+        }
+    return CC_ERR_ARG;
+}
+
+static int fail(cc_game *g, int rc) {
+    if (!g->error) g->error = rc;  /* the game cannot go on: every later call says so */
+    return rc;
+}
+
+/* Run the agenda until a decision is needed or the game is over (sim/game.py _run). */
+static int run(cc_game *g) {
+    while (g->dec_kind == CC_DEC_NONE && !g->over) {
+        int rc;
+        if (g->nagenda) {
+            step_t s = g->agenda[--g->nagenda];
+            rc = run_step(g, &s);
+        } else {
+            rc = next_turn(g);
+        }
+        if (rc < 0) return fail(g, rc);
+        if (g->error) return g->error;
+    }
+    return 0;
+}
+
+static int policy_of(const cc_game *g) {
+    const cc_seat_policy *s = &g->seats[g->dec_seat];
+    return g->dec_kind == CC_DEC_PLACE ? s->place
+         : g->dec_kind == CC_DEC_SCORING_FIGURE ? s->scoring_figure : s->messages;
+}
+
+/* Built-in seats answer here; returns the next decision for Python, or NONE. */
+static int advance(cc_game *g) {
+    for (;;) {
+        int rc = run(g);
+        if (rc < 0) return rc;
+        if (g->over) return CC_DEC_NONE;
+        if (policy_of(g) == CC_POL_PYTHON) return g->dec_kind;
+        int idx = g->dec_kind == CC_DEC_PLACE ? policy_place(g)
+                : g->dec_kind == CC_DEC_SCORING_FIGURE ? policy_scoring_figure(g)
+                : policy_messages(g);
+        if (idx < 0 || idx >= nchoices(g)) return fail(g, idx < 0 ? idx : CC_ERR_ARG);
+        rc = apply_choice(g, idx);
+        if (rc < 0) return fail(g, rc);
+    }
+}
+
+/* ---------------------------------------------------------------- lifecycle */
+
+/* Stream.shuffle (sim/rng.py): Fisher-Yates from the end. */
+static void shuffle(int32_t *items, int n, uint64_t *state) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = splitmix_below(state, i + 1);
+        int32_t t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+}
+
+static int valid_policy(int kind, int p) {
+    if (p >= CC_POL_PYTHON && p <= CC_POL_RANDOM) return 1;
+    if (p == CC_POL_GREEDY) return 1;
+    if (kind == CC_DEC_SCORING_FIGURE) return p >= CC_POL_MEEPLE_ONLY && p <= CC_POL_COVERAGE;
+    if (kind == CC_DEC_MESSAGES) return p == CC_POL_ALWAYS_ACTION || p == CC_POL_ALWAYS_2;
+    return 0;
+}
+
+static int check_seat(const cc_seat_policy *p) {
+    if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
+        || !valid_policy(CC_DEC_MESSAGES, p->messages))
+        return CC_ERR_ARG;
+    for (int a = 0; a < CC_NMSG; a++)
+        if (p->overrides[a] < CC_OVERRIDE_NONE || p->overrides[a] > CC_OVERRIDE_ACTION) return CC_ERR_ARG;
+    return 0;
+}
+
+static int check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
+                        int nstack, const uint8_t *flags, int ntypes, const cc_seat_policy *seats) {
+    if (c->nplayers < 2 || c->nplayers > CC_MAX_PLAYERS || c->followers < 0 || c->followers > 30
+        || (c->expansions & ~(CC_X_MESSAGES | CC_X_RIVER | CC_X_COURIER))
+        || c->start_type < 0 || c->start_type >= ts->n || nstack < 0 || nstack > 3000
+        || ntypes != ts->n || (nstack && !stack) || (ntypes && !flags) || !seats)
+        return CC_ERR_ARG;
+    for (int i = 0; i < nstack; i++)
+        if (stack[i] < 0 || stack[i] >= ts->n) return CC_ERR_ARG;
+    if ((c->expansions & CC_X_RIVER) && (c->river_edge < 0 || c->river_edge > 3)) return CC_ERR_ARG;
+    if (c->shuffle_stack && (c->river_tiles < 0 || c->lake_tiles < 0
+                             || (int64_t)c->river_tiles + c->lake_tiles > nstack))
+        return CC_ERR_ARG;
+    if (c->expansions & CC_X_MESSAGES) {
+        if (c->edition != CC_EDITION_CLASSIC && c->edition != CC_EDITION_C31) return CC_ERR_ARG;
+        if (c->zmg_alone && c->edition != CC_EDITION_CLASSIC) return CC_ERR_ARG;  /* R-MSG-C4 */
+        int seen = 0;
+        for (int i = 0; i < CC_NMSG; i++) {
+            if (c->deck[i] < 0 || c->deck[i] >= CC_NMSG || (seen & (1 << c->deck[i]))) return CC_ERR_ARG;
+            seen |= 1 << c->deck[i];
+        }
+    }
+    for (int s = 0; s < c->nplayers; s++)
+        if (check_seat(&seats[s]) < 0) return CC_ERR_ARG;
+    return 0;
+}
+
+void cc_game_free(cc_game *g) {
+    if (!g) return;
+    cc_board_free(g->board);
+    free(g->tile_flags);
+    free(g->stack);
+    free(g->rows);
+    free(g->values);
+    free(g->events);
+    free(g->history);
+    free(g);
+}
+
+int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
+                int nstack, const uint8_t *tile_flags, int ntypes, const uint64_t *seat_state,
+                const cc_seat_policy *seats, cc_game **out) {
+    if (!ts || !cfg || !seat_state || !out) return CC_ERR_ARG;
+    *out = NULL;
+    int rc = check_config(ts, cfg, stack, nstack, tile_flags, ntypes, seats);
+    if (rc < 0) return rc;
+    cc_game *g = calloc(1, sizeof *g);
+    if (!g) return CC_ERR_NOMEM;
+    g->ts = ts;
+    g->cfg = *cfg;
+    g->nplayers = cfg->nplayers;
+    g->ntypes = ntypes;
+    g->nstack = nstack;
+    g->board = cc_board_new(ts, nstack + 1);
+    g->tile_flags = malloc((size_t)ntypes + 1);
+    g->stack = malloc(((size_t)nstack + 1) * sizeof *g->stack);
+    if (!g->board || !g->tile_flags || !g->stack || grow_rows(g, 5 * 1024) < 0) {
+        cc_game_free(g);
+        return CC_ERR_NOMEM;
+    }
+    memcpy(g->tile_flags, tile_flags, (size_t)ntypes);
+    if (nstack) memcpy(g->stack, stack, (size_t)nstack * sizeof *stack);
+    if (cfg->shuffle_stack) {  /* R-BASE-2, R-RIV-1: river first, lake last, then land */
+        uint64_t tiles = cfg->tiles_stream;
+        int land = cfg->river_tiles + cfg->lake_tiles;
+        shuffle(g->stack, cfg->river_tiles, &tiles);
+        shuffle(g->stack + land, nstack - land, &tiles);
+    }
+    if ((cfg->expansions & CC_X_MESSAGES) && cfg->shuffle_deck) {
+        uint64_t msgs = cfg->messages_stream;
+        shuffle(g->cfg.deck, CC_NMSG, &msgs);
+    }
+    for (int s = 0; s < g->nplayers; s++) {
+        g->supply[s] = cfg->followers;
+        g->rng[s] = seat_state[s];
+        g->seats[s] = seats[s];
+    }
+    g->seat = g->nplayers - 1;  /* the first turn goes to seat 0 */
+    g->drawn_type = g->placed_index = -1;
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->start) REGISTRY[k]->start(g);
+    int32_t done[CC_MAX_COMPLETED];
+    rc = cc_place(g->board, cfg->start_type, 0, 0, 0, done, CC_MAX_COMPLETED);
+    int32_t v[4] = {cfg->start_type, 0, 0, 0};
+    game_emit(g, CC_EV_START, 0, -1, 4, v);
+    if (rc >= 0) rc = advance(g);
+    if (rc < 0) {
+        cc_game_free(g);
+        return rc;
+    }
+    *out = g;
+    return CC_OK;
+}
+
+static void *dup(const void *p, size_t n) {
+    if (!p || !n) return NULL;
+    void *q = malloc(n);
+    if (q) memcpy(q, p, n);
+    return q;
+}
+
+cc_game *cc_game_clone(const cc_game *g) {
+    if (!g) return NULL;
+    cc_game *c = malloc(sizeof *c);
+    if (!c) return NULL;
+    *c = *g;
+    c->board = cc_board_clone(g->board);
+    c->tile_flags = dup(g->tile_flags, (size_t)g->ntypes + 1);
+    c->stack = dup(g->stack, ((size_t)g->nstack + 1) * sizeof *g->stack);
+    c->rows = dup(g->rows, (size_t)g->rows_cap * sizeof *g->rows);
+    c->values = dup(g->values, ((size_t)g->rows_cap / 5 + 1) * sizeof *g->values);
+    c->events = dup(g->events, (size_t)g->events_cap * sizeof *g->events);
+    c->history = dup(g->history, (size_t)g->history_cap * sizeof *g->history);
+    if (!c->board || !c->tile_flags || !c->stack || !c->rows || !c->values
+        || (g->events && !c->events) || (g->history && !c->history)) {
+        cc_game_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* ---------------------------------------------------------------- queries */
+
+int cc_game_apply(cc_game *g, int index) {
+    if (!g) return CC_ERR_ARG;
+    if (g->error) return g->error;
+    if (g->dec_kind == CC_DEC_NONE || index < 0 || index >= nchoices(g)) return CC_ERR_ARG;
+    int rc = apply_choice(g, index);
+    if (rc < 0) return fail(g, rc);
+    return advance(g);
+}
+
+int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *choices, int cap) {
+    if (!g || !head || head_cap < CC_HEAD_INTS || cap < 0 || (cap && !choices)) return CC_ERR_ARG;
+    if (g->error) return g->error;
+    int n = nchoices(g);
+    for (int i = 0; i < CC_HEAD_INTS; i++) head[i] = -1;
+    head[0] = g->dec_kind;
+    head[1] = g->dec_kind ? g->dec_seat : -1;
+    head[3] = n;
+    if (g->dec_kind == CC_DEC_PLACE) {
+        if (5 * n > cap) return CC_ERR_FULL;
+        head[2] = g->drawn_type;
+        memcpy(choices, g->rows, (size_t)n * 5 * sizeof *choices);
+    } else if (g->dec_kind == CC_DEC_SCORING_FIGURE) {
+        const msg_player_t *m = &g->msg.players[g->msg.pending_seat];
+        head[4] = g->msg.pending_points;
+        head[5] = g->msg.pending_source;
+        head[6] = m->position[0];
+        head[7] = m->position[1];
+    } else if (g->dec_kind == CC_DEC_MESSAGES) {
+        if (CC_MSG_CHOICE_INTS * n > cap) return CC_ERR_FULL;
+        head[4] = g->msg.in_hand;
+        head[5] = messages_number(g, g->msg.in_hand);
+        memcpy(choices, g->msg.choices, (size_t)n * CC_MSG_CHOICE_INTS * sizeof *choices);
+    }
+    return n;
+}
+
+int cc_game_status(const cc_game *g, int32_t *out, int cap) {
+    if (!g || !out || cap < CC_STATUS_INTS) return CC_ERR_ARG;
+    int32_t v[CC_STATUS_INTS] = {g->turn, g->seat, game_tiles_left(g), g->over, g->board->ntiles,
+                                 g->dec_kind, g->courier.on_board, g->courier.x, g->courier.y,
+                                 g->nevents, g->nhistory, g->error, g->ndecisions};
+    memcpy(out, v, sizeof v);
+    return CC_OK;
+}
+
+int cc_game_events(const cc_game *g, int from, int32_t *out, int cap) {
+    if (!g || !out || cap < 0 || from < 0 || from > g->nevents) return CC_ERR_ARG;
+    int n = g->nevents - from;
+    if (n > cap / CC_EVENT_INTS) return CC_ERR_FULL;
+    if (n) memcpy(out, &g->events[(size_t)from * CC_EVENT_INTS], (size_t)n * CC_EVENT_INTS * sizeof *out);
+    return n;
+}
+
+int cc_game_history(const cc_game *g, int from, int32_t *out, int cap) {
+    if (!g || !out || cap < 0 || from < 0 || from > g->nhistory) return CC_ERR_ARG;
+    int n = g->nhistory - from;
+    if (n > cap / CC_HISTORY_INTS) return CC_ERR_FULL;
+    if (n) memcpy(out, &g->history[(size_t)from * CC_HISTORY_INTS], (size_t)n * CC_HISTORY_INTS * sizeof *out);
+    return n;
+}
+
+int cc_game_result(const cc_game *g, int32_t *out, int cap) {
+    if (!g || !out || cap < g->nplayers * CC_RESULT_INTS) return CC_ERR_ARG;
+    for (int s = 0; s < g->nplayers; s++) {
+        int32_t *o = &out[s * CC_RESULT_INTS];
+        const msg_player_t *m = &g->msg.players[s];
+        o[0] = g->scores[s];
+        memcpy(&o[1], g->points[s], CC_NSOURCES * sizeof *o);
+        o[7] = m->position[0];
+        o[8] = m->position[1];
+        o[9] = m->moves[0];
+        o[10] = m->moves[1];
+        o[11] = m->live;
+        memcpy(&o[12], m->drawn, CC_NMSG * sizeof *o);
+        memcpy(&o[20], m->taken, CC_NMSG * sizeof *o);
+        memcpy(&o[28], m->points, CC_NMSG * sizeof *o);
+        memcpy(&o[36], m->resolved, CC_NMSG * sizeof *o);
+    }
+    return g->nplayers;
+}
+
+const cc_board *cc_game_board(const cc_game *g) { return g ? g->board : NULL; }
+
+int cc_game_set_seat(cc_game *g, int seat, const cc_seat_policy *policy) {
+    if (!g || !policy || seat < 0 || seat >= g->nplayers || check_seat(policy) < 0) return CC_ERR_ARG;
+    g->seats[seat] = *policy;
+    return CC_OK;
+}
+
+int cc_game_set_stream(cc_game *g, int seat, uint64_t state) {
+    if (!g || seat < 0 || seat >= g->nplayers) return CC_ERR_ARG;
+    g->rng[seat] = state;
+    return CC_OK;
+}
+
+int cc_game_streams(const cc_game *g, uint64_t *out, int cap) {
+    if (!g || !out || cap < g->nplayers) return CC_ERR_ARG;
+    memcpy(out, g->rng, (size_t)g->nplayers * sizeof *out);
+    return g->nplayers;
+}
+
+/* ---------------------------------------------------------------- batches */
+
+int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
+                  int nstack, const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,
+                  int ngames, const uint64_t *streams, int32_t *turns_out, int32_t *winners_out,
+                  int32_t *results_out, int results_cap) {
+    if (!ts || !cfg || ngames < 0 || !streams || !turns_out || !winners_out || !results_out
+        || cfg->nplayers < 2 || cfg->nplayers > CC_MAX_PLAYERS)
+        return CC_ERR_ARG;
+    int np = cfg->nplayers, per = 2 + np, rc = 0, i = 0;
+    if ((int64_t)ngames * np * CC_RESULT_INTS > results_cap) return CC_ERR_FULL;
+    cc_game_config c = *cfg;
+    c.record = 0;
+    for (; i < ngames && rc == 0; i++) {
+        const uint64_t *s = &streams[(size_t)i * per];
+        c.tiles_stream = s[0];
+        c.messages_stream = s[1];
+        cc_game *g = NULL;
+        rc = cc_game_new(ts, &c, stack, nstack, tile_flags, ntypes, &s[2], seats, &g);
+        if (rc < 0) break;
+        if (!g->over) rc = CC_ERR_ARG;  /* a seat was not built in */
+        else {
+            turns_out[i] = g->turn - 1;
+            int best = g->scores[0], winners = 0;
+            for (int q = 1; q < np; q++) best = g->scores[q] > best ? g->scores[q] : best;
+            for (int q = 0; q < np; q++) winners |= (g->scores[q] == best) << q;  /* R-BASE-9 */
+            winners_out[i] = winners;
+            rc = cc_game_result(g, &results_out[(size_t)i * np * CC_RESULT_INTS], np * CC_RESULT_INTS);
+            rc = rc < 0 ? rc : 0;
+        }
+        cc_game_free(g);
+    }
+    return rc < 0 ? rc : i;
+}

@@ -1,0 +1,125 @@
+/* carcsim C core: the game state shared by game.c, the policies and the expansion
+ * files (internal, never cdef'd). The state is flat: one malloc for the game, one for
+ * its board, buffers grown geometrically and reused, nothing allocated per turn. */
+#ifndef CARCSIM_GAME_H
+#define CARCSIM_GAME_H
+
+#include "internal.h"
+
+/* Steps of a turn still to run (sim/game.py agenda), kept as a stack: top = next. */
+enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_DRAW_MESSAGE, STEP_COURIER, STEP_EXTRA_TILE };
+enum { ROUND_TURN, ROUND_MESSAGE, ROUND_COURIER };  /* what a round of scoring ends */
+enum { AGENDA_CAP = 96, MSG_CHOICES_CAP = 2 + CC_MAX_FIGURES, MOVED_CAP = 32 };
+
+typedef struct {
+    int32_t kind, a, b, c;
+} step_t;
+
+typedef struct {
+    int32_t position[2], moves[2], live, turn_figure;
+    int32_t drawn[CC_NMSG], taken[CC_NMSG], points[CC_NMSG], resolved[CC_NMSG];
+} msg_player_t;
+
+typedef struct {
+    int32_t edition, zmg_alone;
+    int32_t deck[CC_NMSG], deck_head, deck_n;  /* a queue: top = deck[deck_head] */
+    int32_t in_hand;       /* action being resolved, -1 */
+    int32_t round_moved;   /* bits: the active seat's figures moved this round */
+    int32_t turn_messages; /* drawn this turn (c3.1: at most one) */
+    int32_t pending_seat, pending_points, pending_source;  /* scoring figure decision */
+    msg_player_t players[CC_MAX_PLAYERS];
+    int32_t nchoices;      /* the drawn message's resolutions, rows of 3 */
+    int32_t choices[MSG_CHOICES_CAP * CC_MSG_CHOICE_INTS];
+} msg_state_t;
+
+typedef struct {
+    int32_t open;          /* 0 once the lake has closed the river */
+    int32_t x, y, edge;    /* the open river end */
+    int32_t last_turn;     /* the previous curve: +1, -1, 0 before the first */
+} river_state_t;
+
+typedef struct {
+    int32_t on_board, x, y;            /* R-COU-2: starts off the board */
+    int32_t nmoved;                    /* figures placed or moved this turn */
+    int32_t moved_fig[MOVED_CAP], moved_seg[MOVED_CAP];
+} courier_state_t;
+
+struct cc_game {
+    const cc_tileset *ts;
+    cc_board *board;
+    cc_game_config cfg;
+    int32_t nplayers, ntypes;
+    uint8_t *tile_flags;               /* ntypes */
+    int32_t *stack;                    /* draw order; the next tile is stack[top] */
+    int32_t nstack, top;
+    int32_t supply[CC_MAX_PLAYERS], scores[CC_MAX_PLAYERS];
+    int32_t points[CC_MAX_PLAYERS][CC_NSOURCES];
+    uint64_t rng[CC_MAX_PLAYERS];
+    cc_seat_policy seats[CC_MAX_PLAYERS];
+    int32_t turn, seat, over, extra_turn, drawn_type, placed_index, error, ndecisions;
+    step_t agenda[AGENDA_CAP];
+    int32_t nagenda;
+    /* the current decision; place rows (5 int32) with greedy values when asked */
+    int32_t dec_kind, dec_seat, nrows, rows_cap;
+    int32_t *rows;
+    double *values;
+    msg_state_t msg;
+    river_state_t river;
+    courier_state_t courier;
+    int32_t *events, nevents, events_cap;      /* CC_EVENT_INTS each */
+    int32_t *history, nhistory, history_cap;   /* CC_HISTORY_INTS each */
+};
+
+/* An expansion: the hooks it adds to the turn (NULL where it adds nothing). */
+typedef struct {
+    const char *name;
+    int32_t bit;  /* CC_X_* */
+    void (*start)(cc_game *g);
+    void (*next_turn)(cc_game *g);
+    /* 0 if the expansion forbids this placement of a tile type (R-RIV-2), 1 if allowed,
+     * -1 if it has no say about this tile */
+    int (*allows)(const cc_game *g, int type, int x, int y, int rot);
+    void (*placed)(cc_game *g, int type, int x, int y, int rot);
+    void (*figure_placed)(cc_game *g, int fig, int seg);
+    /* 1 if the expansion took the points over (a scoring figure moves or is asked) */
+    int (*award)(cc_game *g, int seat, int points, int source);
+    int (*end_round)(cc_game *g, int kind);
+    /* runs a step of its own; 1 if the kind is its own, or an error */
+    int (*step)(cc_game *g, const step_t *s);
+    /* applies choice `index` of a decision kind of its own; 1 if its own, or an error */
+    int (*apply)(cc_game *g, int kind, int index);
+} expansion_t;
+
+extern const expansion_t messages_expansion, river_expansion, courier_expansion;
+
+/* game.c, for the expansions and policies */
+int game_push(cc_game *g, int kind, int a, int b, int c);  /* onto the front of the agenda */
+void game_emit(cc_game *g, int kind, int turn, int seat, int n, const int32_t *v);
+void game_add_points(cc_game *g, int seat, int points, int source);
+int game_draw_for_turn(cc_game *g);
+int game_return_figure(cc_game *g, int fig);
+int game_tiles_left(const cc_game *g);
+static inline int game_has(const cc_game *g, int bit) { return (g->cfg.expansions & bit) != 0; }
+
+/* The one feature-value function (R-BASE-6/8): points for the feature of seg, scored
+ * complete during play (final = 0) or in final scoring (final = 1). board.c. */
+int feature_value(const cc_board *b, int seg, int final);
+/* The point source of a feature kind. */
+static inline int source_of_kind(int kind) {
+    return kind == CC_CITY ? CC_SRC_CITY : kind == CC_ROAD ? CC_SRC_ROAD
+         : kind == CC_FIELD ? CC_SRC_FIELD : CC_SRC_MONASTERY;
+}
+
+/* messages.c */
+int messages_number(const cc_game *g, int action);
+static inline int on_dark(int total) { return total % 5 == 0; }  /* R-BASE-10, 50 spaces */
+
+/* courier.c: on the Courier's tile or orthogonally next to it */
+int courier_near(const cc_game *g, int x, int y);
+
+/* policy.c: the built-in policies; each returns a choice index or an error */
+int policy_place(cc_game *g);
+int policy_scoring_figure(cc_game *g);
+int policy_messages(cc_game *g);
+
+#endif

@@ -1,0 +1,117 @@
+/* carcsim C core: what the core's own files share (never cdef'd, so it may include
+ * and define freely; the public contract is core.h). */
+#ifndef CARCSIM_INTERNAL_H
+#define CARCSIM_INTERNAL_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core.h"
+
+/* Neighbour offsets per edge N E S W (y grows to the north). */
+static const int DX[4] = {0, 1, 0, -1};
+static const int DY[4] = {1, 0, -1, 0};
+/* Half-edge h of a tile touches half-edge HALF_PARTNER[h] of the neighbour. */
+static const int HALF_PARTNER[8] = {5, 4, 7, 6, 1, 0, 3, 2};
+
+typedef struct {
+    cc_tiledef def;
+    int8_t edge_seg[4];  /* local city/road segment on each edge, -1 if none */
+    int8_t half_seg[8];  /* local field segment on each half-edge, -1 if none */
+    int8_t monastery;    /* local monastery segment, -1 if none */
+} variant_t;
+
+/* What the four sides of a cell must show, as one base-6 number (N lowest digit):
+ * digit 0 where no tile is next to it, else 1 + the neighbour's facing edge type. */
+enum { NEED_CODES = 6 * 6 * 6 * 6 };
+static const int NEED_PLACE[4] = {1, 6, 36, 216};
+
+struct cc_tileset {
+    int n, cap;
+    variant_t *v;        /* n * 4 variants */
+    uint8_t *fit;        /* n * NEED_CODES: bit r if distinct rotation r fits that need */
+};
+
+static inline int edge_matches(int mine, int theirs) {
+    return mine == CC_EDGE_ANY || theirs == CC_EDGE_ANY || mine == theirs;
+}
+
+typedef struct {
+    int32_t parent, next;  /* union-find parent; circular list of the feature's segments */
+    int16_t tile;          /* placed tile index, -1 for an unused slot */
+    int8_t kind, local;
+    /* aggregates, valid at the root only */
+    int16_t ntiles, open, nfig;  /* at most 4000 tiles (cc_board_new), 4 edges each */
+    int32_t coats, nsegs;        /* up to 12 segments and 108 coats a tile */
+    uint16_t count[6], strength[6];  /* at most 192 figures of strength 9: no wrap */
+} seg_t;
+
+typedef struct {
+    int16_t type, rot, x, y;
+} placed_t;
+
+typedef struct {
+    int8_t player, kind, strength, scores;
+    int32_t seg;           /* -1: free slot */
+} figure_t;
+
+struct cc_board {
+    const cc_tileset *ts;
+    int max_tiles, ntiles, dim, origin, nfront;
+    int16_t *grid;         /* dim*dim placed indices, -1 empty */
+    uint16_t *need;        /* dim*dim: what its sides must show (NEED_CODES) */
+    uint8_t *in_front;     /* dim*dim: 1 if the cell is on the frontier */
+    int32_t *front;        /* frontier cells (empty cells next to a tile), ascending */
+    placed_t *tiles;
+    seg_t *segs;           /* max_tiles * CC_MAX_SEGS */
+    figure_t figs[CC_MAX_FIGURES];
+};
+
+static inline const variant_t *variant(const cc_board *b, int type, int rot) {
+    return &b->ts->v[type * 4 + rot];
+}
+
+/* Cell index of (x, y), or -1 outside the grid. */
+static inline int cell(const cc_board *b, int x, int y) {
+    int gx = x + b->origin, gy = y + b->origin;
+    if (gx < 0 || gy < 0 || gx >= b->dim || gy >= b->dim) return -1;
+    return gy * b->dim + gx;
+}
+
+static inline int seg_valid(const cc_board *b, int seg) {
+    return seg >= 0 && seg < b->ntiles * CC_MAX_SEGS && b->segs[seg].tile >= 0;
+}
+
+static inline int find_const(const cc_board *b, int s) {
+    while (b->segs[s].parent != s) s = b->segs[s].parent;
+    return s;
+}
+
+/* R-BASE-7: is q among the greatest strengths of those present? */
+static inline int holds_majority(const uint16_t *count, const uint16_t *strength, int np, int q) {
+    if (!count[q]) return 0;
+    for (int o = 0; o < np; o++)
+        if (count[o] && strength[o] > strength[q]) return 0;
+    return 1;
+}
+
+/* R-MM-10: a monastery's worth in tiles, town halls not counted (board.c). */
+int monastery_tiles(const cc_board *b, int x, int y);
+
+/* SplitMix64, identical to sim/rng.py Stream. */
+static inline uint64_t splitmix_next(uint64_t *state) {
+    *state += 0x9E3779B97F4A7C15ull;
+    uint64_t z = *state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Stream.below(n): uniform on 0..n-1, n > 0. */
+static inline int splitmix_below(uint64_t *state, int n) {
+    return (int)(((unsigned __int128)splitmix_next(state) * (unsigned)n) >> 64);
+}
+
+int board_find(cc_board *b, int s);  /* find with path compression (board.c) */
+
+#endif

@@ -1,0 +1,273 @@
+/* carcsim C core: The Messages, both editions (RULES.md 2; sim/messages.py and
+ * sim/message_actions.py state the same rules).
+ *
+ * R-MSG-C1 / R-MSG-N1  Points go to one of two scoring figures; in c3.1 the first
+ *          award of a turn fixes the figure for the rest of that turn.
+ * R-MSG-C2 / C3        classic: a figure of the active seat ending a round of scoring
+ *          on a dark space draws one message; message points are a round of their own.
+ * R-MSG-C4             classic ZMG variant: only a figure alone on its space draws.
+ * R-MSG-N2 / N3        c3.1: after the turn's scoring phase only, once per turn.
+ * R-MSG-8  The action or 2 points.   R-MSG-10  which figures each message counts.
+ * R-MSG-11 The deck cycles: a resolved message goes to the bottom.
+ */
+#include "game.h"
+
+int messages_number(const cc_game *g, int action) {
+    if (g->msg.edition == CC_EDITION_C31 && (action == CC_MSG_ROAD || action == CC_MSG_CITY))
+        return action == CC_MSG_CITY ? 1 : 2;  /* c3.1 lists the city first */
+    return action + 1;
+}
+
+static void messages_start(cc_game *g) {
+    msg_state_t *m = &g->msg;
+    memset(m, 0, sizeof *m);
+    m->edition = g->cfg.edition;
+    m->zmg_alone = g->cfg.zmg_alone;
+    memcpy(m->deck, g->cfg.deck, sizeof m->deck);
+    m->deck_n = CC_NMSG;
+    m->in_hand = -1;
+    for (int s = 0; s < CC_MAX_PLAYERS; s++) m->players[s].turn_figure = -1;
+}
+
+static void messages_next_turn(cc_game *g) {
+    for (int s = 0; s < g->nplayers; s++) g->msg.players[s].turn_figure = -1;  /* R-MSG-N1 */
+    g->msg.turn_messages = 0;
+}
+
+/* Move one scoring figure; the score is the figures' sum. */
+static void move_figure(cc_game *g, int seat, int figure, int points, int source) {
+    msg_player_t *m = &g->msg.players[seat];
+    int before = m->position[figure];
+    m->position[figure] += points;
+    m->moves[figure]++;
+    if (g->msg.edition == CC_EDITION_C31) m->turn_figure = figure;
+    if (seat == g->seat) g->msg.round_moved |= 1 << figure;
+    int dark = on_dark(m->position[figure]), other = on_dark(m->position[1 - figure] + points);
+    m->live += dark != other;  /* the choice of figure decided a dark space */
+    int32_t v[7] = {figure, points, source, before, m->position[figure], dark, other};
+    game_emit(g, CC_EV_MOVE, g->turn, seat, 7, v);
+    game_add_points(g, seat, points, source);
+}
+
+static int messages_award(cc_game *g, int seat, int points, int source) {
+    msg_player_t *m = &g->msg.players[seat];
+    if (g->msg.edition == CC_EDITION_C31 && m->turn_figure >= 0) {
+        move_figure(g, seat, m->turn_figure, points, source);  /* R-MSG-N1 */
+        return 1;
+    }
+    g->msg.pending_seat = seat;
+    g->msg.pending_points = points;
+    g->msg.pending_source = source;
+    g->dec_kind = CC_DEC_SCORING_FIGURE;
+    g->dec_seat = seat;
+    return 1;
+}
+
+/* R-MSG-C4: no other player's figure stands on the same space (50 spaces). */
+static int alone(const cc_game *g, int seat, int total) {
+    for (int s = 0; s < g->nplayers; s++)
+        for (int f = 0; f < 2 && s != seat; f++)
+            if (g->msg.players[s].position[f] % 50 == total % 50) return 0;
+    return 1;
+}
+
+static int messages_end_round(cc_game *g, int kind) {
+    msg_state_t *ms = &g->msg;
+    int moved = ms->round_moved, hit = 0;
+    ms->round_moved = 0;
+    const msg_player_t *m = &ms->players[g->seat];
+    if (ms->edition == CC_EDITION_CLASSIC) {
+        /* R-MSG-C2: only final positions count; one message even if both are dark */
+        for (int f = 0; f < 2; f++)
+            if ((moved & (1 << f)) && on_dark(m->position[f])
+                && (!ms->zmg_alone || alone(g, g->seat, m->position[f])))
+                hit = 1;
+    } else {
+        /* R-MSG-N2: after the turn's scoring phase only; R-MSG-N3: once per turn */
+        hit = kind == ROUND_TURN && ms->turn_messages == 0 && m->turn_figure >= 0
+              && on_dark(m->position[m->turn_figure]);
+    }
+    return hit ? game_push(g, STEP_DRAW_MESSAGE, 0, 0, 0) : 0;
+}
+
+/* ---------------------------------------------------------------- the choices */
+
+/* Ties between targets go by the lowest (y, x) position, then segment order. */
+static int64_t order_key(const cc_board *b, int seg) {
+    const placed_t *p = &b->tiles[seg / CC_MAX_SEGS];
+    return ((int64_t)p->y * 100000 + p->x) * CC_MAX_SEGS + seg % CC_MAX_SEGS;
+}
+
+static void add_choice(msg_state_t *m, int action, int target, int points) {
+    int32_t *c = &m->choices[CC_MSG_CHOICE_INTS * m->nchoices++];
+    c[0] = action;
+    c[1] = target;
+    c[2] = points;
+}
+
+/* Insertion sort of ids by key (stable: equal keys keep their order). */
+static void sort_by_key(int32_t *ids, int64_t *keys, int n) {
+    for (int i = 1; i < n; i++) {
+        int32_t id = ids[i];
+        int64_t k = keys[i];
+        int j = i;
+        for (; j > 0 && keys[j - 1] > k; j--) {
+            ids[j] = ids[j - 1];
+            keys[j] = keys[j - 1];
+        }
+        ids[j] = id;
+        keys[j] = k;
+    }
+}
+
+/* The legal resolutions of `action` for `seat` with their immediate points
+ * (sim/message_actions.py choices): "2 points" first, then the action's ways. */
+static int message_choices(cc_game *g, int seat, int action) {
+    const cc_board *b = g->board;
+    msg_state_t *m = &g->msg;
+    m->nchoices = 0;
+    add_choice(m, CC_MSG_TWO, -1, 2);
+    /* R-MSG-10: standard followers of the seat; score_and_return: any figure */
+    int32_t ids[CC_MAX_FIGURES];
+    int64_t keys[CC_MAX_FIGURES];
+    int n = 0, knights = 0, farmers = 0;
+    static const int8_t SMALLEST_KIND[3] = {CC_ROAD, CC_CITY, CC_MONASTERY};
+    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+        const figure_t *fg = &b->figs[f];
+        if (fg->seg < 0 || fg->player != seat) continue;
+        if (action == CC_MSG_SCORE) {
+            ids[n] = f;
+            keys[n++] = order_key(b, fg->seg);
+            continue;
+        }
+        if (fg->kind != 0) continue;
+        int root = find_const(b, fg->seg), kind = b->segs[root].kind;
+        knights += kind == CC_CITY;
+        farmers += kind == CC_FIELD;
+        int wanted = action <= CC_MSG_MONASTERY ? SMALLEST_KIND[action] == kind
+                   : action == CC_MSG_COATS && kind == CC_CITY;
+        int seen = 0;
+        for (int i = 0; i < n && !seen; i++) seen = ids[i] == root;
+        if (wanted && !seen) {
+            ids[n] = root;
+            keys[n++] = order_key(b, root);
+        }
+    }
+    switch (action) {
+    case CC_MSG_ROAD: case CC_MSG_CITY: case CC_MSG_MONASTERY: {
+        sort_by_key(ids, keys, n);
+        int values[CC_MAX_FIGURES], low = 0;
+        for (int i = 0; i < n; i++) {
+            values[i] = feature_value(b, ids[i], 1);
+            if (values[i] < 0) return values[i];
+            if (i == 0 || values[i] < low) low = values[i];
+        }
+        for (int i = 0; i < n; i++)
+            if (values[i] == low) add_choice(m, action, ids[i], low);  /* ties: the player's choice */
+        break;
+    }
+    case CC_MSG_EXTRA:
+        if (game_tiles_left(g) > 0) add_choice(m, action, -1, -1);
+        break;
+    case CC_MSG_COATS: {
+        int coats = 0;
+        for (int i = 0; i < n; i++) coats += b->segs[ids[i]].coats;
+        add_choice(m, action, -1, 2 * coats);
+        break;
+    }
+    case CC_MSG_KNIGHT: add_choice(m, action, -1, 2 * knights); break;
+    case CC_MSG_FARMER: add_choice(m, action, -1, 2 * farmers); break;
+    default: {  /* score and return: the feature's final value if the seat holds the majority */
+        sort_by_key(ids, keys, n);
+        for (int i = 0; i < n; i++) {
+            int root = find_const(b, b->figs[ids[i]].seg);
+            const seg_t *r = &b->segs[root];
+            int v = 0;
+            if (holds_majority(r->count, r->strength, g->nplayers, seat)) {
+                v = feature_value(b, root, 1);
+                if (v < 0) return v;
+            }
+            add_choice(m, action, ids[i], v);
+        }
+    }
+    }
+    return m->nchoices;
+}
+
+static int draw_message(cc_game *g) {
+    msg_state_t *m = &g->msg;
+    if (m->deck_n == 0) return CC_ERR_ARG;
+    int action = m->deck[m->deck_head];
+    m->deck_head = (m->deck_head + 1) % CC_NMSG;
+    m->deck_n--;
+    m->in_hand = action;
+    m->turn_messages++;
+    m->players[g->seat].drawn[action]++;
+    int32_t v[2] = {action, messages_number(g, action)};
+    game_emit(g, CC_EV_MESSAGE_DRAW, g->turn, g->seat, 2, v);
+    int rc = message_choices(g, g->seat, action);
+    if (rc < 0) return rc;
+    g->dec_kind = CC_DEC_MESSAGES;
+    g->dec_seat = g->seat;
+    return 1;
+}
+
+static int messages_step(cc_game *g, const step_t *s) {
+    if (s->kind == STEP_DRAW_MESSAGE) return draw_message(g);
+    if (s->kind == STEP_EXTRA_TILE) {  /* classic message 4: a turn part inside this turn */
+        int rc = game_draw_for_turn(g);
+        return rc < 0 ? rc : 1;
+    }
+    return 0;
+}
+
+/* R-MSG-8: the action or 2 points; R-MSG-11: the tile goes to the bottom of the deck. */
+static int apply_message(cc_game *g, int idx) {
+    msg_state_t *m = &g->msg;
+    int seat = g->seat, action = m->in_hand;
+    const int32_t *c = &m->choices[CC_MSG_CHOICE_INTS * idx];
+    int code = c[0], target = c[1], points = c[2], extra = 0, tkind = 0, tseg = -1;
+    if (code == CC_MSG_TWO) points = 2;
+    else if (code == CC_MSG_EXTRA) { points = 0; extra = 1; }
+    else if (code <= CC_MSG_MONASTERY) { tkind = 1; tseg = target; }
+    else if (code == CC_MSG_SCORE) {
+        tkind = 2;
+        tseg = g->board->figs[target].seg;
+        int rc = game_return_figure(g, target);
+        if (rc < 0) return rc;
+    }
+    m->deck[(m->deck_head + m->deck_n++) % CC_NMSG] = action;
+    m->in_hand = -1;
+    msg_player_t *p = &m->players[seat];
+    int taken = code != CC_MSG_TWO;
+    p->taken[action] += taken;
+    p->points[action] += points;
+    p->resolved[action]++;
+    int32_t v[7] = {action, messages_number(g, action), taken, points, tkind, tseg, extra};
+    game_emit(g, CC_EV_MESSAGE, g->turn, seat, 7, v);
+    int rc = 0;
+    if (m->edition == CC_EDITION_CLASSIC) {
+        if (extra) rc = game_push(g, STEP_EXTRA_TILE, 0, 0, 0);  /* message 4 */
+        if (rc == 0) rc = game_push(g, STEP_END_ROUND, ROUND_MESSAGE, 0, 0);  /* R-MSG-C3 */
+    } else if (extra) {
+        g->extra_turn = 1;  /* c3.1 message 4: a whole turn after this one */
+    }
+    if (rc == 0) rc = game_push(g, STEP_AWARD, seat, points, CC_SRC_MESSAGE);
+    return rc;
+}
+
+static int messages_apply(cc_game *g, int kind, int idx) {
+    if (kind == CC_DEC_SCORING_FIGURE) {
+        move_figure(g, g->msg.pending_seat, idx, g->msg.pending_points, g->msg.pending_source);
+        return 1;
+    }
+    if (kind != CC_DEC_MESSAGES) return 0;
+    int rc = apply_message(g, idx);
+    return rc < 0 ? rc : 1;
+}
+
+const expansion_t messages_expansion = {
+    .name = "messages", .bit = CC_X_MESSAGES, .start = messages_start,
+    .next_turn = messages_next_turn, .award = messages_award,
+    .end_round = messages_end_round, .step = messages_step, .apply = messages_apply,
+};

@@ -1,0 +1,467 @@
+/* carcsim C core: turn options (placements x figure rules) and the greedy valuation. */
+#include "internal.h"
+
+/* ---------------------------------------------------------------- turn options */
+
+/* What placing one tile would do, worked out without changing the board: the new
+ * tile's segments grouped into the features they would form, with each feature's
+ * aggregates after the placement. */
+typedef struct {
+    int ngroups;
+    int8_t group_of[CC_MAX_SEGS];
+    int8_t kind[CC_MAX_SEGS];
+    int8_t nroots[CC_MAX_SEGS];
+    int32_t roots[CC_MAX_SEGS][8];      /* existing features joined (roots) */
+    int32_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
+    uint16_t count[CC_MAX_SEGS][CC_MAX_PLAYERS], strength[CC_MAX_SEGS][CC_MAX_PLAYERS];
+    int8_t complete[CC_MAX_SEGS];
+} trial_t;
+
+static int root_in(const int32_t *list, int n, int32_t r) {
+    for (int i = 0; i < n; i++)
+        if (list[i] == r) return 1;
+    return 0;
+}
+
+static int lfind(int8_t *p, int s) {
+    while (p[s] != s) s = p[s];
+    return s;
+}
+
+enum { MAX_LINKS = 4 * 3 };  /* per edge: a city or road, and two field halves */
+
+/* The existing features the new tile (v at x, y) would join, as (new segment, root)
+ * pairs in edge order; with `matched`, per new city or road segment the edges it
+ * closes: 2 a matched edge, 1 an edge a town hall closes. Returns the pair count. */
+static int links(const cc_board *b, const variant_t *v, int x, int y, int8_t *seg, int32_t *root,
+                 int *matched) {
+    int n = 0;
+    for (int e = 0; e < 4; e++) {
+        int t = b->grid[cell(b, x + DX[e], y + DY[e])];
+        if (t < 0) continue;
+        const placed_t *p = &b->tiles[t];
+        const variant_t *w = variant(b, p->type, p->rot);
+        int mine = v->edge_seg[e], theirs = w->edge_seg[(e + 2) % 4];
+        if (mine >= 0 && theirs >= 0 && v->def.edges[e] == w->def.edges[(e + 2) % 4]) {
+            root[n] = find_const(b, t * CC_MAX_SEGS + theirs);
+            seg[n++] = (int8_t)mine;
+            if (matched) matched[mine] += 2;
+        } else if (mine >= 0 && matched) {
+            matched[mine] += 1;  /* a town hall closes this edge */
+        }
+        for (int h = 2 * e; h < 2 * e + 2; h++) {
+            int fm = v->half_seg[h], ft = w->half_seg[HALF_PARTNER[h]];
+            if (fm < 0 || ft < 0) continue;
+            root[n] = find_const(b, t * CC_MAX_SEGS + ft);
+            seg[n++] = (int8_t)fm;
+        }
+    }
+    return n;
+}
+
+static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t *t) {
+    int nseg = v->def.nseg;
+    int32_t segroots[CC_MAX_SEGS][8], root[MAX_LINKS];
+    int8_t seg[MAX_LINKS];
+    int nsr[CC_MAX_SEGS] = {0}, matched[CC_MAX_SEGS] = {0};
+    int nlinks = links(b, v, x, y, seg, root, matched);
+    for (int i = 0; i < nlinks; i++)
+        if (!root_in(segroots[seg[i]], nsr[seg[i]], root[i])) segroots[seg[i]][nsr[seg[i]]++] = root[i];
+    /* segments of the new tile that reach the same existing feature become one */
+    int8_t par[CC_MAX_SEGS];
+    for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
+    for (int s = 0; s < nseg; s++)
+        for (int u = s + 1; u < nseg; u++) {
+            if (v->def.seg_kind[s] != v->def.seg_kind[u]) continue;
+            for (int i = 0; i < nsr[s]; i++)
+                if (root_in(segroots[u], nsr[u], segroots[s][i])) {
+                    par[lfind(par, u)] = (int8_t)lfind(par, s);
+                    break;
+                }
+        }
+    t->ngroups = 0;  /* each group's fields are cleared when it is made */
+    int8_t gid[CC_MAX_SEGS];
+    memset(gid, -1, sizeof gid);
+    for (int s = 0; s < nseg; s++) {
+        int rep = lfind(par, s);
+        if (gid[rep] < 0) {
+            int g = t->ngroups++;
+            gid[rep] = (int8_t)g;
+            t->kind[g] = v->def.seg_kind[s];
+            t->nroots[g] = t->complete[g] = 0;
+            t->open[g] = t->coats[g] = t->nfig[g] = 0;
+            memset(t->count[g], 0, sizeof t->count[g]);
+            memset(t->strength[g], 0, sizeof t->strength[g]);
+        }
+        int g = gid[rep];
+        t->group_of[s] = (int8_t)g;
+        t->coats[g] = (int32_t)(t->coats[g] + v->def.seg_coats[s]);
+        if (v->def.seg_kind[s] == CC_CITY || v->def.seg_kind[s] == CC_ROAD)
+            t->open[g] = (int32_t)(t->open[g] + __builtin_popcount(v->def.seg_mask[s]) - matched[s]);
+        for (int i = 0; i < nsr[s]; i++) {
+            int32_t r = segroots[s][i];
+            if (root_in(t->roots[g], t->nroots[g], r)) continue;
+            const seg_t *rs = &b->segs[r];
+            t->roots[g][t->nroots[g]++] = r;
+            t->open[g] = (int32_t)(t->open[g] + rs->open);
+            t->coats[g] = (int32_t)(t->coats[g] + rs->coats);
+            t->nfig[g] = (int32_t)(t->nfig[g] + rs->nfig);
+            for (int q = 0; q < CC_MAX_PLAYERS; q++) {
+                t->count[g][q] = (uint16_t)(t->count[g][q] + rs->count[q]);
+                t->strength[g][q] = (uint16_t)(t->strength[g][q] + rs->strength[q]);
+            }
+        }
+    }
+    for (int g = 0; g < t->ngroups; g++) {
+        if (t->kind[g] == CC_CITY || t->kind[g] == CC_ROAD) t->complete[g] = t->open[g] == 0;
+        if (t->kind[g] == CC_MONASTERY) t->complete[g] = cc_neighbours8(b, x, y) == 8;
+    }
+}
+
+/* What rule_fits needs of a trial, and nothing more (no valuation asked): each new
+ * segment's group (segments reaching one existing feature are one group, as in
+ * analyze), its kind, and whether it would hold a figure (nfig 0 or 1). */
+static void analyze_occupancy(const cc_board *b, const variant_t *v, int x, int y, trial_t *t) {
+    int32_t root[MAX_LINKS];
+    int8_t seg[MAX_LINKS], par[CC_MAX_SEGS], busy[CC_MAX_SEGS] = {0};
+    int nseg = v->def.nseg, npairs = links(b, v, x, y, seg, root, NULL);
+    for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
+    for (int i = 0; i < npairs; i++) {
+        busy[seg[i]] |= b->segs[root[i]].nfig > 0;
+        for (int j = 0; j < i; j++)
+            if (root[j] == root[i] && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]])
+                par[lfind(par, seg[i])] = (int8_t)lfind(par, seg[j]);
+    }
+    for (int s = 0; s < nseg; s++) busy[lfind(par, s)] |= busy[s];
+    for (int s = 0; s < nseg; s++) {  /* group id: the representative segment */
+        int g = lfind(par, s);
+        t->group_of[s] = (int8_t)g;
+        t->kind[g] = v->def.seg_kind[g];
+        t->nfig[g] = busy[g];
+    }
+}
+
+enum { MEMO_SEGS = 2048, MEMO_POOL = 4096, FIELD_CITIES = 256 };
+
+typedef struct {
+    const cc_board *b;
+    const cc_greedy_params *p;
+    int32_t *stamp;
+    int32_t stampv;
+    /* the cities each existing field borders, worked out once per cc_turn_options call
+     * (the board does not change during it): memo_off[root] into pool, -1 not yet;
+     * memo_off NULL on boards too big for the stack scratch */
+    int32_t *memo_off, *memo_len, *pool;
+    int32_t pool_n;
+} evalctx_t;
+
+/* Distinct city roots an existing field root borders, in the order first met. */
+static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int32_t **out) {
+    if (c->memo_off && c->memo_off[r] >= 0) {
+        *out = &c->pool[c->memo_off[r]];
+        return c->memo_len[r];
+    }
+    const cc_board *b = c->b;
+    int n = 0, s = r;
+    do {
+        const seg_t *sg = &b->segs[s];
+        const placed_t *pl = &b->tiles[sg->tile];
+        uint16_t cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
+        for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
+            if (!(cities & (1u << ci))) continue;
+            int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci);
+            if (!root_in(scratch, n, cr) && n < FIELD_CITIES) scratch[n++] = cr;
+        }
+        s = sg->next;
+    } while (s != r);
+    *out = scratch;
+    if (c->memo_off && c->pool_n + n <= MEMO_POOL) {
+        memcpy(&c->pool[c->pool_n], scratch, (size_t)n * sizeof *scratch);
+        c->memo_off[r] = c->pool_n;
+        c->memo_len[r] = n;
+        *out = &c->pool[c->pool_n];
+        c->pool_n += n;
+    }
+    return n;
+}
+
+/* Distinct tiles of the feature formed by the new tile and `roots`. */
+static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
+    /* one feature: its own count (the new tile is none of its tiles); two or more may
+     * share tiles, so they are walked */
+    if (n == 1) return 1 + c->b->segs[roots[0]].ntiles;
+    int tiles = 1;
+    c->stampv++;
+    for (int i = 0; i < n; i++) {
+        int s = roots[i];
+        do {
+            int tile = c->b->segs[s].tile;
+            if (c->stamp[tile] != c->stampv) { c->stamp[tile] = c->stampv; tiles++; }
+            s = c->b->segs[s].next;
+        } while (s != roots[i]);
+    }
+    return tiles;
+}
+
+/* Completed cities bordering a field: the field's existing roots plus the new tile's
+ * field segments of group g; cities the new tile joins count once, as after placement. */
+static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_t *v, int g,
+                                  const int32_t *roots, int nroots) {
+    const cc_board *b = c->b;
+    int32_t ids[FIELD_CITIES];  /* a valuation: cities past this many are not seen */
+    int nids = 0, done = 0;
+    int32_t scratch[FIELD_CITIES];
+    /* the existing cities the new tile joins, and the group each joins (a root is in
+     * one group at most: segments reaching one feature are one group) */
+    int32_t joined[CC_MAX_SEGS * 8];
+    int8_t joined_group[CC_MAX_SEGS * 8];
+    int njoined = 0;
+    for (int h = 0; t && h < t->ngroups; h++)
+        for (int k = 0; k < t->nroots[h] && t->kind[h] == CC_CITY; k++) {
+            joined[njoined] = t->roots[h][k];
+            joined_group[njoined++] = (int8_t)h;
+        }
+    for (int i = 0; i <= nroots; i++) {
+        int s = i < nroots ? roots[i] : -1;
+        if (s < 0) { /* the new tile's own field segments of this group */
+            if (!t || g < 0) break;
+            for (int l = 0; l < v->def.nseg; l++) {
+                if (t->group_of[l] != g || v->def.seg_kind[l] != CC_FIELD) continue;
+                for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
+                    if (!(v->def.seg_cities[l] & (1u << ci))) continue;
+                    int32_t id = -1 - t->group_of[ci];
+                    if (root_in(ids, nids, id) || nids >= FIELD_CITIES) continue;
+                    ids[nids++] = id;
+                    done += t->complete[t->group_of[ci]];
+                }
+            }
+            break;
+        }
+        const int32_t *list;
+        int nlist = field_city_list(c, s, scratch, &list);
+        for (int k = 0; k < nlist; k++) {
+            int32_t cr = list[k], id = cr;
+            int complete = b->segs[cr].open == 0;
+            for (int j = 0; j < njoined; j++)  /* a city the new tile joins counts as joined */
+                if (joined[j] == cr) {
+                    id = -1 - joined_group[j];
+                    complete = t->complete[joined_group[j]];
+                    break;
+                }
+            if (root_in(ids, nids, id) || nids >= FIELD_CITIES) continue;
+            ids[nids++] = id;
+            done += complete;
+        }
+    }
+    return done;
+}
+
+/* Value of a feature for player q: points now if complete, else the weighted
+ * final-scoring value; 0 unless q holds the majority. */
+static double weighted_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
+                            int completed_cities) {
+    if (kind == CC_FIELD) return p->open_weight[CC_FIELD] * 3.0 * completed_cities;
+    /* monastery: tiles = monastery_tiles(), 9 when complete without town halls */
+    if (complete) return kind == CC_CITY ? 2.0 * (tiles + coats) : tiles;
+    double final = kind == CC_CITY ? tiles + coats : tiles;
+    return p->open_weight[kind] * final;
+}
+
+/* Value of an existing feature to whoever holds its majority. */
+static double root_value(evalctx_t *c, int32_t r) {
+    const seg_t *s = &c->b->segs[r];
+    int tiles = s->ntiles, cities = 0;
+    if (s->kind == CC_MONASTERY) {
+        const placed_t *pl = &c->b->tiles[s->tile];
+        tiles = monastery_tiles(c->b, pl->x, pl->y);
+    }
+    if (s->kind == CC_FIELD) cities = field_completed_cities(c, NULL, NULL, -1, &r, 1);
+    return weighted_value(c->p, s->kind, tiles, s->coats, s->open == 0 && s->kind != CC_FIELD, cities);
+}
+
+enum { MAX_RULES = 8 };
+
+/* Whether `rule` lets a figure go on group g of a trial. */
+static int rule_fits(const cc_figure_rule *rule, const trial_t *t, int g) {
+    return (rule->segment_kinds & (1 << t->kind[g])) && !(rule->needs_free && t->nfig[g]);
+}
+
+/* Gains of every player from group g: `without` any new figure, and `with[r]` when the
+ * deciding player adds the figure of rules[r] there (for the rules that fit). */
+static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
+                        const cc_figure_rule *rules, int nrules, double *without,
+                        double (*with)[CC_MAX_PLAYERS]) {
+    const cc_greedy_params *p = c->p;
+    int np = p->nplayers, me = p->player, any = 0, fits = 0;
+    for (int q = 0; q < np; q++) {
+        without[q] = 0.0;
+        any |= t->count[g][q] != 0;
+    }
+    for (int r = 0; r < nrules; r++) {
+        for (int q = 0; q < np; q++) with[r][q] = 0.0;
+        fits |= rule_fits(&rules[r], t, g);
+    }
+    if (!any && !fits) return;
+    double before[CC_MAX_PLAYERS] = {0};
+    for (int i = 0; i < t->nroots[g]; i++) {
+        const seg_t *rs = &c->b->segs[t->roots[g][i]];
+        if (!rs->nfig) continue;
+        double value = root_value(c, t->roots[g][i]);
+        for (int q = 0; q < np; q++)
+            if (holds_majority(rs->count, rs->strength, np, q)) before[q] += value;
+    }
+    int tiles = 0, cities = 0;
+    if (t->kind[g] == CC_MONASTERY) tiles = monastery_tiles(c->b, x, y);
+    else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
+    else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
+    double after = weighted_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
+    for (int q = 0; q < np; q++)
+        without[q] = (holds_majority(t->count[g], t->strength[g], np, q) ? after : 0.0) - before[q];
+    for (int r = 0; r < nrules; r++) {
+        if (!rule_fits(&rules[r], t, g)) continue;
+        uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
+        memcpy(count, t->count[g], sizeof count);
+        memcpy(strength, t->strength[g], sizeof strength);
+        count[me] = (uint16_t)(count[me] + rules[r].scores);
+        strength[me] = (uint16_t)(strength[me] + rules[r].strength);
+        for (int q = 0; q < np; q++)
+            with[r][q] = (holds_majority(count, strength, np, q) ? after : 0.0) - before[q];
+    }
+}
+
+static double combine(const cc_greedy_params *p, const double *gain, int supply_change) {
+    double opp = 0.0;
+    for (int q = 0; q < p->nplayers; q++)
+        if (q != p->player) opp += gain[q];
+    if (p->nplayers > 1) opp /= p->nplayers - 1;
+    return gain[p->player] - p->opponent_weight * opp + p->follower_value * supply_change;
+}
+
+int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
+                    const cc_greedy_params *params, int32_t *rows, double *values, int cap) {
+    if (!b || !rows || cap < 0 || type < 0 || type >= b->ts->n || nrules < 0 || nrules > MAX_RULES
+        || (nrules && !rules))
+        return CC_ERR_ARG;
+    if (params && (!values || params->nplayers < 1 || params->nplayers > CC_MAX_PLAYERS
+                   || params->player < 0 || params->player >= params->nplayers))
+        return CC_ERR_ARG;
+    int nplace = cc_legal_placements(b, type, rows, cap);
+    if (nplace <= 0) return nplace;
+    /* scratch on the stack for usual boards, so a turn allocates nothing */
+    int32_t place_local[3 * 512], stamp_local[1024];
+    int32_t *place = nplace <= 512 ? place_local : malloc((size_t)nplace * 3 * sizeof *place);
+    int32_t *stamp = !params ? NULL : b->ntiles < 1024 ? stamp_local
+                                    : malloc(((size_t)b->ntiles + 1) * sizeof *stamp);
+    if (!place || (params && !stamp)) {
+        if (place != place_local) free(place);
+        if (stamp != stamp_local) free(stamp);
+        return CC_ERR_NOMEM;
+    }
+    if (stamp) memset(stamp, 0, ((size_t)b->ntiles + 1) * sizeof *stamp);
+    memcpy(place, rows, (size_t)nplace * 3 * sizeof *place);
+    int32_t memo_off[MEMO_SEGS], memo_len[MEMO_SEGS], pool[MEMO_POOL];
+    int memo = params && b->ntiles * CC_MAX_SEGS <= MEMO_SEGS;
+    if (memo) memset(memo_off, -1, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *memo_off);
+    evalctx_t ctx = {b, params, stamp, 0, memo ? memo_off : NULL, memo_len, pool, 0};
+    int n = 0, rc = 0;
+    for (int i = 0; i < nplace && rc == 0; i++) {
+        int x = place[3 * i], y = place[3 * i + 1], r = place[3 * i + 2];
+        const variant_t *v = variant(b, type, r);
+        trial_t t;
+        if (params) analyze(b, v, x, y, &t);
+        else if (nrules) analyze_occupancy(b, v, x, y, &t);  /* no valuation: rule_fits only */
+        double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
+        double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
+        int returned = 0;
+        if (params) {
+            int me = params->player;
+            for (int g = 0; g < t.ngroups; g++) {
+                group_gains(&ctx, &t, v, x, y, g, rules, nrules, without[g], with[g]);
+                for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
+                if (t.complete[g] && t.kind[g] != CC_FIELD)
+                    for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
+            }
+            /* monasteries around gain a neighbour, and may complete */
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int ti = (dx || dy) ? b->grid[cell(b, x + dx, y + dy)] : -1;
+                    if (ti < 0) continue;
+                    const placed_t *pl = &b->tiles[ti];
+                    int mon = variant(b, pl->type, pl->rot)->monastery;
+                    if (mon < 0) continue;
+                    const seg_t *ms = &b->segs[find_const(b, ti * CC_MAX_SEGS + mon)];
+                    if (!ms->nfig) continue;
+                    int around = cc_neighbours8(b, pl->x, pl->y);
+                    int worth = monastery_tiles(b, pl->x, pl->y), after_worth = worth + !v->def.no_value;
+                    for (int q = 0; q < params->nplayers; q++) {
+                        if (!holds_majority(ms->count, ms->strength, params->nplayers, q)) continue;
+                        double before = params->open_weight[CC_MONASTERY] * worth;
+                        double after = around + 1 == 8 ? (double)after_worth
+                                                       : params->open_weight[CC_MONASTERY] * after_worth;
+                        gain[q] += after - before;
+                    }
+                    if (around + 1 == 8) returned += ms->count[me];
+                }
+            base = combine(params, gain, returned);
+        }
+        if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
+        int32_t *row = &rows[n];
+        row[0] = x; row[1] = y; row[2] = r; row[3] = -1; row[4] = -1;
+        if (params) values[n / 5] = base;
+        n += 5;
+        for (int s = 0; s < v->def.nseg && rc == 0; s++) {
+          int g = t.group_of[s];
+          for (int k = 0; k < nrules; k++) {
+            if (!rule_fits(&rules[k], &t, g)) continue;
+            if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
+            row = &rows[n];
+            row[0] = x; row[1] = y; row[2] = r; row[3] = rules[k].kind; row[4] = s;
+            if (params) {
+                double with_fig[CC_MAX_PLAYERS];
+                for (int q = 0; q < params->nplayers; q++)
+                    with_fig[q] = gain[q] - without[g][q] + with[g][k][q];
+                /* the follower leaves supply, unless its feature scores at once */
+                int back = t.complete[g] && t.kind[g] != CC_FIELD;
+                values[n / 5] = combine(params, with_fig, returned - 1 + back);
+            }
+            n += 5;
+          }
+        }
+    }
+    if (place != place_local) free(place);
+    if (stamp != stamp_local) free(stamp);
+    return rc ? rc : n / 5;
+}
+
+int cc_turn_best(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
+                 const cc_greedy_params *params, int32_t *rows, double *values, int cap,
+                 int32_t *best, int best_cap) {
+    if (!params || !best) return CC_ERR_ARG;
+    if (best_cap < 5) return CC_ERR_FULL;
+    int n = cc_turn_options(b, type, rules, nrules, params, rows, values, cap);
+    if (n <= 0) return n;
+    int pick = 0;
+    for (int k = 1; k < n; k++)
+        if (values[k] > values[pick]) pick = k;
+    memcpy(best, &rows[5 * pick], 5 * sizeof *best);
+    return n;
+}
+
+int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
+                    const cc_figure_rule *rules, int nrules) {
+    if (!b || type < 0 || type >= b->ts->n || rot < 0 || rot > 3 || nrules < 0
+        || nrules > MAX_RULES || (nrules && !rules))
+        return CC_ERR_ARG;
+    const variant_t *v = variant(b, type, rot);
+    if (!v->def.distinct) return 0;
+    int m = cc_misfit(b, type, x, y, rot);
+    if (m < 0) return m == CC_ERR_RANGE ? 0 : m;
+    if (m != 0) return 0;
+    if (kind == -1 && seg == -1) return 1;
+    if (seg < 0 || seg >= v->def.nseg) return 0;
+    trial_t t;
+    analyze(b, v, x, y, &t);
+    for (int k = 0; k < nrules; k++)
+        if (rules[k].kind == kind && rule_fits(&rules[k], &t, t.group_of[seg])) return 1;
+    return 0;
+}

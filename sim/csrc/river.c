@@ -1,0 +1,56 @@
+/* carcsim C core: the River (RULES.md 3b; sim/river.py states the same rules).
+ *
+ * R-RIV-1  The spring starts (Python builds the river stack, lake at its bottom).
+ * R-RIV-2  A river tile must continue the river from its open end, and a curve may not
+ *          turn the same way as the previous curve (straights between do not reset it).
+ * R-RIV-3  Fields across the river: only what the tile data says (nothing to do here).
+ */
+#include "game.h"
+
+/* Whether river tile `type` in rotation rot at (x, y) continues the river: its turn
+ * (+1 clockwise, -1, 0 straight or the lake) and exit edge (-1: the lake). */
+static int course(const cc_game *g, int type, int x, int y, int rot, int *turn, int *exit_edge) {
+    const river_state_t *r = &g->river;
+    if (!r->open || x != r->x + DX[r->edge] || y != r->y + DY[r->edge]) return 0;
+    const int8_t *edges = variant(g->board, type, rot)->def.edges;
+    int entry = (r->edge + 2) % 4;
+    if (edges[entry] != CC_EDGE_RIVER) return 0;
+    *exit_edge = -1;
+    for (int e = 0; e < 4 && *exit_edge < 0; e++)
+        if (e != entry && edges[e] == CC_EDGE_RIVER) *exit_edge = e;
+    *turn = 0;
+    if (*exit_edge >= 0) {
+        int d = (*exit_edge - r->edge + 4) % 4;
+        *turn = d == 1 ? 1 : d == 3 ? -1 : 0;
+    }
+    return 1;
+}
+
+static void river_start(cc_game *g) {
+    g->river = (river_state_t){1, 0, 0, g->cfg.river_edge, 0};  /* leaves the spring at 0,0 r0 */
+}
+
+static int river_allows(const cc_game *g, int type, int x, int y, int rot) {
+    if (!(g->tile_flags[type] & CC_TILE_RIVER)) return -1;
+    int turn, exit_edge;
+    if (!course(g, type, x, y, rot, &turn, &exit_edge)) return 0;
+    return turn == 0 || turn != g->river.last_turn;  /* R-RIV-2: no U-turn */
+}
+
+static void river_placed(cc_game *g, int type, int x, int y, int rot) {
+    if (!(g->tile_flags[type] & CC_TILE_RIVER)) return;
+    int turn = 0, exit_edge = -1;
+    if (!course(g, type, x, y, rot, &turn, &exit_edge)) exit_edge = -1;
+    if (turn) g->river.last_turn = turn;
+    if (exit_edge < 0) g->river.open = 0;  /* the lake closes the river */
+    else {
+        g->river.x = x;
+        g->river.y = y;
+        g->river.edge = exit_edge;
+    }
+}
+
+const expansion_t river_expansion = {
+    .name = "river", .bit = CC_X_RIVER, .start = river_start, .allows = river_allows,
+    .placed = river_placed,
+};

@@ -1,0 +1,507 @@
+"""The differential harness: the production engine against the reference engine,
+action by action (issue 12).
+
+A seeded game is played by the production engine (sim/game.py) with built-in
+strategies; every decision it reaches is compared with the reference engine's
+(sim/reference/, fed the same tile stack and message deck), the chosen move is applied
+to both, and at each decision these must be equal:
+    the decision     kind, seat, tile, info
+    the choices      the same set in the same order
+    the events       everything emitted since the previous decision
+    the standings    every seat's score and points by source, both scoring figures
+                     (The Messages), followers in supply, and the other figures and
+                     the town hall in hand (Messengers & Mayors)
+and at the end the events of final scoring and the whole result (statistics
+included).
+
+Features are named by segments, and the production engine names a feature by the
+root of its union-find tree, which is an implementation detail. The harness therefore
+renames production features by their lowest segment, as the reference does, where a
+feature (not a segment) is named: score events, the targets of messages 1-3 (choices
+and the message event). Two orders follow the production roots too and are compared
+as sorted by that name: ties of messages 1-3, and the features of final scoring.
+
+At the first divergence the harness reports what differs (production says X,
+reference says Y, the rulings involved), the production turn log up to that point,
+and writes a scripted game (docs/SCRIPTS.md) that replays the game to that turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.errors import InputError
+from sim.game import FIGURE_KINDS, Game, tile_order
+from sim.log import event_line, format_log
+from sim.messages import MessagesOptions
+from sim.reference import RefGame
+from sim.rules import IMPLEMENTED_EXPANSIONS, Rules
+from sim.text import split_top
+from strategies import player
+
+SMALLEST = ("smallest_road", "smallest_city", "smallest_monastery")
+# which rulings a difference in an event or decision kind concerns
+RULINGS = {
+    "place": "R-BASE-3, R-BASE-4 (R-RIV-2, R-MM-1/5/7, RULES.md 6)", "discard": "R-BASE-3",
+    "draw": "R-BASE-3, R-MM-10", "figure": "R-BASE-4, RULES.md 6, R-MM-2, R-MM-8",
+    "score": "R-BASE-5..8, R-MM-4, R-MM-9, R-MM-10", "points": "R-BASE-6..8",
+    "move": "R-MSG-C1, R-MSG-N1", "scoring_figure": "R-MSG-C1, R-MSG-N1",
+    "message_draw": "R-MSG-C2..C4, R-MSG-N2, R-MSG-N3", "messages": "R-MSG-8, R-MSG-10, R-MM-10",
+    "message": "R-MSG-8, R-MSG-10, R-MM-10", "courier": "R-COU-3, R-COU-4, R-MM-10",
+    "town_hall": "R-MM-10, R-MM-12, R-RIV-2", "townhall": "R-MM-10, R-MM-12",
+    "crisis": "R-MM-11", "favour": "R-MM-2", "scarecrow": "R-MM-8", "ride": "R-MM-6, R-COU-4",
+    "final": "R-BASE-8", "end": "R-BASE-9",
+}
+DEFAULT_STRATEGIES = ("greedy", "random", "first", "random+messages=always_action+scoring_figure=spread",
+                      "greedy+messages=always_2+scoring_figure=coverage",
+                      "first+scoring_figure=alternate", "greedy+scoring_figure=meeple_only")
+
+
+@dataclass
+class Divergence:
+    rules: Rules
+    seed: int
+    strategies: list
+    turn: int
+    what: str  # one line: what differs, production says X, reference says Y
+    rulings: str
+    log: str  # the production turn log up to the divergence
+    script: str = ""  # a scripted game replaying the game to that turn (TOML)
+
+    def report(self) -> str:
+        exp = ",".join(self.rules.expansions) or "base"
+        game = f"seed {self.seed}" if self.strategies else "a scripted game"
+        return (f"divergence: {game}, {self.rules.players} players "
+                f"({', '.join(self.strategies) or 'scripted moves'}), expansions {exp}, edition "
+                f"{self.rules.messages.edition}, zmg {self.rules.messages.zmg_alone}, turn {self.turn}\n"
+                f"{self.what}\nrulings: {self.rulings}\n--- production turn log ---\n{self.log}")
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    decisions: int = 0
+    divergence: Divergence | None = None
+
+    def line(self) -> str:
+        return (f"{self.games} games, {0 if self.divergence is None else 1} divergences, "
+                f"{self.decisions} decisions compared")
+
+
+# ---------------------------------------------------------------- naming features alike
+
+
+def _canonical(g: Game, seg: int) -> int:
+    """A production feature renamed by its lowest segment (the reference's name)."""
+    return g.board.feature_segments(seg)[0]
+
+
+def _segment(g: Game, x: int, y: int, where: str) -> int:
+    index = g.board.tile_at(x, y)
+    return index * g.MAX_SEGS + g.board.variant_at(index).segment_at(where)
+
+
+def _canonical_place(g: Game, x: int, y: int, where: str) -> tuple[list, str]:
+    cx, cy, cw = g.board.segment_place(_canonical(g, _segment(g, x, y, where)))
+    return [cx, cy], cw
+
+
+def _production_events(g: Game, events: list[dict]) -> list[dict]:
+    out = []
+    for e in events:
+        e = dict(e)
+        if e["e"] == "score":
+            e["at"], e["where"] = _canonical_place(g, *e["at"], e["where"])
+        elif e["e"] == "message" and e["action"] in SMALLEST and e["target"]:
+            xy, _, where = e["target"].partition(" ")
+            x, y = (int(v) for v in xy.split(","))
+            (cx, cy), cw = _canonical_place(g, x, y, where)
+            e["target"] = f"{cx},{cy} {cw}"
+        out.append(e)
+    return out
+
+
+def _final_groups(events: list[dict]) -> list[dict]:
+    """Final scoring's score events (with their points) sorted by feature place; the
+    running totals of its points events depend on that order and are left out (the
+    end event and the result carry the totals)."""
+    if not events or not any(e["e"] == "final" for e in events):
+        return events
+    i = next(k for k, e in enumerate(events) if e["e"] == "final")
+    head, tail = events[:i + 1], events[i + 1:]
+    groups, end = [], [e for e in tail if e["e"] == "end"]
+    for e in tail:
+        if e["e"] == "score":
+            groups.append([e])
+        elif e["e"] == "points":
+            groups[-1].append({k: v for k, v in e.items() if k != "total"})
+    groups.sort(key=lambda grp: (grp[0]["at"][1], grp[0]["at"][0], grp[0]["where"]))
+    return head + [e for grp in groups for e in grp] + end
+
+
+def _key(seg_place: tuple[int, int, str]) -> tuple:
+    x, y, where = seg_place
+    return (y, x, where)
+
+
+def _production_decision(g: Game, d) -> tuple[tuple, dict | None, dict]:
+    """(choices, info, production choice -> reference choice) with features renamed."""
+    choices, info = tuple(d.choices), d.info
+    if d.kind == "messages" and d.info["action"] in SMALLEST:
+        pairs = list(zip(choices, d.info["points"]))
+        head = [p for p in pairs if p[0][0] == "2"]
+        ways = [((c[0], _canonical(g, c[1])), pts, c) for c, pts in pairs if c[0] != "2"]
+        ways.sort(key=lambda w: _key(g.board.segment_place(w[0][1])))
+        mapping = {c: c for c, _ in head} | {orig: new for new, _, orig in ways}
+        choices = tuple(c for c, _ in head) + tuple(new for new, _, _ in ways)
+        info = dict(d.info, points=tuple(p for _, p in head) + tuple(p for _, p, _ in ways))
+        return choices, info, mapping
+    return choices, info, {}
+
+
+def _reference_decision(r: RefGame, d) -> tuple[tuple, dict | None]:
+    if d.kind == "messages" and d.info["action"] in SMALLEST:
+        pairs = list(zip(d.choices, d.info["points"]))
+        head = [p for p in pairs if p[0][0] == "2"]
+        ways = sorted((p for p in pairs if p[0][0] != "2"),
+                      key=lambda p: _key(r.board.place_of(p[0][1])))
+        return (tuple(c for c, _ in head + ways),
+                dict(d.info, points=tuple(p for _, p in head + ways)))
+    return tuple(d.choices), d.info
+
+
+# ---------------------------------------------------------------- one game
+
+
+def _differs(a, b) -> str:
+    return f"production says {a!r}\n  reference says {b!r}"
+
+
+def _readable(a: dict, b: dict) -> str:
+    """The two events as log lines (sim/log.py), when the log shows them."""
+    lines = [event_line(a), event_line(b)]
+    if None in lines or lines[0] == lines[1]:
+        return ""
+    return f"\n  in the log: production  {lines[0]}\n              reference   {lines[1]}"
+
+
+def _event_diff(pe: list[dict], re_: list[dict]) -> tuple[str, str] | None:
+    for a, b in zip(pe, re_):
+        if a != b:
+            return (f"event differs:\n  {_differs(a, b)}{_readable(a, b)}",
+                    RULINGS.get(a["e"], "") or RULINGS.get(b["e"], ""))
+    if len(pe) != len(re_):
+        extra = pe[len(re_):] or re_[len(pe):]
+        who = "production" if len(pe) > len(re_) else "reference"
+        return (f"only the {who} emits {extra[0]!r}" + (f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""),
+                RULINGS.get(extra[0]["e"], ""))
+    return None
+
+
+def _standings(game) -> list:
+    """Per seat: score, points by source, the two scoring figures (The Messages), the
+    followers in supply and (Messengers & Mayors) the other figures and the town hall
+    in hand."""
+    out = []
+    prod = isinstance(game, Game)
+    for s in range(game.rules.players):
+        figs = mm = None
+        if game.msg is not None:
+            figs = tuple(game.msg.players[s].position if prod else game.msg.figures[s])
+        if game.mm is not None:
+            mm = ((dict(game.mm.players[s].supply), game.mm.players[s].town_hall) if prod
+                  else (dict(game.mm.supply[s]), game.mm.town_hall[s]))
+        out.append((game.scores[s], dict(game.points[s]), figs, game.supply[s], mm))
+    return out
+
+
+
+
+class _Recorder:
+    """What each production decision chose, in script terms (docs/SCRIPTS.md), by turn."""
+
+    def __init__(self, deck: list[str]):
+        self.deck = deck  # the message deck at the start, top first
+        self.turns: dict[int, dict] = {}
+
+    def _turn(self, n: int) -> dict:
+        return self.turns.setdefault(n, {})
+
+    def note(self, g: Game, d, choice) -> None:
+        """Record `choice` for decision `d`, read on the production board before it
+        is applied."""
+        t = self._turn(g.turn)
+        if d.kind == "place":
+            x, y, rot, fig, local = choice
+            t.update(tile=d.tile, at=[x, y], rotation=rot)
+            if fig >= 0:
+                where = g.catalogue.variant(g.catalogue.index[d.tile], rot).segments[local].where()
+                t["figure"] = f"{FIGURE_KINDS[fig]} {where}"
+        elif d.kind == "figure" and choice[0] >= 0:
+            where = g.board.variant_at(g.placed_index).segments[choice[1]].where()
+            t["figure"] = f"{FIGURE_KINDS[choice[0]]} {where}"
+        elif d.kind == "town_hall" and isinstance(choice, tuple):
+            self._turn(g.turn + 1).update(tile="townhall", at=list(choice))
+        elif d.kind == "scoring_figure" and d.seat == g.seat:
+            if g.rules.messages.edition == "classic":
+                t.setdefault("score_on", {}).setdefault(d.info["source"], choice)
+            else:
+                t.setdefault("score_on", choice)
+        elif d.kind == "messages":
+            t.setdefault("message", []).append("2" if choice[0] == "2" else "action")
+            targets = t.setdefault("message_target", [])
+            if choice[0] in SMALLEST:
+                x, y, where = g.board.segment_place(choice[1])
+                targets.append(f"{x},{y} {where}")
+            elif choice[0] in ("score_and_return", "score_and_retrieve"):
+                x, y, where = g.board.segment_place(g.board.figure(choice[1]).segment)
+                targets.append(f"{x},{y} follower {where}")
+            elif choice[0] == "2":
+                targets.append("-")  # never read: the message took 2 points
+            else:
+                targets.append(None)  # an action without a target: nothing to name
+        elif d.kind == "favour":
+            t.setdefault("favour", []).append(
+                "none" if choice == "none" else "{},{}".format(*g.board.segment_place(g.board.figure(choice).segment)[:2]))
+        elif d.kind == "ride":
+            if choice == "return":
+                t.setdefault("ride", []).append("return")
+            else:
+                x, y, where = g.board.segment_place(choice)
+                t.setdefault("ride", []).append(f"{where} @{x},{y}")
+        elif d.kind == "scarecrow":
+            t.setdefault("scarecrow", []).append(choice)
+
+    def script(self, g: Game, upto: int) -> str:
+        """TOML of turns 1..upto (the production game's own tiles, discards and moves)."""
+        o = g.rules.messages
+        lines = ["# Written by `carcsim check` at a divergence (sim/differential.py): the",
+                 "# production game's tiles and moves up to that turn; decisions not listed",
+                 "# follow [policies]. Replay: carcsim check --script THIS_FILE", "",
+                 "[rules]", f"players = {g.rules.players}",
+                 "expansions = [" + ", ".join(f'"{e}"' for e in g.rules.expansions) + "]"]
+        if g.msg is not None:
+            deck = ", ".join(f'"{a}"' for a in self.deck)
+            lines += ["", "[rules.messages]", f'edition = "{o.edition}"',
+                      f"zmg_alone = {str(o.zmg_alone).lower()}", f"deck = [{deck}]"]
+        discards: dict[int, list[str]] = {}
+        for e in g.events:
+            if e["e"] == "discard":
+                discards.setdefault(e["turn"], []).append(e["tile"])
+        for n in range(1, upto + 1):
+            t = self.turns.get(n)
+            if not t or "tile" not in t:
+                break
+            lines += ["", "[[turns]]", f'tile = "{t["tile"]}"', f"at = [{t['at'][0]}, {t['at'][1]}]"]
+            if t["tile"] != "townhall":
+                lines.append(f"rotation = {t['rotation']}")
+                if discards.get(n):
+                    lines.append("discarded = [" + ", ".join(f'"{d}"' for d in discards[n]) + "]")
+            if "figure" in t:
+                lines.append(f'figure = "{t["figure"]}"')
+            on = t.get("score_on")
+            if isinstance(on, dict):
+                lines.append("score_on = { " + ", ".join(f'{k} = "{v}"' for k, v in on.items()) + " }")
+            elif on:
+                lines.append(f'score_on = "{on}"')
+            if t.get("message"):
+                lines.append("message = [" + ", ".join(f'"{m}"' for m in t["message"]) + "]")
+                targets = t["message_target"]
+                cut = targets.index(None) if None in targets else len(targets)
+                targets = targets[:cut]
+                while targets and targets[-1] == "-":
+                    targets.pop()
+                if targets:
+                    lines.append("message_target = [" + ", ".join(f'"{m}"' for m in targets) + "]")
+            for key in ("favour", "ride", "scarecrow"):
+                if t.get(key):
+                    lines.append(f"{key} = [" + ", ".join(f'"{v}"' for v in t[key]) + "]")
+        return "\n".join(lines) + "\n"
+
+
+def _compare(g: Game, r: RefGame, choose, on_choice=None) -> tuple[int, tuple[str, str] | None]:
+    """Advance both engines with `choose(g, decision)` (production's decision) and
+    compare them at every decision; (decisions compared, (what, rulings) of the first
+    divergence or None)."""
+    seen_p = seen_r = compared = 0
+    while True:
+        pd, rd = g.decision, r.decision
+        pe = _production_events(g, g.events[seen_p:])
+        re_ = list(r.events[seen_r:])
+        seen_p, seen_r = len(g.events), len(r.events)
+        if pd is None or rd is None:
+            break
+        ev = _event_diff(pe, re_)
+        if ev:
+            return compared, ev
+        choices, info, mapping = _production_decision(g, pd)
+        rchoices, rinfo = _reference_decision(r, rd)
+        if (pd.kind, pd.seat, pd.tile) != (rd.kind, rd.seat, rd.tile):
+            return compared, ("decision differs (kind, seat, tile):\n  " + _differs(
+                (pd.kind, pd.seat, pd.tile), (rd.kind, rd.seat, rd.tile)),
+                RULINGS.get(pd.kind, "") + " / " + RULINGS.get(rd.kind, ""))
+        if choices != rchoices:
+            only_p = [c for c in choices if c not in rchoices]
+            only_r = [c for c in rchoices if c not in choices]
+            what = (f"{pd.kind} choices differ ({len(choices)} in production, {len(rchoices)} in "
+                    f"the reference):\n  only in production: {only_p[:12]}\n  only in the "
+                    f"reference: {only_r[:12]}")
+            if not only_p and not only_r:
+                what += "\n  (the same choices in another order)"
+            return compared, (what, RULINGS.get(pd.kind, ""))
+        if info != rinfo:
+            return compared, (f"{pd.kind} info differs:\n  " + _differs(info, rinfo),
+                              RULINGS.get(pd.kind, ""))
+        if _standings(g) != _standings(r):
+            return compared, ("standings differ (per seat: score, points by source, scoring "
+                              "figures, supply):\n  "
+                              + _differs(_standings(g), _standings(r)), "R-BASE-6..9")
+        compared += 1
+        choice = choose(g, pd)
+        if on_choice is not None:
+            on_choice(g, pd, choice)
+        g.apply(choice)
+        r.apply(mapping.get(choice, choice))
+    if pd is not None or rd is not None:
+        who, d = ("production", pd) if pd is not None else ("reference", rd)
+        return compared, _event_diff(pe, re_) or (
+            f"only the {who} goes on, with a {d.kind} decision for seat {d.seat}", RULINGS.get(d.kind, ""))
+    ev = _event_diff(_final_groups(pe), _final_groups(re_))
+    if ev:
+        return compared, ev
+    pres, rres = g.result(), r.result()
+    if pres != rres:
+        return compared, ("result differs:\n  " + _differs(pres, rres), "R-BASE-8, R-BASE-9")
+    return compared, None
+
+
+def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Divergence | None]:
+    """Play one seeded game in both engines; (decisions compared, the first divergence
+    or None). A divergence carries a scripted game of the production game up to the
+    end of the turn it happened in."""
+    g = Game(rules, seed)
+    _, order = tile_order(rules, seed)
+    recorder = _Recorder([] if g.msg is None else list(g.msg.deck))
+    r = RefGame(rules, order, None if g.msg is None else list(g.msg.deck))
+    seats = [player(s, "strategies") for s in strategies]
+
+    def choose(game, d):
+        return seats[d.seat].choose(game, d)
+
+    compared, diff = _compare(g, r, choose, recorder.note)
+    if diff is None:
+        return compared, None
+    turn, log = g.turn, format_log(g.events)
+    # finish the production turn, so the script holds the whole of it
+    while g.decision is not None and not (g.turn > turn and g.decision.kind in ("place", "town_hall")):
+        d = g.decision
+        recorder.note(g, d, choice := choose(g, d))
+        g.apply(choice)
+    return compared, Divergence(rules, seed, list(strategies), turn, diff[0], diff[1], log,
+                                recorder.script(g, turn))
+
+
+def check_script(path: str | Path) -> tuple[int, Divergence | None]:
+    """Play a scripted game (docs/SCRIPTS.md) in both engines and compare them."""
+    from sim.script import _ScriptPlayer, load_script
+
+    script = load_script(path)
+    tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != "townhall"]
+    g = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
+    r = RefGame(script.rules, tiles, None if g.msg is None else list(g.msg.deck), town_halls_at_end=False)
+    answer = _ScriptPlayer(script)
+    compared, diff = _compare(g, r, answer.choose)
+    if diff is None:
+        return compared, None
+    return compared, Divergence(script.rules, 0, [], g.turn, diff[0], diff[1], format_log(g.events))
+
+
+# ---------------------------------------------------------------- many games
+
+COMBOS = tuple(tuple(e for k, e in enumerate(IMPLEMENTED_EXPANSIONS) if i >> k & 1)
+               for i in range(1 << len(IMPLEMENTED_EXPANSIONS)))
+
+
+def plan(games: int, expansions=None, players=None, editions=("c3.1",), strategies=DEFAULT_STRATEGIES,
+         seed: int = 0, zmg: bool = False):
+    """(rules, seed, seat strategies) for `games` games: each parameter left None
+    cycles (expansions through all 16 combinations, players 2..6), editions and
+    strategies cycle, seeds count up from `seed`. With `zmg`, every other classic
+    game uses the ZMG switch (R-MSG-C4)."""
+    for i in range(games):
+        exp = COMBOS[i % len(COMBOS)] if expansions is None else tuple(expansions)
+        n = 2 + (i // len(COMBOS)) % 5 if players is None else players
+        edition = editions[(i // 3) % len(editions)]
+        options = MessagesOptions(edition=edition,
+                                  zmg_alone=zmg and edition == "classic" and (i // 7) % 2 == 1)
+        seats = [strategies[(i + s) % len(strategies)] for s in range(n)]
+        yield Rules(players=n, expansions=exp, messages=options), seed + i, seats
+
+
+def check_many(games) -> Summary:
+    """Check every (rules, seed, strategies) of `games`; stops at the first divergence."""
+    summary = Summary()
+    for rules, seed, seats in games:
+        compared, div = check_game(rules, seed, seats)
+        summary.games += 1
+        summary.decisions += compared
+        if div is not None:
+            summary.divergence = div
+            break
+    return summary
+
+
+def _parse_options(games, expansions, players, edition, strategies) -> dict:
+    """The `check` command's options as plan() arguments. Raises InputError."""
+    if games < 1:
+        raise InputError(f"--games {games}: expected a whole number of at least 1")
+    exp = None
+    if expansions.strip() != "all":
+        exp = tuple(e.strip() for e in expansions.split(",") if e.strip() not in ("", "base"))
+        try:
+            Rules(expansions=exp)
+        except InputError as e:
+            raise InputError(f"--expansions {expansions!r}: {str(e).removeprefix('rules: expansions: ')}") from None
+    seats = None
+    if players.strip() != "2-6":
+        if not players.strip().isdigit() or not 2 <= int(players) <= 6:
+            raise InputError(f"--players {players!r}: expected a whole number 2..6, or 2-6")
+        seats = int(players)
+    editions = {"both": ("c3.1", "classic"), "c3.1": ("c3.1",), "classic": ("classic",)}
+    if edition not in editions:
+        raise InputError(f"--edition {edition!r}: expected c3.1, classic or both")
+    specs = DEFAULT_STRATEGIES
+    if strategies.strip():
+        specs = tuple(s.strip() for s in split_top(strategies, ","))
+    for s in specs:
+        player(s, "--strategies")  # an unknown name fails here, before any game
+    return {"expansions": exp, "players": seats, "editions": editions[edition], "strategies": specs}
+
+
+def run_check(games, expansions, players, edition, zmg, strategies, seed, out, script, echo) -> Summary:
+    """The `carcsim check` command: check games or one script, print the outcome and,
+    at a divergence, write its scripted game to `out`."""
+    if script is not None:
+        compared, div = check_script(script)
+        summary = Summary(games=1, decisions=compared, divergence=div)
+    else:
+        options = _parse_options(games, expansions, players, edition, strategies)
+        if not Path(out).is_dir():
+            raise InputError(f"--out {out}: expected an existing directory")
+        summary = check_many(plan(games, seed=seed, zmg=zmg, **options))
+    div = summary.divergence
+    if div is not None:
+        echo(div.report())
+        if div.script:
+            path = Path(out) / f"divergence-seed{div.seed}.toml"
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(div.script)
+            tmp.replace(path)
+            _, again = check_script(path)
+            echo(f"scripted game: {path} ("
+                 + ("replays the divergence" if again is not None else
+                    "replays without a divergence: decisions a script cannot name follow its policies")
+                 + ")")
+    echo(summary.line())
+    return summary

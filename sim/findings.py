@@ -1,0 +1,281 @@
+"""`carcsim findings`: rerun the shipped configs and rewrite docs/findings.md.
+
+Every number in the document comes from `carcsim report` on a run of a shipped
+config made by the command printed beside it; this module only runs them (resuming
+what is already stored), builds the reports and writes the numbers into prose and
+tables. The statements about "when" (which contexts favour the messenger) are drawn
+from the intervals, not written by hand: a context is named only when its 95%
+interval excludes 0.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.analysis.forks import BEST
+from sim.analysis.report import UNIT_NOTE, build, fmt_p
+from sim.config import load_experiment, shipped_configs
+from sim.tournament.run import run_experiment
+
+LOW_VARIANCE = ("smallest_road", "smallest_city", "smallest_monastery", "coats_of_arms",
+                "per_knight", "per_farmer")  # message actions with paired sd of a few points
+TARGET = 0.3  # points: the half-width asked of their values
+
+
+@dataclass(frozen=True)
+class Section:
+    config: str  # a shipped config's name (sim/configs/<name>.toml)
+    title: str
+    render: object  # report dict -> lines of markdown
+
+
+def est(v, low, high, digits=3, signed=False) -> str:
+    """`v [low, high]`; a bound that is missing or infinite prints as —."""
+    if v is None:
+        return "—"
+    f = f"{{:{'+' if signed else ''}.{digits}f}}"
+    lo, hi = ("—" if b is None or not math.isfinite(b) else f"{b:.{digits}f}" for b in (low, high))
+    return f"{f.format(v)} [{lo}, {hi}]"
+
+
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(head) + " |", "| " + " | ".join("---" for _ in head) + " |"]
+    return out + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def _by_edition(items: list[dict], key: str, cell, missing: str = "—"):
+    """(editions, rows): one row per distinct `key` (in order of appearance), one cell
+    per edition from `cell(item)`."""
+    editions = sorted({i["edition"] for i in items})
+    by = {(i[key], i["edition"]): i for i in items}
+    rows = [[k, *(missing if (k, e) not in by else cell(by[(k, e)]) for e in editions)]
+            for k in dict.fromkeys(i[key] for i in items)]
+    return editions, rows
+
+
+def _seat(rep) -> list[str]:
+    h = next(h for h in rep["headline"] if h["family"] == "seat advantage")
+    return [f"Seat 0 (the first player) wins {est(h['estimate'], h['low'], h['high'])} of "
+            f"mirror games, {h['games']:,} games in {h['blocks']:,} blocks; all seats equal: "
+            f"p = {fmt_p(h['p'])}."]
+
+
+def _arms(rep) -> list[str]:
+    arms = [a for a in rep.get("arms", []) if a["arm"] != a["baseline"]]
+    if not arms:
+        return ["No arms."]
+    editions, rows = _by_edition(
+        arms, "arm", lambda a: f"{est(a['d_win_share'], a['d_win_share_low'], a['d_win_share_high'], signed=True)}"
+                               f", Holm p = {fmt_p(a['d_win_share_p_holm'])}",
+        "(same as the baseline here)")
+    rows = [[f"`{r[0]}`", *r[1:]] for r in rows]
+    base = arms[0]["baseline"]
+    clear = [f"`{a['arm']}` ({a['edition']}, {a['d_win_share']:+.3f})" for a in arms
+             if a["d_win_share_p_holm"] is not None and a["d_win_share_p_holm"] < 0.05]
+    return ([f"Win share of the arm's player minus `{base}`'s, paired by block, "
+             f"{arms[0]['blocks']:,} blocks; Holm over the arms of each edition:", ""]
+            + _table([f"arm − `{base}`", *editions], rows)
+            + ["", f"Different from `{base}` after Holm (p < 0.05): "
+                   f"{', '.join(clear) or 'none'}."])
+
+
+def _message_values(rep) -> list[str]:
+    cf = [r for r in rep.get("counterfactual", []) if r["phase"] == "all"]
+    top = {}
+    for r in cf:  # actions by their largest value, most valuable first
+        top[r["action"]] = max(top.get(r["action"], -math.inf), r["d_margin"])
+    cf.sort(key=lambda r: -top[r["action"]])
+    editions, rows = _by_edition(
+        cf, "action", lambda r: f"{est(r['d_margin'], r['d_margin_low'], r['d_margin_high'], 2, True)} pts; "
+                                f"win {est(r['d_win'], r['d_win_low'], r['d_win_high'], 3, True)}")
+    by = {(r["action"], r["edition"]): r for r in cf}
+    out = ["Value of taking the action (at its best target) instead of the 2 points, in the "
+           "drawer's final margin (points) and win probability:", ""]
+    out += _table(["action − 2 points", *editions], rows)
+    low = [by[(a, e)] for a in LOW_VARIANCE for e in editions if (a, e) in by]
+    if low:
+        widest = max((r["d_margin_high"] - r["d_margin_low"]) / 2 for r in low)
+        verdict = "meets" if widest <= TARGET else "misses"
+        blocks = rep["provenance"]["blocks_stored"]
+        need = math.ceil(blocks * (widest / TARGET) ** 2)  # half-widths shrink as 1/√blocks
+        out += ["", f"The widest interval among the six low-variance actions ({', '.join(LOW_VARIANCE)}) "
+                    f"is ±{widest:.2f} points: this run of {blocks:,} blocks {verdict} the "
+                    f"±{TARGET} target (about {need:,} blocks give ±{TARGET} for all six; "
+                    f"{min(r['blocks'] for r in low):,}–{max(r['blocks'] for r in low):,} blocks "
+                    f"hold a draw of each action)."]
+    vr = rep.get("variance_reduction", [])
+    if vr:
+        out += ["", "Extra tile or turn: taking message 4 hands every later tile to the other "
+                    "player, so the plain 2-points branch shares nothing with the action branch. "
+                    "The aligned 2-points branch rotates the stack after the fork by one tile so "
+                    "both branches give the same tiles to the same players (same distribution, "
+                    "so the same mean); the values above use it. Paired sd per fork before and "
+                    "after, and the check that the two 2-points branches agree on average:", ""]
+        out += _table(["edition", "action", "forks", "plain: value, sd", "aligned: value, sd",
+                       "plain − aligned 2-points margin"],
+                      [[v["edition"], v["action"], f"{v['forks']:,}",
+                        f"{est(v['plain'], v['plain_low'], v['plain_high'], 2, True)}, sd {v['sd_plain']:.1f}",
+                        f"{est(v['aligned'], v['aligned_low'], v['aligned_high'], 2, True)}, sd {v['sd_aligned']:.1f}",
+                        f"{est(v['check'], v['check_low'], v['check_high'], 2, True)}, p = {fmt_p(v['check_p'])}"]
+                       for v in vr])
+    return out
+
+
+def _when(rep, kind: str, other: str) -> list[str]:
+    values = rep.get(f"fork_{kind}", [])
+    if not values:
+        return ["No forks."]
+    out = []
+    for e in sorted({v["edition"] for v in values}):
+        rows = [v for v in values if v["edition"] == e]
+        top = next(v for v in rows if v["dimension"] == "all")
+        out += [f"**{e}**: {top['forks']:,} forks in {top['blocks']:,} blocks. Messenger − "
+                f"{other}: {est(top['d_margin'], top['d_margin_low'], top['d_margin_high'], 2, True)} "
+                f"points of final margin, {est(top['d_win'], top['d_win_low'], top['d_win_high'], 3, True)} "
+                f"win probability.", ""]
+        out += _table(["context", "level", "forks", "Δ margin (points)", "Δ win probability",
+                       "Holm p (margin)"],
+                      [[v["dimension"], v["level"], f"{v['forks']:,}",
+                        est(v["d_margin"], v["d_margin_low"], v["d_margin_high"], 2, True),
+                        est(v["d_win"], v["d_win_low"], v["d_win_high"], 3, True),
+                        fmt_p(v["d_margin_p_holm"])] for v in rows if v["dimension"] != "all"])
+        if kind == "scoring_figure":
+            out += ["", "(\"to dark\": the points a figure needs to reach the next dark space "
+                        "before this award, 5 when it stands on one; \"lands on dark\": which "
+                        "figure the award would put on a dark space.)"]
+        better = [f"{v['dimension']} = {v['level']}" for v in rows if v["dimension"] != "all"
+                  and v["d_margin_low"] is not None and v["d_margin_low"] > 0]
+        worse = [f"{v['dimension']} = {v['level']}" for v in rows if v["dimension"] != "all"
+                 and v["d_margin_high"] is not None and v["d_margin_high"] < 0]
+        out += ["", f"The messenger is the better choice (95% interval above 0) when: "
+                    f"{'; '.join(better) or 'no single context'}. The {other} is better when: "
+                    f"{'; '.join(worse) or 'no single context'}.", ""]
+        rules = [r for r in rep.get(f"rules_{kind}", []) if r["edition"] == e]
+        if rules:
+            out += _table(["rule of thumb", "takes the messenger", "gain per fork (points)",
+                           "gain per fork (win)", "share of the best context rule"],
+                          [[r["rule"], f"{r['takes_first']:.0%}",
+                            est(r["gain_margin"], r["gain_margin_low"], r["gain_margin_high"], 2, True),
+                            est(r["gain_win"], r["gain_win_low"], r["gain_win_high"], 3, True),
+                            "—" if r["share_of_best"] is None else f"{r['share_of_best']:.0%}"]
+                           for r in rules])
+            simple = [r for r in rules if r["rule"] != BEST and r["share_of_best"] is not None]
+            b = max(simple, key=lambda r: r["gain_margin"]) if simple else None
+            if not simple and all(r["gain_margin_low"] is None or r["gain_margin_low"] <= 0
+                                  for r in rules):
+                out += ["", f"No rule, the cross-fitted context rule included, gains clearly over "
+                            f"always taking the {other}: at this sample size the choice makes "
+                            f"no detectable difference for greedy players.", ""]
+            elif b is not None and b["gain_margin"] > 0:
+                beyond = (" (more than 100%: judged on half the blocks, the context rule "
+                          "does no better than the simple one)" if b["share_of_best"] > 1 else "")
+                out += ["", f"Of the simple rules, \"{b['rule']}\" captures the most: "
+                            f"{b['share_of_best']:.0%} of the cross-fitted best context rule's gain"
+                            f"{beyond}; gains are against always taking the {other}.", ""]
+            elif b is not None:
+                out += ["", f"No simple rule here gains over always taking the {other}.", ""]
+    return out
+
+
+def _messages_when(rep) -> list[str]:
+    return _when(rep, "scoring_figure", "meeple")
+
+
+def _roads_when(rep) -> list[str]:
+    return _when(rep, "road_figure", "follower")
+
+
+def _ladder(rep) -> list[str]:
+    rows = []
+    for r in rep.get("ratings", []):
+        if r["rating"] is not None:
+            val = est(r["rating"], r["low"], r["high"], 0)
+        elif r["low"] is not None:
+            val = f"at least {r['low']:.0f} (never lost to a rated spec)"
+        elif r["high"] is not None:
+            val = f"at most {r['high']:.0f} (never beat a rated spec)"
+        else:
+            val = "not comparable"
+        rows.append([f"`{r['player']}`", val])
+    return ([f"Bradley–Terry ratings on the Elo scale, 95% bootstrap over blocks, prior "
+             f"{rep.get('rating_prior')} virtual wins each way per pair that met. Specs that "
+             f"never beat (or never lost to) the rated ones get a one-sided bound only:", ""]
+            + _table(["spec", "rating"], rows))
+
+
+SECTIONS = (
+    Section("seat_advantage", "Seat advantage", _seat),
+    Section("messages_figure_policy", "The Messages: scoring-figure policies", _arms),
+    Section("messages_figure_forks",
+            "The Messages: messenger or meeple, at the moment of choice", _messages_when),
+    Section("message_values", "Message values by restricted play", _arms),
+    Section("message_counterfactual", "Message values by counterfactual forks",
+            _message_values),
+    Section("courier", "The Courier", _arms),
+    Section("strategy_ladder", "Strategy ladder", _ladder),
+    Section("mayors_messenger_vs_meeple",
+            "Messengers & Mayors: blanket road-figure policies", _arms),
+    Section("mayors_road_forks",
+            "Messengers & Mayors: messenger meeple or follower on a road, at the moment of choice",
+            _roads_when),
+)
+
+
+def _cpu_seconds(out: Path, spent: float, fresh: bool) -> float:
+    """CPU seconds the run in `out` took in all: what this call spent, plus what the
+    calls that made its stored shards spent (kept in out/findings.json)."""
+    path = out / "findings.json"
+    before = 0.0 if fresh or not path.exists() else json.loads(path.read_text())["cpu_seconds"]
+    path.write_text(json.dumps({"cpu_seconds": before + spent}))
+    return before + spent
+
+
+def regenerate(root: str | Path = ".", doc: str | Path = "docs/findings.md", workers: int = 0,
+               force: bool = False, only: tuple[str, ...] = (), echo=print,
+               configs: dict[str, Path] | None = None) -> str:
+    """Run (or resume) every section's config (the shipped ones unless `configs` maps
+    names to files) with its run directory under `root`, report, and write `root/doc`.
+    Returns the document's text."""
+    root = Path(root)
+    configs = configs or shipped_configs()
+    parts = [f"# Findings\n\nRegenerated by `carcsim findings` on "
+             f"{time.strftime('%Y-%m-%d', time.gmtime())} from the shipped configs: each "
+             f"section's run is the command shown under its title, its numbers the output of "
+             f"`carcsim report` on that run. {UNIT_NOTE} Win shares count a shared win as "
+             f"1/winners; 95% intervals; p adjusted by Holm within each question's family.\n\n"
+             f"All players are the built-in `greedy` policy or variants of it, two players: "
+             f"findings about greedy players, which a stronger search policy may not share. "
+             f"Run sizes are what one shared core of this machine finishes in minutes (CPU "
+             f"time per run below); rerun the configs with more blocks for tighter intervals "
+             f"once the C engine lands.\n"]
+    total = 0.0
+    for s in SECTIONS:
+        name = s.config
+        if only and name not in only:
+            continue
+        exp = load_experiment(configs[name])
+        out = root / exp.out
+        t0 = time.process_time()
+        summary = run_experiment(exp, out, workers=workers, force=force)
+        cpu = _cpu_seconds(out, time.process_time() - t0, fresh=summary.shards_skipped == 0)
+        total += cpu
+        echo(f"{name}: {summary.games} games run ({summary.shards_skipped} shards already "
+             f"stored), {cpu:.0f} CPU s in all")
+        rep = build(out)
+        prov = rep["provenance"]
+        parts.append(f"\n## {s.title}\n\n`carcsim run {name} && carcsim report {exp.out}` "
+                     f"({prov['games_stored']:,} games in {prov['blocks_stored']:,} blocks; "
+                     f"code {prov['code_version']}; {cpu:.0f} CPU s here)\n\n"
+                     + "\n".join(s.render(rep)) + "\n")
+    parts.append(f"\n---\nCPU time of these runs: {total / 60:.1f} minutes in all, measured "
+                 f"on a shared, loaded 2-core machine (in-process unless --workers).\n")
+    text = "".join(parts)
+    target = root / doc
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(target)
+    return text

@@ -1,0 +1,20 @@
+"""An independent, deliberately simple second implementation of every ruling.
+
+Pure Python on plain data (dicts, a breadth-first feature walk), sharing no code with
+the production engine: it imports only the standard library, sim.rules (the Rules
+value) and sim.errors (a test walks the imports). sim/differential.py plays it
+beside the production engine and compares the two at every decision.
+
+    tiles.py     its own reader of the tile files (TILES.md 1.4)
+    board.py     tiles, features, figures
+    scoring.py   feature values and majorities (R-BASE-6..8, R-MM-4/9/10)
+    game.py      the turn machine (RULES.md section 6)
+    messages.py  The Messages, both editions (R-MSG-*)
+    mayors.py    Messengers & Mayors (R-MM-*)
+    river.py     the River (R-RIV-*)
+    courier.py   the Courier (R-COU-*)
+"""
+
+from sim.reference.game import Decision, RefGame
+
+__all__ = ["Decision", "RefGame"]
