@@ -167,9 +167,11 @@ def run(
                                            "shipped config (carcsim configs)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output directory (default: run.out)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=0,
-                                          help="CPUs of the local Ray (default all); 0 = in-process."),
+                                          help="CPUs of the local Ray (default all); on a joined cluster, "
+                                               "shards in flight at most; 0 = in this process."),
     address: Optional[str] = typer.Option(None, "--address",
-                                          help="Join an existing Ray cluster (or set RAY_ADDRESS)."),
+                                          help="Join a Ray cluster: HOST:PORT, auto or ray://HOST:PORT "
+                                               "(or set RAY_ADDRESS); see docs/cluster.md."),
     force: bool = typer.Option(False, "--force", help="Start over in a directory of another run."),
     repair: bool = typer.Option(False, "--repair",
                                 help="Rebuild a damaged manifest from the verified shard files."),
@@ -180,17 +182,17 @@ def run(
 ) -> None:
     """Run, resume or extend (more blocks) an experiment: Parquet tables and a manifest
     in the output directory."""
-    from sim.config import load_experiment
-    from sim.tournament.run import run_experiment
-
     if force and repair:
         raise InputError("--force starts over, --repair keeps the verified shards: give one")
-    exp = load_experiment(config)
     try:
+        from sim.config import load_experiment
+        from sim.tournament.run import run_experiment
+
+        exp = load_experiment(config)
         # --json prints the summary alone on stdout: no progress then
         s = run_experiment(exp, out, workers, address, force, progress=not (quiet or as_json),
                            repair=repair, connect_timeout=connect_timeout)
-    except KeyboardInterrupt:  # while connecting or opening the directory
+    except KeyboardInterrupt:  # while loading, connecting or opening the directory
         typer.echo("interrupted: nothing was played", err=True)
         raise typer.Exit(130) from None
     rate = s.games / s.seconds if s.seconds else 0.0

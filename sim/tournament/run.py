@@ -136,7 +136,10 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
             ray_mode = _ray_connect(address or os.environ.get("RAY_ADDRESS"), where, workers,
                                     connect_timeout, say)
         except KeyboardInterrupt:  # mid-start: stop what Ray has started so far
-            _ray_disconnect("local")
+            try:
+                _ray_disconnect("local")
+            except Exception:  # noqa: BLE001 - Ray's import itself was cut: nothing runs
+                pass
             raise
     try:
         return _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode)
@@ -257,7 +260,8 @@ def _ray_connect(address: str | None, where: str, workers: int | None, timeout: 
         if workers and workers > (os.cpu_count() or 1):
             say(f"warning: --workers {workers} is more than this machine's {os.cpu_count()} "
                 f"cores: the extra workers only add memory")
-        _ray_init(local=True, num_cpus=workers or os.cpu_count())
+        with _sigint_deferred():
+            _ray_init(local=True, num_cpus=workers or os.cpu_count())
         return "local"
     target = _check_address(address, where)
     if target is not None:  # refuse fast rather than let Ray retry for minutes
@@ -273,7 +277,8 @@ def _ray_connect(address: str | None, where: str, workers: int | None, timeout: 
         watchdog.daemon = True
         watchdog.start()
         try:
-            _ray_init(local=False, address=address)
+            with _sigint_deferred():
+                _ray_init(local=False, address=address)
             error = None
         except Exception as e:  # noqa: BLE001 - Ray raises many kinds; each becomes one line
             error = e
@@ -288,10 +293,33 @@ def _ray_connect(address: str | None, where: str, workers: int | None, timeout: 
     return "joined"
 
 
+class _sigint_deferred:
+    """Ctrl-C during ray.init is taken once ray.init has returned: Ray cut off half-way
+    through starting or joining can crash the process at exit (a segfault, seen once in
+    20 interrupts at random moments)."""
+
+    def __enter__(self):
+        self.pending = False
+        self.main = threading.current_thread() is threading.main_thread()
+        if self.main:
+            self.saved = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def _note(self, *_):
+        self.pending = True
+
+    def __exit__(self, *exc):
+        if self.main:
+            signal.signal(signal.SIGINT, self.saved)
+        if self.pending and exc[0] is None:
+            raise KeyboardInterrupt
+
+
 class _StderrMuted:
-    """File descriptor 2 into a scratch file while joining a cluster: Ray's C++ core logs
-    every failed attempt there (a line a second, before any log level applies); the line
-    that says what went wrong is ours."""
+    """File descriptor 2 into a scratch file while joining or leaving Ray: its C++ core
+    logs there every failed attempt to join (a line a second, before any log level
+    applies) and every task dropped by a shutdown; the line that says what happened is
+    ours."""
 
     def __enter__(self):
         import tempfile
@@ -396,18 +424,47 @@ def _give_up(line: str, fd: int) -> None:
 
 
 def _ray_disconnect(mode: str) -> None:
-    import ray
-
+    ray = sys.modules.get("ray")
+    if getattr(ray, "shutdown", None) is None:  # never imported, or its import interrupted
+        return
     if mode == "caller" or (mode == "joined" and not ray.is_initialized()):
         return
     restore = None
     if threading.current_thread() is threading.main_thread():
         restore = signal.signal(signal.SIGINT, signal.SIG_IGN)  # a 2nd Ctrl-C must not cut it
+    family = _own_processes() if mode == "local" else []
     try:
-        ray.shutdown()  # stops the local Ray's processes, or leaves the joined cluster
+        with _StderrMuted():  # Ray's core logs the tasks it drops ("failed to push error")
+            ray.shutdown()  # stops the local Ray's processes, or leaves the joined cluster
+        _reap(family)
     finally:
         if restore is not None:
             signal.signal(signal.SIGINT, restore)
+
+
+def _own_processes() -> list:
+    """The processes this driver started (its local Ray's GCS, raylet, agents, workers)."""
+    try:
+        import psutil
+    except ImportError:
+        return []
+    return psutil.Process().children(recursive=True)
+
+
+def _reap(family: list, grace: float = 5.0) -> None:
+    """After ray.shutdown, end what of our own Ray is still up: its agents otherwise
+    linger for up to 90 s until they notice the raylet is gone."""
+    if not family:
+        return
+    import psutil
+
+    _, alive = psutil.wait_procs(family, timeout=grace)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=grace)
 
 
 def _on_ray(exp, todo, workers, mode):

@@ -287,7 +287,7 @@ class Sink:
             self.save()
 
 
-def open_finished(run_dir: str | Path) -> dict:
+def read_manifest(run_dir: str | Path) -> dict:
     """The manifest of a run to read (report, replay), after checking every recorded file:
     RunError (one line) when nothing is finished, or a file is damaged or unknown."""
     for attempt in range(2):  # a run in progress records its files within a second
@@ -303,14 +303,11 @@ def open_finished(run_dir: str | Path) -> dict:
         shard, why = min(damaged.items())
         raise RunError(f"{run_dir}: shard {shard}: {why}; run `carcsim run CONFIG --out {run_dir}` "
                        f"again to play it again")
-    if any(p.suffix == ".parquet" for p in leftover):
-        raise RunError(f"{leftover[0]}: a shard not recorded as finished (the run was stopped "
+    unrecorded = [p for p in leftover if p.suffix == ".parquet"]
+    if unrecorded:
+        raise RunError(f"{unrecorded[0]}: a shard not recorded as finished (the run was stopped "
                        f"while writing): resume the run with `carcsim run CONFIG --out {run_dir}`")
     if not m["shards"]:
         raise RunError(f"{run_dir}: no finished shard yet: run or resume it first")
     return m
 
-
-def read_manifest(run_dir: str | Path) -> dict:
-    """The checked manifest of a run with at least one finished shard (see open_finished)."""
-    return open_finished(run_dir)
