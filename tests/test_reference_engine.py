@@ -24,8 +24,26 @@ def _imports(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            out.add(node.module if node.level == 0 else "sim.reference")
+            if node.level == 0:
+                out.add(node.module)
+            else:  # resolved from the package: `..game` in sim.reference is sim.game
+                base = "sim.reference".split(".")[:3 - node.level]
+                out.add(".".join(base + ([node.module] if node.module else [])))
     return out
+
+
+def test_importing_the_reference_loads_no_production_module():
+    """What actually loads (an importlib call or a relative import the AST walk above
+    missed would show here): only sim, sim.errors and the reference itself."""
+    import subprocess
+    import sys
+
+    code = ("import sim.reference, sys; print('\\n'.join(m for m in sys.modules "
+            "if m.split('.')[0] in ('sim', 'strategies')))")
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                check=True).stdout.split())
+    extra = {m for m in loaded if m not in ("sim", "sim.errors") and not m.startswith("sim.reference")}
+    assert "sim.reference.game" in loaded and not extra, extra
 
 
 def test_reference_imports_only_the_standard_library_rules_and_errors():
