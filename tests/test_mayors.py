@@ -160,6 +160,30 @@ def test_r_mm_6_rides_into_an_occupied_city():
     assert g.decision.choices == ("return", city)
 
 
+def test_r_mm_6_r_cou_4_the_first_rider_clockwise_gets_the_thank_you():
+    """As above with the Courier, the crossing being the letter tile CO2 (a village with
+    roads E, S, W): seat 1's CO2 at 1,0 completes the south road (seat 0's messenger) and
+    the west road (seat 2's). Both ride on to CO2's open east road, on a letter tile:
+    seat 2 rides first (clockwise from seat 1), so seat 2's messenger is the first figure
+    moved this turn and gets the thank-you, the east road's 1 tile (R-COU-3/4); road by
+    road, seat 0 would have ridden first and got it."""
+    g = mm(["B", "A", "A", "E", "CO2"], players=3, extra=("courier",))
+    place(g, 0, -1, 0)
+    place(g, -1, 0, 3)
+    place(g, 1, -1, 2)
+    a = g.catalogue.variant(g.catalogue.index["A"], 3).segment_at("road E")
+    g.put_figure(2, MESSENGER, 2 * 12 + a)
+    a = g.catalogue.variant(g.catalogue.index["A"], 2).segment_at("road N")
+    g.put_figure(0, MESSENGER, 3 * 12 + a)
+    place(g, 0, 1, 2)
+    place(g, 1, 0, 0)  # seat 1: CO2
+    east = 5 * 12 + g.catalogue.variant(g.catalogue.index["CO2"], 0).segment_at("road E")
+    for seat in (2, 0):
+        assert (g.decision.kind, g.decision.seat) == ("ride", seat) and east in g.decision.choices
+        g.apply(east)
+    assert [(e["seat"], e["at"], e["points"]) for e in g.events if e["e"] == "courier"] == [(2, [1, 0], 1)]
+
+
 def scarecrow_game(choice):
     """Seat 0's scarecrow on E's field at 0,1 (which borders the completed city D + E);
     three monasteries B surround 0,1 on turn 4."""
