@@ -276,7 +276,14 @@ class RefGame:
         if self.courier is not None:
             self.courier.moved.append((fid, seg))  # R-COU-4: in the order placed or moved
 
+    def forget(self, fid: int) -> None:
+        """R-COU-4: a figure that left the board no longer counts as placed or moved (a
+        figure put down later may get its id)."""
+        if self.courier is not None:
+            self.courier.moved = [(f, s) for f, s in self.courier.moved if f != fid]
+
     def return_figure(self, fid: int) -> None:
+        self.forget(fid)
         fig = self.board.take(fid)
         if fig.kind == FOLLOWER:
             self.supply[fig.player] += 1
