@@ -227,3 +227,23 @@ def test_r_msg_c2_a_dark_space_in_another_players_turn_draws_nothing():
     assert g.msg.figures[0] == [5, 0]
     assert g.decision is None and g.scores == [5, 0]  # the stack is empty: the game is over
     assert not any(e["e"] == "message_draw" for e in g.events)
+
+
+def test_setup_is_checked_by_the_reference():
+    """The harness takes the tile stack from production; the reference checks it first
+    by the setup rulings (R-BASE-2, R-RIV-1, R-MM-0, R-COU-1)."""
+    from sim.game import tile_order
+    from sim.reference.game import stack_problem
+
+    for exp in ((), ("river",), ("mayors",), ("river", "mayors", "courier")):
+        rules = Rules(expansions=exp)
+        _, order = tile_order(rules, 5)
+        assert stack_problem(rules, order) is None, exp
+    rules = Rules(expansions=("river",))
+    _, order = tile_order(rules, 5)
+    lake_last = order.index("RL")
+    swapped = order[:lake_last - 1] + [order[lake_last], order[lake_last - 1]] + order[lake_last + 1:]
+    assert "lake last" in stack_problem(rules, swapped)
+    assert "counts differ for D" in stack_problem(Rules(), tile_order(Rules(), 5)[1] + ["D"])
+    assert "counts differ for MMR" in stack_problem(Rules(expansions=("mayors",)),
+                                                   tile_order(Rules(expansions=("mayors",)), 5)[1] + ["MMR"])
