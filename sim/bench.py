@@ -24,8 +24,8 @@ class Case:
     players: str  # comma-separated player specs
     games: int  # games per batch
     # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py);
-    # "branches" / "branches-python": counterfactual message branches, 1 rollout
-    # (sim/cgame.py / sim/tournament/counterfactual.py)
+    # "branches" / "branches-python": the message forks of sim/tournament/counterfactual.py,
+    # 1 rollout, all in C (cgame.play_with_branches) / on the Python engine
     engine: str
     expansions: tuple[str, ...] = ()
     edition: str = "c3.1"

@@ -2,9 +2,15 @@
 
 `CGame` has the verbs and the decision, choice and event vocabulary of sim.game.Game
 (its docstring is the contract): `decision`, `apply(choice)`, `over`, `result()`,
-`events`, `history`, `turn`, `seat`, `tiles_left`, `clone()`. It plays the base game,
-The Messages (both editions, the ZMG switch), the River and the Courier; Messengers &
-Mayors is not in the C game yet (CGame refuses it).
+`events`, `history`, `turn`, `seat`, `tiles_left`, `scores`, `points`, `supply`,
+`clone()` (a C copy), `reseed(key)`, pickling (a C save of the state). It plays the
+base game, The Messages (both editions, the ZMG switch), the River and the Courier;
+Messengers & Mayors is not in the C game yet (CGame refuses it). The differential
+harness (sim/differential.py) and the counterfactual forks
+(sim/tournament/counterfactual.py, with `pause`) run on it unchanged.
+
+`play_batch` plays a shard of seeded games of built-in seats in one C call into numpy
+arrays; `players_table` turns them into the records' players table.
 
 Seats: each seat is a `strategies.Player` whose policies are all built in (see
 `seat_policy`; such a seat is played in C and a game of built-in seats never leaves
@@ -21,6 +27,8 @@ the same game in both engines; tests/test_cgame.py checks it move for move.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from sim import messages, scoring
 from sim._core import check, ffi, lib
@@ -50,6 +58,7 @@ FIGURE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "gree
 MESSAGE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
                     "always_action": lib.CC_POL_ALWAYS_ACTION, "always_2": lib.CC_POL_ALWAYS_2}
 OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
+PAUSABLE = ("place", "scoring_figure", "messages")  # cc_seat_policy's decision fields
 EVENT_NAMES = ("start", "draw", "discard", "place", "figure", "score", "points", "move",
                "message_draw", "message", "courier", "final", "end")
 
@@ -88,6 +97,16 @@ def seat_policy(player, edition: str, out) -> bool:
         if action in ACTION_NAMES[edition]:  # the other edition's names never match
             out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
     return True
+
+
+class _MessagesSeat(NamedTuple):
+    position: tuple[int, int]  # scoring meeple, messenger
+    moves: tuple[int, int]
+
+
+class _Messages(NamedTuple):
+    figures: list  # per seat (meeple, messenger), as the reference engine names them
+    players: list  # per seat _MessagesSeat, as Game.msg.players
 
 
 class _SeatStream(Stream):
@@ -258,7 +277,7 @@ def _load(rules: Rules, seed: int, max_tiles: int, state: bytes) -> CGame:
     g = CGame.__new__(CGame)
     g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
     g._names = ACTION_NAMES[rules.messages.edition]
-    g._policies = None  # the seats' policies are in the state; resume_messages needs them
+    g._policies = None  # the seats' policies are in the state as they were (paused or not)
     out = ffi.new("cc_game **")
     check(lib.cc_game_load(g.catalogue._ts, state, len(state), out), "cc_game_load",
           rules=rules, seed=seed, size=len(state))
@@ -270,12 +289,14 @@ class CGame:
     """One game played by the C state machine. See the module docstring."""
 
     def __init__(self, rules: Rules, seed: int, seats=None, *, stack: list[str] | None = None,
-                 record: bool | int = True, pause_messages: bool = False):
+                 record: bool | int = True, pause: tuple[str, ...] = ()):
         """`seats`: per seat a built-in Player or None (decisions come back to the
         caller); None for all: every seat answered by the caller. `stack`: fixed tile
         ids in draw order, as for Game. `record`: True keeps events and history, False
-        neither, or CC_RECORD_* bits. `pause_messages`: every seat's messages decisions
-        come back to the caller (to branch there), until `resume_messages()`.
+        neither, or CC_RECORD_* bits. `pause`: decision kinds ("messages",
+        "scoring_figure", "place") that come back to the caller for every seat, built
+        in or not, so it may fork the game there (sim/tournament/counterfactual.py);
+        the clones of a paused game play every built-in seat in C again.
 
         Raises InputError for rules the C game does not play, a seat whose policies
         are not all built in, or a bad stack.
@@ -284,11 +305,15 @@ class CGame:
         self.catalogue = cat = catalogue_for(rules)
         self._names = ACTION_NAMES[rules.messages.edition]
         pol = self._policies = _seat_policies(rules, seats)
-        if pause_messages:
+        if pause:
+            if any(k not in PAUSABLE for k in pause):
+                raise InputError(f"pause = {list(pause)!r}: expected decision kinds from "
+                                 f"{', '.join(PAUSABLE)}")
             paused = ffi.new("cc_seat_policy[]", rules.players)
             ffi.memmove(paused, pol, ffi.sizeof(paused))
             for s in range(rules.players):
-                paused[s].messages = lib.CC_POL_PYTHON
+                for kind in pause:
+                    setattr(paused[s], kind, lib.CC_POL_PYTHON)
             pol = paused
         cfg, tiles, ntiles = _dealt(rules, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
                                     if record is True else int(record), stack)
@@ -340,6 +365,40 @@ class CGame:
     @property
     def over(self) -> bool:
         return bool(self._state()[3])
+
+    def _rows(self) -> list[list[int]]:
+        n, w = self.rules.players, lib.CC_RESULT_INTS
+        buf = ffi.new("int32_t[]", n * w)
+        check(lib.cc_game_result(self._ptr, buf, n * w), "cc_game_result")
+        return [ffi.unpack(buf + s * w, w) for s in range(n)]
+
+    @property
+    def scores(self) -> list[int]:
+        return [r[0] for r in self._rows()]
+
+    @property
+    def points(self) -> list[dict]:
+        """Per seat, points by source (sim/scoring.py SOURCES)."""
+        return [dict(zip(scoring.SOURCES, r[1:7])) for r in self._rows()]
+
+    @property
+    def supply(self) -> list[int]:
+        """Per seat, followers in supply."""
+        return [r[44] for r in self._rows()]
+
+    @property
+    def msg(self):
+        """The Messages as a read-only snapshot (None without them): per seat the two
+        scoring figures (`figures`, and `players[s].position` / `.moves` as Game.msg)."""
+        if "messages" not in self.rules.expansions:
+            return None
+        seats = [_MessagesSeat((r[7], r[8]), (r[9], r[10])) for r in self._rows()]
+        return _Messages([s.position for s in seats], seats)
+
+    mm = None  # Messengers & Mayors is not in the C game yet
+    MAX_SEGS = lib.CC_MAX_SEGS  # segment ids: tile index * MAX_SEGS + local, as Game's
+
+    town_halls_at_end = True  # as Game's default (no town halls in the C game yet)
 
     @property
     def decision(self) -> Decision | None:
@@ -400,9 +459,9 @@ class CGame:
             raise InputError(f"stream: seat {seat!r}: expected 0..{self.rules.players - 1}")
         return _SeatStream(self._ptr, seat)
 
-    def resume_messages(self) -> None:
-        """After `pause_messages`: the seats' own policies answer messages decisions
-        again (from the next apply on, so a waiting decision is still the caller's)."""
+    def _resume(self) -> None:
+        """The seats' own policies answer every decision kind again (from the next
+        apply on: a waiting decision is still the caller's)."""
         for s in range(self.rules.players):
             check(lib.cc_game_set_seat(self._ptr, s, self._policies + s), "cc_game_set_seat", seat=s)
 
@@ -421,6 +480,8 @@ class CGame:
         g.rules, g.seed, g.catalogue, g._names = self.rules, self.seed, self.catalogue, self._names
         g._policies = self._policies
         g._own(ptr, self._max_tiles)
+        if g._policies is not None:
+            g._resume()  # a fork's branches are played out in C
         return g
 
     def __reduce__(self):
@@ -517,10 +578,7 @@ class CGame:
     def result(self) -> dict:
         """As Game.result(): scores, points by source, ranks and winners (R-BASE-9);
         with The Messages each player's figures and message statistics."""
-        n, w = self.rules.players, lib.CC_RESULT_INTS
-        buf = ffi.new("int32_t[]", n * w)
-        check(lib.cc_game_result(self._ptr, buf, n * w), "cc_game_result")
-        rows = [ffi.unpack(buf + s * w, w) for s in range(n)]
+        rows = self._rows()
         points = [dict(zip(scoring.SOURCES, r[1:7])) for r in rows]
         out = scoring.result([r[0] for r in rows], points)
         if "messages" in self.rules.expansions:
@@ -548,7 +606,7 @@ def play_with_branches(rules: Rules, seed: int, players, rollouts: int) -> tuple
     from sim.tournament.counterfactual import EXTRA
     from strategies.messages import MessagePolicy
 
-    game = CGame(rules, seed, players, pause_messages=True)
+    game = CGame(rules, seed, players, pause=("messages",))
     rows, draw, made = [], 0, []
     while game.decision is not None:
         d = game.decision  # a messages decision: nothing else stops a built-in game
@@ -560,8 +618,7 @@ def play_with_branches(rules: Rules, seed: int, players, rollouts: int) -> tuple
         for r in range(rollouts if best is not None else 0):
             result = {}
             for name, choice in (("action", best[0]), ("two", (messages.TWO_POINTS, None))):
-                g = game.clone()
-                g.resume_messages()
+                g = game.clone()  # a clone plays every seat in C
                 g.reseed(f"cf{draw}/rollout{r}")
                 g.apply(choice)  # played to the end in C
                 scores = [p["score"] for p in g.result()["players"]]
@@ -599,14 +656,13 @@ def _aligned_two(rules: Rules, seed: int, players, made: list, game: CGame, acti
     before = [e["tile"] for e in game.events if e["e"] in ("draw", "discard")]
     cat, rows = game.catalogue, []
     for r in range(rollouts):
-        first = game.clone()
-        first.resume_messages()
+        first = game.clone()  # a clone plays every seat in C
         first.reseed(f"{key}/rollout{r}")
         first.apply(action)
         after = [e["tile"] for e in first.events[seen:] if e["e"] in ("draw", "discard")]
         if any(is_river_tile(cat.types[cat.index[t]]) for t in after):
             return []
-        g = CGame(rules, seed, players, stack=before + after[1:] + after[:1], pause_messages=True)
+        g = CGame(rules, seed, players, stack=before + after[1:] + after[:1], pause=("messages",))
         for choice in made:  # asked again, not only applied: a policy may draw from its stream
             d = g.decision
             if players[d.seat].choose(g, d) != choice:
@@ -615,7 +671,7 @@ def _aligned_two(rules: Rules, seed: int, players, made: list, game: CGame, acti
         if g.decision != game.decision or g.events != game.events or any(
                 g.stream(s).state != game.stream(s).state for s in range(rules.players)):
             raise RuntimeError("the realigned replay did not reach the same decision")
-        g.resume_messages()
+        g._resume()
         g.reseed(f"{key}/rollout{r}")
         g.apply((messages.TWO_POINTS, None))
         scores = [p["score"] for p in g.result()["players"]]
@@ -623,7 +679,6 @@ def _aligned_two(rules: Rules, seed: int, players, made: list, game: CGame, acti
         rows.append({"margin_two_aligned": scores[seat] - max(x for i, x in enumerate(scores) if i != seat),
                      "win_two_aligned": (1 / len(winners)) if seat in winners else 0.0})
     return rows
-
 
 
 def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):

@@ -224,11 +224,15 @@ def report(
     as_json: bool = typer.Option(False, "--json", help="Print the headline table as JSON."),
     html_path: Optional[Path] = typer.Option(None, "--html",
                                              help="Where to write the HTML (default RUN_DIR/report.html)."),
+    rating_prior: Optional[float] = typer.Option(None, "--rating-prior", min=0.0, max=100.0,
+                                                 help="Bradley–Terry prior: virtual wins each way "
+                                                      "per pair of specs that met (default 0.1; "
+                                                      "shown in the report)."),
 ) -> None:
     """Answers with error bars: a terminal summary and one self-contained HTML file."""
     from sim.analysis.report import build, render_html, render_text
 
-    rep = build(run_dir)
+    rep = build(run_dir) if rating_prior is None else build(run_dir, rating_prior)
     if as_json:
         typer.echo(json.dumps(rep["headline"]))
         return

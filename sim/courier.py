@@ -35,6 +35,11 @@ class CourierState:
     def copy(self) -> CourierState:
         return CourierState(self.at, list(self.moved_this_turn))
 
+    def forget(self, figure: int) -> None:
+        """A figure left the board: it no longer counts as placed or moved this turn
+        (figure ids are reused, so a later figure must not inherit its place)."""
+        self.moved_this_turn = [(f, s) for f, s in self.moved_this_turn if f != figure]
+
     def near(self, x: int, y: int) -> bool:
         """On the Courier's tile or orthogonally next to it."""
         if self.at is None:

@@ -36,6 +36,8 @@ from sim.game import FIGURE_KINDS, Game, tile_order
 from sim.log import event_line, format_log
 from sim.messages import MessagesOptions
 from sim.reference import RefGame
+from sim.reference.game import stack_problem
+from sim.reference.messages import NUMBERS as REF_ACTIONS
 from sim.rules import IMPLEMENTED_EXPANSIONS, Rules
 from sim.text import split_top
 from strategies import player
@@ -382,6 +384,12 @@ def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Div
     end of the turn it happened in."""
     g = Game(rules, seed)
     _, order = tile_order(rules, seed)
+    # the setup is the one thing the reference takes from production: check it first
+    problem = stack_problem(rules, order)
+    if problem is None and g.msg is not None and sorted(g.msg.deck) != sorted(REF_ACTIONS[rules.messages.edition]):
+        problem = f"message deck {g.msg.deck}: expected the 8 actions once each (R-MSG-11)"
+    if problem is not None:
+        return 0, Divergence(rules, seed, list(strategies), 0, problem, "setup", "")
     recorder = _Recorder([] if g.msg is None else list(g.msg.deck))
     r = RefGame(rules, order, None if g.msg is None else list(g.msg.deck))
     seats = [player(s, "strategies") for s in strategies]

@@ -147,11 +147,11 @@ def _when(rep, kind: str, other: str) -> list[str]:
             out += ["", "(\"to dark\": the points a figure needs to reach the next dark space "
                         "before this award, 5 when it stands on one; \"lands on dark\": which "
                         "figure the award would put on a dark space.)"]
-        better = [f"{v['dimension']} = {v['level']}" for v in rows if v["dimension"] != "all"
-                  and v["d_margin_low"] is not None and v["d_margin_low"] > 0]
-        worse = [f"{v['dimension']} = {v['level']}" for v in rows if v["dimension"] != "all"
-                 and v["d_margin_high"] is not None and v["d_margin_high"] < 0]
-        out += ["", f"The messenger is the better choice (95% interval above 0) when: "
+        clear = [v for v in rows if v["dimension"] != "all" and v["d_margin_p_holm"] is not None
+                 and v["d_margin_p_holm"] < 0.05]
+        better = [f"{v['dimension']} = {v['level']}" for v in clear if v["d_margin"] > 0]
+        worse = [f"{v['dimension']} = {v['level']}" for v in clear if v["d_margin"] < 0]
+        out += ["", f"The messenger is the better choice (Holm p < 0.05 within the context) when: "
                     f"{'; '.join(better) or 'no single context'}. The {other} is better when: "
                     f"{'; '.join(worse) or 'no single context'}.", ""]
         rules = [r for r in rep.get(f"rules_{kind}", []) if r["edition"] == e]
@@ -165,12 +165,12 @@ def _when(rep, kind: str, other: str) -> list[str]:
                            for r in rules])
             simple = [r for r in rules if r["rule"] != BEST and r["share_of_best"] is not None]
             b = max(simple, key=lambda r: r["gain_margin"]) if simple else None
-            if not simple and all(r["gain_margin_low"] is None or r["gain_margin_low"] <= 0
-                                  for r in rules):
+            if all(r["gain_margin_low"] is None or r["gain_margin_low"] <= 0 for r in rules):
                 out += ["", f"No rule, the cross-fitted context rule included, gains clearly over "
-                            f"always taking the {other}: at this sample size the choice makes "
-                            f"no detectable difference for greedy players.", ""]
-            elif b is not None and b["gain_margin"] > 0:
+                            f"always taking the {other} (every gain interval includes 0): at this "
+                            f"sample size the choice makes no detectable difference for greedy "
+                            f"players.", ""]
+            elif b is not None and b["gain_margin_low"] > 0:
                 beyond = (" (more than 100%: judged on half the blocks, the context rule "
                           "does no better than the simple one)" if b["share_of_best"] > 1 else "")
                 out += ["", f"Of the simple rules, \"{b['rule']}\" captures the most: "
@@ -250,8 +250,9 @@ def regenerate(root: str | Path = ".", doc: str | Path = "docs/findings.md", wor
              f"All players are the built-in `greedy` policy or variants of it, two players: "
              f"findings about greedy players, which a stronger search policy may not share. "
              f"Run sizes are what one shared core of this machine finishes in minutes (CPU "
-             f"time per run below); rerun the configs with more blocks for tighter intervals "
-             f"once the C engine lands.\n"]
+             f"time per run below): the fork designs play in the Python engine (every branch "
+             f"is a clone), the others mostly in the C engine; more blocks give tighter "
+             f"intervals at a cost that grows with them.\n"]
     total = 0.0
     for s in SECTIONS:
         name = s.config

@@ -415,6 +415,8 @@ class Game:
         """A figure off the board, back to its owner's supply."""
         info = self.board.figure(fig)
         self.board.remove_figure(fig)
+        if self.courier is not None:
+            self.courier.forget(fig)  # R-COU-4: its id may be reused by a figure placed later
         if info.kind == mayors.FOLLOWER:
             self.supply[info.player] += 1
         else:

@@ -356,6 +356,8 @@ def apply_ride(game, choice) -> None:
         return
     game.board.remove_figure(fig)
     game.mm.riders.discard(fig)
+    if game.courier is not None:
+        game.courier.forget(fig)  # it moves on: counted again below, as moved now (R-COU-4)
     new = game.board.add_figure(owner, MESSENGER, STRENGTH[MESSENGER], choice)
     game.mm.riders.add(new)
     game.mm.players[owner].rides += 1

@@ -81,7 +81,11 @@ def choices(game, seat: int, action: str) -> list[tuple[tuple, int | None]]:
         mine = sorted(((fig, info) for fig, info in game.board.figures() if info.player == seat),
                       key=lambda fi: _order(game, fi[1].segment))
         for fig, info in mine:
-            out.append(((action, fig), _majority_value(game, seat, game.board.find(info.segment))))
+            # R-MSG-10: a standing scarecrow never holds the majority: taken back (c3.1) or
+            # returned (classic) for 0 points, whoever else of the seat is in its field
+            standing = info.kind == SCARECROW and not info.scores
+            out.append(((action, fig),
+                        0 if standing else _majority_value(game, seat, game.board.find(info.segment))))
     else:
         raise ValueError(f"unknown message action {action!r}")
     return out

@@ -173,11 +173,23 @@ class _ScriptPlayer:
         spec = "first" + "".join(f"+{k}={v}" for k, v in script.policies.items())
         self.policies = player(spec, f"{script.path}: policies")
         self.seen: dict[tuple, int] = {}  # (turn, decision kind) -> answered so far
+        # (turn, figure) a scripted figure waiting for the step-2 decision after the
+        # step-1 activations; that decision is not asked when no figure can be placed
+        self.owed: tuple[int, str, int] | None = None
+
+    def owed_figure_lost(self, game: Game) -> None:
+        """The step-2 decision never came: the scripted figure had nowhere to go."""
+        n, fig, seat = self.owed
+        raise InputError(f"{self.script.path}: turn {n}: figure {fig!r}: after the step-1 "
+                         f"activations seat {seat} can place no figure on that tile "
+                         f"(none in supply, or every feature occupied; RULES.md 6)")
 
     def _where(self, game: Game) -> str:
         return f"{self.script.path}: turn {game.turn}"
 
     def choose(self, game: Game, d):
+        if self.owed is not None and d.kind not in ("favour", "scarecrow", "figure"):
+            self.owed_figure_lost(game)
         if d.kind == "town_hall":
             return self._town_hall(game, d)
         turn = self.script.turns[game.turn - 1]
@@ -188,13 +200,17 @@ class _ScriptPlayer:
         if d.kind == "messages":
             return self._message(game, turn, d)
         if d.kind == "figure":  # after step-1 activations (RULES.md 6)
+            self.owed = None
             if turn.figure is None:
                 return (-1, -1)
             return self._figure(game, turn, d, game.board.variant_at(game.placed_index), ())
         self._check_discards(game, turn)
         x, y, rot = self._placement(game, turn)
-        if turn.figure is None or (game.mm is not None and (x, y) in activating_cells(game)):
-            return (x, y, rot, -1, -1)  # the figure, if any, comes after the activations
+        if turn.figure is None:
+            return (x, y, rot, -1, -1)
+        if game.mm is not None and (x, y) in activating_cells(game):
+            self.owed = (game.turn, turn.figure, d.seat)  # asked after the activations, if at all
+            return (x, y, rot, -1, -1)
         t = game.catalogue.index[turn.tile]
         return self._figure(game, turn, d, game.catalogue.variant(t, rot), (x, y, rot))
 
@@ -383,7 +399,10 @@ def play_script(script: Script) -> Game:
             left[tid] -= 1
     tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != TOWN_HALL_ID]
     game = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
-    play(game, [_ScriptPlayer(script)] * script.rules.players)
+    scripted = _ScriptPlayer(script)
+    play(game, [scripted] * script.rules.players)
+    if scripted.owed is not None:
+        scripted.owed_figure_lost(game)
     played = game.turn - 1  # the last turn number is final scoring's
     if played != len(script.turns):
         late = [e["tile"] for e in game.events if e["e"] == "discard" and e["turn"] == played + 1]

@@ -285,7 +285,30 @@ def test_fixed_stack_and_fixed_deck_are_played_as_given():
 
 
 @pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_counterfactual_forks_with_rollouts_in_c_give_the_engines_rows(edition):
+    """sim/tournament/counterfactual.py on a CGame paused at the forked decisions: its
+    rollouts are C clones played out in C, and its rows are the Python engine's."""
+    from sim.tournament.counterfactual import play_with_branches
+
+    specs = ["greedy", "random+scoring_figure=coverage", "greedy(extra=1.0)+messages=always_action"]
+    forks = ("messages", "scoring_figure")
+    for seed in range(3):
+        rules = _rules(("messages", "courier"), MESSAGE_OPTIONS[edition], 3)
+        ref = Game(rules, seed)
+        expected = play_with_branches(ref, [player(p) for p in specs], 2, forks)
+        c = CGame(rules, seed, [player(p) for p in specs], pause=forks)
+        rows = play_with_branches(c, [player(p) for p in specs], 2, forks)
+        assert rows == expected and rows, (edition, seed)
+        assert {r["fork"] for r in rows} == set(forks)
+        _same_game(c, ref, (edition, seed))
+    with pytest.raises(InputError, match="pause"):
+        CGame(rules, 1, pause=("town_hall",))
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
 def test_message_branches_in_c_give_the_python_rows(edition):
+    """cgame.play_with_branches (the message forks, aligned branches included, all in
+    C) gives counterfactual.play_with_branches' rows on the Python engine."""
     from sim.cgame import play_with_branches
     from sim.tournament.counterfactual import play_with_branches as python_branches
 
@@ -295,9 +318,13 @@ def test_message_branches_in_c_give_the_python_rows(edition):
         ref = Game(rules, seed)
         expected = python_branches(ref, [player(p) for p in specs], 2)
         c, rows = play_with_branches(rules, seed, [player(p) for p in specs], 2)
-        assert rows == expected and rows, (edition, seed)
+        # the Python rows also name the fork kind and carry the aligned 2-points branch
+        # of an extra tile/turn (sim/tournament/counterfactual.py), which C does not play
+        extra = {"fork", "other", "margin_two_aligned", "win_two_aligned"}
+        assert all(set(e) - set(r) <= extra for e, r in zip(expected, rows))
+        assert rows == [{k: e[k] for k in r} for e, r in zip(expected, rows)] and rows, (edition, seed)
+        assert len(rows) == len(expected)
         _same_game(c, ref, (edition, seed))
-
 
 
 SCRIPTS = sorted((Path(__file__).resolve().parent / "scripts").glob("*.toml"))
@@ -360,3 +387,29 @@ def test_follower_supplies_from_none_to_many(followers):
                       messages=MESSAGE_OPTIONS["classic"])
         ref = play(Game(rules, seed), [player(p) for p in specs])
         _same_game(CGame(rules, seed, [player(p) for p in specs]), ref, (followers, seed))
+
+
+@pytest.mark.parametrize("name,expansions,options", VARIANTS, ids=[v[0] for v in VARIANTS])
+def test_the_differential_harness_passes_with_the_c_game(name, expansions, options):
+    """sim/differential.py's comparison, with the C game in the production seat and the
+    reference engine (sim/reference/) on the other side: decisions, choices, events,
+    standings and the result agree at every decision."""
+    from sim.differential import _compare
+    from sim.game import tile_order
+    from sim.reference import RefGame
+
+    for seed in range(3):
+        specs = _seats(seed + 90, 2 + (seed * 2) % 5)
+        rules = _rules(expansions, options, len(specs))
+        py, players = Game(rules, seed), [player(p) for p in specs]
+        c = CGame(rules, seed)
+        ref = RefGame(rules, tile_order(rules, seed)[1], None if py.msg is None else list(py.msg.deck))
+
+        def choose(game, d):  # the Python engine's seats choose; CGame and RefGame follow
+            choice = players[py.decision.seat].choose(py, py.decision)
+            py.apply(choice)
+            return choice
+
+        compared, diff = _compare(c, ref, choose)
+        assert diff is None, (name, seed, diff)
+        assert compared > 50 and c.over

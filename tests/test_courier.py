@@ -153,3 +153,21 @@ def test_r_cou_4_a_zero_point_feature_still_moves_the_courier(monkeypatch):
     g = cgame(["CO1", "U"])
     place(g, 1, 0, 0, "road E")
     assert thank_yous(g) == [(1, 0, (1, 0), 0)] and g.courier.at == (1, 0)
+
+
+def test_r_cou_4_a_figure_that_left_does_not_lend_its_place_to_a_new_one():
+    """Figure ids are reused: a highwayman placed this turn goes home, and the follower
+    put on the same segment after another figure gets its id. The newcomer was placed
+    last, so it must not inherit the first place in the turn's list (a favour does
+    exactly this, R-MM-2)."""
+    g = Game(Rules(expansions=("courier", "mayors")), 0, stack=["CO1", "U"])
+    if g.decision.kind == "town_hall":
+        g.apply("draw")
+    seg = 12 + g.catalogue.variant(g.catalogue.index["CO1"], 0).segment_at("road E")
+    g.board.place(g.catalogue.index["CO1"], 1, 0, 0)  # the drawn copy, laid by hand
+    knight = g.put_figure(0, 0, seg)
+    other = g.put_figure(0, 0, 12 + g.catalogue.variant(g.catalogue.index["CO1"], 0).segment_at("field Nw"))
+    g.return_figure(knight)
+    newcomer = g.put_figure(0, 0, seg)
+    assert newcomer == knight  # the id came back
+    assert [f for f, _ in g.courier.moved_this_turn] == [other, newcomer]

@@ -160,6 +160,30 @@ def test_r_mm_6_rides_into_an_occupied_city():
     assert g.decision.choices == ("return", city)
 
 
+def test_r_mm_6_r_cou_4_the_first_rider_clockwise_gets_the_thank_you():
+    """As above with the Courier, the crossing being the letter tile CO2 (a village with
+    roads E, S, W): seat 1's CO2 at 1,0 completes the south road (seat 0's messenger) and
+    the west road (seat 2's). Both ride on to CO2's open east road, on a letter tile:
+    seat 2 rides first (clockwise from seat 1), so seat 2's messenger is the first figure
+    moved this turn and gets the thank-you, the east road's 1 tile (R-COU-3/4); road by
+    road, seat 0 would have ridden first and got it."""
+    g = mm(["B", "A", "A", "E", "CO2"], players=3, extra=("courier",))
+    place(g, 0, -1, 0)
+    place(g, -1, 0, 3)
+    place(g, 1, -1, 2)
+    a = g.catalogue.variant(g.catalogue.index["A"], 3).segment_at("road E")
+    g.put_figure(2, MESSENGER, 2 * 12 + a)
+    a = g.catalogue.variant(g.catalogue.index["A"], 2).segment_at("road N")
+    g.put_figure(0, MESSENGER, 3 * 12 + a)
+    place(g, 0, 1, 2)
+    place(g, 1, 0, 0)  # seat 1: CO2
+    east = 5 * 12 + g.catalogue.variant(g.catalogue.index["CO2"], 0).segment_at("road E")
+    for seat in (2, 0):
+        assert (g.decision.kind, g.decision.seat) == ("ride", seat) and east in g.decision.choices
+        g.apply(east)
+    assert [(e["seat"], e["at"], e["points"]) for e in g.events if e["e"] == "courier"] == [(2, [1, 0], 1)]
+
+
 def scarecrow_game(choice):
     """Seat 0's scarecrow on E's field at 0,1 (which borders the completed city D + E);
     three monasteries B surround 0,1 on turn 4."""
@@ -395,6 +419,20 @@ def test_no_town_hall_while_the_river_flows():
     assert g.decision.kind == "town_hall"  # the first turn after the lake
 
 
+def test_r_msg_10_message_8_on_a_standing_scarecrow_scores_nothing():
+    """Seat 0's farmer on E at 0,1 and its standing scarecrow on B at 1,1 share the field
+    next to the completed city D + E (3 points). Message 8 on the farmer scores the
+    field; on the scarecrow it scores 0 (R-MSG-10: a standing scarecrow never holds the
+    majority), though seat 0 holds the field."""
+    g = Game(Rules(expansions=("mayors", "messages")), 0, stack=["E", "U", "B", "V"])
+    place(g, 0, 1, 2, FOLLOWER, "field Nw")
+    place(g, 1, 0, 0)
+    place(g, 1, 1, 0, SCARECROW, "field Nw")
+    kinds = {f: i.kind for f, i in g.board.figures()}
+    points = {kinds[fig]: p for (_, fig), p in message_actions.choices(g, 0, "score_and_retrieve")[1:]}
+    assert points == {FOLLOWER: 3, SCARECROW: 0}
+
+
 def test_message_8_may_choose_a_mayor():
     g = Game(Rules(expansions=("mayors", "messages")), 0, stack=["M", "U"])
     place(g, 0, 1, 2, MAYOR, "city S")
@@ -449,6 +487,30 @@ def test_scripted_mayors_errors(tmp_path):
     bad.write_text(text.replace('tile = "A"\nat = [-1, 0]', 'tile = "townhall"\nat = [9, 9]'))
     with pytest.raises(InputError, match=r"turn 2: .*town hall"):
         play_script(load_script(bad))
+
+
+def test_scripted_figure_with_nowhere_to_go_after_step_1_is_an_error(tmp_path):
+    """Seat 1 (its followers used up, its scarecrow already out) names a monk for B at
+    0,2, which surrounds seat 0's scarecrow: after the activation it can place nothing,
+    so the step-2 decision never comes, and the script's figure must not vanish."""
+    from sim.errors import InputError
+    from sim.play import play
+    from sim.script import _ScriptPlayer, load_script
+    turns = [("E", 0, 1, 2, "scarecrow field Nw"), ("B", 1, 1, 0, "scarecrow field Nw"),
+             ("B", -1, 1, 0, None), ("B", 0, 2, 0, "follower monastery")]
+    body = "".join(f'[[turns]]\ntile = "{t}"\nat = [{x}, {y}]\nrotation = {r}\n'
+                   + (f'figure = "{f}"\n' if f else "") for t, x, y, r, f in turns)
+    path = tmp_path / "owed.toml"
+    path.write_text(f'[rules]\nexpansions = ["mayors"]\n\n{body}')
+    script = load_script(path)
+    g = Game(script.rules, 0, stack=[t for t, *_ in turns], town_halls_at_end=False)
+    g.supply[1] = 0  # as if seat 1's seven followers stood elsewhere
+    scripted = _ScriptPlayer(script)
+    with pytest.raises(InputError, match=r"turn 4: figure 'follower monastery': after the step-1 "
+                                         r"activations seat 1 can place no figure"):
+        play(g, [scripted] * 2)
+        if scripted.owed is not None:
+            scripted.owed_figure_lost(g)
 
 
 def test_mmr_joins_the_river_only_with_the_river():

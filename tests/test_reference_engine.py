@@ -24,8 +24,26 @@ def _imports(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            out.add(node.module if node.level == 0 else "sim.reference")
+            if node.level == 0:
+                out.add(node.module)
+            else:  # resolved from the package: `..game` in sim.reference is sim.game
+                base = "sim.reference".split(".")[:3 - node.level]
+                out.add(".".join(base + ([node.module] if node.module else [])))
     return out
+
+
+def test_importing_the_reference_loads_no_production_module():
+    """What actually loads (an importlib call or a relative import the AST walk above
+    missed would show here): only sim, sim.errors and the reference itself."""
+    import subprocess
+    import sys
+
+    code = ("import sim.reference, sys; print('\\n'.join(m for m in sys.modules "
+            "if m.split('.')[0] in ('sim', 'strategies')))")
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                check=True).stdout.split())
+    extra = {m for m in loaded if m not in ("sim", "sim.errors") and not m.startswith("sim.reference")}
+    assert "sim.reference.game" in loaded and not extra, extra
 
 
 def test_reference_imports_only_the_standard_library_rules_and_errors():
@@ -209,3 +227,23 @@ def test_r_msg_c2_a_dark_space_in_another_players_turn_draws_nothing():
     assert g.msg.figures[0] == [5, 0]
     assert g.decision is None and g.scores == [5, 0]  # the stack is empty: the game is over
     assert not any(e["e"] == "message_draw" for e in g.events)
+
+
+def test_setup_is_checked_by_the_reference():
+    """The harness takes the tile stack from production; the reference checks it first
+    by the setup rulings (R-BASE-2, R-RIV-1, R-MM-0, R-COU-1)."""
+    from sim.game import tile_order
+    from sim.reference.game import stack_problem
+
+    for exp in ((), ("river",), ("mayors",), ("river", "mayors", "courier")):
+        rules = Rules(expansions=exp)
+        _, order = tile_order(rules, 5)
+        assert stack_problem(rules, order) is None, exp
+    rules = Rules(expansions=("river",))
+    _, order = tile_order(rules, 5)
+    lake_last = order.index("RL")
+    swapped = order[:lake_last - 1] + [order[lake_last], order[lake_last - 1]] + order[lake_last + 1:]
+    assert "lake last" in stack_problem(rules, swapped)
+    assert "counts differ for D" in stack_problem(Rules(), tile_order(Rules(), 5)[1] + ["D"])
+    assert "counts differ for MMR" in stack_problem(Rules(expansions=("mayors",)),
+                                                   tile_order(Rules(expansions=("mayors",)), 5)[1] + ["MMR"])

@@ -147,3 +147,16 @@ def test_findings_rejects_an_unknown_section():
     r = subprocess.run([sys.executable, "-m", "sim", "findings", "--only", "nope"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "--only: unknown section 'nope'" in r.stderr
+
+
+def test_rating_prior_is_an_option_shown_in_the_report(run_dir, tmp_path):
+    from sim.analysis.balance import RATING_PRIOR
+    r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir), "--rating-prior", "2",
+                        "--html", str(tmp_path / "r.html")], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "prior 2.0 virtual wins each way" in r.stdout
+    assert "prior 2.0 virtual wins each way" in (tmp_path / "r.html").read_text()
+    assert build(run_dir)["rating_prior"] == RATING_PRIOR == 0.1
+    r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir), "--rating-prior", "-1"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "--rating-prior" in r.stderr

@@ -51,8 +51,9 @@ def _convergence(per_block: np.ndarray, points: int = 20) -> list[dict]:
     return out
 
 
-def build(run_dir: str | Path) -> dict:
-    """Every analysis the run supports, and the headline table."""
+def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> dict:
+    """Every analysis the run supports, and the headline table. `rating_prior`: the
+    Bradley–Terry prior, virtual wins each way per pair of specs that met."""
     manifest = read_manifest(run_dir)
     cfg = manifest["config"]
     games = load(run_dir, "games")
@@ -80,8 +81,8 @@ def build(run_dir: str | Path) -> dict:
     pw = balance.pairwise(games, players)
     out["pairwise"] = pw.to_dicts()
     if pw.height:
-        out["ratings"] = balance.ratings(players, games).to_dicts()
-        out["rating_prior"] = balance.RATING_PRIOR
+        out["ratings"] = balance.ratings(players, games, prior=rating_prior).to_dicts()
+        out["rating_prior"] = rating_prior
         for r in pw.filter(pl.col("player") < pl.col("opponent")).iter_rows(named=True):
             elo = (f"Elo {_signed(r['elo'])} [{_signed(r['elo_low'])}, {_signed(r['elo_high'])}]")
             headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", r["win_share"],

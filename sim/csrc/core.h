@@ -222,7 +222,7 @@ typedef struct {
 
 /* Sizes of the rows the game writes. */
 enum { CC_HEAD_INTS = 8, CC_EVENT_INTS = 12, CC_HISTORY_INTS = 6, CC_STATUS_INTS = 13,
-       CC_RESULT_INTS = 44, CC_MSG_CHOICE_INTS = 3 };
+       CC_RESULT_INTS = 45, CC_MSG_CHOICE_INTS = 3 };
 
 enum { CC_EV_START = 0, CC_EV_DRAW = 1, CC_EV_DISCARD = 2, CC_EV_PLACE = 3, CC_EV_FIGURE = 4,
        CC_EV_SCORE = 5, CC_EV_POINTS = 6, CC_EV_MOVE = 7, CC_EV_MESSAGE_DRAW = 8,
@@ -261,7 +261,8 @@ int cc_game_events(const cc_game *g, int from, int32_t *out, int cap);
 int cc_game_history(const cc_game *g, int from, int32_t *out, int cap);
 /* Per player CC_RESULT_INTS: score, points by source (6), meeple and messenger
  * positions, their moves (2), live moves, then per action code: drawn (8), taken (8),
- * message points (8), resolved (8). Returns the number of players. */
+ * message points (8), resolved (8); then followers in supply. Returns the number of
+ * players. */
 int cc_game_result(const cc_game *g, int32_t *out, int cap);
 /* The game's board, read-only (valid while the game lives and until its next change). */
 const cc_board *cc_game_board(const cc_game *g);

@@ -606,6 +606,7 @@ int cc_game_result(const cc_game *g, int32_t *out, int cap) {
         memcpy(&o[20], m->taken, CC_NMSG * sizeof *o);
         memcpy(&o[28], m->points, CC_NMSG * sizeof *o);
         memcpy(&o[36], m->resolved, CC_NMSG * sizeof *o);
+        o[44] = g->supply[s];
     }
     return g->nplayers;
 }

@@ -27,7 +27,7 @@ from sim.reference import courier, mayors, messages, scoring
 from sim.reference.board import FIGURE_KINDS, FOLLOWER, MAYOR, SCARECROW, Board
 from sim.reference.river import River
 from sim.reference.tiles import SEGMENTS_PER_TILE as STRIDE
-from sim.reference.tiles import tile_types
+from sim.reference.tiles import TOWN_HALL, tile_types
 
 
 class Decision(NamedTuple):
@@ -36,6 +36,33 @@ class Decision(NamedTuple):
     tile: str
     choices: tuple
     info: dict | None = None
+
+
+def stack_problem(rules, stack: list[str]) -> str | None:
+    """What is wrong with a seeded game's tile stack (draw order, start tile excluded),
+    by the setup rulings, or None: R-BASE-2 every tile of the sets once, but one copy
+    of the start tile; R-RIV-1 with the River the spring starts instead, the river tiles
+    come first and the lake last among them; R-MM-0 the Messengers & Mayors river tile
+    only with the River; R-COU-1 the letter tiles shuffled in. The message deck is
+    checked by sorted contents (R-MSG-11: all 8 actions once)."""
+    exp = rules.expansions
+    sets = ("base",) + tuple(e for e in ("river", "mayors", "courier") if e in exp)
+    types = [t for t in tile_types(sets).values() if t.id != TOWN_HALL]
+    if "river" not in exp:
+        types = [t for t in types if not t.river]
+    start = next(t for t in types if t.has("spring" if "river" in exp else "start"))
+    want = {t.id: t.count - (t is start) for t in types}
+    got: dict[str, int] = {}
+    for tid in stack:
+        got[tid] = got.get(tid, 0) + 1
+    if got != {k: v for k, v in want.items() if v}:
+        diff = sorted(k for k in set(want) | set(got) if want.get(k, 0) != got.get(k, 0))
+        return f"tile stack: counts differ for {', '.join(diff)} (R-BASE-2, R-RIV-1, R-MM-0, R-COU-1)"
+    rivers = sum(v for k, v in want.items() if next(t for t in types if t.id == k).river)
+    head = [tile_types(sets)[tid] for tid in stack[:rivers]]
+    if not all(t.river for t in head) or (head and not head[-1].has("lake")):
+        return "tile stack: the river tiles do not come first with the lake last (R-RIV-1)"
+    return None
 
 
 class RefGame:
@@ -276,7 +303,14 @@ class RefGame:
         if self.courier is not None:
             self.courier.moved.append((fid, seg))  # R-COU-4: in the order placed or moved
 
+    def forget(self, fid: int) -> None:
+        """R-COU-4: a figure that left the board no longer counts as placed or moved (a
+        figure put down later may get its id)."""
+        if self.courier is not None:
+            self.courier.moved = [(f, s) for f, s in self.courier.moved if f != fid]
+
     def return_figure(self, fid: int) -> None:
+        self.forget(fid)
         fig = self.board.take(fid)
         if fig.kind == FOLLOWER:
             self.supply[fig.player] += 1

@@ -179,6 +179,7 @@ def ride(g, fid: int, road_segs: list[int]):
         g.return_figure(fid)
         g.emit("ride", seat=owner, to=None)
         return
+    g.forget(fid)
     g.board.take(fid)  # the messenger is put down anew on the chosen segment
     g.mm.riders.discard(fid)
     new = g.board.put(owner, MESSENGER, STRENGTH[MESSENGER], True, choice)

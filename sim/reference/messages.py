@@ -154,8 +154,12 @@ def choices(g, seat: int, action: str) -> list[tuple[tuple, int | None]]:
         figs = sorted((fid for fid, f in board.figures.items() if f.player == seat),
                       key=lambda fid: (position_key(g, board.figures[fid].seg), fid))
         for fid in figs:
-            f = board.feature(board.figures[fid].seg)
-            won = seat in scoring.majority(board, f, g.players)
+            fig = board.figures[fid]
+            f = board.feature(fig.seg)
+            # R-MSG-10: a standing scarecrow never holds the majority, so it is only taken
+            # back (c3.1) or returned for 0 points (classic), whoever else is in its field
+            standing = fig.kind == SCARECROW and not fig.scores
+            won = not standing and seat in scoring.majority(board, f, g.players)
             out.append(((action, fid), scoring.value(board, f, final=True) if won else 0))
     return out
 
