@@ -27,12 +27,12 @@ from sim.tournament.run import run_experiment
 ROOT = Path(__file__).resolve().parent.parent
 SOAK = os.environ.get("CARCSIM_SOAK") == "1"
 
-# base game, fast path: 400 blocks × 2 rotations in 80 shards, a few seconds of work
+# base game: 2000 blocks × 2 rotations in 400 shards, some seconds of work
 LONG = """
 [run]
 name = "long"
 seed = 11
-blocks = 400
+blocks = 2000
 shard_blocks = 5
 
 [rules]
@@ -235,9 +235,8 @@ def _interrupt_repeatedly(cfg, out, times, random_moments, total):
 
 
 def test_ctrl_c_with_ray_exits_130_and_resumes_to_the_same_tables(tmp_path):
-    text = LONG.replace("blocks = 400", "blocks = 2000").replace("shard_blocks = 5",
-                                                                "shard_blocks = 2") if SOAK else LONG
-    total = 1000 if SOAK else 80
+    text = LONG.replace("shard_blocks = 5", "shard_blocks = 2") if SOAK else LONG
+    total = 1000 if SOAK else 400
     cfg = tmp_path / "long.toml"
     cfg.write_text(text)
     out = tmp_path / "run"
@@ -309,7 +308,7 @@ def test_a_killed_worker_and_an_interrupted_driver_resume_to_the_same_tables(tmp
 def test_soak_workers_killed_and_driver_interrupted_at_random_moments(tmp_path):
     """Kill a Ray worker and interrupt the driver at random moments, resume until done:
     always the uninterrupted tables."""
-    text = LONG.replace("blocks = 400", "blocks = 2000").replace("shard_blocks = 5", "shard_blocks = 2")
+    text = LONG.replace("shard_blocks = 5", "shard_blocks = 2")
     cfg = tmp_path / "long.toml"
     cfg.write_text(text)
     out = tmp_path / "run"
