@@ -197,10 +197,16 @@ def run(
         raise typer.Exit(130) from None
     rate = s.games / s.seconds if s.seconds else 0.0
     if as_json:
+        from sim.analysis.summary import by_player, load
+
+        # the whole run's games (a resume plays none), as the text summary's table shows
+        stored = None if s.interrupted else by_player(load(s.out, "players"))
         typer.echo(json.dumps({"out": str(s.out), "config": exp.path, "shards_run": s.shards_run,
                                "shards_skipped": s.shards_skipped, "games": s.games,
+                               "games_stored": None if stored is None else sum(stored["games"]) // exp.rules.players,
                                "seconds": round(s.seconds, 3), "games_per_s": round(rate, 1),
-                               "interrupted": s.interrupted, "sprt": s.sprt}))
+                               "interrupted": s.interrupted, "sprt": s.sprt,
+                               "players": None if stored is None else stored.to_dicts()}))
         raise typer.Exit(130 if s.interrupted else 0)
     typer.echo(f"{s.out}: {s.shards_run} shards run, {s.shards_skipped} already done, "
                f"{s.games} games in {s.seconds:.1f} s ({rate:.0f} games/s)")

@@ -208,8 +208,12 @@ def test_run_and_replay_json(tmp_path):
     # 3 blocks × 2 rotations; shards of 2 blocks: 2 shards
     assert (summary["games"], summary["shards_run"], summary["shards_skipped"]) == (6, 2, 0)
     assert summary["out"] == "runs/tiny" and not summary["interrupted"]
+    # the text summary's table, per player spec: every game has one random and one first
+    assert {p["player"]: p["games"] for p in summary["players"]} == {"random": 6, "first": 6}
+    assert sum(p["win_share"] * p["games"] for p in summary["players"]) == pytest.approx(6)
     again = json.loads(carcsim("run", cfg, "--workers", "0", "--json", cwd=tmp_path).stdout)
     assert (again["games"], again["shards_run"], again["shards_skipped"]) == (0, 0, 2)
+    assert again["games_stored"] == 6 and again["players"] == summary["players"]  # a resume too
     rep = carcsim("replay", tmp_path / "runs" / "tiny", 3, "--json")
     assert rep.returncode == 0, rep.stderr
     game = json.loads(rep.stdout)

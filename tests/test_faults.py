@@ -375,3 +375,14 @@ def test_a_write_failure_mid_run_with_ray_is_one_line(cfg, tmp_path):
     r = carcsim("run", cfg, "--out", out, "--workers", 1, "--quiet")
     assert one_line(r) == f"carcsim: {out / 'games'}: cannot create: File exists"
     assert json.loads((out / "manifest.json").read_text())["shards"] == {}
+
+
+def test_a_local_ray_that_cannot_start_is_one_line(cfg, tmp_path):
+    """Ray's own start-up failing (here: a temp directory it cannot create) is one line
+    that names the way out, exit 2, and no run directory is left behind."""
+    import os
+
+    out = tmp_path / "never"
+    line = one_line(carcsim("run", cfg, "--out", out, env={**os.environ, "RAY_TMPDIR": "/proc/carcsim"}))
+    assert line.startswith("carcsim: cannot start a local Ray:") and "--workers 0" in line
+    assert not out.exists()

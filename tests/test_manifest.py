@@ -250,3 +250,12 @@ def test_report_during_a_run_sees_only_recorded_shards(tmp_path):
     assert build(tmp_path / "live")["provenance"]["games_stored"] == 18
     sink.close()
     assert build(tmp_path / "live")["provenance"]["games_stored"] == 36
+
+
+def test_the_huge_plan_hint_can_be_followed(tmp_path):
+    """Past both limits at once the refusal names the largest run, not a shard size
+    that the games-per-shard limit refuses in turn."""
+    cfg = tmp_path / "huge.toml"
+    cfg.write_text(SMALL.replace("blocks = 12", "blocks = 1_000_000_000_000"))
+    r = carcsim("validate", cfg)
+    assert r.returncode == 2 and "a run holds at most 1,666,600,000 blocks of 6 games" in r.stderr

@@ -71,9 +71,13 @@ def check_limits(exp: Experiment) -> None:
                          f"games a shard: expected at most {MAX_SHARD_GAMES:,} (at most "
                          f"{MAX_SHARD_GAMES // per:,} blocks of {per} games)")
     if n > MAX_SHARDS:
+        most = MAX_SHARDS * (MAX_SHARD_GAMES // per)  # both limits at once
+        need = -(-exp.blocks // MAX_SHARDS)
+        hint = (f"raise run.shard_blocks to {need:,} or more, or lower run.blocks"
+                if need * per <= MAX_SHARD_GAMES else
+                f"a run holds at most {most:,} blocks of {per} games: lower run.blocks")
         raise InputError(f"{exp.path}: run.blocks = {exp.blocks}: {n:,} shards of {exp.shard_blocks} "
-                         f"blocks: expected at most {MAX_SHARDS:,} shards (raise run.shard_blocks to "
-                         f"{-(-exp.blocks // MAX_SHARDS):,} or more, or lower run.blocks)")
+                         f"blocks: expected at most {MAX_SHARDS:,} shards ({hint})")
 
 
 # --- the shard layout: segments [first, stop, blocks per shard] -----------------------

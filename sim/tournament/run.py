@@ -260,8 +260,12 @@ def _ray_connect(address: str | None, where: str, workers: int | None, timeout: 
         if workers and workers > (os.cpu_count() or 1):
             say(f"warning: --workers {workers} is more than this machine's {os.cpu_count()} "
                 f"cores: the extra workers only add memory")
-        with _sigint_deferred():
-            _ray_init(local=True, num_cpus=workers or os.cpu_count())
+        try:
+            with _sigint_deferred():
+                _ray_init(local=True, num_cpus=workers or os.cpu_count())
+        except Exception as e:  # noqa: BLE001 - Ray fails to start in many ways; each is one line
+            raise RunError(f"cannot start a local Ray: {_first_line(e)} (try --workers 0 "
+                           f"to run in this process)") from None
         return "local"
     target = _check_address(address, where)
     if target is not None:  # refuse fast rather than let Ray retry for minutes
