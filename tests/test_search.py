@@ -139,3 +139,33 @@ def test_bad_parameters():
                         ("search(score=\"x\")", "score"), ("search(depth=2)", "depth")):
         with pytest.raises(InputError, match=words):
             player(spec)
+
+
+@pytest.mark.parametrize("expansions,seed,misses", [((), 21, False), (("messages",), 9, True)])
+def test_last_tile_takes_the_best_final_margin(expansions, seed, misses):
+    # On the last tile nothing is unseen: every rollout of a candidate is the same game,
+    # so the search must take the candidate with the best final margin, here worked out
+    # independently on the Python engine (greedy finishing the game), ties to the first.
+    # Seed 9 with The Messages: greedy's placement ends 17 behind, the eighth candidate
+    # 15 behind (found by scanning seeds 0-39; on the base game's last tiles greedy was
+    # never beaten there).
+    rules = Rules(players=2, expansions=expansions)
+    game = Game(rules, seed)
+    greedy = player("greedy")
+    while not (game.decision.kind == "place" and game.tiles_left == 0):
+        game.apply(greedy.choose(game, game.decision))
+    d, s = game.decision, Search(rollouts=3, candidates=8)
+    cands = s._candidates(game, d)
+    assert len(cands) > 1 and cands[0][1] == greedy.choose(game, d)
+
+    def margin(choice):
+        g = game.clone()
+        g.apply(choice)
+        play(g, [greedy, greedy])
+        return g.scores[d.seat] - g.scores[1 - d.seat]
+
+    want = max(cands, key=lambda c: (margin(c[1]), -c[0]))[1]
+    assert s.choose(game, d, Stream(2)) == want
+    assert (want != cands[0][1]) == misses
+    if misses:
+        assert (margin(cands[0][1]), margin(want)) == (-17, -15)
