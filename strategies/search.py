@@ -117,6 +117,9 @@ class Search:
         seat greedy but paused at every decision (its clones play on in C)."""
         rules, events = game.rules, game.events
         drawn = [e["tile"] for e in events if e["e"] in ("draw", "discard")]
+        if not drawn:  # a place decision's own tile is always drawn, so no events are kept
+            raise ValueError("search: the game keeps no events (CGame(record=False)): "
+                             "expected a game that records its events and history")
         unseen = self._unseen(game, drawn)
         cat = game.catalogue
         river = [i for i in unseen if is_river_tile(cat.types[cat.index[i]])]

@@ -169,3 +169,9 @@ def test_last_tile_takes_the_best_final_margin(expansions, seed, misses):
     assert (want != cands[0][1]) == misses
     if misses:
         assert (margin(cands[0][1]), margin(want)) == (-17, -15)
+
+
+def test_a_c_game_without_its_record_is_refused_clearly():
+    c = CGame(Rules(players=2), 3, record=False)
+    with pytest.raises(ValueError, match="keeps no events"):
+        Search(rollouts=1).choose(c, c.decision, Stream(1))
