@@ -13,7 +13,9 @@ candidate sees the same R deals and the same reseeded streams (common random
 numbers), so their difference is the candidates', not the deals'. A rollout is scored
 by the deciding seat's margin (its score minus the best other score, `score =
 "margin"`, the default) or its win share (`score = "win"`); the best mean wins, ties
-going to the first in the decision's order.
+going to the first in the decision's order. The budget is R x K rollouts per place
+decision; there is no time budget, since one would make a game depend on the
+machine's speed (BENCHMARKS.md gives the cost per decision of each budget).
 
 The search sees only what a player sees: the board, the scores, the tiles and
 messages drawn so far, and the configured deck when the rules fix one. Randomness
