@@ -6,7 +6,10 @@ Cases ending in `-engine` play through the Python engine (sim/game.py, events an
 all); cases starting with `c-` play in the C game state machine (sim/cgame.py, built-in
 seats, no events kept: a game never leaves C), those ending in `-batch` a whole batch
 in one C call (cgame.play_batch); the others use the C fast path (sim/fastpath.py:
-the C game, keeping each game's history).
+the C game, keeping each game's history). Cases starting with `search-` play the
+search strategy (strategies/search.py, its rollouts in C) in seat 0 against greedy on
+the Python engine; their rows add `ms_per_decision`, the mean cost of one decision of
+the search seat (every decision it answers, searched or not).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ class Case:
     games: int  # games per batch
     # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py);
     # "branches" / "branches-python": the message forks of sim/tournament/counterfactual.py,
-    # 1 rollout, all in C (cgame.play_with_branches) / on the Python engine
+    # 1 rollout, all in C (cgame.play_with_branches) / on the Python engine; "search":
+    # as "python", timing seat 0's decisions too
     engine: str
     expansions: tuple[str, ...] = ()
     edition: str = "c3.1"
@@ -58,7 +62,31 @@ CASES = (
          "branches-python", ("messages",), "c3.1"),
     Case("c-message-branches-2p", "greedy+messages=always_2,greedy+messages=always_2", 400,
          "branches", ("messages",), "c3.1"),
+    # issue 16: search (rollouts x candidates per decision) against greedy
+    Case("search-6-base-2p", "search(rollouts=2,candidates=3),greedy", 40, "search"),
+    Case("search-16-base-2p", "search(rollouts=4,candidates=4),greedy", 16, "search"),
+    Case("search-48-base-2p", "search(rollouts=8,candidates=6),greedy", 6, "search"),
+    Case("search-6-messages-c3.1-2p", "search(rollouts=2,candidates=3),greedy", 40, "search",
+         ("messages",), "c3.1"),
+    Case("search-16-messages-c3.1-2p", "search(rollouts=4,candidates=4),greedy", 16, "search",
+         ("messages",), "c3.1"),
+    Case("search-48-messages-c3.1-2p", "search(rollouts=8,candidates=6),greedy", 6, "search",
+         ("messages",), "c3.1"),
 )
+
+
+class _Timed:
+    """A player whose decisions are counted and timed (the search seat's cost)."""
+
+    def __init__(self, player):
+        self.player, self.decisions, self.seconds = player, 0, 0.0
+
+    def choose(self, game, decision):
+        t0 = time.perf_counter()
+        choice = self.player.choose(game, decision)
+        self.seconds += time.perf_counter() - t0
+        self.decisions += 1
+        return choice
 
 
 def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
@@ -69,9 +97,12 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
     from sim.messages import MessagesOptions
     from sim.play import play
     from sim.rules import Rules
+    from sim.text import split_top
     from strategies import player
 
-    seats = [player(p) for p in case.players.split(",")]
+    seats = [player(p) for p in split_top(case.players, ",")]
+    if case.engine == "search":
+        seats[0] = _Timed(seats[0])
     rules = Rules(players=len(seats), expansions=case.expansions,
                   messages=MessagesOptions(edition=case.edition))
     games = max(1, int(case.games * scale))
@@ -102,9 +133,12 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
         batch(range(r * games, (r + 1) * games))
         rates.append(games / (time.perf_counter() - t0))
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    conn.send({"case": case.name, "games_per_s_per_core": round(statistics.median(rates), 1),
-               "peak_rss_mb": round(peak_kb / 1024, 1), "games": games * repeats,
-               "rates": [round(x, 1) for x in rates]})
+    row = {"case": case.name, "games_per_s_per_core": round(statistics.median(rates), 1),
+           "peak_rss_mb": round(peak_kb / 1024, 1), "games": games * repeats,
+           "rates": [round(x, 1) for x in rates]}
+    if case.engine == "search":  # warm-up included: the same decisions, a few more of them
+        row["ms_per_decision"] = round(1000 * seats[0].seconds / max(1, seats[0].decisions), 2)
+    conn.send(row)
     conn.close()
 
 

@@ -356,14 +356,16 @@ def bench(
     def line(r):  # each case as it finishes: a table row, or (with --json) a line on stderr
         text = (f"{r['case']:26} {r['games_per_s_per_core']:>13} {r['peak_rss_mb']:>8} "
                 f"{r['games']:>7}  {r['rates']}")
+        if "ms_per_decision" in r:  # the search cases: the cost of one decision
+            text += f"  {r['ms_per_decision']} ms/decision"
         typer.echo(text, err=as_json)
 
     if not as_json:
         typer.echo(f"{'case':26} {'games/s/core':>13} {'peak MB':>8} {'games':>7}  batches (games/s)")
     rows = benchmark.run(case, repeats, scale, on_row=line)
     if as_json:
-        typer.echo(json.dumps([{k: r[k] for k in ("case", "games_per_s_per_core", "peak_rss_mb", "games")}
-                               for r in rows]))
+        keys = ("case", "games_per_s_per_core", "peak_rss_mb", "games", "ms_per_decision")
+        typer.echo(json.dumps([{k: r[k] for k in keys if k in r} for r in rows]))
 
 
 @app.command()

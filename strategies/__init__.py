@@ -30,7 +30,7 @@ def register(name: str):
 
 def make(name: str, params: dict | None = None, where: str = "strategy"):
     """Build the policy `name` with `params`. Raises InputError naming `where`."""
-    from strategies import basic, greedy, messages  # noqa: F401  (registers the built-ins)
+    from strategies import basic, greedy, messages, search  # noqa: F401  (registers the built-ins)
 
     if not isinstance(name, str) or name not in REGISTRY:
         raise InputError(f"{where}: unknown strategy {name!r}: expected one of "
