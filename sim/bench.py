@@ -28,7 +28,7 @@ class Case:
     games: int  # games per batch
     # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py);
     # "branches" / "branches-python": the message forks of sim/tournament/counterfactual.py,
-    # 1 rollout, all in C (cgame.play_with_branches) / on the Python engine; "search":
+    # 1 rollout, on a paused C game (rollouts in C) / on the Python engine; "search":
     # as "python", timing seat 0's decisions too
     engine: str
     expansions: tuple[str, ...] = ()
@@ -90,8 +90,8 @@ class _Timed:
 
 
 def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
-    from sim.cgame import CGame, play_batch, play_with_branches
-    from sim.tournament.counterfactual import play_with_branches as python_branches
+    from sim.cgame import CGame, play_batch
+    from sim.tournament.counterfactual import play_with_branches
     from sim.fastpath import play_fast
     from sim.game import Game
     from sim.messages import MessagesOptions
@@ -112,10 +112,10 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
             play_fast(rules, seed, seats)
         elif case.engine == "c":
             CGame(rules, seed, seats, record=False).result()
-        elif case.engine == "branches":
-            play_with_branches(rules, seed, seats, 1)
+        elif case.engine == "branches":  # the worker's own path: forks on a paused C game
+            play_with_branches(CGame(rules, seed, seats, pause=("messages",)), seats, 1)
         elif case.engine == "branches-python":
-            python_branches(Game(rules, seed), seats, 1)
+            play_with_branches(Game(rules, seed), seats, 1)
         else:
             play(Game(rules, seed), seats)
 

@@ -305,28 +305,6 @@ def test_counterfactual_forks_with_rollouts_in_c_give_the_engines_rows(edition):
         CGame(rules, 1, pause=("town_hall",))
 
 
-@pytest.mark.parametrize("edition", ["classic", "c3.1"])
-def test_message_branches_in_c_give_the_python_rows(edition):
-    """cgame.play_with_branches (the message forks, aligned branches included, all in
-    C) gives counterfactual.play_with_branches' rows on the Python engine."""
-    from sim.cgame import play_with_branches
-    from sim.tournament.counterfactual import play_with_branches as python_branches
-
-    specs = ["greedy", "random+scoring_figure=coverage", "greedy(extra=1.0)+messages=always_action"]
-    for seed in range(3):
-        rules = _rules(("messages", "courier"), MESSAGE_OPTIONS[edition], 3)
-        ref = Game(rules, seed)
-        expected = python_branches(ref, [player(p) for p in specs], 2)
-        c, rows = play_with_branches(rules, seed, [player(p) for p in specs], 2)
-        # the Python rows also name the fork kind and carry the aligned 2-points branch
-        # of an extra tile/turn (sim/tournament/counterfactual.py), which C does not play
-        extra = {"fork", "other", "margin_two_aligned", "win_two_aligned"}
-        assert all(set(e) - set(r) <= extra for e, r in zip(expected, rows))
-        assert rows == [{k: e[k] for k in r} for e, r in zip(expected, rows)] and rows, (edition, seed)
-        assert len(rows) == len(expected)
-        _same_game(c, ref, (edition, seed))
-
-
 SCRIPTS = sorted((Path(__file__).resolve().parent / "scripts").glob("*.toml"))
 
 
