@@ -35,13 +35,15 @@ from sim._core import check, ffi, lib
 from sim.board import Board
 from sim.errors import IllegalMove, InputError
 from sim.game import FIGURE_KINDS, Decision, _check_stack, catalogue_for, stack_plan, stack_tiles
+from sim.mayors import TOWN_HALL_ID
 from sim.river import is_river_tile, river_edges
 from sim.rng import Stream, derive
 from sim.rules import Rules
 from sim.tiles import KINDS
 from strategies import REGISTRY
 
-EXPANSION_BITS = {"messages": lib.CC_X_MESSAGES, "river": lib.CC_X_RIVER, "courier": lib.CC_X_COURIER}
+EXPANSION_BITS = {"messages": lib.CC_X_MESSAGES, "river": lib.CC_X_RIVER, "courier": lib.CC_X_COURIER,
+                  "mayors": lib.CC_X_MAYORS}
 # message action names per edition, indexed by the C core's action code (CC_MSG_*):
 # what the message does, whatever number its edition gives it
 ACTION_NAMES = {
@@ -58,13 +60,24 @@ FIGURE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "gree
 MESSAGE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
                     "always_action": lib.CC_POL_ALWAYS_ACTION, "always_2": lib.CC_POL_ALWAYS_2}
 OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
-PAUSABLE = ("place", "scoring_figure", "messages")  # cc_seat_policy's decision fields
+MM_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY}
+MM_KINDS = ("figure", "town_hall", "favour", "scarecrow", "ride")  # Messengers & Mayors decisions
+PAUSABLE = ("place", "scoring_figure", "messages", *MM_KINDS)  # cc_seat_policy's decision fields
 EVENT_NAMES = ("start", "draw", "discard", "place", "figure", "score", "points", "move",
-               "message_draw", "message", "courier", "final", "end")
+               "message_draw", "message", "courier", "final", "end", "townhall", "crisis", "favour",
+               "scarecrow", "ride")
+# Messengers & Mayors decisions by cc_game_decision kind, and the words of their rows
+MM_DECISIONS = {lib.CC_DEC_TOWN_HALL: "town_hall", lib.CC_DEC_FAVOUR: "favour",
+                lib.CC_DEC_SCARECROW: "scarecrow", lib.CC_DEC_RIDE: "ride", lib.CC_DEC_FIGURE: "figure"}
+MM_WORDS = {lib.CC_MM_DRAW: "draw", lib.CC_MM_END: "end", lib.CC_MM_NONE: "none",
+            lib.CC_MM_FARMER: "farmer", lib.CC_MM_LIE: "lie", lib.CC_MM_RETURN: "return"}
+SCARECROW_CHOICES = ("farmer", "lie", "return")  # the C core's order (MM_SC_*)
+ROAD_ENDS = {"": lib.CC_END_NONE, "village": lib.CC_END_VILLAGE, "monastery": lib.CC_END_MONASTERY,
+             "house": lib.CC_END_HOUSE}
 
 
 def supports(rules: Rules) -> bool:
-    """Whether the C game plays these rules (every expansion but Messengers & Mayors)."""
+    """Whether the C game plays these rules (every expansion)."""
     return all(e in EXPANSION_BITS for e in rules.expansions)
 
 
@@ -82,21 +95,34 @@ def seat_policy(player, edition: str, out) -> bool:
     place = player.by_kind.get("place", player.default)
     figure = player.by_kind.get("scoring_figure", player.default)
     message = player.by_kind.get("messages", player.default)
+    mm = [player.by_kind.get(kind, player.default) for kind in MM_KINDS]
     codes = (_builtin(place, PLACE_POLICIES), _builtin(figure, FIGURE_POLICIES),
-             _builtin(message, MESSAGE_POLICIES))
+             _builtin(message, MESSAGE_POLICIES), *(_builtin(p, MM_POLICIES) for p in mm))
     if None in codes:
         return False
-    out.place, out.scoring_figure, out.messages = codes
+    (out.place, out.scoring_figure, out.messages, out.figure, out.town_hall, out.favour,
+     out.scarecrow, out.ride) = codes
     if place.name == "greedy":
         for k in range(4):
             out.open_weight[k] = place.open_weight[k]
         out.opponent, out.follower, out.courier = place.opponent, place.follower, place.courier
+        out.road_figure[0] = _road_figure(place)
+    if mm[0].name == "greedy":  # the figure decision after activations
+        for k in range(4):
+            out.figure_weight[k] = mm[0].open_weight[k]
+        out.figure_opponent, out.figure_follower = mm[0].opponent, mm[0].follower
+        out.road_figure[1] = _road_figure(mm[0])
     if message.name == "greedy":
         out.extra = message.extra
     for action, how in getattr(message, "overrides", {}).items():
         if action in ACTION_NAMES[edition]:  # the other edition's names never match
             out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
     return True
+
+
+def _road_figure(greedy) -> int:
+    """cc_seat_policy.road_figure of a greedy policy: 0 none, else 1 + the figure kind."""
+    return 0 if greedy.road_figure is None else 1 + greedy.road_figure
 
 
 class _MessagesSeat(NamedTuple):
@@ -107,6 +133,15 @@ class _MessagesSeat(NamedTuple):
 class _Messages(NamedTuple):
     figures: list  # per seat (meeple, messenger), as the reference engine names them
     players: list  # per seat _MessagesSeat, as Game.msg.players
+
+
+class _MayorsSeat(NamedTuple):
+    supply: dict  # figure kind code -> in supply (mayor, messenger, scarecrow)
+    town_hall: bool  # still in hand
+
+
+class _Mayors(NamedTuple):
+    players: list  # per seat _MayorsSeat, as Game.mm.players
 
 
 class _SeatStream(Stream):
@@ -155,7 +190,7 @@ class _BoardView(Board):
         raise TypeError("clone the CGame, not its board")
 
 
-def _dealt(rules: Rules, record: int, stack: list[str] | None = None):
+def _dealt(rules: Rules, record: int, stack: list[str] | None = None, town_halls_at_end: bool = True):
     """(cc_game_config, stack cdata, its length) for `rules`: a seeded game's stack and
     deck in their unshuffled order with the shuffles left to C (the same Fisher-Yates
     on the same streams as sim/game.py tile_order and sim/messages.py deck_order, so
@@ -165,8 +200,8 @@ def _dealt(rules: Rules, record: int, stack: list[str] | None = None):
     Raises InputError for rules the C game does not play or a bad stack."""
     if not supports(rules):
         raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
-                         f"{', '.join(EXPANSION_BITS)} (Messengers & Mayors: not yet)")
-    cat = catalogue_for(rules)
+                         f"{', '.join(EXPANSION_BITS)}")
+    cat = _catalogue(rules)
     cfg = ffi.new("cc_game_config *")
     if stack is None:
         start, order, nriver, nlake = _plan(rules)
@@ -181,6 +216,9 @@ def _dealt(rules: Rules, record: int, stack: list[str] | None = None):
     cfg.record = record
     if "river" in rules.expansions:
         cfg.river_edge = river_edges(start)[0]  # R-RIV-1: the river leaves the spring
+    if "mayors" in rules.expansions:
+        cfg.town_hall_type = cat.index[TOWN_HALL_ID]
+        cfg.town_halls_at_end = int(town_halls_at_end)
     if "messages" in rules.expansions:
         options, names = rules.messages, ACTION_NAMES[rules.messages.edition]
         cfg.edition = EDITIONS[options.edition]
@@ -191,6 +229,23 @@ def _dealt(rules: Rules, record: int, stack: list[str] | None = None):
         for i, name in enumerate(deck):
             cfg.deck[i] = names.index(name)
     return cfg, ffi.new("int32_t[]", [cat.index[t] for t in order] or [0]), len(order)
+
+
+_road_ends_set: set[int] = set()
+
+
+def _catalogue(rules: Rules):
+    """The rules' catalogue (sim/game.py catalogue_for), with every road's end given to
+    its C tile set once (the messenger's rides, R-MM-6)."""
+    cat = catalogue_for(rules)
+    if id(cat) not in _road_ends_set:
+        for i, t in enumerate(cat.types):
+            ends = [(lib.CC_END_GATE + s.gate) if s.end == "city" else ROAD_ENDS[s.end]
+                    for s in t.segments]
+            check(lib.cc_tileset_set_road_ends(cat._ts, i, ffi.new("int8_t[]", ends or [0]), len(ends)),
+                  f"cc_tileset_set_road_ends({t.id})")
+        _road_ends_set.add(id(cat))
+    return cat
 
 
 _plans: dict[tuple, tuple] = {}
@@ -229,7 +284,8 @@ def _seat_policies(rules: Rules, seats):
     pol = ffi.new("cc_seat_policy[]", rules.players)
     for s, player in enumerate(seats):
         if player is None:
-            pol[s].place = pol[s].scoring_figure = pol[s].messages = lib.CC_POL_PYTHON
+            for kind in PAUSABLE:
+                setattr(pol[s], kind, lib.CC_POL_PYTHON)
         elif not seat_policy(player, rules.messages.edition, pol[s]):
             raise InputError(f"seats: seat {s}: {player.name!r} is not made of built-in "
                              f"policies only; give None and answer its decisions")
@@ -264,7 +320,7 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     results = np.zeros((len(seeds), n, lib.CC_RESULT_INTS), dtype=np.int32)
     flags = _tile_flags(rules)
     buf = ffi.from_buffer
-    check(lib.cc_game_batch(catalogue_for(rules)._ts, cfg, stack, nstack, flags, len(flags), pol,
+    check(lib.cc_game_batch(_catalogue(rules)._ts, cfg, stack, nstack, flags, len(flags), pol,
                             len(seeds), streams,
                             ffi.cast("int32_t *", buf(turns)), ffi.cast("int32_t *", buf(winners)),
                             ffi.cast("int32_t *", buf(results)), results.size),
@@ -272,10 +328,11 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     return {"turns": turns, "winners": winners, "results": results}
 
 
-def _load(rules: Rules, seed: int, max_tiles: int, state: bytes) -> CGame:
+def _load(rules: Rules, seed: int, max_tiles: int, state: bytes, town_halls_at_end: bool = True) -> CGame:
     """A CGame from cc_game_save's bytes (unpickling)."""
     g = CGame.__new__(CGame)
-    g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
+    g.town_halls_at_end = town_halls_at_end
+    g.rules, g.seed, g.catalogue = rules, seed, _catalogue(rules)
     g._names = ACTION_NAMES[rules.messages.edition]
     g._policies = None  # the seats' policies are in the state as they were (paused or not)
     out = ffi.new("cc_game **")
@@ -289,7 +346,7 @@ class CGame:
     """One game played by the C state machine. See the module docstring."""
 
     def __init__(self, rules: Rules, seed: int, seats=None, *, stack: list[str] | None = None,
-                 record: bool | int = True, pause: tuple[str, ...] = ()):
+                 record: bool | int = True, pause: tuple[str, ...] = (), town_halls_at_end: bool = True):
         """`seats`: per seat a built-in Player or None (decisions come back to the
         caller); None for all: every seat answered by the caller. `stack`: fixed tile
         ids in draw order, as for Game. `record`: True keeps events and history, False
@@ -297,12 +354,14 @@ class CGame:
         "scoring_figure", "place") that come back to the caller for every seat, built
         in or not, so it may fork the game there (sim/tournament/counterfactual.py);
         the clones of a paused game play every built-in seat in C again.
+        `town_halls_at_end` as for Game (False: scripted games end with the script).
 
         Raises InputError for rules the C game does not play, a seat whose policies
         are not all built in, or a bad stack.
         """
         self.rules, self.seed = rules, seed
-        self.catalogue = cat = catalogue_for(rules)
+        self.catalogue = cat = _catalogue(rules)
+        self.town_halls_at_end = town_halls_at_end
         self._names = ACTION_NAMES[rules.messages.edition]
         pol = self._policies = _seat_policies(rules, seats)
         if pause:
@@ -316,14 +375,14 @@ class CGame:
                     setattr(paused[s], kind, lib.CC_POL_PYTHON)
             pol = paused
         cfg, tiles, ntiles = _dealt(rules, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
-                                    if record is True else int(record), stack)
+                                    if record is True else int(record), stack, town_halls_at_end)
         cfg.tiles_stream, cfg.messages_stream = derive(seed, "tiles"), derive(seed, "messages")
         flags = _tile_flags(rules)
         states = ffi.new("uint64_t[]", [derive(seed, f"seat{s}") for s in range(rules.players)])
         out = ffi.new("cc_game **")
         check(lib.cc_game_new(cat._ts, cfg, tiles, ntiles, flags, len(flags), states, pol, out),
               "cc_game_new", rules=rules, seed=seed)
-        self._own(out[0], ntiles + 1)
+        self._own(out[0], ntiles + 1 + (rules.players if "mayors" in rules.expansions else 0))
 
     def _own(self, ptr, max_tiles: int) -> None:
         self._ptr = ffi.gc(ptr, lib.cc_game_free)
@@ -395,10 +454,21 @@ class CGame:
         seats = [_MessagesSeat((r[7], r[8]), (r[9], r[10])) for r in self._rows()]
         return _Messages([s.position for s in seats], seats)
 
-    mm = None  # Messengers & Mayors is not in the C game yet
-    MAX_SEGS = lib.CC_MAX_SEGS  # segment ids: tile index * MAX_SEGS + local, as Game's
+    @property
+    def mm(self):
+        """Messengers & Mayors as a read-only snapshot (None without it): per seat the
+        figures in supply and the town hall in hand, as Game.mm.players."""
+        if "mayors" not in self.rules.expansions:
+            return None
+        return _Mayors([_MayorsSeat({1: r[55], 2: r[56], 3: r[57]}, bool(r[58])) for r in self._rows()])
 
-    town_halls_at_end = True  # as Game's default (no town halls in the C game yet)
+    @property
+    def placed_index(self) -> int:
+        """Board index of the tile placed last (the figure decision's tile)."""
+        return self._state()[4] - 1
+
+    MAX_SEGS = lib.CC_MAX_SEGS  # segment ids: tile index * MAX_SEGS + local, as Game's
+    town_halls_at_end = True  # as Game's default
 
     @property
     def decision(self) -> Decision | None:
@@ -419,6 +489,12 @@ class CGame:
             self._choices = ffi.new("int32_t[]", max(5 * 1024, 2 * cap))
         check(n, "cc_game_decision")
         kind, seat, tile, count, *info = ffi.unpack(self._head, lib.CC_HEAD_INTS)
+        if kind in MM_DECISIONS:
+            flat = ffi.unpack(self._choices, 5 * count)
+            name = MM_DECISIONS[kind]
+            choices = tuple(self._mm_choice(kind, flat[i], flat[i + 1], flat[i + 2])
+                            for i in range(0, 5 * count, 5))
+            return Decision(name, seat, "" if tile < 0 else self.catalogue.types[tile].id, choices)
         if kind == lib.CC_DEC_PLACE:
             flat = ffi.unpack(self._choices, 5 * count)
             rows = tuple(zip(flat[0::5], flat[1::5], flat[2::5], flat[3::5], flat[4::5]))
@@ -435,6 +511,17 @@ class CGame:
             return Decision("messages", seat, "", choices,
                             {"action": self._names[info[0]], "number": info[1], "points": points})
         return None
+
+    @staticmethod
+    def _mm_choice(kind: int, code: int, a: int, b: int):
+        """A Messengers & Mayors choice in Game's words (core.h CC_MM_*)."""
+        if kind == lib.CC_DEC_FIGURE:
+            return (code, a)
+        if code == lib.CC_MM_CELL:
+            return (a, b)
+        if code == lib.CC_MM_TARGET:
+            return a  # a figure id (favour) or a segment (ride)
+        return MM_WORDS[code]
 
     def _message_choice(self, action: int, target: int) -> tuple:
         if action == lib.CC_MSG_TWO:
@@ -479,6 +566,7 @@ class CGame:
         g = CGame.__new__(CGame)
         g.rules, g.seed, g.catalogue, g._names = self.rules, self.seed, self.catalogue, self._names
         g._policies = self._policies
+        g.town_halls_at_end = self.town_halls_at_end
         g._own(ptr, self._max_tiles)
         if g._policies is not None:
             g._resume()  # a fork's branches are played out in C
@@ -489,7 +577,8 @@ class CGame:
         size = check(lib.cc_game_save(self._ptr, ffi.NULL, 0), "cc_game_save")
         buf = ffi.new("uint8_t[]", size)
         check(lib.cc_game_save(self._ptr, buf, size), "cc_game_save")
-        return _load, (self.rules, self.seed, self._max_tiles, bytes(ffi.buffer(buf, size)))
+        return _load, (self.rules, self.seed, self._max_tiles, bytes(ffi.buffer(buf, size)),
+                       self.town_halls_at_end)
 
     def __deepcopy__(self, memo) -> CGame:
         return self.clone()
@@ -509,6 +598,8 @@ class CGame:
                 out.append(tuple(v))
             elif kind == lib.CC_DEC_SCORING_FIGURE:
                 out.append(messages.FIGURES[v[0]])
+            elif kind in MM_DECISIONS:
+                out.append(self._mm_choice(kind, v[0], v[1], v[2]))
             else:
                 out.append(self._message_choice(v[0], v[1]))
         return out
@@ -570,6 +661,18 @@ class CGame:
             at, where = self._where(v[0])
             e.update(seat=seat, at=at, where=where, points=v[3],
                      came_from=[v[5], v[6]] if v[4] else None)
+        elif name in ("townhall", "crisis"):
+            e.update(seat=seat, at=[v[0], v[1]])
+        elif name == "favour":
+            e.update(seat=seat, target=self._where(v[1])[0] if v[0] else None)
+        elif name == "scarecrow":
+            e.update(seat=seat, choice=SCARECROW_CHOICES[v[0]], at=self._where(v[1])[0])
+        elif name == "ride":
+            if v[0]:
+                at, where = self._where(v[1])
+                e.update(seat=seat, to=at, where=where)
+            else:
+                e.update(seat=seat, to=None)
         elif name == "end":
             result = self.result()
             e.update(scores=[p["score"] for p in result["players"]], winners=result["winners"])
@@ -592,6 +695,11 @@ class CGame:
                     "points": {names[a]: mpoints[a] for a in range(8) if resolved[a]},
                     "figure_moves": dict(zip(messages.FIGURES, r[9:11])),
                     "live_moves": r[11]}
+        if "mayors" in self.rules.expansions:
+            for p, r in zip(out["players"], rows):
+                p["mayors"] = {"placed": dict(zip(FIGURE_KINDS[1:], r[45:48])), "favours": r[48],
+                               "scarecrows": dict(zip(SCARECROW_CHOICES, r[49:52])), "rides": r[52],
+                               "ride_points": r[53], "town_hall_turn": r[54]}
         return out
 
 
@@ -630,6 +738,9 @@ def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
         k = names.index(a) if a in names else None  # the other edition's names stay 0
         for what, arr in (("drawn", drawn), ("taken", taken), ("points", points)):
             cols[f"{what}_{a}"] = zero if k is None else arr[:, :, k].ravel()
-    cols.update(dict.fromkeys(MM_COLUMNS, zero))
+    if "mayors" in rules.expansions:  # MM_COLUMNS order = cc_game_result's 45..54
+        cols.update({c: res[:, :, 45 + i].ravel() for i, c in enumerate(MM_COLUMNS)})
+    else:
+        cols.update(dict.fromkeys(MM_COLUMNS, zero))
     return pa.Table.from_pydict({f.name: pa.array(cols[f.name], type=f.type) for f in PLAYERS},
                                 schema=PLAYERS)

@@ -162,7 +162,7 @@ def test_a_damaged_state_is_refused_not_run():
     from sim.cgame import _load
 
     c = CGame(Rules(players=2, expansions=("messages",)), 4)
-    fn, (rules, seed, max_tiles, state) = c.__reduce__()
+    fn, (rules, seed, max_tiles, state, _) = c.__reduce__()
     assert fn is _load and pickle.loads(pickle.dumps(c)).decision == c.decision
     for bad in (state[:-1], state + b"\0", b"XXXX" + state[4:], state[:100]):
         with pytest.raises(CoreArgumentError, match="cc_game_load"):
@@ -214,9 +214,7 @@ def test_illegal_choices_and_unplayed_rules_are_refused():
     with pytest.raises(IllegalMove):
         c.apply((999, 999, 0, -1, -1))
     assert c.decision == d and c.history == []  # nothing changed
-    with pytest.raises(InputError, match="mayors"):
-        CGame(Rules(players=2, expansions=("mayors",)), 1)
-    assert not supports(Rules(players=2, expansions=("mayors",)))
+    assert supports(Rules(players=2, expansions=("mayors", "messages", "river", "courier")))
     with pytest.raises(InputError, match="seat 1"):
         CGame(Rules(players=2), 1, [player("random"), _python_policy_player()])
 
@@ -302,7 +300,7 @@ def test_counterfactual_forks_with_rollouts_in_c_give_the_engines_rows(edition):
         assert {r["fork"] for r in rows} == set(forks)
         _same_game(c, ref, (edition, seed))
     with pytest.raises(InputError, match="pause"):
-        CGame(rules, 1, pause=("town_hall",))
+        CGame(rules, 1, pause=("draw",))
 
 
 SCRIPTS = sorted((Path(__file__).resolve().parent / "scripts").glob("*.toml"))
@@ -310,18 +308,17 @@ SCRIPTS = sorted((Path(__file__).resolve().parent / "scripts").glob("*.toml"))
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
 def test_scripted_games_play_the_same_in_c(path):
-    """Every scripted game the C game can play (not Messengers & Mayors): its choices
-    replayed on a CGame meet the same decisions and give the same events and result."""
+    """Every scripted game (Messengers & Mayors too, its town halls chosen, not drawn):
+    its choices replayed on a CGame meet the same decisions and give the same events
+    and result."""
     from sim.game import TOWN_HALL
     from sim.script import load_script, play_script
 
     script = load_script(path)
-    if not supports(script.rules):
-        pytest.skip("Messengers & Mayors is not in the C game yet")
     ref = play_script(script)
     tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != TOWN_HALL.id]
     replay = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
-    c = CGame(script.rules, 0, stack=tiles)
+    c = CGame(script.rules, 0, stack=tiles, town_halls_at_end=False)
     for step, choice in enumerate(ref.history):
         _same_decision(c.decision, replay.decision, (path.stem, step))
         c.apply(choice)

@@ -163,9 +163,17 @@ int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind
 /* Every segment of the feature of seg, ascending. Returns how many. */
 int cc_feature_segments(const cc_board *b, int seg, int32_t *out, int cap);
 
+/* Where each road segment of tile type `type` ends (R-MM-6: a messenger rides on from
+ * a junction or a city gate): ends[local] for its n <= 12 segments, CC_END_* or
+ * CC_END_GATE + the local index of the city whose gate it enters. The same for every
+ * rotation (rotating keeps the local order). */
+enum { CC_END_NONE = 0, CC_END_VILLAGE = 1, CC_END_MONASTERY = 2, CC_END_HOUSE = 3,
+       CC_END_GATE = 4 };
+int cc_tileset_set_road_ends(cc_tileset *ts, int type, const int8_t *ends, int n);
+
 /* ==================================================================== the game
  * The whole game as a resumable state machine (game.c; each expansion in its own file:
- * messages.c, river.c, courier.c, listed in game.c's registry). The same rules, order
+ * messages.c, river.c, courier.c, mayors.c, listed in game.c's registry). The same rules, order
  * of steps, decisions and events as sim/game.py, which it is tested against move by
  * move. Random streams come from Python (sim/rng.py derivations) as SplitMix64 states.
  * A call that is refused (bad argument, bad choice) changes nothing; an internal
@@ -175,7 +183,7 @@ int cc_feature_segments(const cc_board *b, int seg, int32_t *out, int cap);
 
 typedef struct cc_game cc_game;
 
-enum { CC_X_MESSAGES = 1, CC_X_RIVER = 2, CC_X_COURIER = 4 };  /* expansion bits */
+enum { CC_X_MESSAGES = 1, CC_X_RIVER = 2, CC_X_COURIER = 4, CC_X_MAYORS = 8 };  /* expansion bits */
 enum { CC_TILE_RIVER = 1, CC_TILE_LETTER = 2 };                 /* per tile type flags */
 enum { CC_EDITION_CLASSIC = 0, CC_EDITION_C31 = 1 };
 /* point sources, sim/scoring.py SOURCES order */
@@ -186,7 +194,17 @@ enum { CC_SRC_ROAD = 0, CC_SRC_CITY = 1, CC_SRC_MONASTERY = 2, CC_SRC_FIELD = 3,
 enum { CC_MSG_TWO = -1, CC_MSG_ROAD = 0, CC_MSG_CITY = 1, CC_MSG_MONASTERY = 2,
        CC_MSG_EXTRA = 3, CC_MSG_COATS = 4, CC_MSG_KNIGHT = 5, CC_MSG_FARMER = 6,
        CC_MSG_SCORE = 7, CC_NMSG = 8 };
-enum { CC_DEC_NONE = 0, CC_DEC_PLACE = 1, CC_DEC_SCORING_FIGURE = 2, CC_DEC_MESSAGES = 3 };
+enum { CC_DEC_NONE = 0, CC_DEC_PLACE = 1, CC_DEC_SCORING_FIGURE = 2, CC_DEC_MESSAGES = 3,
+       CC_DEC_TOWN_HALL = 4, CC_DEC_FAVOUR = 5, CC_DEC_SCARECROW = 6, CC_DEC_RIDE = 7,
+       CC_DEC_FIGURE = 8 };
+/* figure kinds (sim/mayors.py KIND_NAMES) */
+enum { CC_FIG_FOLLOWER = 0, CC_FIG_MAYOR = 1, CC_FIG_MESSENGER = 2, CC_FIG_SCARECROW = 3 };
+/* Messengers & Mayors choice rows {code, a, b, 0, 0}: town_hall CC_MM_CELL (x, y),
+ * CC_MM_DRAW or CC_MM_END; favour CC_MM_NONE or CC_MM_TARGET (figure id); scarecrow
+ * CC_MM_FARMER, CC_MM_LIE, CC_MM_RETURN; ride CC_MM_RETURN or CC_MM_TARGET (segment);
+ * figure: {figure kind or -1, local segment or -1, 0, 0, 0} */
+enum { CC_MM_CELL = 0, CC_MM_DRAW = 1, CC_MM_END = 2, CC_MM_NONE = 3, CC_MM_TARGET = 4,
+       CC_MM_FARMER = 5, CC_MM_LIE = 6, CC_MM_RETURN = 7 };
 /* built-in policies (strategies/); CC_POL_PYTHON: the decision is returned to Python */
 enum { CC_POL_PYTHON = -1, CC_POL_FIRST = 0, CC_POL_RANDOM = 1, CC_POL_GREEDY = 2,
        CC_POL_MEEPLE_ONLY = 3, CC_POL_ALTERNATE = 4, CC_POL_DARK_SEEKER = 5,
@@ -209,6 +227,9 @@ typedef struct {
      * messages stream. */
     int32_t shuffle_stack, river_tiles, lake_tiles, shuffle_deck;
     uint64_t tiles_stream, messages_stream;
+    /* Messengers & Mayors: the town hall's tile type (R-MM-10); 0 ends a game whose
+     * stack is empty with town halls unplaced (scripted games), else R-MM-12 */
+    int32_t town_hall_type, town_halls_at_end;
 } cc_game_config;
 
 /* One seat: a policy per decision kind and their parameters (the strategies package). */
@@ -218,15 +239,23 @@ typedef struct {
     double opponent, follower, courier;  /* greedy place */
     double extra;            /* greedy messages: value of an extra tile or turn */
     int32_t overrides[8];    /* messages: CC_OVERRIDE_* per action code */
+    /* Messengers & Mayors decisions (CC_POL_FIRST, RANDOM, GREEDY or PYTHON) */
+    int32_t figure, town_hall, favour, scarecrow, ride;
+    /* greedy road_figure of the place [0] and figure [1] decisions: 0 greedy's own
+     * choice, else 1 + the figure kind put on a road where both may go */
+    int32_t road_figure[2];
+    double figure_weight[4], figure_opponent, figure_follower;  /* greedy figure */
 } cc_seat_policy;
 
 /* Sizes of the rows the game writes. */
 enum { CC_HEAD_INTS = 8, CC_EVENT_INTS = 12, CC_HISTORY_INTS = 6, CC_STATUS_INTS = 13,
-       CC_RESULT_INTS = 45, CC_MSG_CHOICE_INTS = 3 };
+       CC_RESULT_INTS = 59, CC_MSG_CHOICE_INTS = 3 };
 
 enum { CC_EV_START = 0, CC_EV_DRAW = 1, CC_EV_DISCARD = 2, CC_EV_PLACE = 3, CC_EV_FIGURE = 4,
        CC_EV_SCORE = 5, CC_EV_POINTS = 6, CC_EV_MOVE = 7, CC_EV_MESSAGE_DRAW = 8,
-       CC_EV_MESSAGE = 9, CC_EV_COURIER = 10, CC_EV_FINAL = 11, CC_EV_END = 12 };
+       CC_EV_MESSAGE = 9, CC_EV_COURIER = 10, CC_EV_FINAL = 11, CC_EV_END = 12,
+       CC_EV_TOWNHALL = 13, CC_EV_CRISIS = 14, CC_EV_FAVOUR = 15, CC_EV_SCARECROW = 16,
+       CC_EV_RIDE = 17 };
 
 /* A new game: places the start tile and runs to the first decision of a CC_POL_PYTHON
  * seat (or the end). stack: tile types in draw order, or unshuffled as
@@ -244,7 +273,8 @@ cc_game *cc_game_clone(const cc_game *g);
  * messages info = {action, number}. choices: place rows of 5 (x, y, rotation, figure,
  * segment); messages rows of CC_MSG_CHOICE_INTS (action or CC_MSG_TWO, target or -1,
  * points or -1 for none); scoring_figure has the 2 choices meeple, messenger and
- * writes none. cap: int32 slots in choices. Returns the number of choices (0: over). */
+ * writes none; Messengers & Mayors rows of 5 (CC_MM_*; figure: the tile placed as the
+ * tile type). cap: int32 slots in choices. Returns the number of choices (0: over). */
 int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *choices, int cap);
 /* Takes choice `index` of the current decision, then runs the built-in seats on to the
  * next decision for Python. Returns its kind (CC_DEC_NONE once over), or an error with
@@ -261,8 +291,10 @@ int cc_game_events(const cc_game *g, int from, int32_t *out, int cap);
 int cc_game_history(const cc_game *g, int from, int32_t *out, int cap);
 /* Per player CC_RESULT_INTS: score, points by source (6), meeple and messenger
  * positions, their moves (2), live moves, then per action code: drawn (8), taken (8),
- * message points (8), resolved (8); then followers in supply. Returns the number of
- * players. */
+ * message points (8), resolved (8); then followers in supply; then Messengers &
+ * Mayors: placed mayors, messengers, scarecrows (3), favours, scarecrows made farmer,
+ * laid, returned (3), rides, ride points, town hall turn, in supply mayor, messenger,
+ * scarecrow (3), town hall in hand. Returns the number of players. */
 int cc_game_result(const cc_game *g, int32_t *out, int cap);
 /* The game's board, read-only (valid while the game lives and until its next change). */
 const cc_board *cc_game_board(const cc_game *g);

@@ -6,10 +6,25 @@
 
 /* Every expansion the C game knows, in the order their hooks run. */
 static const expansion_t *const REGISTRY[] = {&messages_expansion, &river_expansion,
-                                              &courier_expansion};
+                                              &courier_expansion, &mayors_expansion};
 enum { NREGISTRY = sizeof REGISTRY / sizeof *REGISTRY };
 
 static const cc_figure_rule FOLLOWER_RULE = {0, 0xF, 1, 1, 1};  /* R-BASE-4: any free feature */
+
+static const cc_figure_rule *rule_of(int kind) {
+    return kind == CC_FIG_FOLLOWER ? &FOLLOWER_RULE : mayors_rule(kind);
+}
+
+/* The figures seat may place now (R-BASE-4: a follower from supply; R-MM-1/5/7), in
+ * the order of the place decision's rows. out has room for 4. */
+int game_figure_rules(const cc_game *g, int seat, cc_figure_rule *out) {
+    int n = 0;
+    if (g->supply[seat] > 0) out[n++] = FOLLOWER_RULE;
+    if (game_has(g, CC_X_MAYORS))
+        for (int k = CC_FIG_MAYOR; k <= CC_FIG_SCARECROW; k++)
+            if (g->mm.players[seat].supply[k] > 0) out[n++] = *mayors_rule(k);
+    return n;
+}
 
 /* ---------------------------------------------------------------- buffers */
 
@@ -26,7 +41,7 @@ static int grow(void **buf, int32_t *cap, int64_t need, size_t elem) {
     return 0;
 }
 
-static int grow_rows(cc_game *g, int64_t need) {
+int game_grow_rows(cc_game *g, int64_t need) {
     int32_t cap = g->rows_cap;
     int rc = grow((void **)&g->rows, &cap, need, sizeof *g->rows);
     if (rc < 0) return rc;
@@ -86,7 +101,9 @@ int game_tiles_left(const cc_game *g) { return g->nstack - g->top; }
  * _options); greedy values too when a built-in greedy seat will choose. Returns the
  * number of rows (0: the tile fits nowhere). */
 static int options(cc_game *g, int t) {
-    int seat = g->seat, nrules = g->supply[seat] > 0;  /* R-BASE-4: a follower from supply */
+    int seat = g->seat;
+    cc_figure_rule rules[4];
+    int nrules = game_figure_rules(g, seat, rules);
     const cc_seat_policy *sp = &g->seats[seat];
     cc_greedy_params p, *pp = NULL;
     if (sp->place == CC_POL_GREEDY) {
@@ -101,17 +118,26 @@ static int options(cc_game *g, int t) {
     }
     int n;
     for (;;) {
-        n = cc_turn_options(g->board, t, &FOLLOWER_RULE, nrules, pp, g->rows, g->values, g->rows_cap);
+        n = cc_turn_options(g->board, t, rules, nrules, pp, g->rows, g->values, g->rows_cap);
         if (n != CC_ERR_FULL) break;
-        int rc = grow_rows(g, (int64_t)g->rows_cap * 2);
+        int rc = game_grow_rows(g, (int64_t)g->rows_cap * 2);
         if (rc < 0) return rc;
     }
     if (n <= 0) return n;
+    /* RULES.md 6: where a placement has step-1 activations its figure comes after them */
+    int32_t cells[2 * 4 * 2 * CC_MAX_PLAYERS];
+    int ncells = 0;
+    if (game_has(g, CC_X_MAYORS)) {
+        ncells = mayors_activating_cells(g, cells, (int)(sizeof cells / sizeof *cells));
+        if (ncells < 0) return ncells;
+    }
     /* placements an expansion forbids (R-RIV-2) leave the choices */
     int kept = 0;
     for (int i = 0; i < n; i++) {
         const int32_t *r = &g->rows[5 * i];
         int ok = 1;
+        for (int c = 0; c < ncells && ok && r[3] >= 0; c++)
+            ok = r[0] != cells[2 * c] || r[1] != cells[2 * c + 1];
         for (int k = 0; k < NREGISTRY && ok; k++)
             if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->allows)
                 ok = REGISTRY[k]->allows(g, t, r[0], r[1], r[2]) != 0;
@@ -153,13 +179,28 @@ void game_add_points(cc_game *g, int seat, int points, int source) {
     game_emit(g, CC_EV_POINTS, g->turn, seat, 3, v);
 }
 
+void game_figure_removed(cc_game *g, int fig) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->figure_removed) REGISTRY[k]->figure_removed(g, fig);
+}
+
+void game_figure_moved(cc_game *g, int fig, int seg) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->figure_placed)
+            REGISTRY[k]->figure_placed(g, fig, seg);
+}
+
+/* A figure off the board, back to its owner's supply. */
 int game_return_figure(cc_game *g, int fig) {
     int32_t info[5];
     int rc = cc_figure_info(g->board, fig, info, 5);
     if (rc < 0) return rc;
+    if (info[1] != CC_FIG_FOLLOWER && !rule_of(info[1])) return CC_ERR_ARG;
     rc = cc_figure_remove(g->board, fig);
     if (rc < 0) return rc;
-    g->supply[info[0]]++;
+    game_figure_removed(g, fig);  /* R-COU-4: its id may be reused by a later figure */
+    if (info[1] == CC_FIG_FOLLOWER) g->supply[info[0]]++;
+    else g->mm.players[info[0]].supply[info[1]]++;
     return 0;
 }
 
@@ -174,6 +215,7 @@ static int score_feature(cc_game *g, int root, int final, int *kind, int *value)
     int winners = 0;
     for (int q = 0; q < g->nplayers; q++)
         if (holds_majority(r->count, r->strength, g->nplayers, q)) winners |= 1 << q;
+    if (game_has(g, CC_X_MAYORS)) mayors_scored(g, info[0], winners, v);
     int32_t ev[8] = {info[1], root, info[2], info[4], info[5], final, v, winners};
     game_emit(g, CC_EV_SCORE, g->turn, -1, 8, ev);
     *kind = info[1];
@@ -190,7 +232,8 @@ static int step_score(cc_game *g, int root) {
     int n = cc_feature_figures(g->board, root, figs, CC_MAX_FIGURES);
     if (n < 0) return n;
     for (int i = 0; i < n; i++) {
-        int rc = game_return_figure(g, figs[i]);
+        int rc = game_has(g, CC_X_MAYORS) ? mayors_keeps(g, figs[i], root, kind) : 0;
+        if (rc == 0) rc = game_return_figure(g, figs[i]);
         if (rc < 0) return rc;
     }
     for (int q = g->nplayers - 1; q >= 0; q--)  /* pushed last first: seats in order */
@@ -234,7 +277,7 @@ static int run_step(cc_game *g, const step_t *s) {
 }
 
 /* R-BASE-8: every feature still holding figures scores its final value. */
-static int final_scoring(cc_game *g) {
+int game_final_scoring(cc_game *g) {
     g->turn++;
     g->over = 1;
     game_emit(g, CC_EV_FINAL, g->turn, -1, 0, NULL);
@@ -258,21 +301,41 @@ static int next_turn(cc_game *g) {
     else g->seat = (g->seat + 1) % g->nplayers;
     for (int k = 0; k < NREGISTRY; k++)
         if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->next_turn) REGISTRY[k]->next_turn(g);
-    int rc = game_draw_for_turn(g);
+    int rc = game_begin_draw(g, 0);
     if (rc < 0) return rc;
-    return rc ? 0 : final_scoring(g);
+    return rc ? 0 : game_end_or_force(g);
 }
 
-static int put_figure(cc_game *g, int seat, int kind, int seg) {
-    int f = cc_figure_add(g->board, seat, kind, 1, 1, seg);
+int game_begin_draw(cc_game *g, int extra_tile) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->begin_draw) {
+            int rc = REGISTRY[k]->begin_draw(g, extra_tile);
+            if (rc != 0) return rc;
+        }
+    return game_draw_for_turn(g);
+}
+
+int game_end_or_force(cc_game *g) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->no_tile) {
+            int rc = REGISTRY[k]->no_tile(g);
+            if (rc != 0) return rc < 0 ? rc : 0;
+        }
+    return game_final_scoring(g);
+}
+
+int game_put_figure(cc_game *g, int seat, int kind, int seg) {
+    const cc_figure_rule *r = rule_of(kind);
+    if (!r || seat < 0 || seat >= g->nplayers) return CC_ERR_ARG;
+    int32_t *supply = kind == CC_FIG_FOLLOWER ? &g->supply[seat] : &g->mm.players[seat].supply[kind];
+    if (*supply <= 0) return CC_ERR_ARG;
+    int f = cc_figure_add(g->board, seat, kind, r->strength, r->scores, seg);
     if (f < 0) return f;
-    g->supply[seat]--;
+    (*supply)--;
+    if (kind != CC_FIG_FOLLOWER) g->mm.players[seat].placed[kind]++;
     int32_t v[2] = {kind, seg};
     game_emit(g, CC_EV_FIGURE, g->turn, seat, 2, v);
-    if (seat == g->seat)
-        for (int k = 0; k < NREGISTRY; k++)
-            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->figure_placed)
-                REGISTRY[k]->figure_placed(g, f, seg);
+    if (seat == g->seat) game_figure_moved(g, f, seg);
     return f;
 }
 
@@ -287,8 +350,13 @@ static int apply_place(cc_game *g, const int32_t *row) {
     g->placed_index = g->board->ntiles - 1;
     int32_t v[4] = {g->drawn_type, x, y, rot};
     game_emit(g, CC_EV_PLACE, g->turn, g->seat, 4, v);
+    for (int k = 0; k < NREGISTRY; k++)  /* M&M: activations before the figure */
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->after_tile) {
+            int rc = REGISTRY[k]->after_tile(g, x, y, done, nd, figure, local);
+            if (rc != 0) return rc < 0 ? rc : 0;
+        }
     if (figure >= 0) {
-        int f = put_figure(g, g->seat, figure, g->placed_index * CC_MAX_SEGS + local);
+        int f = game_put_figure(g, g->seat, figure, g->placed_index * CC_MAX_SEGS + local);
         if (f < 0) return f;
     }
     /* R-BASE-6: what this placement completed scores now, as one round of scoring */
@@ -302,7 +370,8 @@ static int nchoices(const cc_game *g) {
     case CC_DEC_PLACE: return g->nrows;
     case CC_DEC_SCORING_FIGURE: return 2;
     case CC_DEC_MESSAGES: return g->msg.nchoices;
-    default: return 0;
+    case CC_DEC_NONE: return 0;
+    default: return g->nrows;  /* Messengers & Mayors rows */
     }
 }
 
@@ -318,12 +387,14 @@ static int apply_choice(cc_game *g, int idx) {
         g->dec_kind = CC_DEC_NONE;
         return apply_place(g, row);
     }
-    int32_t v[2] = {idx, -1};
+    int32_t v[3] = {idx, -1, -1};
     if (kind == CC_DEC_MESSAGES) {
         v[0] = g->msg.choices[CC_MSG_CHOICE_INTS * idx];
         v[1] = g->msg.choices[CC_MSG_CHOICE_INTS * idx + 1];
+    } else if (kind >= CC_DEC_TOWN_HALL) {
+        memcpy(v, &g->rows[5 * idx], sizeof v);
     }
-    rc = record_choice(g, kind, 2, v);
+    rc = record_choice(g, kind, 3, v);
     if (rc < 0) return rc;
     g->dec_kind = CC_DEC_NONE;
     for (int k = 0; k < NREGISTRY; k++)
@@ -357,8 +428,16 @@ static int run(cc_game *g) {
 
 static int policy_of(const cc_game *g) {
     const cc_seat_policy *s = &g->seats[g->dec_seat];
-    return g->dec_kind == CC_DEC_PLACE ? s->place
-         : g->dec_kind == CC_DEC_SCORING_FIGURE ? s->scoring_figure : s->messages;
+    switch (g->dec_kind) {
+    case CC_DEC_PLACE: return s->place;
+    case CC_DEC_SCORING_FIGURE: return s->scoring_figure;
+    case CC_DEC_MESSAGES: return s->messages;
+    case CC_DEC_TOWN_HALL: return s->town_hall;
+    case CC_DEC_FAVOUR: return s->favour;
+    case CC_DEC_SCARECROW: return s->scarecrow;
+    case CC_DEC_RIDE: return s->ride;
+    default: return s->figure;
+    }
 }
 
 /* Built-in seats answer here; returns the next decision for Python, or NONE. */
@@ -370,7 +449,7 @@ static int advance(cc_game *g) {
         if (policy_of(g) == CC_POL_PYTHON) return g->dec_kind;
         int idx = g->dec_kind == CC_DEC_PLACE ? policy_place(g)
                 : g->dec_kind == CC_DEC_SCORING_FIGURE ? policy_scoring_figure(g)
-                : policy_messages(g);
+                : g->dec_kind == CC_DEC_MESSAGES ? policy_messages(g) : policy_mayors(g);
         if (idx < 0 || idx >= nchoices(g)) return fail(g, idx < 0 ? idx : CC_ERR_ARG);
         rc = apply_choice(g, idx);
         if (rc < 0) return fail(g, rc);
@@ -399,8 +478,14 @@ static int valid_policy(int kind, int p) {
 
 static int check_seat(const cc_seat_policy *p) {
     if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
-        || !valid_policy(CC_DEC_MESSAGES, p->messages))
+        || !valid_policy(CC_DEC_MESSAGES, p->messages) || !valid_policy(CC_DEC_FIGURE, p->figure)
+        || !valid_policy(CC_DEC_TOWN_HALL, p->town_hall) || !valid_policy(CC_DEC_FAVOUR, p->favour)
+        || !valid_policy(CC_DEC_SCARECROW, p->scarecrow) || !valid_policy(CC_DEC_RIDE, p->ride))
         return CC_ERR_ARG;
+    for (int i = 0; i < 2; i++)
+        if (p->road_figure[i] != 0 && p->road_figure[i] != 1 + CC_FIG_FOLLOWER
+            && p->road_figure[i] != 1 + CC_FIG_MESSENGER)
+            return CC_ERR_ARG;
     for (int a = 0; a < CC_NMSG; a++)
         if (p->overrides[a] < CC_OVERRIDE_NONE || p->overrides[a] > CC_OVERRIDE_ACTION) return CC_ERR_ARG;
     return 0;
@@ -409,13 +494,16 @@ static int check_seat(const cc_seat_policy *p) {
 static int check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
                         int nstack, const uint8_t *flags, int ntypes, const cc_seat_policy *seats) {
     if (c->nplayers < 2 || c->nplayers > CC_MAX_PLAYERS || c->followers < 0 || c->followers > 30
-        || (c->expansions & ~(CC_X_MESSAGES | CC_X_RIVER | CC_X_COURIER))
+        || (c->expansions & ~(CC_X_MESSAGES | CC_X_RIVER | CC_X_COURIER | CC_X_MAYORS))
         || c->start_type < 0 || c->start_type >= ts->n || nstack < 0 || nstack > 3000
         || ntypes != ts->n || (nstack && !stack) || (ntypes && !flags) || !seats)
         return CC_ERR_ARG;
     for (int i = 0; i < nstack; i++)
         if (stack[i] < 0 || stack[i] >= ts->n) return CC_ERR_ARG;
     if ((c->expansions & CC_X_RIVER) && (c->river_edge < 0 || c->river_edge > 3)) return CC_ERR_ARG;
+    if ((c->expansions & CC_X_MAYORS) && (c->town_hall_type < 0 || c->town_hall_type >= ts->n
+                                          || (c->town_halls_at_end != 0 && c->town_halls_at_end != 1)))
+        return CC_ERR_ARG;
     if (c->shuffle_stack && (c->river_tiles < 0 || c->lake_tiles < 0
                              || (int64_t)c->river_tiles + c->lake_tiles > nstack))
         return CC_ERR_ARG;
@@ -459,10 +547,10 @@ int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *
     g->nplayers = cfg->nplayers;
     g->ntypes = ntypes;
     g->nstack = nstack;
-    g->board = cc_board_new(ts, nstack + 1);
+    g->board = cc_board_new(ts, game_max_tiles(cfg, nstack));
     g->tile_flags = malloc((size_t)ntypes + 1);
     g->stack = malloc(((size_t)nstack + 1) * sizeof *g->stack);
-    if (!g->board || !g->tile_flags || !g->stack || grow_rows(g, 5 * 1024) < 0) {
+    if (!g->board || !g->tile_flags || !g->stack || game_grow_rows(g, 5 * 1024) < 0) {
         cc_game_free(g);
         return CC_ERR_NOMEM;
     }
@@ -546,9 +634,11 @@ int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *cho
     head[0] = g->dec_kind;
     head[1] = g->dec_kind ? g->dec_seat : -1;
     head[3] = n;
-    if (g->dec_kind == CC_DEC_PLACE) {
+    if (g->dec_kind == CC_DEC_PLACE || g->dec_kind >= CC_DEC_TOWN_HALL) {
         if (5 * n > cap) return CC_ERR_FULL;
-        head[2] = g->drawn_type;
+        head[2] = g->dec_kind == CC_DEC_PLACE ? g->drawn_type
+                : g->dec_kind == CC_DEC_TOWN_HALL ? g->cfg.town_hall_type
+                : g->dec_kind == CC_DEC_FIGURE ? g->board->tiles[g->placed_index].type : -1;
         memcpy(choices, g->rows, (size_t)n * 5 * sizeof *choices);
     } else if (g->dec_kind == CC_DEC_SCORING_FIGURE) {
         const msg_player_t *m = &g->msg.players[g->msg.pending_seat];
@@ -607,6 +697,11 @@ int cc_game_result(const cc_game *g, int32_t *out, int cap) {
         memcpy(&o[28], m->points, CC_NMSG * sizeof *o);
         memcpy(&o[36], m->resolved, CC_NMSG * sizeof *o);
         o[44] = g->supply[s];
+        const mm_player_t *p = &g->mm.players[s];
+        int32_t mm[14] = {p->placed[1], p->placed[2], p->placed[3], p->favours, p->scarecrows[0],
+                          p->scarecrows[1], p->scarecrows[2], p->rides, p->ride_points,
+                          p->town_hall_turn, p->supply[1], p->supply[2], p->supply[3], p->town_hall};
+        memcpy(&o[45], mm, sizeof mm);
     }
     return g->nplayers;
 }

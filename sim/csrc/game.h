@@ -7,7 +7,8 @@
 #include "internal.h"
 
 /* Steps of a turn still to run (sim/game.py agenda), kept as a stack: top = next. */
-enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_DRAW_MESSAGE, STEP_COURIER, STEP_EXTRA_TILE };
+enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_DRAW_MESSAGE, STEP_COURIER, STEP_EXTRA_TILE,
+       STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES, STEP_RIDE, STEP_LAST };
 enum { ROUND_TURN, ROUND_MESSAGE, ROUND_COURIER };  /* what a round of scoring ends */
 enum { AGENDA_CAP = 96, MSG_CHOICES_CAP = 2 + CC_MAX_FIGURES, MOVED_CAP = 32 };
 
@@ -44,6 +45,23 @@ typedef struct {
     int32_t moved_fig[MOVED_CAP], moved_seg[MOVED_CAP];
 } courier_state_t;
 
+typedef struct {
+    int32_t supply[4];     /* by figure kind (CC_FIG_*; the follower's is cc_game.supply) */
+    int32_t town_hall;     /* still in hand */
+    int32_t placed[4], favours, scarecrows[3], rides, ride_points, town_hall_turn;
+} mm_player_t;
+
+enum { MM_SC_FARMER, MM_SC_LIE, MM_SC_RETURN };  /* scarecrow statistics, in order */
+
+typedef struct {
+    mm_player_t players[CC_MAX_PLAYERS];
+    uint8_t rider[CC_MAX_FIGURES];     /* 1: a messenger that has ridden (ride points) */
+    /* messengers whose road was scored this scoring phase (R-MM-6): one each at most */
+    int32_t ndue, due_seat[CC_MAX_PLAYERS], due_fig[CC_MAX_PLAYERS], due_road[CC_MAX_PLAYERS];
+    int32_t pending_fig;   /* the mayor, scarecrow or messenger of a waiting decision */
+    int32_t extra_tile;    /* the town hall decision stands for a classic extra tile */
+} mm_state_t;
+
 struct cc_game {
     const cc_tileset *ts;
     cc_board *board;
@@ -66,6 +84,7 @@ struct cc_game {
     msg_state_t msg;
     river_state_t river;
     courier_state_t courier;
+    mm_state_t mm;
     int32_t *events, nevents, events_cap;      /* CC_EVENT_INTS each */
     int32_t *history, nhistory, history_cap;   /* CC_HISTORY_INTS each */
 };
@@ -88,9 +107,19 @@ typedef struct {
     int (*step)(cc_game *g, const step_t *s);
     /* applies choice `index` of a decision kind of its own; 1 if its own, or an error */
     int (*apply)(cc_game *g, int kind, int index);
+    /* before a draw (a turn's, or a classic extra tile's): 1 if it set a decision
+     * instead (the town hall, R-MM-10), or an error */
+    int (*begin_draw)(cc_game *g, int extra_tile);
+    /* the stack is empty at a turn's start: 1 if it set a decision instead of the end
+     * (R-MM-12), or an error */
+    int (*no_tile)(cc_game *g);
+    /* after a drawn tile is placed: 1 if it runs the rest of the turn (its figure,
+     * completed features done[0..nd)), or an error */
+    int (*after_tile)(cc_game *g, int x, int y, const int32_t *done, int nd, int figure, int local);
+    void (*figure_removed)(cc_game *g, int fig);
 } expansion_t;
 
-extern const expansion_t messages_expansion, river_expansion, courier_expansion;
+extern const expansion_t messages_expansion, river_expansion, courier_expansion, mayors_expansion;
 
 /* game.c, for the expansions and policies */
 int game_push(cc_game *g, int kind, int a, int b, int c);  /* onto the front of the agenda */
@@ -98,6 +127,19 @@ void game_emit(cc_game *g, int kind, int turn, int seat, int n, const int32_t *v
 void game_add_points(cc_game *g, int seat, int points, int source);
 int game_draw_for_turn(cc_game *g);
 int game_return_figure(cc_game *g, int fig);
+/* A figure of `kind` from seat's supply onto seg (the figure event; the Courier
+ * counts it if the seat is the active one). Returns its id or an error. */
+int game_put_figure(cc_game *g, int seat, int kind, int seg);
+void game_figure_moved(cc_game *g, int fig, int seg);  /* placed or moved this turn */
+void game_figure_removed(cc_game *g, int fig);         /* it left the board */
+/* A turn's or an extra tile's draw, unless an expansion decides first; 1 if a
+ * decision is set, 0 if nothing was left to draw, or an error. */
+int game_begin_draw(cc_game *g, int extra_tile);
+int game_end_or_force(cc_game *g);  /* nothing left to draw: R-MM-12, else the end */
+int game_final_scoring(cc_game *g);
+/* The place decision's rows for the figure kinds the seat may place (mayors.c) */
+int game_figure_rules(const cc_game *g, int seat, cc_figure_rule *out);
+int game_grow_rows(cc_game *g, int64_t need);  /* room for need int32 in rows */
 int game_tiles_left(const cc_game *g);
 static inline int game_has(const cc_game *g, int bit) { return (g->cfg.expansions & bit) != 0; }
 
@@ -121,5 +163,19 @@ int courier_near(const cc_game *g, int x, int y);
 int policy_place(cc_game *g);
 int policy_scoring_figure(cc_game *g);
 int policy_messages(cc_game *g);
+int policy_mayors(cc_game *g);  /* every Messengers & Mayors decision kind */
+
+/* mayors.c, for the turn options and policies */
+/* Cells whose tile would surround a tile holding a mayor or a standing scarecrow
+ * (step-1 activations there), as x, y pairs in xy (cap ints). Returns the count. */
+int mayors_activating_cells(const cc_game *g, int32_t *xy, int cap);
+const cc_figure_rule *mayors_rule(int kind);  /* NULL but for mayor, messenger, scarecrow */
+/* A scored feature's figure: 1 if M&M keeps it on the board (a messenger to ride). */
+int mayors_keeps(cc_game *g, int fig, int root, int kind);
+void mayors_scored(cc_game *g, int root, int winners, int value);  /* ride points */
+/* A board for every tile of the stack, the start and the town halls. */
+static inline int game_max_tiles(const cc_game_config *c, int nstack) {
+    return nstack + 1 + ((c->expansions & CC_X_MAYORS) ? c->nplayers : 0);
+}
 
 #endif

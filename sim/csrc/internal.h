@@ -19,6 +19,7 @@ typedef struct {
     int8_t edge_seg[4];  /* local city/road segment on each edge, -1 if none */
     int8_t half_seg[8];  /* local field segment on each half-edge, -1 if none */
     int8_t monastery;    /* local monastery segment, -1 if none */
+    int8_t road_end[CC_MAX_SEGS];  /* CC_END_* per local segment (R-MM-6) */
 } variant_t;
 
 /* What the four sides of a cell must show, as one base-6 number (N lowest digit):

@@ -214,8 +214,9 @@ static int draw_message(cc_game *g) {
 
 static int messages_step(cc_game *g, const step_t *s) {
     if (s->kind == STEP_DRAW_MESSAGE) return draw_message(g);
-    if (s->kind == STEP_EXTRA_TILE) {  /* classic message 4: a turn part inside this turn */
-        int rc = game_draw_for_turn(g);
+    if (s->kind == STEP_EXTRA_TILE) {  /* classic message 4: a turn part inside this turn
+                                          (or the town hall instead, R-MM-10) */
+        int rc = game_begin_draw(g, 1);
         return rc < 0 ? rc : 1;
     }
     return 0;

@@ -99,13 +99,15 @@ static int game_sane(const cc_game *g, const cc_tileset *ts) {
     const cc_game_config *c = &g->cfg;
     if (!in(g->nplayers, 2, CC_MAX_PLAYERS + 1) || c->nplayers != g->nplayers || g->ntypes != ts->n
         || !in(g->nstack, 0, 3001) || !in(g->top, 0, g->nstack + 1) || !in(g->nagenda, 0, AGENDA_CAP + 1)
-        || !in(g->seat, 0, g->nplayers) || !in(g->dec_kind, CC_DEC_NONE, CC_DEC_MESSAGES + 1)
+        || !in(g->seat, 0, g->nplayers) || !in(g->dec_kind, CC_DEC_NONE, CC_DEC_FIGURE + 1)
         || !in(g->dec_seat, 0, g->nplayers) || !in(g->nrows, 0, (int64_t)INT32_MAX / 5)
         || !in(g->nevents, 0, INT32_MAX / CC_EVENT_INTS) || !in(g->nhistory, 0, INT32_MAX / CC_HISTORY_INTS)
         || !in(g->drawn_type, -1, ts->n) || !in(g->msg.nchoices, 0, MSG_CHOICES_CAP + 1)
         || !in(g->msg.in_hand, -1, CC_NMSG) || !in(g->msg.deck_head, 0, CC_NMSG)
         || !in(g->msg.deck_n, 0, CC_NMSG + 1) || !in(g->msg.pending_seat, 0, g->nplayers)
-        || !in(g->courier.nmoved, 0, MOVED_CAP + 1) || !in(g->river.edge, 0, 4))
+        || !in(g->courier.nmoved, 0, MOVED_CAP + 1) || !in(g->river.edge, 0, 4)
+        || !in(g->mm.ndue, 0, CC_MAX_PLAYERS + 1) || !in(g->mm.pending_fig, -1, CC_MAX_FIGURES)
+        || ((c->expansions & CC_X_MAYORS) && !in(c->town_hall_type, 0, ts->n)))
         return 0;
     for (int i = 0; i < CC_NMSG; i++)
         if (!in(g->msg.deck[i], 0, CC_NMSG)) return 0;
@@ -119,12 +121,31 @@ static int state_sane(const cc_game *g) {
     int64_t nsegs = (int64_t)g->board->ntiles * CC_MAX_SEGS;
     for (int i = 0; i < g->nstack; i++)
         if (!in(g->stack[i], 0, g->ts->n)) return 0;
-    for (int i = 0; i < g->nrows; i++)
-        if (!in(g->rows[5 * i + 2], 0, 4)) return 0;
+    for (int i = 0; i < g->nrows; i++) {
+        const int32_t *r = &g->rows[5 * i];
+        if (g->dec_kind == CC_DEC_PLACE && (!in(r[2], 0, 4) || !in(r[3], -1, 4) || !in(r[4], -1, CC_MAX_SEGS)))
+            return 0;
+        if (g->dec_kind == CC_DEC_FIGURE && (!in(r[0], -1, 4) || !in(r[1], -1, CC_MAX_SEGS))) return 0;
+        if (g->dec_kind > CC_DEC_MESSAGES && g->dec_kind != CC_DEC_FIGURE
+            && (!in(r[0], CC_MM_CELL, CC_MM_RETURN + 1)
+                || (r[0] == CC_MM_TARGET && !in(r[1], 0, g->dec_kind == CC_DEC_RIDE ? nsegs : CC_MAX_FIGURES))))
+            return 0;
+    }
+    if (g->dec_kind > CC_DEC_MESSAGES && g->dec_kind != CC_DEC_TOWN_HALL && g->dec_kind != CC_DEC_FIGURE
+        && !in(g->mm.pending_fig, 0, CC_MAX_FIGURES))
+        return 0;  /* a favour, scarecrow or ride names its figure */
+    if (g->dec_kind == CC_DEC_FIGURE && !in(g->placed_index, 0, g->board->ntiles)) return 0;
+    for (int i = 0; i < g->mm.ndue; i++)
+        if (!in(g->mm.due_seat[i], 0, g->nplayers) || !in(g->mm.due_fig[i], 0, CC_MAX_FIGURES)
+            || !in(g->mm.due_road[i], 0, nsegs))
+            return 0;
     for (int i = 0; i < g->nagenda; i++) {
         const step_t *s = &g->agenda[i];
-        if (!in(s->kind, STEP_SCORE, STEP_EXTRA_TILE + 1)) return 0;
+        if (!in(s->kind, STEP_SCORE, STEP_LAST)) return 0;
         if (s->kind == STEP_SCORE && !in(s->a, 0, nsegs)) return 0;
+        if ((s->kind == STEP_ACTIVATE || s->kind == STEP_RIDE) && !in(s->a, 0, CC_MAX_FIGURES)) return 0;
+        if (s->kind == STEP_RIDE && !in(s->b, 0, nsegs)) return 0;
+        if (s->kind == STEP_PLACE_FIGURE && (!in(s->a, -1, 4) || !in(s->b, -1, CC_MAX_SEGS))) return 0;
         if (s->kind == STEP_AWARD && (!in(s->a, 0, g->nplayers) || !in(s->c, 0, CC_NSOURCES))) return 0;
     }
     if (!in(g->msg.pending_source, 0, CC_NSOURCES)) return 0;
@@ -177,7 +198,7 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
         b->ts = ts;
         b->grid = NULL; b->need = NULL; b->in_front = NULL; b->front = NULL; b->tiles = NULL;
         b->segs = NULL;
-        ok = b->max_tiles == g->nstack + 1 && b->dim == 2 * b->max_tiles + 3
+        ok = b->max_tiles == game_max_tiles(&g->cfg, g->nstack) && b->dim == 2 * b->max_tiles + 3
              && b->origin == b->max_tiles + 1 && in(b->ntiles, 1, b->max_tiles + 1)
              && in(b->nfront, 0, 4 * (int64_t)b->max_tiles + 5);
     }

@@ -38,6 +38,7 @@ static int build_variant(const cc_tiledef *d, const cc_tiledef *first, variant_t
     memset(w->edge_seg, -1, sizeof w->edge_seg);
     memset(w->half_seg, -1, sizeof w->half_seg);
     w->monastery = -1;
+    memset(w->road_end, 0, sizeof w->road_end);  /* cc_tileset_set_road_ends fills them */
     for (int s = 0; s < d->nseg; s++) {
         int k = d->seg_kind[s];
         uint8_t m = d->seg_mask[s];
@@ -97,4 +98,18 @@ int cc_tileset_add(cc_tileset *ts, const cc_tiledef *rot) {
         }
     }
     return ts->n++;
+}
+
+int cc_tileset_set_road_ends(cc_tileset *ts, int type, const int8_t *ends, int n) {
+    if (!ts || !ends || type < 0 || type >= ts->n || n < 0 || n > CC_MAX_SEGS) return CC_ERR_ARG;
+    const variant_t *v = &ts->v[type * 4];
+    if (n != v->def.nseg) return CC_ERR_ARG;
+    for (int s = 0; s < n; s++) {  /* checked first: all or nothing */
+        int e = ends[s];
+        if (e < CC_END_NONE || (e != CC_END_NONE && v->def.seg_kind[s] != CC_ROAD)) return CC_ERR_ARG;
+        if (e >= CC_END_GATE && (e - CC_END_GATE >= n || v->def.seg_kind[e - CC_END_GATE] != CC_CITY))
+            return CC_ERR_ARG;
+    }
+    for (int r = 0; r < 4; r++) memcpy(ts->v[type * 4 + r].road_end, ends, (size_t)n);
+    return CC_OK;
 }

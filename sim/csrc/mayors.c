@@ -1,0 +1,478 @@
+/* carcsim C core: Messengers & Mayors (RULES.md 3; sim/mayors.py states the same rules).
+ *
+ * R-MM-1/3/4  A mayor goes on a city segment, occupied or not; strength 0, it scores
+ *          (and shares) only when nobody present has more; home after its city scores.
+ * R-MM-2   Knight's favour: a placement surrounding a mayor's tile lets its owner
+ *          replace one opponent's standard follower in that city with one of theirs
+ *          (one in supply); the mayor then goes home either way.
+ * R-MM-5/6 The messenger meeple goes on a free road (strength 1). After its road is
+ *          scored its owner returns it or lets it ride on from an end of that road: to
+ *          an incomplete road ending at the same junction of the same tile, or into the
+ *          incomplete city the road ends in, on any tile of it. Clockwise from the
+ *          active seat, once every feature of the scoring phase is scored.
+ * R-MM-7/8/9 A scarecrow goes on a field segment, occupied or not. Surrounded, its owner
+ *          puts a follower there as a farmer (if one is in supply) and takes the
+ *          scarecrow back, lays it down (a farmer of strength 1 for good), or takes it
+ *          back. Standing, it never scores nor holds a majority.
+ * R-MM-10  Instead of drawing, a town hall next to any tile, fitting every neighbour;
+ *          never while the river flows (R-RIV-2); no figure on it.
+ * R-MM-11  Crisis meeting: the mayors on the four tiles next to it go home unused.
+ * R-MM-12  With the stack empty, a seat still holding its town hall must place it;
+ *          the others pass; the game ends when every town hall is placed.
+ * R-MM-13  What a town hall completes scores in that turn's phase 3.
+ * RULES.md 6: favours and scarecrow activations come in step 1, right after the tile;
+ * a placement with activations has its figure asked afterwards ("figure").
+ */
+#include "game.h"
+
+/* How a figure of each kind may be placed (sim/mayors.py RULES); the follower's is
+ * game.c's. */
+static const cc_figure_rule RULES[4] = {
+    {CC_FIG_FOLLOWER, 0, 0, 0, 0},
+    {CC_FIG_MAYOR, 1 << CC_CITY, 0, 0, 1},      /* R-MM-1, R-MM-3 */
+    {CC_FIG_MESSENGER, 1 << CC_ROAD, 1, 1, 1},  /* R-MM-5 */
+    {CC_FIG_SCARECROW, 1 << CC_FIELD, 0, 0, 0}, /* R-MM-7, R-MM-9 */
+};
+
+const cc_figure_rule *mayors_rule(int kind) {
+    return kind >= CC_FIG_MAYOR && kind <= CC_FIG_SCARECROW ? &RULES[kind] : NULL;
+}
+
+static void tile_xy(const cc_board *b, int seg, int *x, int *y) {
+    const placed_t *p = &b->tiles[seg / CC_MAX_SEGS];
+    *x = p->x;
+    *y = p->y;
+}
+
+/* How many of the 4 orthogonal neighbours of (x, y) hold tiles. */
+static int sides(const cc_board *b, int x, int y) {
+    int n = 0;
+    for (int e = 0; e < 4; e++) {
+        int c = cell(b, x + DX[e], y + DY[e]);
+        n += c >= 0 && b->grid[c] >= 0;
+    }
+    return n;
+}
+
+static int river_flowing(const cc_game *g) { return game_has(g, CC_X_RIVER) && g->river.open; }
+
+/* A mayor, or a scarecrow still standing: what a surrounding placement activates. */
+static int activates(const figure_t *f) {
+    return f->seg >= 0 && (f->kind == CC_FIG_MAYOR || (f->kind == CC_FIG_SCARECROW && !f->scores));
+}
+
+int mayors_activating_cells(const cc_game *g, int32_t *xy, int cap) {
+    const cc_board *b = g->board;
+    int n = 0;
+    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+        if (!activates(&b->figs[f])) continue;
+        int tx, ty;
+        tile_xy(b, b->figs[f].seg, &tx, &ty);
+        if (sides(b, tx, ty) != 3) continue;
+        for (int e = 0; e < 4; e++) {
+            int c = cell(b, tx + DX[e], ty + DY[e]);
+            if (c < 0 || b->grid[c] >= 0) continue;
+            if (n + 2 > cap) return CC_ERR_FULL;
+            xy[n++] = tx + DX[e];
+            xy[n++] = ty + DY[e];
+        }
+    }
+    return n / 2;
+}
+
+static void mayors_start(cc_game *g) {
+    mm_state_t *m = &g->mm;
+    memset(m, 0, sizeof *m);
+    for (int s = 0; s < CC_MAX_PLAYERS; s++) {
+        for (int k = CC_FIG_MAYOR; k <= CC_FIG_SCARECROW; k++) m->players[s].supply[k] = 1;
+        m->players[s].town_hall = 1;
+    }
+    m->pending_fig = -1;
+}
+
+static void mayors_figure_removed(cc_game *g, int fig) { g->mm.rider[fig] = 0; }
+
+/* ---------------------------------------------------------------- choices */
+
+static int set_row(cc_game *g, int i, int code, int a, int b) {
+    if (5 * (int64_t)(i + 1) > g->rows_cap) {
+        int rc = game_grow_rows(g, 5 * (int64_t)(i + 1));
+        if (rc < 0) return rc;
+    }
+    int32_t *r = &g->rows[5 * i];
+    r[0] = code;
+    r[1] = a;
+    r[2] = b;
+    r[3] = r[4] = 0;
+    return 0;
+}
+
+static int decide(cc_game *g, int kind, int seat, int n) {
+    g->nrows = n;
+    g->dec_kind = kind;
+    g->dec_seat = seat;
+    return 1;
+}
+
+/* The town hall decision of the active seat: `first` (CC_MM_DRAW, CC_MM_END or -1)
+ * then every cell next to a placed tile (R-MM-10: it fits everywhere), by y, x. */
+static int town_hall_decision(cc_game *g, int first) {
+    const cc_board *b = g->board;
+    int n = first >= 0, front = b->nfront;
+    int64_t at = 5 * (int64_t)(front + 2);  /* the placements go behind the rows */
+    int rc = game_grow_rows(g, at + 3 * (int64_t)front + 3);
+    if (rc < 0) return rc;
+    int np = cc_legal_placements(b, g->cfg.town_hall_type, g->rows + at, 3 * front + 3);
+    if (np < 0) return np;
+    if (first >= 0) set_row(g, 0, first, 0, 0);
+    for (int i = 0; i < np; i++) {  /* row n + i ends before placement i starts */
+        int x = g->rows[at + 3 * i], y = g->rows[at + 3 * i + 1];
+        set_row(g, n + i, CC_MM_CELL, x, y);
+    }
+    return decide(g, CC_DEC_TOWN_HALL, g->seat, n + np);
+}
+
+/* At a turn's start (or for a classic message-4 extra tile) the active seat may place
+ * its town hall instead of drawing (R-MM-10, never while the river flows, R-RIV-2);
+ * an extra tile with nothing left to draw can only be the town hall. */
+static int mayors_begin_draw(cc_game *g, int extra_tile) {
+    int left = game_tiles_left(g);
+    if (!g->mm.players[g->seat].town_hall || river_flowing(g) || !(left || extra_tile)) return 0;
+    g->mm.extra_tile = extra_tile;
+    return town_hall_decision(g, left ? CC_MM_DRAW : -1);
+}
+
+/* R-MM-12: the next seat from the active one still holding its town hall must place
+ * it; with town_halls_at_end 0 (scripted games) it may also end the game there. */
+static int mayors_no_tile(cc_game *g) {
+    if (river_flowing(g)) return 0;
+    for (int k = 0; k < g->nplayers; k++) {
+        int seat = (g->seat + k) % g->nplayers;
+        if (!g->mm.players[seat].town_hall) continue;
+        g->seat = seat;
+        g->mm.extra_tile = 0;
+        return town_hall_decision(g, g->cfg.town_halls_at_end ? -1 : CC_MM_END);
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- activations */
+
+/* Figures a placement at (x, y) surrounded, in the order they act: clockwise from the
+ * active seat, each seat's mayor before its scarecrow (R-MM-2, R-MM-8). */
+static int activations(const cc_game *g, int x, int y, int32_t *out) {
+    const cc_board *b = g->board;
+    int n = 0;
+    for (int k = 0; k < g->nplayers; k++) {
+        int p = (g->seat + k) % g->nplayers;
+        for (int kind = CC_FIG_MAYOR; kind <= CC_FIG_SCARECROW; kind += 2)
+            for (int f = 0; f < CC_MAX_FIGURES; f++) {
+                const figure_t *fg = &b->figs[f];
+                if (fg->player != p || fg->kind != kind || !activates(fg)) continue;
+                int tx, ty;
+                tile_xy(b, fg->seg, &tx, &ty);
+                if (abs(tx - x) + abs(ty - y) == 1 && sides(b, tx, ty) == 4) out[n++] = f;
+            }
+    }
+    return n;
+}
+
+/* The rest of a turn after a placement at (x, y): step 1 activations, step 2 the
+ * figure (chosen with the tile, or asked after the activations), step 3 scoring and
+ * rides. figure < -1: a town hall (no figure at all). */
+static int turn_steps(cc_game *g, int x, int y, const int32_t *done, int nd, int figure, int local) {
+    int32_t acts[CC_MAX_FIGURES];
+    int na = activations(g, x, y, acts);
+    int rc = game_push(g, STEP_END_ROUND, ROUND_TURN, 0, 0);
+    if (rc == 0) rc = game_push(g, STEP_RIDES, 0, 0, 0);
+    for (int i = nd - 1; i >= 0 && rc == 0; i--) rc = game_push(g, STEP_SCORE, done[i], 0, 0);
+    if (rc == 0 && figure >= -1)
+        rc = na ? game_push(g, STEP_FIGURE_OPTIONS, 0, 0, 0) : game_push(g, STEP_PLACE_FIGURE, figure, local, 0);
+    for (int i = na - 1; i >= 0 && rc == 0; i--) rc = game_push(g, STEP_ACTIVATE, acts[i], 0, 0);
+    return rc;
+}
+
+static int mayors_after_tile(cc_game *g, int x, int y, const int32_t *done, int nd, int figure, int local) {
+    int rc = turn_steps(g, x, y, done, nd, figure, local);
+    return rc < 0 ? rc : 1;
+}
+
+/* Step 2: the chosen figure onto the tile just placed; a mayor or scarecrow on an
+ * already surrounded tile activates at once (R-MM-2, R-MM-8). */
+static int step_place_figure(cc_game *g, int figure, int local) {
+    if (figure < 0) return 0;
+    int f = game_put_figure(g, g->seat, figure, g->placed_index * CC_MAX_SEGS + local);
+    if (f < 0) return f;
+    const placed_t *p = &g->board->tiles[g->placed_index];
+    if ((figure == CC_FIG_MAYOR || figure == CC_FIG_SCARECROW) && sides(g->board, p->x, p->y) == 4)
+        return game_push(g, STEP_ACTIVATE, f, 0, 0);
+    return 0;
+}
+
+/* Step 2 after activations: (-1, -1) for none, then per local segment one row per
+ * figure rule the seat may use there: a follower or messenger only on a feature
+ * holding no figure (R-BASE-4, R-MM-5), a mayor or scarecrow on any city or field. */
+static int step_figure_options(cc_game *g) {
+    const cc_board *b = g->board;
+    const placed_t *p = &b->tiles[g->placed_index];
+    const variant_t *v = variant(b, p->type, p->rot);
+    cc_figure_rule rules[4];
+    int nr = game_figure_rules(g, g->seat, rules), n = 0, rc = set_row(g, n++, -1, -1, 0);
+    for (int local = 0; local < v->def.nseg && rc == 0; local++) {
+        int seg = g->placed_index * CC_MAX_SEGS + local;
+        int free = b->segs[find_const(b, seg)].nfig == 0;
+        for (int r = 0; r < nr && rc == 0; r++)
+            if ((rules[r].segment_kinds >> v->def.seg_kind[local] & 1) && (free || !rules[r].needs_free))
+                rc = set_row(g, n++, rules[r].kind, local, 0);
+    }
+    if (rc < 0) return rc;
+    if (n > 1) decide(g, CC_DEC_FIGURE, g->seat, n);
+    return 0;
+}
+
+static int step_activate(cc_game *g, int fig) {
+    const cc_board *b = g->board;
+    const figure_t *f = &b->figs[fig];
+    if (f->seg < 0 || (f->kind != CC_FIG_MAYOR && f->kind != CC_FIG_SCARECROW)) return 0;  /* gone home */
+    int owner = f->player, n = 0, rc = 0;
+    g->mm.pending_fig = fig;
+    if (f->kind == CC_FIG_MAYOR) {
+        int32_t figs[CC_MAX_FIGURES];
+        int nf = cc_feature_figures(b, f->seg, figs, CC_MAX_FIGURES);
+        if (nf < 0) return nf;
+        rc = set_row(g, n++, CC_MM_NONE, 0, 0);
+        for (int i = 0; i < nf && rc == 0; i++) {
+            const figure_t *t = &b->figs[figs[i]];
+            if (t->kind == CC_FIG_FOLLOWER && t->player != owner) rc = set_row(g, n++, CC_MM_TARGET, figs[i], 0);
+        }
+        if (rc < 0) return rc;
+        if (g->supply[owner] > 0 && n > 1) return decide(g, CC_DEC_FAVOUR, owner, n);
+        rc = game_return_figure(g, fig);  /* R-MM-2: home, the favour unused */
+        int32_t v[2] = {0, -1};
+        game_emit(g, CC_EV_FAVOUR, g->turn, owner, 2, v);
+        return rc;
+    }
+    if (g->supply[owner] > 0) rc = set_row(g, n++, CC_MM_FARMER, 0, 0);
+    if (rc == 0) rc = set_row(g, n++, CC_MM_LIE, 0, 0);
+    if (rc == 0) rc = set_row(g, n++, CC_MM_RETURN, 0, 0);
+    return rc < 0 ? rc : decide(g, CC_DEC_SCARECROW, owner, n);
+}
+
+static int apply_favour(cc_game *g, const int32_t *row) {
+    int mayor = g->mm.pending_fig, owner = g->board->figs[mayor].player, seg = -1, rc = 0;
+    if (row[0] == CC_MM_TARGET) {
+        seg = g->board->figs[row[1]].seg;
+        rc = game_return_figure(g, row[1]);
+        int f = rc < 0 ? rc : game_put_figure(g, owner, CC_FIG_FOLLOWER, seg);
+        if (f < 0) return f;
+        g->mm.players[owner].favours++;
+        game_figure_moved(g, f, seg);  /* a moved meeple for the Courier (R-COU-4) */
+    }
+    rc = game_return_figure(g, mayor);  /* R-MM-2: home either way */
+    int32_t v[2] = {seg >= 0, seg};
+    game_emit(g, CC_EV_FAVOUR, g->turn, owner, 2, v);
+    return rc;
+}
+
+static int apply_scarecrow(cc_game *g, const int32_t *row) {
+    int fig = g->mm.pending_fig, rc = 0;
+    const figure_t f = g->board->figs[fig];
+    int choice = row[0] - CC_MM_FARMER;  /* MM_SC_FARMER, MM_SC_LIE, MM_SC_RETURN */
+    g->mm.players[f.player].scarecrows[choice]++;
+    if (choice == MM_SC_LIE) {
+        rc = cc_figure_set(g->board, fig, 1, 1);  /* a farmer of strength 1 for good */
+    } else {
+        rc = game_return_figure(g, fig);
+        if (rc == 0 && choice == MM_SC_FARMER) rc = game_put_figure(g, f.player, CC_FIG_FOLLOWER, f.seg);
+    }
+    if (rc < 0) return rc;
+    int32_t v[2] = {choice, f.seg};
+    game_emit(g, CC_EV_SCARECROW, g->turn, f.player, 2, v);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- rides */
+
+int mayors_keeps(cc_game *g, int fig, int root, int kind) {
+    const figure_t *f = &g->board->figs[fig];
+    if (f->kind != CC_FIG_MESSENGER || kind != CC_ROAD) return 0;
+    mm_state_t *m = &g->mm;
+    if (m->ndue >= CC_MAX_PLAYERS) return CC_ERR_FULL;
+    m->due_seat[m->ndue] = f->player;
+    m->due_fig[m->ndue] = fig;
+    m->due_road[m->ndue++] = root;
+    return 1;  /* R-MM-6: it stays to ride on */
+}
+
+void mayors_scored(cc_game *g, int root, int winners, int value) {
+    const cc_board *b = g->board;
+    for (int f = 0; f < CC_MAX_FIGURES; f++)  /* ride points: what ridden messengers win */
+        if (g->mm.rider[f] && b->figs[f].seg >= 0 && find_const(b, b->figs[f].seg) == root
+            && (winners >> b->figs[f].player & 1))
+            g->mm.players[b->figs[f].player].ride_points += value;
+}
+
+/* R-MM-6: once every feature is scored, the messengers whose roads were scored ride,
+ * clockwise from the active seat. */
+static int step_rides(cc_game *g) {
+    mm_state_t *m = &g->mm;
+    int order[CC_MAX_PLAYERS], n = 0, rc = 0;
+    for (int k = 0; k < g->nplayers; k++)
+        for (int i = 0; i < m->ndue; i++)
+            if (m->due_seat[i] == (g->seat + k) % g->nplayers) order[n++] = i;
+    for (int j = n - 1; j >= 0 && rc == 0; j--) rc = game_push(g, STEP_RIDE, m->due_fig[order[j]], m->due_road[order[j]], 0);
+    m->ndue = 0;
+    return rc;
+}
+
+static int add_root(int32_t *roots, int n, int r) {
+    for (int i = 0; i < n; i++)
+        if (roots[i] == r) return n;
+    roots[n] = r;
+    return n + 1;
+}
+
+/* The segments a messenger may ride to from the ends of the scored road: every segment
+ * of an incomplete road ending at the same junction (village, monastery) of the same
+ * tile, or of the incomplete city the road enters by a gate; ascending. */
+static int step_ride(cc_game *g, int fig, int road) {
+    const cc_board *b = g->board;
+    const figure_t *f = &b->figs[fig];
+    if (f->seg < 0) return 0;
+    int32_t roots[4 * CC_MAX_SEGS * 2];
+    int nroots = 0, rc = set_row(g, 0, CC_MM_RETURN, 0, 0);
+    int start = find_const(b, road), s = start;
+    do {
+        const placed_t *p = &b->tiles[s / CC_MAX_SEGS];
+        const variant_t *v = variant(b, p->type, p->rot);
+        int local = s % CC_MAX_SEGS, end = v->road_end[local], base = s - local;
+        if (end == CC_END_VILLAGE || end == CC_END_MONASTERY) {
+            for (int o = 0; o < v->def.nseg; o++)
+                if (o != local && v->def.seg_kind[o] == CC_ROAD && v->road_end[o] == end
+                    && nroots < (int)(sizeof roots / sizeof *roots))
+                    nroots = add_root(roots, nroots, find_const(b, base + o));
+        } else if (end >= CC_END_GATE && nroots < (int)(sizeof roots / sizeof *roots)) {
+            nroots = add_root(roots, nroots, find_const(b, base + end - CC_END_GATE));
+        }
+        s = b->segs[s].next;
+    } while (s != start);
+    int n = 1;
+    for (int i = 0; i < nroots && rc == 0; i++) {
+        const seg_t *r = &b->segs[roots[i]];
+        if (r->open == 0) continue;  /* complete: no ride there */
+        int t = roots[i];
+        do {
+            rc = set_row(g, n++, CC_MM_TARGET, t, 0);
+            t = b->segs[t].next;
+        } while (t != roots[i] && rc == 0);
+    }
+    if (rc < 0) return rc;
+    for (int i = 2; i < n; i++) {  /* insertion sort of the targets by segment */
+        int32_t seg = g->rows[5 * i + 1];
+        int j = i;
+        for (; j > 1 && g->rows[5 * (j - 1) + 1] > seg; j--) g->rows[5 * j + 1] = g->rows[5 * (j - 1) + 1];
+        g->rows[5 * j + 1] = seg;
+    }
+    g->mm.pending_fig = fig;
+    return decide(g, CC_DEC_RIDE, f->player, n);
+}
+
+static int apply_ride(cc_game *g, const int32_t *row) {
+    int fig = g->mm.pending_fig, owner = g->board->figs[fig].player;
+    if (row[0] == CC_MM_RETURN) {
+        int rc = game_return_figure(g, fig);
+        int32_t v[2] = {0, -1};
+        game_emit(g, CC_EV_RIDE, g->turn, owner, 2, v);
+        return rc;
+    }
+    int seg = row[1];
+    int rc = cc_figure_remove(g->board, fig);
+    if (rc < 0) return rc;
+    game_figure_removed(g, fig);  /* it moves on: counted again below, as moved now */
+    const cc_figure_rule *r = &RULES[CC_FIG_MESSENGER];
+    int f = cc_figure_add(g->board, owner, CC_FIG_MESSENGER, r->strength, r->scores, seg);
+    if (f < 0) return f;
+    g->mm.rider[f] = 1;
+    g->mm.players[owner].rides++;
+    game_figure_moved(g, f, seg);
+    int32_t v[2] = {1, seg};
+    game_emit(g, CC_EV_RIDE, g->turn, owner, 2, v);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- town hall */
+
+static int apply_town_hall(cc_game *g, const int32_t *row) {
+    if (row[0] == CC_MM_END) return game_final_scoring(g);
+    int extra = g->mm.extra_tile;
+    g->mm.extra_tile = 0;
+    if (row[0] == CC_MM_DRAW) {
+        /* nothing placeable left: at a turn's start R-MM-12 follows at once, or the
+         * end; inside a turn (a classic extra tile) the turn simply goes on */
+        int rc = game_draw_for_turn(g);
+        if (rc < 0) return rc;
+        return rc == 0 && !extra ? game_end_or_force(g) : 0;
+    }
+    int x = row[1], y = row[2];
+    int32_t done[CC_MAX_COMPLETED];
+    int nd = cc_place(g->board, g->cfg.town_hall_type, x, y, 0, done, CC_MAX_COMPLETED);
+    if (nd < 0) return nd;
+    mm_player_t *me = &g->mm.players[g->seat];
+    g->turn++;
+    g->placed_index = g->board->ntiles - 1;
+    me->town_hall = 0;
+    me->town_hall_turn = g->turn;
+    int32_t v[2] = {x, y};
+    game_emit(g, CC_EV_TOWNHALL, g->turn, g->seat, 2, v);
+    const cc_board *b = g->board;
+    for (int f = 0; f < CC_MAX_FIGURES; f++) {  /* R-MM-11: the crisis meeting */
+        const figure_t *fg = &b->figs[f];
+        if (fg->seg < 0 || fg->kind != CC_FIG_MAYOR) continue;
+        int tx, ty, seat = fg->player;
+        tile_xy(b, fg->seg, &tx, &ty);
+        if (abs(tx - x) + abs(ty - y) != 1) continue;
+        int rc = game_return_figure(g, f);
+        if (rc < 0) return rc;
+        int32_t w[2] = {tx, ty};
+        game_emit(g, CC_EV_CRISIS, g->turn, seat, 2, w);
+    }
+    return turn_steps(g, x, y, done, nd, -2, -1);  /* R-MM-13: scored in phase 3 */
+}
+
+/* ---------------------------------------------------------------- hooks */
+
+static int mayors_step(cc_game *g, const step_t *s) {
+    int rc;
+    switch (s->kind) {
+    case STEP_ACTIVATE: rc = step_activate(g, s->a); break;
+    case STEP_PLACE_FIGURE: rc = step_place_figure(g, s->a, s->b); break;
+    case STEP_FIGURE_OPTIONS: rc = step_figure_options(g); break;
+    case STEP_RIDES: rc = step_rides(g); break;
+    case STEP_RIDE: rc = step_ride(g, s->a, s->b); break;
+    default: return 0;
+    }
+    return rc < 0 ? rc : 1;
+}
+
+static int mayors_apply(cc_game *g, int kind, int idx) {
+    const int32_t *row = &g->rows[5 * idx];
+    int32_t r[5];
+    memcpy(r, row, sizeof r);  /* the rows buffer is rewritten by the next decision */
+    int rc;
+    switch (kind) {
+    case CC_DEC_TOWN_HALL: rc = apply_town_hall(g, r); break;
+    case CC_DEC_FAVOUR: rc = apply_favour(g, r); break;
+    case CC_DEC_SCARECROW: rc = apply_scarecrow(g, r); break;
+    case CC_DEC_RIDE: rc = apply_ride(g, r); break;
+    case CC_DEC_FIGURE: rc = step_place_figure(g, r[0], r[1]); break;
+    default: return 0;
+    }
+    g->mm.pending_fig = -1;
+    return rc < 0 ? rc : 1;
+}
+
+const expansion_t mayors_expansion = {
+    .name = "mayors", .bit = CC_X_MAYORS, .start = mayors_start, .step = mayors_step,
+    .apply = mayors_apply, .begin_draw = mayors_begin_draw, .no_tile = mayors_no_tile,
+    .after_tile = mayors_after_tile, .figure_removed = mayors_figure_removed,
+};
