@@ -142,6 +142,8 @@ class _MayorsSeat(NamedTuple):
 
 class _Mayors(NamedTuple):
     players: list  # per seat _MayorsSeat, as Game.mm.players
+    supply: list  # per seat its supply, and
+    town_hall: list  # whether its town hall is in hand, as the reference engine names them
 
 
 class _SeatStream(Stream):
@@ -460,7 +462,8 @@ class CGame:
         figures in supply and the town hall in hand, as Game.mm.players."""
         if "mayors" not in self.rules.expansions:
             return None
-        return _Mayors([_MayorsSeat({1: r[55], 2: r[56], 3: r[57]}, bool(r[58])) for r in self._rows()])
+        seats = [_MayorsSeat({1: r[55], 2: r[56], 3: r[57]}, bool(r[58])) for r in self._rows()]
+        return _Mayors(seats, [s.supply for s in seats], [s.town_hall for s in seats])
 
     @property
     def placed_index(self) -> int:
