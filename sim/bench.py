@@ -52,6 +52,11 @@ CASES = (
     Case("c-messages-classic-2p-greedy", "greedy,greedy", 1500, "c", ("messages",), "classic"),
     Case("c-messages-river-courier-4p-greedy", "greedy,greedy,greedy,greedy", 500, "c",
          ("messages", "river", "courier"), "c3.1"),
+    # every expansion, Messengers & Mayors included: all-4p-greedy's games in C
+    Case("c-all-4p-greedy", "greedy,greedy,greedy,greedy", 500, "c",
+         ("messages", "mayors", "river", "courier"), "c3.1"),
+    Case("c-all-4p-greedy-batch", "greedy,greedy,greedy,greedy", 500, "batch",
+         ("messages", "mayors", "river", "courier"), "c3.1"),
     Case("c-base-2p-random-batch", "random,random", 4000, "batch"),
     Case("c-base-2p-greedy-batch", "greedy,greedy", 1500, "batch"),
     Case("c-messages-c3.1-2p-greedy-batch", "greedy,greedy", 1500, "batch", ("messages",), "c3.1"),

@@ -4,8 +4,10 @@
 (its docstring is the contract): `decision`, `apply(choice)`, `over`, `result()`,
 `events`, `history`, `turn`, `seat`, `tiles_left`, `scores`, `points`, `supply`,
 `clone()` (a C copy), `reseed(key)`, pickling (a C save of the state). It plays the
-base game, The Messages (both editions, the ZMG switch), the River and the Courier;
-Messengers & Mayors is not in the C game yet (CGame refuses it). The differential
+base game, The Messages (both editions, the ZMG switch), the River, the Courier and
+Messengers & Mayors (sim/csrc/mayors.c; its decisions "town_hall", "favour",
+"scarecrow", "ride" and "figure" in Game's words, `mm` a read-only snapshot of the
+supplies). The differential
 harness (sim/differential.py) and the counterfactual forks
 (sim/tournament/counterfactual.py, with `pause`) run on it unchanged.
 
@@ -17,8 +19,9 @@ Seats: each seat is a `strategies.Player` whose policies are all built in (see
 C), or None: that seat's decisions stop the C game and are returned as `decision`,
 answered with `apply(choice)` — one C call per decision. `sim.play.play(game,
 players)` works on a CGame: a Python policy reads the decision, `stream(seat)` (kept
-in C), `board` (read-only), `rules`, `turn`, `seat`, `tiles_left`; the expansion
-states (Game.msg, Game.courier) are not offered yet, nor `decision.choices.rules`.
+in C), `board` (read-only), `rules`, `turn`, `seat`, `tiles_left`, `placed_index`;
+the expansion states are snapshots (`msg`, `mm`) or not offered (Game.courier), nor is
+`decision.choices.rules`.
 
 The tile order, the message deck and every seat's random stream come from the same
 derivations as Game (sim/rng.py; the shuffles of sim/game.py tile_order and
@@ -76,9 +79,17 @@ ROAD_ENDS = {"": lib.CC_END_NONE, "village": lib.CC_END_VILLAGE, "monastery": li
              "house": lib.CC_END_HOUSE}
 
 
-def supports(rules: Rules) -> bool:
+def plays(rules: Rules) -> bool:
     """Whether the C game plays these rules (every expansion)."""
     return all(e in EXPANSION_BITS for e in rules.expansions)
+
+
+def supports(rules: Rules) -> bool:
+    """Whether the C game stands in for the Python engine for these rules wherever it is
+    asked (the fast path of the runner, the search's rollouts): `plays`, but not yet
+    Messengers & Mayors, whose turn options strategies/search.py does not value (it
+    ranks follower rows only) and which the fast path leaves to the engine until then."""
+    return plays(rules) and "mayors" not in rules.expansions
 
 
 def _builtin(policy, table: dict):
@@ -200,7 +211,7 @@ def _dealt(rules: Rules, record: int, stack: list[str] | None = None, town_halls
     `stack` of tile ids in draw order.
 
     Raises InputError for rules the C game does not play or a bad stack."""
-    if not supports(rules):
+    if not plays(rules):
         raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
                          f"{', '.join(EXPANSION_BITS)}")
     cat = _catalogue(rules)

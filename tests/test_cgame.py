@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.cgame import CGame, supports
+from sim.cgame import CGame, plays, supports
 from sim.errors import IllegalMove, InputError
 from sim.game import Game
 from sim.messages import MessagesOptions
@@ -214,7 +214,8 @@ def test_illegal_choices_and_unplayed_rules_are_refused():
     with pytest.raises(IllegalMove):
         c.apply((999, 999, 0, -1, -1))
     assert c.decision == d and c.history == []  # nothing changed
-    assert supports(Rules(players=2, expansions=("mayors", "messages", "river", "courier")))
+    assert plays(Rules(players=2, expansions=("mayors", "messages", "river", "courier")))
+    assert not supports(Rules(players=2, expansions=("mayors",)))  # not yet for search, fast path
     with pytest.raises(InputError, match="seat 1"):
         CGame(Rules(players=2), 1, [player("random"), _python_policy_player()])
 

@@ -155,3 +155,51 @@ def test_game_refuses_bad_configs_and_keeps_state_on_bad_answers():
     stack[0] = T["E"]
     assert lib.cc_game_new(CAT._ts, cfg, stack, 1, flags, len(flags), states, seats, out) == 0
     lib.cc_game_free(out[0])
+
+
+def test_road_ends_are_checked_before_they_are_kept():
+    """cc_tileset_set_road_ends (R-MM-6's junctions and gates): an end on a segment that
+    is no road, a gate into a segment that is no city, or the wrong segment count is
+    refused and the tile set keeps what it had."""
+    ts = ffi.gc(lib.cc_tileset_new(2), lib.cc_tileset_free)
+    # segments: 0 city N, 1 road E-W, 2 field Wn,En, 3 field Es,Se,Sw,Ws
+    d = lib.cc_tileset_add(ts, _defs("D x4 CRFR C:N R:E-W F:Wn,En/N;Es,Se,Sw,Ws/- X:-"))
+
+    def ends(*v):
+        return lib.cc_tileset_set_road_ends(ts, d, ffi.new("int8_t[]", list(v)), len(v))
+
+    assert ends(0, lib.CC_END_GATE + 0, 0, 0) == 0  # the road enters city 0 by its gate
+    assert ends(lib.CC_END_VILLAGE, 0, 0, 0) == lib.CC_ERR_ARG  # a city has no road end
+    assert ends(0, lib.CC_END_GATE + 2, 0, 0) == lib.CC_ERR_ARG  # segment 2 is a field
+    assert ends(0, lib.CC_END_GATE + 9, 0, 0) == lib.CC_ERR_ARG  # no segment 9
+    assert ends(0, -1, 0, 0) == lib.CC_ERR_ARG
+    assert ends(0, 0, 0) == lib.CC_ERR_ARG  # 3 ends for 4 segments
+    assert lib.cc_tileset_set_road_ends(ts, d + 5, ffi.new("int8_t[]", 4), 4) == lib.CC_ERR_ARG
+
+
+def test_mayors_game_refuses_a_bad_town_hall_or_road_figure():
+    from sim.cgame import _catalogue, _dealt, _seat_policies, _tile_flags
+    from strategies import player
+
+    rules = Rules(players=2, expansions=("mayors",))
+    cat = _catalogue(rules)
+    cfg, stack, n = _dealt(rules, 0)
+    flags = _tile_flags(rules)
+    states = ffi.new("uint64_t[]", 2)
+    seats = _seat_policies(rules, [player("greedy"), player("random")])
+    out = ffi.new("cc_game **")
+
+    def new() -> int:
+        return lib.cc_game_new(cat._ts, cfg, stack, n, flags, len(flags), states, seats, out)
+
+    cfg.town_hall_type = len(cat.types)  # no such tile type
+    assert new() == lib.CC_ERR_ARG and out[0] == ffi.NULL
+    cfg.town_hall_type = cat.index["townhall"]
+    seats[0].road_figure[1] = 1 + lib.CC_FIG_MAYOR  # only a follower or a messenger
+    assert new() == lib.CC_ERR_ARG
+    seats[0].road_figure[1] = 0
+    seats[1].ride = lib.CC_POL_SPREAD  # a scoring-figure policy, not an M&M one
+    assert new() == lib.CC_ERR_ARG
+    seats[1].ride = lib.CC_POL_RANDOM
+    assert new() == 0
+    lib.cc_game_free(out[0])
