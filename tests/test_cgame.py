@@ -370,22 +370,27 @@ def test_the_differential_harness_passes_with_the_c_game(name, expansions, optio
     """sim/differential.py's comparison, with the C game in the production seat and the
     reference engine (sim/reference/) on the other side: decisions, choices, events,
     standings and the result agree at every decision."""
+    for seed in range(3):
+        specs = _seats(seed + 90, 2 + (seed * 2) % 5)
+        harness_game(_rules(expansions, options, len(specs)), seed, specs, (name, seed))
+
+
+def harness_game(rules: Rules, seed: int, specs: list[str], where) -> None:
+    """One seeded game through sim/differential.py's comparison: the Python engine's
+    seats choose, the C game and the reference engine follow; no difference allowed."""
     from sim.differential import _compare
     from sim.game import tile_order
     from sim.reference import RefGame
 
-    for seed in range(3):
-        specs = _seats(seed + 90, 2 + (seed * 2) % 5)
-        rules = _rules(expansions, options, len(specs))
-        py, players = Game(rules, seed), [player(p) for p in specs]
-        c = CGame(rules, seed)
-        ref = RefGame(rules, tile_order(rules, seed)[1], None if py.msg is None else list(py.msg.deck))
+    py, players = Game(rules, seed), [player(p) for p in specs]
+    c = CGame(rules, seed)
+    ref = RefGame(rules, tile_order(rules, seed)[1], None if py.msg is None else list(py.msg.deck))
 
-        def choose(game, d):  # the Python engine's seats choose; CGame and RefGame follow
-            choice = players[py.decision.seat].choose(py, py.decision)
-            py.apply(choice)
-            return choice
+    def choose(game, d):
+        choice = players[py.decision.seat].choose(py, py.decision)
+        py.apply(choice)
+        return choice
 
-        compared, diff = _compare(c, ref, choose)
-        assert diff is None, (name, seed, diff)
-        assert compared > 50 and c.over
+    compared, diff = _compare(c, ref, choose)
+    assert diff is None, (where, diff)
+    assert compared > 50 and c.over, where

@@ -11,11 +11,12 @@ import pickle
 import pytest
 
 from sim.cgame import CGame, play_batch, players_table
-from sim.game import Game, tile_order
+from sim.game import Game
 from sim.messages import MessagesOptions
 from sim.play import play
 from sim.rules import Rules
 from strategies import player
+from test_cgame import _same_game, harness_game
 
 SOAK = os.environ.get("CARCSIM_SOAK") == "1"
 OTHERS = ("messages", "river", "courier")
@@ -45,16 +46,6 @@ def _seats(seed: int, n: int) -> list[str]:
 def _rules(expansions, edition, players) -> Rules:
     return Rules(players=players, expansions=tuple(expansions),
                  messages=MessagesOptions(edition=edition))
-
-
-def _same_game(c: CGame, ref: Game, where):
-    assert c.over and ref.over, where
-    assert c.history == ref.history, where
-    assert len(c.events) == len(ref.events), where
-    for i, (ce, pe) in enumerate(zip(c.events, ref.events)):
-        assert ce == pe, (where, i)
-    assert c.result() == ref.result(), where
-    assert (c.turn, c.tiles_left) == (ref.turn, ref.tiles_left), where
 
 
 @pytest.mark.parametrize("name,expansions,edition", VARIANTS, ids=[v[0] for v in VARIANTS])
@@ -205,26 +196,10 @@ def test_the_differential_harness_passes_on_mayors_with_the_c_game():
     """sim/differential.py's comparison with the C game in the production seat against
     the reference engine (sim/reference/), over every M&M combination: decisions,
     choices, events, standings (M&M supplies and town halls) and the result."""
-    from sim.differential import _compare
-    from sim.reference import RefGame
-
     games = 0
     for name, expansions, edition in VARIANTS:
         for seed in range(60 if SOAK else 9):
             specs = _seats(seed + 70, 2 + seed % 5)
-            rules = _rules(expansions, edition, len(specs))
-            py, players = Game(rules, seed), [player(p) for p in specs]
-            c = CGame(rules, seed)
-            ref = RefGame(rules, tile_order(rules, seed)[1],
-                          None if py.msg is None else list(py.msg.deck))
-
-            def choose(game, d):  # the Python engine's seats choose; CGame and RefGame follow
-                choice = players[py.decision.seat].choose(py, py.decision)
-                py.apply(choice)
-                return choice
-
-            compared, diff = _compare(c, ref, choose)
-            assert diff is None, (name, seed, diff)
-            assert compared > 50 and c.over
+            harness_game(_rules(expansions, edition, len(specs)), seed, specs, (name, seed, specs))
             games += 1
     assert games == len(VARIANTS) * (60 if SOAK else 9)  # 108 by default

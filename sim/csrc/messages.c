@@ -140,7 +140,8 @@ static int message_choices(cc_game *g, int seat, int action) {
             keys[n++] = order_key(b, fg->seg);
             continue;
         }
-        if (fg->kind != 0) continue;
+        farmers += fg->kind == CC_FIG_SCARECROW && fg->scores;  /* lying: a farmer (R-MM-8) */
+        if (fg->kind != CC_FIG_FOLLOWER) continue;
         int root = find_const(b, fg->seg), kind = b->segs[root].kind;
         knights += kind == CC_CITY;
         farmers += kind == CC_FIELD;
@@ -166,8 +167,9 @@ static int message_choices(cc_game *g, int seat, int action) {
             if (values[i] == low) add_choice(m, action, ids[i], low);  /* ties: the player's choice */
         break;
     }
-    case CC_MSG_EXTRA:
-        if (game_tiles_left(g) > 0) add_choice(m, action, -1, -1);
+    case CC_MSG_EXTRA:  /* a tile to draw, or a town hall in hand (R-MM-10) */
+        if (game_tiles_left(g) > 0 || (game_has(g, CC_X_MAYORS) && g->mm.players[seat].town_hall))
+            add_choice(m, action, -1, -1);
         break;
     case CC_MSG_COATS: {
         int coats = 0;
@@ -180,10 +182,13 @@ static int message_choices(cc_game *g, int seat, int action) {
     default: {  /* score and return: the feature's final value if the seat holds the majority */
         sort_by_key(ids, keys, n);
         for (int i = 0; i < n; i++) {
-            int root = find_const(b, b->figs[ids[i]].seg);
+            const figure_t *fg = &b->figs[ids[i]];
+            int root = find_const(b, fg->seg);
             const seg_t *r = &b->segs[root];
             int v = 0;
-            if (holds_majority(r->count, r->strength, g->nplayers, seat)) {
+            /* R-MSG-10: a standing scarecrow never holds the majority: 0 points */
+            int standing = fg->kind == CC_FIG_SCARECROW && !fg->scores;
+            if (!standing && holds_majority(r->count, r->strength, g->nplayers, seat)) {
                 v = feature_value(b, root, 1);
                 if (v < 0) return v;
             }
