@@ -162,17 +162,22 @@ static int mayors_no_tile(cc_game *g) {
  * active seat, each seat's mayor before its scarecrow (R-MM-2, R-MM-8). */
 static int activations(const cc_game *g, int x, int y, int32_t *out) {
     const cc_board *b = g->board;
+    int32_t key[CC_MAX_FIGURES];
     int n = 0;
-    for (int k = 0; k < g->nplayers; k++) {
-        int p = (g->seat + k) % g->nplayers;
-        for (int kind = CC_FIG_MAYOR; kind <= CC_FIG_SCARECROW; kind += 2)
-            for (int f = 0; f < CC_MAX_FIGURES; f++) {
-                const figure_t *fg = &b->figs[f];
-                if (fg->player != p || fg->kind != kind || !activates(fg)) continue;
-                int tx, ty;
-                tile_xy(b, fg->seg, &tx, &ty);
-                if (abs(tx - x) + abs(ty - y) == 1 && sides(b, tx, ty) == 4) out[n++] = f;
-            }
+    for (int f = 0; f < CC_MAX_FIGURES; f++) {  /* by id: equal keys stay in id order */
+        const figure_t *fg = &b->figs[f];
+        if (!activates(fg)) continue;
+        int tx, ty;
+        tile_xy(b, fg->seg, &tx, &ty);
+        if (abs(tx - x) + abs(ty - y) != 1 || sides(b, tx, ty) != 4) continue;
+        int32_t k = ((fg->player - g->seat + g->nplayers) % g->nplayers) * 4 + fg->kind;
+        int j = n++;
+        for (; j > 0 && key[j - 1] > k; j--) {  /* insertion: clockwise seat, then kind */
+            key[j] = key[j - 1];
+            out[j] = out[j - 1];
+        }
+        key[j] = k;
+        out[j] = f;
     }
     return n;
 }
