@@ -28,7 +28,8 @@ class Case:
     games: int  # games per batch
     # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py);
     # "branches" / "branches-python": the message forks of sim/tournament/counterfactual.py,
-    # 1 rollout, on a paused C game (rollouts in C) / on the Python engine; "search":
+    # 1 rollout, on a paused C game (branches in C, cc_branch_play) / on the Python
+    # engine; "search":
     # as "python", timing seat 0's decisions too
     engine: str
     expansions: tuple[str, ...] = ()
@@ -113,7 +114,8 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
         elif case.engine == "c":
             CGame(rules, seed, seats, record=False).result()
         elif case.engine == "branches":  # the worker's own path: forks on a paused C game
-            play_with_branches(CGame(rules, seed, seats, pause=("messages",)), seats, 1)
+            play_with_branches(CGame(rules, seed, seats, record=False, pause=("messages",)),
+                               seats, 1)
         elif case.engine == "branches-python":
             play_with_branches(Game(rules, seed), seats, 1)
         else:

@@ -6,8 +6,9 @@ sim/tournament/plan.py) are one group. A group of built-in seats under rules the
 game plays, without events, is played by ONE C call (cgame.play_batch) and its
 tables are built column by column from the C buffers (issue 13 item 4); every other
 game is played one at a time (sim/fastpath.py, the Python engine, the counterfactual
-forks). Both give the same rows (tests/test_batch_records.py); the tables come out in
-game_id order either way.
+forks: on a paused C game with the branches in C when the C game plays the rules and
+seats and events are not kept). Both give the same rows (tests/test_batch_records.py,
+tests/test_counterfactual.py); the tables come out in game_id order either way.
 """
 
 from __future__ import annotations
@@ -53,7 +54,12 @@ def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
     rules = rules_for(exp, spec.edition)
     seats = [_player(s) for s in spec.seats]
     if exp.design == "counterfactual":
-        g = Game(rules, spec.seed)
+        if (not events and set(exp.forks) <= set(cgame.PAUSABLE)
+                and fastpath.supports(rules, seats)):  # forks and branches in C
+            g = cgame.CGame(rules, spec.seed, seats, record=False,
+                            pause=tuple(k for k in exp.forks if k in cgame.PAUSABLE))
+        else:
+            g = Game(rules, spec.seed)
         rows = play_with_branches(g, seats, exp.rollouts, exp.forks)
         return g.result(), g.turn - 1, g, rows
     if not events and fastpath.supports(rules, seats):
@@ -150,8 +156,8 @@ def run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
                 games.append(g)
                 players.append(p)
                 _fault()
-    rest = [spec for block in blocks for spec in plan.block_games(exp, block)
-            if not batched[spec.game_id % len(entries)]]
+    rest = [] if all(batched) else [spec for block in blocks for spec in plan.block_games(exp, block)
+                                    if not batched[spec.game_id % len(entries)]]
     g_rows, p_rows, events, branches = _one_by_one(exp, rest)
     if g_rows or not games:
         games.append(pa.Table.from_pylist(g_rows, schema=GAMES))
