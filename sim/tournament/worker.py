@@ -94,8 +94,7 @@ def _batch_group(exp: Experiment, blocks: range, index: int, entry: tuple,
     offsets = np.concatenate(([0], np.cumsum(won.sum(axis=1)))).astype(np.int32)
     winners = pa.ListArray.from_arrays(pa.array(offsets),
                                        pa.array(np.nonzero(won)[1].astype(np.int8)))
-    def const(value, type_):  # noqa: E306 - a column of one value
-        return pa.repeat(pa.scalar(value, type_), count)
+    const = lambda value, type_: pa.repeat(pa.scalar(value, type_), count)  # noqa: E731
     cols = {"run": const(exp.name, pa.string()), "game_id": pa.array(ids),
             "block": pa.array(np.arange(blocks.start, blocks.stop, dtype=np.int32)),
             "variant": const(variant, pa.string()), "rotation": const(rotation, pa.int8()),
