@@ -46,7 +46,7 @@ seats = ["greedy", "random", "first+messages=always_action"]
     # the base game, one seat a Python strategy: those games go one at a time, the
     # others in a batch, and the shard's rows interleave in game_id order; random
     # against first ties now and then (winners lists of two)
-    "base-mixed": HEAD.format(name="bm", seed=2, blocks=8, shard=8) + """
+    "base-mixed": HEAD.format(name="bm", seed=2, blocks=4, shard=4) + """
 [rules]
 players = 2
 
