@@ -9,7 +9,9 @@ in one C call (cgame.play_batch); the others use the C fast path (sim/fastpath.p
 the C game, keeping each game's history). Cases starting with `search-` play the
 search strategy (strategies/search.py, its rollouts in C) in seat 0 against greedy on
 the Python engine; their rows add `ms_per_decision`, the mean cost of one decision of
-the search seat (every decision it answers, searched or not).
+the search seat (every decision it answers, searched or not). Cases starting with
+`run-shard-` time the runner's worker (sim/tournament/worker.py run_shard: the C
+batch and the record tables built from it).
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ class Case:
     games: int  # games per batch
     # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py);
     # "branches" / "branches-python": the message forks of sim/tournament/counterfactual.py,
-    # 1 rollout, on a paused C game (rollouts in C) / on the Python engine; "search":
+    # 1 rollout, on a paused C game (branches in C, cc_branch_play) / on the Python
+    # engine; "shard": the runner's worker (sim/tournament/worker.py run_shard: tables
+    # and all) on a rotations design of these seats, one block per game; "search":
     # as "python", timing seat 0's decisions too
     engine: str
     expansions: tuple[str, ...] = ()
@@ -67,6 +71,9 @@ CASES = (
          "branches-python", ("messages",), "c3.1"),
     Case("c-message-branches-2p", "greedy+messages=always_2,greedy+messages=always_2", 400,
          "branches", ("messages",), "c3.1"),
+    # the runner's shard of configs/million_messages.toml's games (one C batch)
+    Case("run-shard-messages-c3.1-2p-greedy", "greedy,greedy", 1500, "shard", ("messages",),
+         "c3.1"),
     # issue 16: search (rollouts x candidates per decision) against greedy
     Case("search-6-base-2p", "search(rollouts=2,candidates=3),greedy", 40, "search"),
     Case("search-16-base-2p", "search(rollouts=4,candidates=4),greedy", 16, "search"),
@@ -94,9 +101,26 @@ class _Timed:
         return choice
 
 
+def _shard_experiment(case: Case):
+    """A rotations design of the case's seats (the same spec in every seat: one game a
+    block) for the "shard" engine."""
+    from sim.config import parse_experiment
+
+    def strings(items):
+        return ", ".join(f'"{x}"' for x in items)
+
+    seats = case.players.split(",")
+    text = (f'[run]\nname = "bench"\nseed = 1\nblocks = 1000000000\nshard_blocks = 100000\n'
+            f'[rules]\nplayers = {len(seats)}\nexpansions = [{strings(case.expansions)}]\n'
+            f'[rules.messages]\nedition = "{case.edition}"\n'
+            f'[design]\nkind = "rotations"\nseats = [{strings(seats)}]\n')
+    return parse_experiment(text, f"bench case {case.name}")
+
+
 def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
     from sim.cgame import CGame, play_batch
     from sim.tournament.counterfactual import play_with_branches
+    from sim.tournament.worker import run_shard
     from sim.fastpath import play_fast
     from sim.game import Game
     from sim.messages import MessagesOptions
@@ -118,15 +142,22 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
         elif case.engine == "c":
             CGame(rules, seed, seats, record=False).result()
         elif case.engine == "branches":  # the worker's own path: forks on a paused C game
-            play_with_branches(CGame(rules, seed, seats, pause=("messages",)), seats, 1)
+            play_with_branches(CGame(rules, seed, seats, record=False, pause=("messages",)),
+                               seats, 1)
         elif case.engine == "branches-python":
             play_with_branches(Game(rules, seed), seats, 1)
         else:
             play(Game(rules, seed), seats)
 
+    if case.engine == "shard":
+        exp = _shard_experiment(case)
+
     def batch(seeds):
         if case.engine == "batch":
             play_batch(rules, seeds, seats)
+        elif case.engine == "shard":
+            tables = run_shard(exp, seeds)  # blocks: one game each (mirror seats)
+            assert tables["games"].num_rows == len(seeds)
         else:
             for seed in seeds:
                 one(seed)

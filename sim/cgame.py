@@ -719,9 +719,9 @@ class CGame:
 
 def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
     """The records' players table (sim/tournament/records.py PLAYERS) of a `play_batch`
-    result, column by column without a loop over games: game_ids and focal per game,
-    seat_specs per game (the player spec of each seat). The same rows as
-    records.player_row of each game's result."""
+    result, column by column without a loop over games: game_ids and focal per game
+    (the focal seat, or a row of booleans per seat), seat_specs per game (the player
+    spec of each seat). The same rows as records.player_row of each game's result."""
     import numpy as np
     import pyarrow as pa
 
@@ -737,7 +737,8 @@ def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
     cols = {"game_id": np.repeat(np.asarray(game_ids, dtype=np.int64), n),
             "seat": np.tile(np.arange(n, dtype=np.int8), games),
             "player": [s for specs in seat_specs for s in specs],
-            "focal": (np.arange(n)[None, :] == np.asarray(focal)[:, None]).ravel(),
+            "focal": (np.asarray(focal, dtype=bool) if np.ndim(focal) == 2 else
+                      np.arange(n)[None, :] == np.asarray(focal)[:, None]).ravel(),
             "score": score.ravel(), "rank": (1 + ahead).ravel(), "win_share": share.ravel()}
     for i, source in enumerate(scoring.SOURCES):
         cols[f"points_{source}"] = res[:, :, 1 + i].ravel()

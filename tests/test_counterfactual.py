@@ -1,5 +1,7 @@
 """Counterfactual branching and its estimator, on a forced case worked out by hand."""
 
+from pathlib import Path
+
 import polars as pl
 
 from sim.analysis.balance import counterfactual_values
@@ -130,8 +132,8 @@ def test_aligned_branch_hands_the_same_tiles_to_the_same_players():
     assert draws(a)[1:4] == draws(b)[:3]  # then the same tiles to the same seats
     assert sorted(cfm._drawn(b.events[fork_at:])) == sorted(after)  # the same tiles in all
     row = cfm.aligned_two(g, seats, action, 1, "k")[0]
-    assert row == {"margin_two_aligned": cfm.outcome(b, d.seat)[0],
-                   "win_two_aligned": cfm.outcome(b, d.seat)[1]}
+    assert row == {"margin_two_aligned": cfm.outcome(b.scores, d.seat)[0],
+                   "win_two_aligned": cfm.outcome(b.scores, d.seat)[1]}
 
 
 import pytest  # noqa: E402
@@ -233,3 +235,94 @@ def test_fork_kinds_in_configs():
         parse_experiment(FORK_CONFIG.replace("FORKS", '["tiles"]'), "f.toml")
     with pytest.raises(InputError, match=r"design.forks: 'road_figure' forks need 'mayors'"):
         parse_experiment(FORK_CONFIG.replace("FORKS", '["road_figure"]'), "f.toml")
+
+
+# ------------------------------------------------------------ branches in C
+
+CF_CONFIGS = {
+    # the shipped message-value config, a few blocks: greedy seats never draw from
+    # their streams, so every 2-points branch comes from the game's own end
+    "message_counterfactual": None,
+    # random seats, 2 rollouts, both fork kinds, 3 players: the left-out branches are
+    # replayed from their clones (the streams moved on)
+    "random-3p": """
+[run]
+name = "cf3"
+seed = 4
+blocks = 3
+[rules]
+players = 3
+expansions = ["messages", "courier"]
+[design]
+kind = "counterfactual"
+seats = ["random+messages=greedy", "greedy+scoring_figure=random", "greedy(extra=1.0)+messages=always_action"]
+rollouts = 2
+forks = ["messages", "scoring_figure"]
+editions = ["classic", "c3.1"]
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CF_CONFIGS))
+def test_branches_in_c_give_the_python_engines_rows(name, monkeypatch):
+    """The worker's counterfactual games on a paused C game (cc_branch_play, the
+    aligned branch on a rotated clone, the game's own branch from its end) give the
+    rows of the Python engine's forks, value for value."""
+    from sim.config import load_experiment, parse_experiment
+    from sim.tournament import worker
+
+    if CF_CONFIGS[name] is None:
+        exp = load_experiment(Path(__file__).resolve().parent.parent / "sim" / "configs" / f"{name}.toml")
+        blocks = range(7, 12)
+    else:
+        exp = parse_experiment(CF_CONFIGS[name], f"{name}.toml")
+        blocks = range(exp.blocks)
+    played = []
+    real = cfm.c_branches
+    monkeypatch.setattr(cfm, "c_branches", lambda g, b: played.append(b) or real(g, b))
+    fast = worker.run_shard(exp, blocks)
+    monkeypatch.setattr(worker.fastpath, "supports", lambda *args: False)
+    slow = worker.run_shard(exp, blocks)
+    for table in ("games", "players", "counterfactuals"):
+        for column in slow[table].column_names:
+            assert fast[table][column].equals(slow[table][column]), (table, column)
+    cf = slow["counterfactuals"].to_pylist()
+    assert len(cf) > 10 and all(r["margin_two"] is not None for r in cf)
+    branches = sum(len(b) for b in played)
+    if name == "message_counterfactual":  # the action branch and the aligned one only
+        assert branches == len(cf) + sum(r["margin_two_aligned"] is not None for r in cf)
+    else:
+        assert {r["fork"] for r in cf} == {"messages", "scoring_figure"}
+        assert branches > 2 * len(cf)  # every left-out branch replayed, aligned ones too
+
+
+def test_cc_branch_play_refuses_bad_calls_and_leaves_the_game_alone():
+    from sim._core import ffi, lib
+    from sim.cgame import CGame
+
+    rules = Rules(expansions=("messages",))
+    seats = [player("greedy")] * 2
+    g = CGame(rules, 3, seats, record=False, pause=("messages",))
+    assert g.decision.kind == "messages"
+    before = (g.turn, g.tiles_left, g.scores, g.decision)
+    streams = ffi.new("uint64_t[]", [1, 2, 3, 4])
+    out = ffi.new("int32_t[]", 4)
+    args = lambda choices, rotate=(0, 0): (ffi.new("int32_t[]", choices), ffi.new("int32_t[]", rotate))  # noqa: E731
+    n = len(g.decision.choices)
+    assert lib.cc_branch_play(g._ptr, g._policies, 2, *args([0, n]), streams, out, 4) == lib.CC_ERR_ARG
+    assert lib.cc_branch_play(g._ptr, g._policies, 2, *args([0, 0]), streams, out, 3) == lib.CC_ERR_FULL
+    assert lib.cc_branch_play(ffi.NULL, g._policies, 1, *args([0]), streams, out, 4) == lib.CC_ERR_ARG
+    python = ffi.new("cc_seat_policy[]", 2)
+    ffi.memmove(python, g._policies, ffi.sizeof(python))
+    python[1].messages = lib.CC_POL_PYTHON  # a branch could not be finished in C
+    assert lib.cc_branch_play(g._ptr, python, 1, *args([0]), streams, out, 4) == lib.CC_ERR_ARG
+    assert (g.turn, g.tiles_left, g.scores, g.decision) == before
+    # a branch is the clone with the given streams and choice, played out
+    assert lib.cc_branch_play(g._ptr, g._policies, 2, *args([0, 0], (0, 1)), streams, out, 4) == 2
+    assert (g.turn, g.tiles_left, g.scores, g.decision) == before
+    c = g.clone()
+    for s in range(2):
+        lib.cc_game_set_stream(c._ptr, s, streams[s])
+    c.apply(g.decision.choices[0])
+    assert c.over and list(out[0:2]) == c.scores
+    assert lib.cc_branch_river_left(g._ptr) == 0

@@ -324,3 +324,20 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
  * build's own layout: for pickles between processes of one build, not for storage. */
 int64_t cc_game_save(const cc_game *g, uint8_t *out, int64_t cap);
 int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_game **out);
+
+/* ==================================================================== branches
+ * Counterfactual branches (branch.c; sim/tournament/counterfactual.py). */
+
+/* 1 if a river tile is still in g's stack (an aligned branch would not be uniform
+ * there: R-RIV-1), 0 if not. */
+int cc_branch_river_left(const cc_game *g);
+/* From g waiting at a decision, nbranches games played to the end, each on its own
+ * clone: choice index choices[b] of the decision taken, the seats playing seats[]
+ * (every one built in) with streams[b * nplayers ...] as their random streams, and the
+ * tiles left rotated by one first (the next tile to the bottom) where rotate[b] is set.
+ * Writes each branch's final scores, nplayers per branch, into scores_out
+ * (scores_cap int32 slots). g does not change. Returns nbranches, or an error (then
+ * scores_out is partial). */
+int cc_branch_play(const cc_game *g, const cc_seat_policy *seats, int nbranches,
+                   const int32_t *choices, const int32_t *rotate, const uint64_t *streams,
+                   int32_t *scores_out, int scores_cap);

@@ -37,10 +37,14 @@ keep the plain branch only.
 from __future__ import annotations
 
 from sim import mayors, messages
+from sim._core import check, ffi, lib
+from sim.cgame import CGame
+from sim.errors import IllegalMove
 from sim.game import Game
 from sim.messages import TWO_POINTS
 from sim.play import play
 from sim.river import is_river_tile
+from sim.rng import derive
 from strategies.messages import MessagePolicy
 
 FOLLOWER, MESSENGER = 0, 2  # figure kinds (sim.game.FIGURE_KINDS)
@@ -48,28 +52,118 @@ FOLLOWER, MESSENGER = 0, 2  # figure kinds (sim.game.FIGURE_KINDS)
 EXTRA = ("extra_tile", "extra_turn")  # message 4 in each edition
 
 
-def outcome(g: Game, seat: int) -> tuple[int, float]:
-    """(margin over the best other score, win share) of `seat` in a finished game."""
-    others = [s for i, s in enumerate(g.scores) if i != seat]
-    winners = g.result()["winners"]
-    return g.scores[seat] - max(others), (1 / len(winners) if seat in winners else 0.0)
+def outcome(scores: list[int], seat: int) -> tuple[int, float]:
+    """(margin over the best other score, win share) of `seat` in a finished game with
+    these final scores (R-BASE-9: every top score wins, sharing the win)."""
+    others = [s for i, s in enumerate(scores) if i != seat]
+    winners = [i for i, s in enumerate(scores) if s == max(scores)]
+    return scores[seat] - max(others), (1 / len(winners) if seat in winners else 0.0)
 
 
-def fork(game: Game, players, first, second, seat: int, rollouts: int, key: str) -> list[dict]:
+def in_c(game) -> bool:
+    """Whether `game`'s branches are played by one C call (cc_branch_play): a CGame
+    whose seats are all built in (its clones never come back to Python)."""
+    pol = getattr(game, "_policies", None)
+    return isinstance(game, CGame) and pol is not None and all(
+        lib.CC_POL_PYTHON not in (pol[s].place, pol[s].scoring_figure, pol[s].messages)
+        for s in range(game.rules.players))
+
+
+def c_branches(game: CGame, branches: list[tuple]) -> list[list[int]]:
+    """Final scores of each (choice, reseed key, rotate) branch from the decision
+    `game` is paused at, all played in one C call: as clone, reseed(key), apply(choice)
+    and play to the end, on the tiles left rotated by one (the next to the bottom)
+    when `rotate`. `game` does not change."""
+    d, n, k = game.decision, game.rules.players, len(branches)
+    try:
+        index = [d.choices.index(choice) for choice, _, _ in branches]
+    except ValueError:
+        raise IllegalMove(f"turn {game.turn}: a branch's choice is not a legal {d.kind} "
+                          f"choice") from None
+    streams = ffi.new("uint64_t[]", [derive(game.seed, f"{key}/seat{s}")
+                                     for _, key, _ in branches for s in range(n)] or [0])
+    out = ffi.new("int32_t[]", max(1, k * n))
+    check(lib.cc_branch_play(game._ptr, game._policies, k, ffi.new("int32_t[]", index or [0]),
+                             ffi.new("int32_t[]", [int(r) for _, _, r in branches] or [0]),
+                             streams, out, k * n), "cc_branch_play", branches=k)
+    flat = ffi.unpack(out, k * n)
+    return [flat[b * n:(b + 1) * n] for b in range(k)]
+
+
+def _streams(game: CGame) -> list[int]:
+    states = ffi.new("uint64_t[]", lib.CC_MAX_PLAYERS)
+    check(lib.cc_game_streams(game._ptr, states, lib.CC_MAX_PLAYERS), "cc_game_streams")
+    return ffi.unpack(states, game.rules.players)
+
+
+class Taken:
+    """A branch left out of a fork on a CGame because its choice is the one the game
+    itself goes on with (`later` of fork): settle() fills its rows' fields from the
+    game's own end when none of the seats' random streams was drawn from between the
+    fork and the end, else plays it from a clone kept at the fork.
+
+    Why that is the same number: a branch is the game at the fork with every seat
+    stream reseeded, the same choice taken, and the same policies playing on. Until
+    a policy draws from its stream the branch makes the game's own moves; the first
+    draw would be at a decision where the game drew too. A SplitMix64 state moves on
+    at every draw and never comes back, so equal states at the fork and at the end
+    mean no draw, and the branch ends as the game does (greedy seats never draw: the
+    message-value config saves every 2-points branch this way)."""
+
+    __slots__ = ("clone", "choice", "seat", "rollouts", "key", "fields", "streams", "rows")
+
+    def __init__(self, game: CGame, choice, seat: int, rollouts: int, key: str, fields):
+        self.clone, self.choice, self.seat = game.clone(), choice, seat
+        self.rollouts, self.key, self.fields = rollouts, key, fields
+        self.streams = self.rows = None  # set by play_with_branches
+
+
+BRANCH_FIELDS = (("margin_action", "win_action"), ("margin_two", "win_two"))
+
+
+def fork(game: Game, players, first, second, seat: int, rollouts: int, key: str,
+         taken=None, later: list | None = None) -> list[dict]:
     """Finish `game` once with each choice per rollout; both branches of a rollout share
-    the key, so every strategy stream is the same from the fork on."""
-    rows = []
-    for r in range(rollouts):
-        result = []
-        for choice in (first, second):
+    the key, so every strategy stream is the same from the fork on. On a CGame of
+    built-in seats given `later` (a list), the branch of `taken` (the choice the game
+    goes on with) is not played now: its fields stay None and a Taken is appended
+    to `later` for settle()."""
+    skip = None
+    if later is not None and in_c(game) and taken in (first, second):
+        skip = (first, second).index(taken)
+        later.append(Taken(game, taken, seat, rollouts, key, BRANCH_FIELDS[skip]))
+    pairs = [(r, i, choice) for r in range(rollouts) for i, choice in enumerate((first, second))
+             if i != skip]
+    if in_c(game):
+        scores = c_branches(game, [(choice, f"{key}/rollout{r}", False) for r, _, choice in pairs])
+    else:
+        scores = []
+        for r, _, choice in pairs:
             g = game.clone()
             g.reseed(f"{key}/rollout{r}")
             g.apply(choice)
             play(g, players)
-            result.append(outcome(g, seat))
-        rows.append({"rollout": r, "margin_action": result[0][0], "margin_two": result[1][0],
-                     "win_action": result[0][1], "win_two": result[1][1]})
+            scores.append(g.scores)
+    result = {(r, i): outcome(s, seat) for (r, i, _), s in zip(pairs, scores)}
+    rows = []
+    for r in range(rollouts):
+        (m1, w1), (m2, w2) = (result.get((r, i), (None, None)) for i in range(2))
+        rows.append({"rollout": r, "margin_action": m1, "margin_two": m2,
+                     "win_action": w1, "win_two": w2})
     return rows
+
+
+def settle(game: CGame, later: list[Taken]) -> None:
+    """Fill the left-out branches' fields once `game` is over (see Taken)."""
+    end = _streams(game)
+    for t in later:
+        if t.streams == end:
+            values = [outcome(game.scores, t.seat)] * t.rollouts
+        else:
+            values = [outcome(s, t.seat) for s in c_branches(
+                t.clone, [(t.choice, f"{t.key}/rollout{r}", False) for r in range(t.rollouts)])]
+        for row, (margin, win) in zip(t.rows, values):
+            row[t.fields[0]], row[t.fields[1]] = margin, win
 
 
 def _drawn(events: list[dict]) -> list[str]:
@@ -89,8 +183,17 @@ def realigned(game: Game, after: list[str]) -> Game:
 
 
 def aligned_two(game: Game, players, action, rollouts: int, key: str) -> list[dict]:
-    """Per rollout: the 2-points branch on the rotated stack (see the module notes)."""
+    """Per rollout: the 2-points branch on the rotated stack (see the module notes).
+    On a CGame the rotation is done on a clone's stack: the tiles left after the fork
+    are exactly those the action's branch draws, in that order."""
     d = game.decision
+    if in_c(game):
+        if lib.cc_branch_river_left(game._ptr):
+            return []
+        scores = c_branches(game, [((TWO_POINTS, None), f"{key}/rollout{r}", True)
+                                   for r in range(rollouts)])
+        return [dict(zip(("margin_two_aligned", "win_two_aligned"), outcome(s, d.seat)))
+                for s in scores]
     rows = []
     for r in range(rollouts):
         first = game.clone()
@@ -105,14 +208,15 @@ def aligned_two(game: Game, players, action, rollouts: int, key: str) -> list[di
         g.reseed(f"{key}/rollout{r}")
         g.apply((TWO_POINTS, None))
         play(g, players)
-        margin, win = outcome(g, d.seat)
+        margin, win = outcome(g.scores, d.seat)
         rows.append({"margin_two_aligned": margin, "win_two_aligned": win})
     return rows
 
 
-def branch(game: Game, players, rollouts: int, key: str) -> list[dict]:
+def branch(game: Game, players, rollouts: int, key: str, taken=None,
+           later: list | None = None) -> list[dict]:
     """Rollout rows for the message decision `game` is paused at; [] when the action
-    is not possible (there is nothing to compare)."""
+    is not possible (there is nothing to compare). `taken`, `later`: as for fork."""
     d = game.decision
     if d is None or d.kind != "messages":
         raise ValueError("branch() needs a game paused at a messages decision")
@@ -120,7 +224,8 @@ def branch(game: Game, players, rollouts: int, key: str) -> list[dict]:
     if best is None:
         return []
     rows = [{**row, "action_points": best[1]}
-            for row in fork(game, players, best[0], (TWO_POINTS, None), d.seat, rollouts, key)]
+            for row in fork(game, players, best[0], (TWO_POINTS, None), d.seat, rollouts, key,
+                            taken, later)]
     if d.info["action"] in EXTRA:
         for row, extra in zip(rows, aligned_two(game, players, best[0], rollouts, key)):
             row.update(extra)
@@ -193,23 +298,30 @@ def _phase(game: Game) -> str:
 
 def play_with_branches(game: Game, players, rollouts: int, forks=("messages",)) -> list[dict]:
     """Play `game` to the end with `players`, forking at every decision of the kinds
-    in `forks`."""
+    in `forks`. On a CGame of built-in seats (paused at those kinds) every branch is
+    played in C, and the branch of the choice the game goes on with is taken from
+    the game's own end where that is the same (Taken)."""
     rows, n = [], 0
+    later = [] if in_c(game) else None
     while game.decision is not None:
         d = game.decision
         common = {"draw": n, "turn": game.turn, "tiles_left": game.tiles_left,
                   "phase": _phase(game), "seat": d.seat}
         key = f"cf{n}"
         found = []
+        # the choice first: a branch reseeds every seat stream, so a draw made here
+        # cannot reach it
+        choice = players[d.seat].choose(game, d)
+        mark = len(later) if later is not None else 0
         if d.kind == "messages" and "messages" in forks:
             found = [{**common, "fork": "messages", "other": "two", "action": d.info["action"],
                       "number": d.info["number"], **row}
-                     for row in branch(game, players, rollouts, key)]
-        choice = players[d.seat].choose(game, d)
+                     for row in branch(game, players, rollouts, key, choice, later)]
         if "scoring_figure" in forks and (ctx := figure_context(d)) is not None:
             found = [{**common, "fork": "scoring_figure", "number": -1, **ctx,
                       "chose_action": choice == "messenger", **row}
-                     for row in fork(game, players, "messenger", "meeple", d.seat, rollouts, key)]
+                     for row in fork(game, players, "messenger", "meeple", d.seat, rollouts, key,
+                                     choice, later)]
         if "road_figure" in forks and (pair := road_options(game, d, choice)) is not None:
             ctx = road_context(game, pair[1], pair[2])
             found = [{**common, "fork": "road_figure", "number": -1, "action_points": -1, **ctx,
@@ -218,5 +330,11 @@ def play_with_branches(game: Game, players, rollouts: int, forks=("messages",)) 
         if found or (d.kind == "messages" and "messages" in forks):
             n += 1
         rows += found
+        if later is not None and len(later) > mark:
+            streams = _streams(game)  # after the choice's own draws, before the game goes on
+            for t in later[mark:]:
+                t.streams, t.rows = streams, found
         game.apply(choice)
+    if later:
+        settle(game, later)
     return rows

@@ -73,7 +73,7 @@ def _editions(exp: Experiment) -> list[str]:
                                   if "messages" in exp.rules.expansions else [""])
 
 
-def _layout(exp: Experiment) -> list[tuple]:
+def layout(exp: Experiment) -> list[tuple]:
     """The distinct games of any block: (edition, variant, rotation, seats, focal seats),
     the same for every block."""
     n = exp.rules.players
@@ -101,16 +101,21 @@ def _layout(exp: Experiment) -> list[tuple]:
     return [tuple(g) for g in out]
 
 
+def block_seed(exp: Experiment, block: int) -> int:
+    """The seed every game of `block` is played with."""
+    return derive(exp.seed, f"block{block}") >> 1  # 63 bits: fits a signed Parquet int64
+
+
 def block_games(exp: Experiment, block: int) -> list[GameSpec]:
     """Every game of one block, in game_id order."""
-    seed = derive(exp.seed, f"block{block}") >> 1  # 63 bits: fits a signed Parquet int64
-    layout = _layout(exp)
-    return [GameSpec(block * len(layout) + i, block, seed, name, r, edition, seats, focal)
-            for i, (edition, name, r, seats, focal) in enumerate(layout)]
+    seed = block_seed(exp, block)
+    games = layout(exp)
+    return [GameSpec(block * len(games) + i, block, seed, name, r, edition, seats, focal)
+            for i, (edition, name, r, seats, focal) in enumerate(games)]
 
 
 def games_per_block(exp: Experiment) -> int:
-    return len(_layout(exp))
+    return len(layout(exp))
 
 
 def shards(exp: Experiment) -> list[range]:

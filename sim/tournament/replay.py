@@ -25,7 +25,7 @@ def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
         spec = plan.game_spec(exp, game_id)
     except ValueError as e:
         raise InputError(f"game id {game_id}: {e}") from None
-    g = Game(rules_for(exp, spec), spec.seed)
+    g = Game(rules_for(exp, spec.edition), spec.seed)
     seats = [_player(s) for s in spec.seats]
     if exp.design == "counterfactual":
         play_with_branches(g, seats, exp.rollouts, exp.forks)  # branches work on clones

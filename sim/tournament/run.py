@@ -75,13 +75,15 @@ class _Progress:
             self.thread.start()
 
     def advance(self, tables) -> None:
-        players = tables["players"]
+        # summed by Arrow: a million-game run must not loop over its rows here
+        shares = tables["players"].group_by("player").aggregate(
+            [("win_share", "sum"), ("win_share", "count")]).to_pylist()
         with self.lock:
             self.games += tables["games"].num_rows
-            for spec, share in zip(players["player"].to_pylist(), players["win_share"].to_pylist()):
-                w = self.wins.setdefault(spec, [0.0, 0])
-                w[0] += share
-                w[1] += 1
+            for row in shares:
+                w = self.wins.setdefault(row["player"], [0.0, 0])
+                w[0] += row["win_share_sum"]
+                w[1] += row["win_share_count"]
         if self.bar is not None:
             self.bar.update(self.task, advance=tables["games"].num_rows, rate=self.rate())
 

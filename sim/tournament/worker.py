@@ -1,5 +1,15 @@
 """Playing one shard: every game of its blocks, as Arrow tables. Runs in Ray tasks
-and in the in-process executor alike; knows nothing of files."""
+and in the in-process executor alike; knows nothing of files.
+
+The games of a shard that share their rules and seats (one entry of the block layout,
+sim/tournament/plan.py) are one group. A group of built-in seats under rules the C
+game plays, without events, is played by ONE C call (cgame.play_batch) and its
+tables are built column by column from the C buffers (issue 13 item 4); every other
+game is played one at a time (sim/fastpath.py, the Python engine, the counterfactual
+forks: on a paused C game with the branches in C when the C game plays the rules and
+seats and events are not kept). Both give the same rows (tests/test_batch_records.py,
+tests/test_counterfactual.py); the tables come out in game_id order either way.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +18,10 @@ import os
 from dataclasses import replace
 from functools import lru_cache
 
+import numpy as np
 import pyarrow as pa
 
-from sim import fastpath
+from sim import cgame, fastpath
 from sim.config import Experiment
 from sim.game import Game
 from sim.play import play
@@ -30,19 +41,25 @@ def _player(spec: str):
     return player(spec)
 
 
-def rules_for(exp: Experiment, spec: plan.GameSpec):
-    if not spec.edition or spec.edition == exp.rules.messages.edition:
+def rules_for(exp: Experiment, edition: str):
+    """The experiment's rules with The Messages' edition `edition` ("": as configured)."""
+    if not edition or edition == exp.rules.messages.edition:
         return exp.rules
-    return replace(exp.rules, messages=replace(exp.rules.messages, edition=spec.edition))
+    return replace(exp.rules, messages=replace(exp.rules.messages, edition=edition))
 
 
 def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
     """Play one planned game. Returns (result dict, turns, Game or None, counterfactual
     rows)."""
-    rules = rules_for(exp, spec)
+    rules = rules_for(exp, spec.edition)
     seats = [_player(s) for s in spec.seats]
     if exp.design == "counterfactual":
-        g = Game(rules, spec.seed)
+        if (not events and set(exp.forks) <= set(cgame.PAUSABLE)
+                and fastpath.supports(rules, seats)):  # forks and branches in C
+            g = cgame.CGame(rules, spec.seed, seats, record=False,
+                            pause=tuple(k for k in exp.forks if k in cgame.PAUSABLE))
+        else:
+            g = Game(rules, spec.seed)
         rows = play_with_branches(g, seats, exp.rollouts, exp.forks)
         return g.result(), g.turn - 1, g, rows
     if not events and fastpath.supports(rules, seats):
@@ -52,33 +69,98 @@ def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
     return g.result(), g.turn - 1, g, []
 
 
-def run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
-    """Every game of `blocks`: {"games", "players", "events"} tables."""
-    games, players, events, branches = [], [], [], []
+def batchable(exp: Experiment, edition: str, seats: tuple[str, ...]) -> bool:
+    """Whether a group's games are played as one C batch."""
+    return (exp.design != "counterfactual" and not exp.events
+            and fastpath.supports(rules_for(exp, edition), [_player(s) for s in seats]))
+
+
+def _fault() -> None:
     fault = os.environ.get(FAULT_ONCE)
-    for block in blocks:
-        for spec in plan.block_games(exp, block):
-            res, turns, g, cf = play_spec(exp, spec, exp.events)
-            branches += [{"game_id": spec.game_id, "edition": spec.edition,
-                          "player": spec.seats[r["seat"]], **r} for r in cf]
-            games.append({"run": exp.name, "game_id": spec.game_id, "block": block,
-                          "variant": spec.variant, "rotation": spec.rotation,
-                          "edition": spec.edition, "seed": spec.seed, "ruleset": RULESET_VERSION,
-                          "players": exp.rules.players, "expansions": ",".join(exp.rules.expansions),
-                          "turns": turns, "winners": res["winners"]})
-            for p in res["players"]:
-                players.append(player_row(spec.game_id, spec.seats[p["seat"]],
-                                          p["seat"] in spec.focal, p, res["winners"]))
-            if g is not None and exp.events:
-                for seq, e in enumerate(g.events):
-                    data = {k: v for k, v in e.items() if k not in ("e", "turn", "seat")}
-                    events.append({"game_id": spec.game_id, "seq": seq, "turn": e["turn"],
-                                   "kind": e["e"], "seat": e.get("seat", -1),
-                                   "data": json.dumps(data, separators=(",", ":"))})
-            if fault and not os.path.exists(fault):
-                open(fault, "w").close()
-                os._exit(3)
-    return {"games": pa.Table.from_pylist(games, schema=GAMES),
-            "players": pa.Table.from_pylist(players, schema=PLAYERS),
+    if fault and not os.path.exists(fault):
+        open(fault, "w").close()
+        os._exit(3)
+
+
+def _batch_group(exp: Experiment, blocks: range, index: int, entry: tuple,
+                 seeds: list[int]) -> tuple[pa.Table, pa.Table]:
+    """(games, players) tables of layout entry `index` over `blocks`, by one C call."""
+    edition, variant, rotation, seats, focal = entry
+    rules = rules_for(exp, edition)
+    batch = cgame.play_batch(rules, seeds, [_player(s) for s in seats])
+    count, n = len(seeds), rules.players
+    ids = np.arange(blocks.start, blocks.stop, dtype=np.int64) * len(plan.layout(exp)) + index
+    won = (batch["winners"][:, None] >> np.arange(n)) & 1  # games x seats
+    offsets = np.concatenate(([0], np.cumsum(won.sum(axis=1)))).astype(np.int32)
+    winners = pa.ListArray.from_arrays(pa.array(offsets),
+                                       pa.array(np.nonzero(won)[1].astype(np.int8)))
+    const = lambda value, type_: pa.repeat(pa.scalar(value, type_), count)  # noqa: E731
+    cols = {"run": const(exp.name, pa.string()), "game_id": pa.array(ids),
+            "block": pa.array(np.arange(blocks.start, blocks.stop, dtype=np.int32)),
+            "variant": const(variant, pa.string()), "rotation": const(rotation, pa.int8()),
+            "edition": const(edition, pa.string()), "seed": pa.array(seeds, type=pa.int64()),
+            "ruleset": const(RULESET_VERSION, pa.string()),
+            "players": const(exp.rules.players, pa.int8()),
+            "expansions": const(",".join(exp.rules.expansions), pa.string()),
+            "turns": pa.array(batch["turns"].astype(np.int16)),
+            "winners": winners.cast(GAMES.field("winners").type)}
+    games = pa.Table.from_arrays([cols[f.name] for f in GAMES], schema=GAMES)
+    mask = np.tile(np.isin(np.arange(n), focal), (count, 1))
+    players = cgame.players_table(rules, batch, ids, [seats] * count, mask)
+    return games, players
+
+
+def _one_by_one(exp: Experiment, specs: list[plan.GameSpec]):
+    """(games, players, events, counterfactuals) rows of `specs`, played one at a time."""
+    games, players, events, branches = [], [], [], []
+    for spec in specs:
+        res, turns, g, cf = play_spec(exp, spec, exp.events)
+        branches += [{"game_id": spec.game_id, "edition": spec.edition,
+                      "player": spec.seats[r["seat"]], **r} for r in cf]
+        games.append({"run": exp.name, "game_id": spec.game_id, "block": spec.block,
+                      "variant": spec.variant, "rotation": spec.rotation,
+                      "edition": spec.edition, "seed": spec.seed, "ruleset": RULESET_VERSION,
+                      "players": exp.rules.players, "expansions": ",".join(exp.rules.expansions),
+                      "turns": turns, "winners": res["winners"]})
+        for p in res["players"]:
+            players.append(player_row(spec.game_id, spec.seats[p["seat"]],
+                                      p["seat"] in spec.focal, p, res["winners"]))
+        if g is not None and exp.events:
+            for seq, e in enumerate(g.events):
+                data = {k: v for k, v in e.items() if k not in ("e", "turn", "seat")}
+                events.append({"game_id": spec.game_id, "seq": seq, "turn": e["turn"],
+                               "kind": e["e"], "seat": e.get("seat", -1),
+                               "data": json.dumps(data, separators=(",", ":"))})
+        _fault()
+    return games, players, events, branches
+
+
+def _in_game_order(tables: list[pa.Table], schema: pa.Schema) -> pa.Table:
+    """The tables as one, rows in game_id order (each game's rows kept as they are)."""
+    table = pa.concat_tables(tables) if tables else schema.empty_table()
+    order = np.argsort(table["game_id"].to_numpy(), kind="stable")
+    return table.take(pa.array(order)).combine_chunks()
+
+
+def run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
+    """Every game of `blocks`: {"games", "players", "events", "counterfactuals"} tables."""
+    entries = plan.layout(exp)
+    batched = [batchable(exp, e[0], e[3]) for e in entries]
+    games, players = [], []
+    if any(batched):
+        seeds = [plan.block_seed(exp, b) for b in blocks]
+        for index, entry in enumerate(entries):
+            if batched[index]:
+                g, p = _batch_group(exp, blocks, index, entry, seeds)
+                games.append(g)
+                players.append(p)
+                _fault()
+    rest = [] if all(batched) else [spec for block in blocks for spec in plan.block_games(exp, block)
+                                    if not batched[spec.game_id % len(entries)]]
+    g_rows, p_rows, events, branches = _one_by_one(exp, rest)
+    if g_rows or not games:
+        games.append(pa.Table.from_pylist(g_rows, schema=GAMES))
+        players.append(pa.Table.from_pylist(p_rows, schema=PLAYERS))
+    return {"games": _in_game_order(games, GAMES), "players": _in_game_order(players, PLAYERS),
             "events": pa.Table.from_pylist(events, schema=EVENTS),
             "counterfactuals": pa.Table.from_pylist(branches, schema=COUNTERFACTUALS)}
