@@ -197,6 +197,11 @@ class Game:
             stream.state = derive(self.seed, f"{key}/seat{s}")
 
     @property
+    def courier_at(self) -> tuple[int, int] | None:
+        """Where the Courier stands (None off the board or without the Courier)."""
+        return None if self.courier is None else self.courier.at
+
+    @property
     def tiles_left(self) -> int:
         """Tiles still in the stack (the drawn tile not included)."""
         return len(self._stack)

@@ -12,7 +12,7 @@ from pathlib import Path
 from sim import notation
 from sim.errors import CoreError, InputError, check_keys
 from sim.board import MAX_SEGS
-from sim.game import FIGURE_KINDS, Game, stack_tiles
+from sim.game import FIGURE_KINDS, Game, catalogue_for, stack_tiles
 from sim.message_actions import SCORE_AND_RETURN
 from sim.mayors import TOWN_HALL_ID, activating_cells
 from sim.messages import FIGURES, TWO_POINTS, MessagesOptions
@@ -22,6 +22,7 @@ from sim.rules import Rules
 from sim.river import is_river_tile
 from sim.text import parse_toml, read_input
 from sim.tiles import canonical_rotation
+from sim.view import river_end
 from strategies import player
 
 TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "message",
@@ -208,7 +209,7 @@ class _ScriptPlayer:
         x, y, rot = self._placement(game, turn)
         if turn.figure is None:
             return (x, y, rot, -1, -1)
-        if game.mm is not None and (x, y) in activating_cells(game):
+        if (x, y) in activating_cells(game):  # empty without a mayor or scarecrow out
             self.owed = (game.turn, turn.figure, d.seat)  # asked after the activations, if at all
             return (x, y, rot, -1, -1)
         t = game.catalogue.index[turn.tile]
@@ -237,8 +238,9 @@ class _ScriptPlayer:
         x, y = turn.at
         head = f"{self._where(game)}: tile {turn.tile} at ({x}, {y}) rotation {turn.rotation} does not fit"
         variant = cat.variant(t, rot)
-        if game.river is not None and is_river_tile(variant) and game.river.end is not None:
-            ex, ey, edge = game.river.end
+        end = river_end(game.board) if is_river_tile(variant) else None
+        if end is not None:
+            ex, ey, edge = end
             cell = (ex + (edge == 1) - (edge == 3), ey + (edge == 0) - (edge == 2))
             if (x, y) != cell:
                 raise InputError(f"{self._where(game)}: river tile {turn.tile} at ({x}, {y}) is away "
@@ -382,13 +384,21 @@ class _ScriptPlayer:
                          f"(R-MSG-10)")
 
 
-def play_script(script: Script) -> Game:
-    """Play a loaded script to the end. Raises InputError at the first illegal move."""
+def scripted_game(rules: Rules, stack: list[str]) -> Game:
+    """The game a script is played on: its tiles drawn in order, no last town halls
+    (SCRIPTS.md: a scripted game ends after its last scripted turn)."""
+    return Game(rules, 0, stack=stack, town_halls_at_end=False)
+
+
+def play_script(script: Script, new_game=scripted_game):
+    """Play a loaded script to the end on `new_game(rules, stack)` (a Game by default;
+    any engine with the game contract). Raises InputError at the first illegal move."""
     start, available = stack_tiles(script.rules)
+    catalogue = catalogue_for(script.rules)
     left = {t: available.count(t) for t in set(available)}
     for n, turn in enumerate(script.turns, 1):
         for tid in (*turn.discarded, turn.tile):
-            if tid == TOWN_HALL_ID and "mayors" in script.rules.expansions:
+            if tid == TOWN_HALL_ID and TOWN_HALL_ID in catalogue.index:  # with Messengers & Mayors
                 continue  # not a stack tile: placed instead of drawing (R-MM-10)
             if tid not in left and tid != start.id:
                 raise InputError(f"{script.path}: turn {n}: unknown tile id {tid!r} in the tile "
@@ -398,7 +408,7 @@ def play_script(script: Script) -> Game:
                                  f"is already used")
             left[tid] -= 1
     tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != TOWN_HALL_ID]
-    game = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
+    game = new_game(script.rules, tiles)
     scripted = _ScriptPlayer(script)
     play(game, [scripted] * script.rules.players)
     if scripted.owed is not None:
@@ -409,7 +419,7 @@ def play_script(script: Script) -> Game:
         nxt = script.turns[played]
         if late:
             reason = f"tile {late[-1]} fits nowhere and was discarded (R-BASE-3); list it in discarded"
-        elif nxt.tile == TOWN_HALL_ID and game.river is not None and game.river.end is not None:
+        elif nxt.tile == TOWN_HALL_ID and river_end(game.board) is not None:
             reason = "town hall: no town hall may be placed while the river is being laid (R-RIV-2)"
         else:
             reason = "the game ended before the script did"

@@ -9,7 +9,8 @@ import pytest
 
 from sim import courier, message_actions, scoring
 from sim.board import Board
-from sim.game import Game, catalogue_for
+from engine import new_game
+from sim.game import catalogue_for
 from sim.play import play
 from sim.messages import MessagesOptions
 from sim.rules import Rules
@@ -19,7 +20,7 @@ FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)
 
 
 def mm(stack, players=2, extra=()):
-    return Game(Rules(players=players, expansions=("mayors",) + tuple(extra)), 0, stack=stack)
+    return new_game(Rules(players=players, expansions=("mayors",) + tuple(extra)), 0, stack=stack)
 
 
 def place(g, x, y, rot, kind=None, where=None):
@@ -334,7 +335,7 @@ def monastery_beside_a_town_hall():
     """Seat 0's monk on B at 0,-1; seat 1's town hall at 1,-1; seat 0's E at -1,-1.
     The monastery's tiles: its own, D at 0,0 and E; the town hall adds nothing."""
     rules = Rules(expansions=("mayors", "messages", "courier"), messages=MessagesOptions("classic"))
-    g = Game(rules, 0, stack=["B", "E", "U"])
+    g = new_game(rules, 0, stack=["B", "E", "U"])
     place(g, 0, -1, 0, FOLLOWER, "monastery")
     assert g.decision.kind == "town_hall" and g.decision.seat == 1
     g.apply((1, -1))
@@ -398,7 +399,7 @@ def test_r_mm_12_the_game_ends_when_every_town_hall_is_placed():
 def test_r_mm_12_with_the_courier_the_last_draw_failing_forces_the_town_hall_that_turn():
     """Seat 1 draws C, which fits nowhere (D's only city edge is closed by E): with no
     tile left it must place its town hall in that same turn 2, before seat 0's."""
-    g = Game(Rules(expansions=("mayors", "courier")), 0, stack=["E", "C"])
+    g = new_game(Rules(expansions=("mayors", "courier")), 0, stack=["E", "C"])
     place(g, 0, 1, 2)
     assert (g.decision.kind, g.decision.seat) == ("town_hall", 1) and "draw" in g.decision.choices
     g.apply("draw")
@@ -410,7 +411,7 @@ def test_r_mm_12_with_the_courier_the_last_draw_failing_forces_the_town_hall_tha
 
 
 def test_no_town_hall_while_the_river_flows():
-    g = Game(Rules(expansions=("mayors", "river")), 3)
+    g = new_game(Rules(expansions=("mayors", "river")), 3)
     kinds = []
     while g.river.end is not None:
         kinds.append(g.decision.kind)
@@ -424,7 +425,7 @@ def test_r_msg_10_message_8_on_a_standing_scarecrow_scores_nothing():
     next to the completed city D + E (3 points). Message 8 on the farmer scores the
     field; on the scarecrow it scores 0 (R-MSG-10: a standing scarecrow never holds the
     majority), though seat 0 holds the field."""
-    g = Game(Rules(expansions=("mayors", "messages")), 0, stack=["E", "U", "B", "V"])
+    g = new_game(Rules(expansions=("mayors", "messages")), 0, stack=["E", "U", "B", "V"])
     place(g, 0, 1, 2, FOLLOWER, "field Nw")
     place(g, 1, 0, 0)
     place(g, 1, 1, 0, SCARECROW, "field Nw")
@@ -434,7 +435,7 @@ def test_r_msg_10_message_8_on_a_standing_scarecrow_scores_nothing():
 
 
 def test_message_8_may_choose_a_mayor():
-    g = Game(Rules(expansions=("mayors", "messages")), 0, stack=["M", "U"])
+    g = new_game(Rules(expansions=("mayors", "messages")), 0, stack=["M", "U"])
     place(g, 0, 1, 2, MAYOR, "city S")
     ch = message_actions.choices(g, 0, "score_and_retrieve")
     assert [p for _, p in ch] == [2, 3]  # the mayor alone holds D + M: 2 tiles + 1 coat
@@ -446,7 +447,7 @@ def test_message_8_may_choose_a_mayor():
 def test_properties_with_everything_in_play(spec):
     for seed in range(60):
         n = 2 + seed % 3
-        g = Game(Rules(players=n, expansions=("mayors", "messages", "river", "courier")), seed)
+        g = new_game(Rules(players=n, expansions=("mayors", "messages", "river", "courier")), seed)
         seats = [player(spec)] * n
         th = g.catalogue.index["townhall"]
         while g.decision is not None:
@@ -464,7 +465,8 @@ def test_properties_with_everything_in_play(spec):
 def test_scripted_town_halls_and_ride():
     from pathlib import Path
 
-    from sim.script import load_script, play_script
+    from engine import play_script
+    from sim.script import load_script
     scripts = Path(__file__).resolve().parent / "scripts"
     g = play_script(load_script(scripts / "mayors_town_halls.toml"))
     assert g.scores == [3, 6]
@@ -478,7 +480,8 @@ def test_scripted_mayors_errors(tmp_path):
     from pathlib import Path
 
     from sim.errors import InputError
-    from sim.script import load_script, play_script
+    from engine import play_script
+    from sim.script import load_script
     text = (Path(__file__).resolve().parent / "scripts" / "mayors_ride.toml").read_text()
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace('ride = "road E @1,0"', 'ride = "road E @5,5"'))
@@ -503,7 +506,7 @@ def test_scripted_figure_with_nowhere_to_go_after_step_1_is_an_error(tmp_path):
     path = tmp_path / "owed.toml"
     path.write_text(f'[rules]\nexpansions = ["mayors"]\n\n{body}')
     script = load_script(path)
-    g = Game(script.rules, 0, stack=[t for t, *_ in turns], town_halls_at_end=False)
+    g = new_game(script.rules, 0, stack=[t for t, *_ in turns], town_halls_at_end=False)
     g.supply[1] = 0  # as if seat 1's seven followers stood elsewhere
     scripted = _ScriptPlayer(script)
     with pytest.raises(InputError, match=r"turn 4: figure 'follower monastery': after the step-1 "
@@ -525,7 +528,7 @@ def test_classic_extra_tile_may_be_the_town_hall():
     from sim.messages import MessagesOptions
     rules = Rules(expansions=("mayors", "messages"),
                   messages=MessagesOptions("classic", False, ("extra_tile",)))
-    g = Game(rules, 0, stack=["E"])
+    g = new_game(rules, 0, stack=["E"])
     g.msg.players[0].position = [1, 0]
     g.scores[0] = 1
     place(g, 0, 1, 2, FOLLOWER, "city S")  # 4 points -> 5: extra_tile, with the stack empty
