@@ -9,7 +9,8 @@ import pytest
 
 from sim import courier, message_actions, scoring
 from sim.board import Board
-from engine import new_game
+from engine import new_game, python_state
+from sim.view import view_of
 from sim.game import catalogue_for
 from sim.play import play
 from sim.messages import MessagesOptions
@@ -18,6 +19,11 @@ from strategies import player
 
 FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)
 
+
+
+def held(g):
+    """Messengers & Mayors: each seat's figures in supply and town hall (the view)."""
+    return view_of(g).mayors.seats
 
 def mm(stack, players=2, extra=()):
     return new_game(Rules(players=players, expansions=("mayors",) + tuple(extra)), 0, stack=stack)
@@ -56,7 +62,7 @@ def test_r_mm_1_3_4_mayor_on_a_city_scores_alone_and_goes_home():
     assert offered(g, 1, 1, 3, "city W") == [MAYOR]
     place(g, 1, 1, 3)  # seat 1's E closes it: 3 tiles + 1 coat = 8
     assert scored(g) == [("city", 8, [0])]  # R-MM-4: strength 0, nobody has more
-    assert g.mm.players[0].supply[MAYOR] == 1  # R-MM-3: home after scoring
+    assert held(g)[0].mayor == 1  # R-MM-3: home after scoring
 
 
 def test_r_mm_4_two_mayors_share_and_a_follower_beats_them():
@@ -90,14 +96,14 @@ def surround_mayor(choice):
 def test_r_mm_2_favour_replaces_the_opponents_follower():
     g = surround_mayor("replace")
     assert figures(g) == [(1, FOLLOWER, (0, 1))]  # seat 1's knight where seat 0's stood
-    assert g.supply == [7, 6] and g.mm.players[1].supply[MAYOR] == 1  # the mayor went home
+    assert g.supply == [7, 6] and held(g)[1].mayor == 1  # the mayor went home
     assert g.result()["players"][1]["mayors"]["favours"] == 1
 
 
 def test_r_mm_2_the_mayor_goes_home_without_a_favour_too():
     g = surround_mayor("none")
     assert figures(g) == [(0, FOLLOWER, (0, 1))]
-    assert g.mm.players[1].supply[MAYOR] == 1
+    assert held(g)[1].mayor == 1
 
 
 def test_r_mm_5_6_messenger_rides_to_a_road_at_the_same_village():
@@ -113,7 +119,7 @@ def test_r_mm_5_6_messenger_rides_to_a_road_at_the_same_village():
     assert d.choices == ("return", east, south)  # the other roads ending at the village
     g.apply(east)
     assert figures(g) == [(0, MESSENGER, (1, 0))]
-    assert g.board.feature(east).figures == 1 and g.mm.players[0].rides == 1
+    assert g.board.feature(east).figures == 1 and g.result()["players"][0]["mayors"]["rides"] == 1
 
 
 def test_r_mm_6_messenger_rides_into_the_city_at_the_gate():
@@ -136,10 +142,11 @@ def test_r_mm_6_never_into_a_completed_feature_and_home_on_request():
     place(g, -1, 0, 3)  # seat 0 closes the messenger's road
     assert g.decision.choices == ("return", 12 + w.segment_at("road S"))  # not the east arm
     g.apply("return")
-    assert g.mm.players[0].supply[MESSENGER] == 1 and not g.board.figures()
+    assert held(g)[0].messenger == 1 and not g.board.figures()
 
 
 def test_r_mm_6_several_messengers_ride_clockwise_from_the_active_seat():
+    python_state()
     g = mm(["W", "A", "U"])
     place(g, 1, 0, 0, MESSENGER, "road W")
     road = g.board.figures()[0][1].segment
@@ -152,6 +159,7 @@ def test_r_mm_6_several_messengers_ride_clockwise_from_the_active_seat():
 
 
 def test_r_mm_6_rides_into_an_occupied_city():
+    python_state()
     g = mm(["T", "A", "U"])
     t = g.catalogue.variant(g.catalogue.index["T"], 1)
     place(g, 1, 0, 1, MESSENGER, "road W")
@@ -168,6 +176,7 @@ def test_r_mm_6_r_cou_4_the_first_rider_clockwise_gets_the_thank_you():
     seat 2 rides first (clockwise from seat 1), so seat 2's messenger is the first figure
     moved this turn and gets the thank-you, the east road's 1 tile (R-COU-3/4); road by
     road, seat 0 would have ridden first and got it."""
+    python_state()
     g = mm(["B", "A", "A", "E", "CO2"], players=3, extra=("courier",))
     place(g, 0, -1, 0)
     place(g, -1, 0, 3)
@@ -263,6 +272,7 @@ def test_r_mm_6_rides_go_clockwise_across_roads():
     at 1,-1 (seat 0's messenger), scored first, and A at -1,0 + D + its west road (seat
     2's messenger). Both may ride on to X's open roads. Clockwise from seat 1: seat 2's
     ride first, then seat 0's (road by road would give seat 0 first)."""
+    python_state()
     g = mm(["B", "A", "A", "E", "X"], players=3)
     place(g, 0, -1, 0)  # seat 0
     place(g, -1, 0, 3)  # seat 1: A, road east into D
@@ -280,6 +290,7 @@ def test_r_mm_6_rides_go_clockwise_across_roads():
 
 
 def test_r_mm_8_lying_scarecrow_is_a_farmer():
+    python_state()
     g = scarecrow_game("lie")
     assert (0, SCARECROW, (0, 1)) in figures(g)
     assert g.over and g.points[0]["field"] == 3  # the field borders one completed city
@@ -288,7 +299,7 @@ def test_r_mm_8_lying_scarecrow_is_a_farmer():
 
 def test_r_mm_8_scarecrow_replaced_by_a_farmer():
     g = scarecrow_game("farmer")
-    assert (0, FOLLOWER, (0, 1)) in figures(g) and g.mm.players[0].supply[SCARECROW] == 1
+    assert (0, FOLLOWER, (0, 1)) in figures(g) and held(g)[0].scarecrow == 1
     assert g.points[0]["field"] == 3
 
 
@@ -312,7 +323,7 @@ def test_r_mm_10_13_town_hall_completes_a_road_and_a_city():
     assert g.decision.kind == "town_hall" and (2, 0) in g.decision.choices
     g.apply((2, 0))  # seat 0 closes the road's east end: A + D + U = 3, not the hall
     assert scored(g)[-1] == ("road", 3, [0])
-    assert (g.mm.players[1].town_hall_turn, g.mm.players[0].town_hall_turn) == (4, 5)
+    assert (g.result()["players"][1]["mayors"]["town_hall_turn"], g.result()["players"][0]["mayors"]["town_hall_turn"]) == (4, 5)
     th = g.catalogue.index["townhall"]
     assert not [i for _, i in g.board.figures() if g.board.tile(i.segment // 12)[0] == th]
 
@@ -345,6 +356,7 @@ def monastery_beside_a_town_hall():
 
 
 def test_r_mm_10_a_town_hall_counts_in_no_monastery_value():
+    python_state()
     g, monk, seg = monastery_beside_a_town_hall()
     assert g.board.feature(seg).tiles == 3  # 1 + D + E (4 if the hall counted)
     # message 3 (smallest monastery), message 8 and the Courier's thank-you: 3 each
@@ -379,7 +391,7 @@ def test_r_mm_11_crisis_meeting():
     place(g, 0, 1, 2, MAYOR, "city S")  # seat 0's mayor at 0,1
     assert g.decision.kind == "town_hall"
     g.apply((1, 1))  # seat 1's town hall next to the mayor's tile
-    assert not g.board.figures() and g.mm.players[0].supply[MAYOR] == 1
+    assert not g.board.figures() and held(g)[0].mayor == 1
     assert [e["e"] for e in g.events if e["e"] in ("crisis", "favour")] == ["crisis"]
 
 
@@ -393,7 +405,7 @@ def test_r_mm_12_the_game_ends_when_every_town_hall_is_placed():
         seats.append(g.decision.seat)
         g.apply(g.decision.choices[0])
     assert seats == [1, 2, 0] and g.over
-    assert all(not p.town_hall for p in g.mm.players)
+    assert all(not p.town_hall for p in held(g))
 
 
 def test_r_mm_12_with_the_courier_the_last_draw_failing_forces_the_town_hall_that_turn():
@@ -407,7 +419,7 @@ def test_r_mm_12_with_the_courier_the_last_draw_failing_forces_the_town_hall_tha
     d = g.decision
     assert (d.kind, d.seat) == ("town_hall", 1) and "draw" not in d.choices
     g.apply(d.choices[0])
-    assert g.mm.players[1].town_hall_turn == 2
+    assert g.result()["players"][1]["mayors"]["town_hall_turn"] == 2
 
 
 def test_no_town_hall_while_the_river_flows():
@@ -425,6 +437,7 @@ def test_r_msg_10_message_8_on_a_standing_scarecrow_scores_nothing():
     next to the completed city D + E (3 points). Message 8 on the farmer scores the
     field; on the scarecrow it scores 0 (R-MSG-10: a standing scarecrow never holds the
     majority), though seat 0 holds the field."""
+    python_state()
     g = new_game(Rules(expansions=("mayors", "messages")), 0, stack=["E", "U", "B", "V"])
     place(g, 0, 1, 2, FOLLOWER, "field Nw")
     place(g, 1, 0, 0)
@@ -435,12 +448,13 @@ def test_r_msg_10_message_8_on_a_standing_scarecrow_scores_nothing():
 
 
 def test_message_8_may_choose_a_mayor():
+    python_state()
     g = new_game(Rules(expansions=("mayors", "messages")), 0, stack=["M", "U"])
     place(g, 0, 1, 2, MAYOR, "city S")
     ch = message_actions.choices(g, 0, "score_and_retrieve")
     assert [p for _, p in ch] == [2, 3]  # the mayor alone holds D + M: 2 tiles + 1 coat
     assert message_actions.resolve(g, 0, ch[1][0])[0] == 3
-    assert g.mm.players[0].supply[MAYOR] == 1
+    assert held(g)[0].mayor == 1
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "first", "greedy(road_figure=\"messenger\")"])
@@ -455,11 +469,12 @@ def test_properties_with_everything_in_play(spec):
             on_board = [i for _, i in g.board.figures()]
             for p in range(n):  # every figure conserved, kind by kind
                 assert g.supply[p] + sum(i.player == p and i.kind == FOLLOWER for i in on_board) == 7
-                for k in (MAYOR, MESSENGER, SCARECROW):
-                    assert g.mm.players[p].supply[k] + sum(
-                        i.player == p and i.kind == k for i in on_board) == 1
+                seat = held(g)[p]
+                for k, left in ((MAYOR, seat.mayor), (MESSENGER, seat.messenger),
+                                (SCARECROW, seat.scarecrow)):
+                    assert left + sum(i.player == p and i.kind == k for i in on_board) == 1
             assert not [i for i in on_board if g.board.tile(i.segment // 12)[0] == th]
-        assert g.over and all(not p.town_hall for p in g.mm.players)
+        assert g.over and all(not p.town_hall for p in held(g))
 
 
 def test_scripted_town_halls_and_ride():
@@ -537,4 +552,4 @@ def test_classic_extra_tile_may_be_the_town_hall():
     g.apply(("extra_tile", None))
     assert g.decision.kind == "town_hall" and "draw" not in g.decision.choices
     g.apply(g.decision.choices[0])
-    assert not g.mm.players[0].town_hall
+    assert not held(g)[0].town_hall

@@ -305,6 +305,7 @@ def test_counting_actions():
 @pytest.mark.parametrize("edition, action", [("classic", "score_and_return"),
                                              ("c3.1", "score_and_retrieve")])
 def test_message_8_with_and_without_the_majority(edition, action):
+    python_state("calls the Python engine's message actions")
     # seat 0 alone on the open road D + U (2 tiles): majority, 2 points, returned
     g = mgame(["U", "E"], edition)
     place(g, 1, 0, 0, "road E")
