@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sim.errors import InputError
 from sim.messages import ALL_ACTIONS, MessagesOptions
 from sim.tiles import SETS
 
@@ -63,6 +64,7 @@ class Expansion:
     row: Callable[[dict], dict] | None = None  # result entry -> {column: value}
     analyses: tuple[str, ...] = ()  # report sections that need it (sim/analysis/report.py)
     design_keys: tuple[str, ...] = ()  # config [design] keys valid only with it
+    script_keys: tuple[str, ...] = ()  # scripted-turn keys valid only with it (sim/script.py)
     snapshot: str = ""  # the sim/view.py snapshot of its state ("" for none)
 
 
@@ -116,7 +118,7 @@ BASE = Expansion(
 # harness's combinations; tile sets follow sim/tiles.py SETS, record columns this order.
 EXPANSIONS: tuple[Expansion, ...] = (
     Expansion(
-        "messages", "The Messages (both editions)", ("R-MSG",),
+        "messages", "The Messages", ("R-MSG",),
         figures=("scoring meeple", "messenger"),  # on the scoreboard, not the board
         decisions=(DecisionKind("scoring_figure", "dark_seeker"), DecisionKind("messages", "greedy")),
         options=Options("messages", frozenset({"edition", "zmg_alone", "deck"}), _messages_options,
@@ -124,7 +126,7 @@ EXPANSIONS: tuple[Expansion, ...] = (
         forks=("messages", "scoring_figure"),
         result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
         row=_messages_row, analyses=("naive_messages",), design_keys=("editions",),
-        snapshot="messages"),
+        script_keys=("score_on", "message", "message_target"), snapshot="messages"),
     Expansion("river", "the River", ("R-RIV",), tile_sets=("river",), snapshot="river"),
     Expansion("courier", "the Courier", ("R-COU",), tile_sets=("courier",), figures=("courier",),
               snapshot="courier"),
@@ -134,13 +136,22 @@ EXPANSIONS: tuple[Expansion, ...] = (
         decisions=tuple(DecisionKind(k, "greedy")
                         for k in ("figure", "town_hall", "favour", "scarecrow", "ride")),
         forks=("road_figure",), result_keys=("mayors",), columns=MAYORS_COLUMNS, row=_mayors_row,
-        snapshot="mayors"),
+        script_keys=("favour", "ride", "scarecrow"), snapshot="mayors"),
 )
 BY_NAME: dict[str, Expansion] = {e.name: e for e in EXPANSIONS}
 DESIGN_KEYS: dict[str, str] = {k: e.name for e in EXPANSIONS for k in e.design_keys}
 NAMES: tuple[str, ...] = tuple(BY_NAME)
 # R-MM-0: the MMR river tiles of the mayors set join only with the River (sim/game.py)
 PARTS = (BASE, *EXPANSIONS)
+
+
+def check_script_keys(given, expansions, where: str) -> None:
+    """Refuse a scripted turn's keys that belong to an expansion not in play. `given`:
+    the keys the turn sets."""
+    for e in EXPANSIONS:
+        used = [k for k in e.script_keys if k in given]
+        if used and e.name not in expansions:
+            raise InputError(f"{where}: {', '.join(used)}: {e.title} is not in play")
 
 
 def in_play(expansions) -> tuple[Expansion, ...]:

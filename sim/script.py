@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sim import expansions as registry
 from sim import notation
 from sim.errors import CoreError, InputError, check_keys
 from sim.board import MAX_SEGS
@@ -137,10 +138,9 @@ def _parse_turn(t, where: str, rules: Rules) -> ScriptTurn:
     disc = _field(t, "discarded", list, where, "a list of tile ids", [])
     if any(not isinstance(d, str) for d in disc):
         raise InputError(f"{where}: discarded = {disc!r}: expected a list of tile ids")
+    registry.check_script_keys(t, rules.expansions, where)
     score_on = t.get("score_on")
     if score_on is not None:
-        if "messages" not in rules.expansions:
-            raise InputError(f"{where}: score_on: The Messages is not in play")
         by_source = isinstance(score_on, dict)
         values = list(score_on.values()) if by_source else [score_on]
         if by_source and rules.messages.edition != "classic":
@@ -152,12 +152,8 @@ def _parse_turn(t, where: str, rules: Rules) -> ScriptTurn:
                              f"\"messenger\", or a table from sources ({', '.join(SOURCES)}) to them")
     message = _text_list(t, "message", where, ("action", TWO_POINTS))
     targets = _text_list(t, "message_target", where, None)
-    if (message or targets) and "messages" not in rules.expansions:
-        raise InputError(f"{where}: message: The Messages is not in play")
     mm = {k: _text_list(t, k, where, allowed) for k, allowed in
           (("favour", None), ("ride", None), ("scarecrow", ("farmer", "lie", "return")))}
-    if any(mm.values()) and "mayors" not in rules.expansions:
-        raise InputError(f"{where}: favour, ride, scarecrow: Messengers & Mayors is not in play")
     if tile == TOWN_HALL_ID and (fig or disc or t.get("rotation")):
         raise InputError(f"{where}: a town hall turn takes only `at` (no rotation, figure or "
                          f"discarded tiles)")

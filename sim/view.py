@@ -214,6 +214,16 @@ SNAPSHOTS = {"messages": _messages, "courier": _courier, "mayors": _mayors, "riv
 
 # ---------------------------------------------------------------- the view
 
+_snapshot_names: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _parts(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The snapshots of the expansions `names` (looked up once per expansion list)."""
+    if names not in _snapshot_names:
+        _snapshot_names[names] = tuple(e.snapshot for e in expansions.in_play(names) if e.snapshot)
+    return _snapshot_names[names]
+
+
 class View:
     """A game seen by a strategy. See the module docstring."""
 
@@ -222,8 +232,7 @@ class View:
     def __init__(self, game):
         object.__setattr__(self, "_game", game)
         object.__setattr__(self, "_board", None)
-        object.__setattr__(self, "_parts", tuple(e.snapshot for e in expansions.in_play(
-            game.rules.expansions) if e.snapshot))
+        object.__setattr__(self, "_parts", _parts(game.rules.expansions))
 
     def __setattr__(self, name, value):
         raise TypeError(f"view.{name}: a strategy's view of the game is read-only")

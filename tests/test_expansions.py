@@ -103,3 +103,16 @@ def test_describe_lists_every_part():
     lines = expansions.describe()
     assert [line.split()[0] for line in lines] == ["base", *expansions.NAMES]
     assert "decisions figure, town_hall, favour, scarecrow, ride" in lines[-1]
+
+
+def test_a_scripted_turn_may_use_only_keys_of_expansions_in_play(tmp_path):
+    from sim.errors import InputError
+    from sim.script import load_script
+
+    script = tmp_path / "s.toml"
+    for keys, error in (('score_on = "meeple"', "score_on: The Messages is not in play"),
+                        ('message = "2"', "message: The Messages is not in play"),
+                        ('scarecrow = "lie"', "scarecrow: Messengers & Mayors is not in play")):
+        script.write_text(f'[[turns]]\ntile = "U"\nat = [1, 0]\n{keys}\n')
+        with pytest.raises(InputError, match=f"s.toml: turn 1: {error}$"):
+            load_script(script)
