@@ -46,14 +46,13 @@ class Options:
     keys: frozenset[str]
     build: Callable[[dict], object]
     plain: Callable[[object], dict]
-    default: Callable[[], object]
 
 
 @dataclass(frozen=True)
 class Expansion:
     name: str  # as listed in Rules.expansions ("base": always in play)
     title: str
-    rulings: tuple[str, ...]  # the families of docs/RULES.md it implements
+    rulings: tuple[str, ...]  # the ruling families of docs/RULES.md it implements (R-MSG: R-MSG-*)
     tile_sets: tuple[str, ...] = ()
     figures: tuple[str, ...] = ()  # figure kinds it adds (board figures and others)
     decisions: tuple[DecisionKind, ...] = ()
@@ -101,7 +100,10 @@ def _mayors_row(p: dict) -> dict:
 # ---------------------------------------------------------------- options
 
 def _messages_options(t: dict) -> MessagesOptions:
-    return MessagesOptions(t.get("edition", "c3.1"), t.get("zmg_alone", False), tuple(t.get("deck", ())))
+    deck = t.get("deck", [])
+    if not isinstance(deck, list):
+        raise InputError(f"rules.messages: deck = {deck!r}: expected a list of action names")
+    return MessagesOptions(t.get("edition", "c3.1"), t.get("zmg_alone", False), tuple(deck))
 
 
 def _messages_plain(o: MessagesOptions) -> dict:
@@ -122,7 +124,7 @@ EXPANSIONS: tuple[Expansion, ...] = (
         figures=("scoring meeple", "messenger"),  # on the scoreboard, not the board
         decisions=(DecisionKind("scoring_figure", "dark_seeker"), DecisionKind("messages", "greedy")),
         options=Options("messages", frozenset({"edition", "zmg_alone", "deck"}), _messages_options,
-                        _messages_plain, MessagesOptions),
+                        _messages_plain),
         forks=("messages", "scoring_figure"),
         result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
         row=_messages_row, analyses=("naive_messages",), design_keys=("editions",),
@@ -141,7 +143,6 @@ EXPANSIONS: tuple[Expansion, ...] = (
 BY_NAME: dict[str, Expansion] = {e.name: e for e in EXPANSIONS}
 DESIGN_KEYS: dict[str, str] = {k: e.name for e in EXPANSIONS for k in e.design_keys}
 NAMES: tuple[str, ...] = tuple(BY_NAME)
-# R-MM-0: the MMR river tiles of the mayors set join only with the River (sim/game.py)
 PARTS = (BASE, *EXPANSIONS)
 
 

@@ -16,7 +16,7 @@ from sim.board import MAX_SEGS
 from sim.game import FIGURE_KINDS, Game, catalogue_for, stack_tiles
 from sim.message_actions import SCORE_AND_RETURN
 from sim.mayors import TOWN_HALL_ID, activating_cells
-from sim.messages import FIGURES, TWO_POINTS, MessagesOptions
+from sim.messages import FIGURES, TWO_POINTS
 from sim.scoring import SOURCES
 from sim.play import play
 from sim.rules import Rules
@@ -28,8 +28,8 @@ from strategies import player
 
 TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "message",
              "message_target", "favour", "ride", "scarecrow"}
-RULES_KEYS = {"players", "expansions", "messages"}
-MESSAGES_KEYS = {"edition", "zmg_alone", "deck"}
+# [rules]: players, expansions, and each expansion's options table (sim/expansions.py)
+RULES_KEYS = {"players", "expansions"} | {o.field for o in registry.options()}
 POLICY_DEFAULTS = {"scoring_figure": "meeple_only", "messages": "always_2", "town_hall": "first",
                    "favour": "greedy", "scarecrow": "greedy", "ride": "greedy"}
 EDGE_NAMES = ("N", "E", "S", "W")
@@ -83,13 +83,13 @@ def load_script(path: str | Path) -> Script:
     check_keys(rules_t, RULES_KEYS, f"{path}: rules")
     players = _field(rules_t, "players", int, f"{path}: rules", "a whole number 2..6", 2)
     expansions = _field(rules_t, "expansions", list, f"{path}: rules", "a list of names", [])
-    msg_t = _field(rules_t, "messages", dict, f"{path}: rules", "a table", {})
-    check_keys(msg_t, MESSAGES_KEYS, f"{path}: rules.messages")
-    deck = _field(msg_t, "deck", list, f"{path}: rules.messages", "a list of action names", [])
+    tables = {}
+    for o in registry.options():
+        tables[o] = _field(rules_t, o.field, dict, f"{path}: rules", "a table", {})
+        check_keys(tables[o], o.keys, f"{path}: rules.{o.field}")
     try:
-        options = MessagesOptions(msg_t.get("edition", "c3.1"), msg_t.get("zmg_alone", False),
-                                  tuple(deck))
-        rules = Rules(players=players, expansions=tuple(expansions), messages=options)
+        options = {o.field: o.build(t) for o, t in tables.items()}
+        rules = Rules(players=players, expansions=tuple(expansions), **options)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
     policies_t = data.get("policies", {})

@@ -91,6 +91,9 @@ def test_options_are_the_rules_tables_of_the_config():
     assert o.build({"edition": "classic", "deck": ["extra_tile"]}) == MessagesOptions(
         "classic", False, ("extra_tile",))
     assert o.plain(MessagesOptions()) == {"edition": "c3.1", "zmg_alone": False, "deck": []}
+    from sim.errors import InputError
+    with pytest.raises(InputError, match="rules.messages: deck = 'abc': expected a list"):
+        o.build({"deck": "abc"})  # not read as the messages 'a', 'b', 'c'
 
 
 def test_a_decision_kind_of_an_expansion_not_in_play_is_refused():
