@@ -2,11 +2,10 @@
 
 Each case runs in a fresh process (one core, so games/s is per core; its peak RSS is
 its own), plays `repeats` batches of seeded games, and reports the median batch rate.
-Cases ending in `-engine` play through the Python engine (sim/game.py, events and
-all); cases starting with `c-` play in the C game state machine (sim/cgame.py, built-in
-seats, no events kept: a game never leaves C), those ending in `-batch` a whole batch
-in one C call (cgame.play_batch); the others use the C fast path (sim/fastpath.py:
-the C game, keeping each game's history). Cases starting with `search-` play the
+Every case plays the C game (sim/game.py Game). Cases starting with `c-` give every
+seat a built-in player and keep no events (a game never leaves C); those ending in
+`-events` keep events and history, as a run with `events = true` does; those ending
+in `-batch` play a whole batch in one C call (sim/game.py play_batch). Cases starting with `search-` play the
 search strategy (strategies/search.py, its rollouts in C) in seat 0 against greedy on
 the Python engine; their rows add `ms_per_decision`, the mean cost of one decision of
 the search seat (every decision it answers, searched or not). Cases starting with
@@ -28,28 +27,20 @@ class Case:
     name: str
     players: str  # comma-separated player specs
     games: int  # games per batch
-    # "python" (sim/game.py), "fast" (sim/fastpath.py), "c" / "batch" (sim/cgame.py);
-    # "branches" / "branches-python": the message forks of sim/tournament/counterfactual.py,
-    # 1 rollout, on a paused C game (branches in C, cc_branch_play) / on the Python
-    # engine; "shard": the runner's worker (sim/tournament/worker.py run_shard: tables
-    # and all) on a rotations design of these seats, one block per game; "search":
-    # as "python", timing seat 0's decisions too
+    # "c": Game(rules, seed, seats, record=False); "events": the same keeping events and
+    # history; "batch": play_batch; "branches": the message forks of
+    # sim/tournament/counterfactual.py, 1 rollout, on a paused C game (branches in C,
+    # cc_branch_play); "shard": the runner's worker (sim/tournament/worker.py run_shard:
+    # tables and all) on a rotations design of these seats, one block per game;
+    # "search": seat 0 asked from Python through sim.play.play, its decisions timed
     engine: str
     expansions: tuple[str, ...] = ()
     edition: str = "c3.1"
 
 
 CASES = (
-    Case("base-2p-random", "random,random", 2000, "fast"),
-    Case("base-2p-greedy", "greedy,greedy", 1000, "fast"),
-    Case("base-2p-random-engine", "random,random", 400, "python"),
-    Case("base-2p-greedy-engine", "greedy,greedy", 300, "python"),
-    Case("messages-c3.1-2p-greedy", "greedy,greedy", 300, "python", ("messages",), "c3.1"),
-    Case("messages-classic-2p-greedy", "greedy,greedy", 300, "python", ("messages",), "classic"),
-    # every expansion: The Messages, Messengers & Mayors, the River, the Courier
-    Case("all-4p-greedy", "greedy,greedy,greedy,greedy", 150, "python",
-         ("messages", "mayors", "river", "courier"), "c3.1"),
-    # the C game (issue 13): the same games as the rows above, played by sim/cgame.py
+    # the C game (issue 13); the rows of the previous (Python) engine are history in
+    # BENCHMARKS.md
     Case("c-base-2p-random", "random,random", 4000, "c"),
     Case("c-base-2p-greedy", "greedy,greedy", 1500, "c"),
     Case("c-messages-c3.1-2p-greedy", "greedy,greedy", 1500, "c", ("messages",), "c3.1"),
@@ -59,6 +50,8 @@ CASES = (
     # every expansion, Messengers & Mayors included: all-4p-greedy's games in C
     Case("c-all-4p-greedy", "greedy,greedy,greedy,greedy", 500, "c",
          ("messages", "mayors", "river", "courier"), "c3.1"),
+    Case("c-all-4p-greedy-events", "greedy,greedy,greedy,greedy", 300, "events",
+         ("messages", "mayors", "river", "courier"), "c3.1"),
     Case("c-all-4p-greedy-batch", "greedy,greedy,greedy,greedy", 500, "batch",
          ("messages", "mayors", "river", "courier"), "c3.1"),
     Case("c-base-2p-random-batch", "random,random", 4000, "batch"),
@@ -67,8 +60,6 @@ CASES = (
     Case("c-messages-classic-2p-greedy-batch", "greedy,greedy", 1500, "batch", ("messages",),
          "classic"),
     # configs/message_counterfactual.toml's games: a fork at every message draw
-    Case("message-branches-2p-engine", "greedy+messages=always_2,greedy+messages=always_2", 60,
-         "branches-python", ("messages",), "c3.1"),
     Case("c-message-branches-2p", "greedy+messages=always_2,greedy+messages=always_2", 400,
          "branches", ("messages",), "c3.1"),
     # the runner's shard of configs/million_messages.toml's games (one C batch)
@@ -118,11 +109,9 @@ def _shard_experiment(case: Case):
 
 
 def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
-    from sim.cgame import CGame, play_batch
+    from sim.game import Game, play_batch
     from sim.tournament.counterfactual import play_with_branches
     from sim.tournament.worker import run_shard
-    from sim.fastpath import play_fast
-    from sim.game import Game
     from sim.messages import MessagesOptions
     from sim.play import play
     from sim.rules import Rules
@@ -137,17 +126,16 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
     games = max(1, int(case.games * scale))
 
     def one(seed):
-        if case.engine == "fast":
-            play_fast(rules, seed, seats)
-        elif case.engine == "c":
-            CGame(rules, seed, seats, record=False).result()
+        if case.engine == "c":
+            Game(rules, seed, seats, record=False).result()
+        elif case.engine == "events":
+            g = Game(rules, seed, seats)
+            g.result(), g.events, g.history
         elif case.engine == "branches":  # the worker's own path: forks on a paused C game
-            play_with_branches(CGame(rules, seed, seats, record=False, pause=("messages",)),
+            play_with_branches(Game(rules, seed, seats, record=False, pause=("messages",)),
                                seats, 1)
-        elif case.engine == "branches-python":
-            play_with_branches(Game(rules, seed), seats, 1)
-        else:
-            play(Game(rules, seed), seats)
+        else:  # search: the timed seat from Python, the others in C
+            play(Game(rules, seed, [None if isinstance(p, _Timed) else p for p in seats]), seats)
 
     if case.engine == "shard":
         exp = _shard_experiment(case)

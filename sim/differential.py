@@ -31,8 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.cdeal import FIGURE_KINDS, deck_order, tile_order
 from sim.errors import InputError
-from sim.game import FIGURE_KINDS, Game, tile_order
+from sim.game import Game
 from sim.log import event_line, format_log
 from sim.mayors import MAYOR, MESSENGER, SCARECROW
 from sim.messages import MessagesOptions
@@ -392,14 +393,15 @@ def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Div
     end of the turn it happened in."""
     g = Game(rules, seed)
     _, order = tile_order(rules, seed)
+    deck = deck_order(rules, seed)
     # the setup is the one thing the reference takes from production: check it first
     problem = stack_problem(rules, order)
-    if problem is None and g.msg is not None and sorted(g.msg.deck) != sorted(REF_ACTIONS[rules.messages.edition]):
-        problem = f"message deck {g.msg.deck}: expected the 8 actions once each (R-MSG-11)"
+    if problem is None and deck and sorted(deck) != sorted(REF_ACTIONS[rules.messages.edition]):
+        problem = f"message deck {deck}: expected the 8 actions once each (R-MSG-11)"
     if problem is not None:
         return 0, Divergence(rules, seed, list(strategies), 0, problem, "setup", "")
-    recorder = _Recorder([] if g.msg is None else list(g.msg.deck))
-    r = RefGame(rules, order, None if g.msg is None else list(g.msg.deck))
+    recorder = _Recorder(deck)
+    r = RefGame(rules, order, deck or None)
     seats = [player(s, "strategies") for s in strategies]
 
     def choose(game, d):
@@ -425,7 +427,7 @@ def check_script(path: str | Path) -> tuple[int, Divergence | None]:
     script = load_script(path)
     tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != "townhall"]
     g = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
-    r = RefGame(script.rules, tiles, None if g.msg is None else list(g.msg.deck), town_halls_at_end=False)
+    r = RefGame(script.rules, tiles, deck_order(script.rules, 0) or None, town_halls_at_end=False)
     answer = _ScriptPlayer(script)
     compared, diff = _compare(g, r, answer.choose)
     if diff is None:

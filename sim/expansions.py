@@ -13,7 +13,7 @@ is on: sim/rules.py (names, tile sets), sim/config.py (options, decisions, forks
 strategies/__init__.py (default policies), sim/tournament/records.py (columns),
 sim/view.py (snapshots), sim/render.py, sim/analysis/report.py.
 
-The engines (sim/game.py and its modules, sim/cgame.py, the C core) implement the
+The engine (sim/game.py over the C core, sim/csrc) implements the
 rules; the declarations only describe them.
 """
 

@@ -1,13 +1,19 @@
-"""The game contract (STYLE.md rule 1): state, decisions, apply, clone, result.
+"""The game contract (STYLE.md rule 1): a game is a C state machine owned from Python.
 
-A game is a value built from (rules, seed). It advances by itself until a player must
-decide; `decision` then says who decides what, with the legal choices in a fixed order,
-and `apply(choice)` takes one of them. Runner, CLI and scripts use only (strategies get
-the game's read-only view instead, sim/view.py):
+A game is a value built from (rules, seed). It advances by itself (in C, sim/csrc)
+until a player must decide; `decision` then says who decides what, with the legal
+choices in a fixed order, and `apply(choice)` takes one of them (one C call).
+Runner, CLI and scripts use only (strategies get the game's read-only view instead,
+sim/view.py):
 
     game.decision        -> Decision | None (None once the game is over)
     game.apply(choice)   -> None; raises IllegalMove for a choice not offered
-    game.over, game.result(), game.events, game.clone(), game.stream(seat)
+    game.over, game.result(), game.events, game.history, game.clone(), game.stream(seat)
+    game.turn, .seat, .tiles_left, .scores, .points, .supply, .reseed(key),
+    game.replayed(turn)  the game as it stood at the end of `turn` (render)
+
+`clone()` is a C copy of the whole state; pickling goes through a C save and load of
+the state, not a replay. The C handle is freed with the object (ffi.gc).
 
 Decisions:
     "place"           one per tile placed. Choices are (x, y, rotation, figure, segment)
@@ -36,596 +42,683 @@ Decisions:
 
 `game.turn` counts tile placements (a classic message-4 extra tile is a turn of its
 own number, played by the same seat). Random streams are split by purpose (tiles,
-messages, each seat's strategy), so swapping a strategy never changes the tiles;
-`clone()` copies all of them.
+messages, each seat's strategy; sim/rng.py), so swapping a strategy never changes
+the tiles; `clone()` copies all of them. The shuffles are done in C on the streams of
+sim/cdeal.py `tile_order` and `deck_order`.
+
+Seats: `Game(rules, seed)` leaves every decision to the caller. `Game(rules, seed,
+seats)` takes per seat a `strategies.Player` or None: the decision kinds whose policy
+is built in (`seat_policy`) are played in C, the others (and every kind of a None
+seat) stop the C game and come back as `decision`; a game of built-in seats never
+leaves C. `sim.play.play(game, players)` answers them through the strategies' view.
+
+`play_batch` plays a shard of seeded games of built-in seats in one C call into numpy
+arrays; `players_table` turns them into the records' players table. The differential
+harness (sim/differential.py) checks the C game against the reference engine
+(sim/reference/).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from sim import courier, mayors, message_actions, messages, scoring
-from sim.board import MAX_SEGS, Board, Catalogue, TurnOptions
+from sim import messages, scoring
+from sim._core import check, ffi, lib
+from sim.board import Board
+from sim.cdeal import ACTION_NAMES, FIGURE_KINDS, Decision, catalogue_for, dealt, plays, tile_flags
 from sim.errors import IllegalMove, InputError
 from sim.rng import Stream, derive
 from sim.rules import Rules
-from sim.river import RiverState, is_river_tile, start_state
-from sim.tiles import ANY_EDGE, Tile, tile_set
+from sim.tiles import KINDS
+from strategies import REGISTRY
 
-FIGURE_KINDS = mayors.KIND_NAMES  # index = the kind code stored in the C core
-# How each figure kind may be placed (core.h cc_figure_rule): kind, segment kinds
-# (bits city, road, field, monastery), only on a free feature, strength, scores.
-FOLLOWER_RULE = (0, 0b1111, 1, 1, 1)  # R-BASE-4: any free feature
-
-
-class Decision(NamedTuple):
-    kind: str  # "place" | "scoring_figure" | "messages"
-    seat: int
-    tile: str  # the tile being placed ("" for other decisions)
-    choices: tuple
-    info: dict | None = None
-
-
-_catalogues: dict[tuple[str, ...], Catalogue] = {}
-
-
-def catalogue_for(rules: Rules) -> Catalogue:
-    """The tile catalogue of a rules' tile sets (built once per process and set list),
-    with the town hall when Messengers & Mayors is in play."""
-    key = rules.tile_sets
-    if key not in _catalogues:
-        extra = [TOWN_HALL] if "mayors" in key else []
-        _catalogues[key] = Catalogue([t for name in key for t in tile_set(name)] + extra)
-    return _catalogues[key]
+PLACE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY}
+FIGURE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
+                   "meeple_only": lib.CC_POL_MEEPLE_ONLY, "alternate": lib.CC_POL_ALTERNATE,
+                   "dark_seeker": lib.CC_POL_DARK_SEEKER, "spread": lib.CC_POL_SPREAD,
+                   "coverage": lib.CC_POL_COVERAGE}
+MESSAGE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
+                    "always_action": lib.CC_POL_ALWAYS_ACTION, "always_2": lib.CC_POL_ALWAYS_2}
+OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
+MM_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY}
+MM_KINDS = ("figure", "town_hall", "favour", "scarecrow", "ride")  # Messengers & Mayors decisions
+PAUSABLE = ("place", "scoring_figure", "messages", *MM_KINDS)  # cc_seat_policy's decision fields
+EVENT_NAMES = ("start", "draw", "discard", "place", "figure", "score", "points", "move",
+               "message_draw", "message", "courier", "final", "end", "townhall", "crisis", "favour",
+               "scarecrow", "ride")
+# Messengers & Mayors decisions by cc_game_decision kind, and the words of their rows
+MM_DECISIONS = {lib.CC_DEC_TOWN_HALL: "town_hall", lib.CC_DEC_FAVOUR: "favour",
+                lib.CC_DEC_SCARECROW: "scarecrow", lib.CC_DEC_RIDE: "ride", lib.CC_DEC_FIGURE: "figure"}
+MM_WORDS = {lib.CC_MM_DRAW: "draw", lib.CC_MM_END: "end", lib.CC_MM_NONE: "none",
+            lib.CC_MM_FARMER: "farmer", lib.CC_MM_LIE: "lie", lib.CC_MM_RETURN: "return"}
+SCARECROW_CHOICES = ("farmer", "lie", "return")  # the C core's order (MM_SC_*)
 
 
-# R-MM-10: fits every neighbour, holds no segment (no figure, no road, city or field)
-TOWN_HALL = Tile(mayors.TOWN_HALL_ID, 1, ANY_EDGE * 4, (), ("townhall",), "built-in")
+
+def supports(rules: Rules) -> bool:
+    """Whether the C game stands in for the Python engine for these rules wherever it is
+    asked (the fast path of the runner, the search's rollouts): `plays`, but not yet
+    Messengers & Mayors, whose turn options strategies/search.py does not value (it
+    ranks follower rows only) and which the fast path leaves to the engine until then."""
+    return plays(rules) and "mayors" not in rules.expansions
 
 
-def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
-    """(start tile, river tiles, lake, land tiles) as ids with repeats.
-
-    R-BASE-2: the start tile is the one marked `start`, one copy of it leaves the
-    stack. R-RIV-1: with the River the spring starts instead, every land tile (the
-    usual start tile's copies too) is a land tile, and the lake ends the river stack.
-    """
-    tiles = [t for name in rules.tile_sets for t in tile_set(name)]
-    if "river" not in rules.expansions:  # MMR joins only with the River (R-MM-0)
-        tiles = [t for t in tiles if not is_river_tile(t)]
-    river = [t for t in tiles if is_river_tile(t)]
-    land = [t for t in tiles if not is_river_tile(t)]
-    mark = "spring" if river else "start"
-    starts = [t for t in tiles if t.has(mark)]
-    if len(starts) != 1:
-        raise InputError(f"tile sets {', '.join(rules.tile_sets)}: expected exactly one {mark} tile")
-    start = starts[0]
-    lake = [t.id for t in river if t.has("lake")]
-    flowing = [t.id for t in river if t is not start and not t.has("lake") for _ in range(t.count)]
-    land_ids = [t.id for t in land for _ in range(t.count - (t is start))]
-    return start, flowing, lake, land_ids
+def built_in(rules: Rules, players) -> bool:
+    """Whether a game of these rules and players is played in C unaided: every seat's
+    every policy built in."""
+    if not plays(rules) or len(players) != rules.players:
+        return False
+    scratch = ffi.new("cc_seat_policy *")
+    return all(seat_policy(p, rules.messages.edition, scratch) for p in players)
 
 
-def tile_order(rules: Rules, seed: int) -> tuple[Tile, list[str]]:
-    """R-BASE-2 (and R-RIV-1): the start tile and every other tile in draw order."""
-    start, river, lake, land = stack_plan(rules)
-    stream = Stream(derive(seed, "tiles"))
-    stream.shuffle(river)
-    stream.shuffle(land)
-    return start, river + lake + land
+def _builtin(policy, table: dict):
+    """The C code of a registered built-in policy, or None (a Python policy)."""
+    name = getattr(policy, "name", None)
+    if name not in table or type(policy) is not REGISTRY.get(name):
+        return None
+    return table[name]
 
 
-def stack_tiles(rules: Rules) -> tuple[Tile, list[str]]:
-    """(start tile, every tile a stack may hold, as ids with repeats)."""
-    start, river, lake, land = stack_plan(rules)
-    return start, river + lake + land
+def seat_policy(player, edition: str, out) -> bool:
+    """Fill cc_seat_policy `out` for `player`: each decision kind whose policy is built
+    in is played in C, every other kind is CC_POL_PYTHON (returned to the caller).
+    True when every kind is built in (the seat never leaves C)."""
+    place = player.by_kind.get("place", player.default)
+    figure = player.by_kind.get("scoring_figure", player.default)
+    message = player.by_kind.get("messages", player.default)
+    mm = [player.by_kind.get(kind, player.default) for kind in MM_KINDS]
+    codes = (_builtin(place, PLACE_POLICIES), _builtin(figure, FIGURE_POLICIES),
+             _builtin(message, MESSAGE_POLICIES), *(_builtin(p, MM_POLICIES) for p in mm))
+    (out.place, out.scoring_figure, out.messages, out.figure, out.town_hall, out.favour,
+     out.scarecrow, out.ride) = (lib.CC_POL_PYTHON if c is None else c for c in codes)
+    if codes[0] == lib.CC_POL_GREEDY:
+        for k in range(4):
+            out.open_weight[k] = place.open_weight[k]
+        out.opponent, out.follower, out.courier = place.opponent, place.follower, place.courier
+        out.road_figure[0] = _road_figure(place)
+    if codes[3] == lib.CC_POL_GREEDY:  # the figure decision after activations
+        for k in range(4):
+            out.figure_weight[k] = mm[0].open_weight[k]
+        out.figure_opponent, out.figure_follower = mm[0].opponent, mm[0].follower
+        out.road_figure[1] = _road_figure(mm[0])
+    if codes[2] is not None:
+        if codes[2] == lib.CC_POL_GREEDY:
+            out.extra = message.extra
+        for action, how in getattr(message, "overrides", {}).items():
+            if action in ACTION_NAMES[edition]:  # the other edition's names never match
+                out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
+    return None not in codes
+
+
+def _road_figure(greedy) -> int:
+    """cc_seat_policy.road_figure of a greedy policy: 0 none, else 1 + the figure kind."""
+    return 0 if greedy.road_figure is None else 1 + greedy.road_figure
+
+
+class _MessagesSeat(NamedTuple):
+    position: tuple[int, int]  # scoring meeple, messenger
+    moves: tuple[int, int]
+
+
+class _Messages(NamedTuple):
+    figures: list  # per seat (meeple, messenger), as the reference engine names them
+    players: list  # per seat _MessagesSeat, as Game.msg.players
+
+
+class _MayorsSeat(NamedTuple):
+    supply: dict  # figure kind code -> in supply (mayor, messenger, scarecrow)
+    town_hall: bool  # still in hand
+
+
+class _Mayors(NamedTuple):
+    players: list  # per seat _MayorsSeat, as Game.mm.players
+    supply: list  # per seat its supply, and
+    town_hall: list  # whether its town hall is in hand, as the reference engine names them
+
+
+class _SeatStream(Stream):
+    """A seat's stream whose state lives in the C game (sim/rng.py Stream's methods)."""
+
+    __slots__ = ("_game", "_seat")
+
+    def __init__(self, game_ptr, seat: int):
+        self._game, self._seat = game_ptr, seat
+
+    @property
+    def state(self) -> int:
+        states = ffi.new("uint64_t[]", lib.CC_MAX_PLAYERS)
+        check(lib.cc_game_streams(self._game, states, lib.CC_MAX_PLAYERS), "cc_game_streams")
+        return states[self._seat]
+
+    @state.setter
+    def state(self, value: int) -> None:
+        check(lib.cc_game_set_stream(self._game, self._seat, value), "cc_game_set_stream",
+              seat=self._seat)
+
+    def copy(self) -> Stream:
+        return Stream(self.state)
+
+
+class _BoardView(Board):
+    """The C game's board, read-only, valid while the game lives (for queries such as
+    where a segment is); it owns nothing."""
+
+    def __init__(self, catalogue, max_tiles: int, ptr, owner):
+        self.catalogue = catalogue
+        self.max_tiles = max_tiles
+        self._ptr = ptr
+        self._owner = owner  # the game's cdata: keeps this board's memory alive
+        self._cap = 12 * (2 * max_tiles + 4)
+        self._buf = ffi.new("int32_t[]", self._cap)
+        self._rows = self._values = None
+        self._params = self._best = None
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("the C game's board is read-only: change the game through apply()")
+
+    place = add_figure = set_figure = remove_figure = _read_only
+
+    def clone(self) -> Board:
+        raise TypeError("clone the Game, not its board")
+
+
+def _seat_policies(rules: Rules, seats, built_in_only: bool = False):
+    """cc_seat_policy[] for `seats` (None, or anything but a strategies.Player: every
+    decision answered from Python; a Player: its built-in policies' kinds played in C,
+    the others answered from Python).
+
+    Raises InputError for a wrong seat count, or with `built_in_only` a seat not made
+    of built-in policies only."""
+    seats = [None] * rules.players if seats is None else list(seats)
+    if len(seats) != rules.players:
+        raise InputError(f"seats: {len(seats)} seats for a {rules.players}-player game")
+    pol = ffi.new("cc_seat_policy[]", rules.players)
+    for s, player in enumerate(seats):
+        if getattr(player, "by_kind", None) is None:  # None, or not a strategies.Player
+            for kind in PAUSABLE:
+                setattr(pol[s], kind, lib.CC_POL_PYTHON)
+        elif not seat_policy(player, rules.messages.edition, pol[s]) and built_in_only:
+            raise InputError(f"seats: seat {s}: {player.name!r} is not made of built-in "
+                             f"policies only; a batch plays built-in seats only")
+    return pol
+
+
+def play_batch(rules: Rules, seeds, players) -> dict:
+    """A shard of seeded games of built-in seats in one C call (issue 13 item 4): the
+    same games as Game(rules, seed, players), without events or history.
+
+    Returns numpy arrays: "turns" (games), "winners" (games; bit per seat) and
+    "results" (games × players × CC_RESULT_INTS, the rows of cc_game_result: score,
+    points by source, figures, moves, live moves, per action drawn, taken, points,
+    resolved — action codes as ACTION_NAMES[edition]).
+
+    Raises InputError as Game does; every seat must be built in."""
+    import numpy as np
+
+    if any(p is None for p in players):
+        raise InputError("seats: a batch plays built-in seats only")
+    pol = _seat_policies(rules, players, built_in_only=True)
+    cfg, stack, nstack = dealt(rules, 0)
+    seeds = list(seeds)
+    n, per = rules.players, 2 + rules.players
+    streams = ffi.new("uint64_t[]", max(1, len(seeds) * per))
+    purposes = ("tiles", "messages", *(f"seat{s}" for s in range(n)))
+    for i, seed in enumerate(seeds):
+        for k, purpose in enumerate(purposes):
+            streams[i * per + k] = derive(seed, purpose)
+    turns = np.zeros(len(seeds), dtype=np.int32)
+    winners = np.zeros(len(seeds), dtype=np.int32)
+    results = np.zeros((len(seeds), n, lib.CC_RESULT_INTS), dtype=np.int32)
+    flags = tile_flags(rules)
+    buf = ffi.from_buffer
+    check(lib.cc_game_batch(catalogue_for(rules)._ts, cfg, stack, nstack, flags, len(flags), pol,
+                            len(seeds), streams,
+                            ffi.cast("int32_t *", buf(turns)), ffi.cast("int32_t *", buf(winners)),
+                            ffi.cast("int32_t *", buf(results)), results.size),
+          "cc_game_batch", rules=rules, games=len(seeds))
+    return {"turns": turns, "winners": winners, "results": results}
+
+
+def _load(rules: Rules, seed: int, max_tiles: int, state: bytes, town_halls_at_end: bool = True,
+          fixed_stack: tuple | None = None) -> Game:
+    """A Game from cc_game_save's bytes (unpickling)."""
+    g = Game.__new__(Game)
+    g.town_halls_at_end, g._fixed_stack = town_halls_at_end, fixed_stack
+    g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
+    g._names = ACTION_NAMES[rules.messages.edition]
+    g._policies = None  # the seats' policies are in the state as they were (paused or not)
+    out = ffi.new("cc_game **")
+    check(lib.cc_game_load(g.catalogue._ts, state, len(state), out), "cc_game_load",
+          rules=rules, seed=seed, size=len(state))
+    g._own(out[0], max_tiles)
+    return g
 
 
 class Game:
-    """One game of Carcassonne. See the module docstring for the contract."""
+    """One game played by the C state machine. See the module docstring."""
 
-    Decision = Decision  # for the expansion modules' steps
-    MAX_SEGS = MAX_SEGS
+    def __init__(self, rules: Rules, seed: int, seats=None, *, stack: list[str] | None = None,
+                 record: bool | int = True, pause: tuple[str, ...] = (), town_halls_at_end: bool = True):
+        """Set up (R-BASE-2): the start tile at (0, 0) rotation 0, the rest shuffled by
+        the game's tile stream. `seats`: per seat a Player (its built-in policies play
+        in C, its Python ones are asked through `decision`) or None (every decision
+        comes back to the caller); None for all: every seat answered by the caller.
+        `stack`: fixed tile ids in draw order, drawn first to last (scripted games);
+        ids are checked against the tile sets. `record`: True keeps events and history, False
+        neither, or CC_RECORD_* bits. `pause`: decision kinds ("messages",
+        "scoring_figure", "place") that come back to the caller for every seat, built
+        in or not, so it may fork the game there (sim/tournament/counterfactual.py);
+        the clones of a paused game play every built-in seat in C again.
+        `town_halls_at_end` as for Game (False: scripted games end with the script).
 
-    def __init__(self, rules: Rules, seed: int, *, stack: list[str] | None = None,
-                 town_halls_at_end: bool = True):
-        """Set up (R-BASE-2): start tile at (0, 0) rotation 0, the rest shuffled by the
-        game's tile stream. `stack` replaces the shuffled order with fixed tile ids,
-        drawn first to last (scripted games); ids are checked against the tile sets.
-
-        `town_halls_at_end` = False skips R-MM-12's last town halls (scripted games end
-        after their last scripted turn, SCRIPTS.md).
-
-        Raises InputError for an unknown tile id or more copies than the sets hold.
+        Raises InputError for rules the C game does not play, a wrong number of seats,
+        an unknown tile id or more copies than the sets hold.
         """
-        self.town_halls_at_end = town_halls_at_end
-        self.rules = rules
-        self.seed = seed
-        self.catalogue = catalogue_for(rules)
-        self._seat_streams = [Stream(derive(seed, f"seat{s}")) for s in range(rules.players)]
-        if stack is None:
-            start, order = tile_order(rules, seed)
-        else:
-            start, ids = stack_tiles(rules)
-            order = list(stack)
-            _check_stack(order, ids)
+        self.rules, self.seed = rules, seed
         self._fixed_stack = None if stack is None else tuple(stack)
-        self._stack = [self.catalogue.index[i] for i in reversed(order)]  # draw from the end
-        town_halls = rules.players if "mayors" in rules.expansions else 0
-        self.board = Board(self.catalogue, len(order) + 1 + town_halls)
-        self.supply = [rules.followers] * rules.players
-        self.scores = [0] * rules.players
-        self.points = [dict.fromkeys(scoring.SOURCES, 0) for _ in range(rules.players)]
-        self.msg = None
-        if "messages" in rules.expansions:
-            deck = messages.deck_order(rules.messages, Stream(derive(seed, "messages")))
-            self.msg = messages.MessagesState(rules.messages, rules.players, deck)
-        self.mm = (mayors.MayorsState([mayors.PlayerMM() for _ in range(rules.players)])
-                   if "mayors" in rules.expansions else None)
-        # R-COU-2: the Courier starts off the board
-        self.courier = courier.CourierState() if "courier" in rules.expansions else None
-        # R-RIV-1/2: the river's open end, while river tiles are being placed
-        self.river: RiverState | None = start_state(start) if "river" in rules.expansions else None
-        self.events: list[dict] = []
-        self.history: list = []
-        self.turn = 0
-        self.seat = rules.players - 1  # the first turn goes to seat 0
-        self.over = False
-        self.decision: Decision | None = None
-        self.agenda: list[tuple] = []  # steps still to run in this turn, in order
-        self.pending: tuple | None = None  # the step waiting on `decision`
-        self._extra_turn = False  # c3.1 message 4: this seat plays again
-        self._drawn = ""  # id of the tile drawn for the current placement
-        self._drawn_type = -1
-        self.placed_index = -1  # board index of the tile placed last
-        s = self.catalogue.index[start.id]
-        self.board.place(s, 0, 0, 0)
-        self.emit("start", tile=start.id, at=[0, 0], rot=0)
-        self._run()
+        self.catalogue = cat = catalogue_for(rules)
+        self.town_halls_at_end = town_halls_at_end
+        self._names = ACTION_NAMES[rules.messages.edition]
+        pol = self._policies = _seat_policies(rules, seats)
+        if pause:
+            if any(k not in PAUSABLE for k in pause):
+                raise InputError(f"pause = {list(pause)!r}: expected decision kinds from "
+                                 f"{', '.join(PAUSABLE)}")
+            paused = ffi.new("cc_seat_policy[]", rules.players)
+            ffi.memmove(paused, pol, ffi.sizeof(paused))
+            for s in range(rules.players):
+                for kind in pause:
+                    setattr(paused[s], kind, lib.CC_POL_PYTHON)
+            pol = paused
+        cfg, tiles, ntiles = dealt(rules, (lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS)
+                                    if record is True else int(record), stack, town_halls_at_end)
+        cfg.tiles_stream, cfg.messages_stream = derive(seed, "tiles"), derive(seed, "messages")
+        flags = tile_flags(rules)
+        states = ffi.new("uint64_t[]", [derive(seed, f"seat{s}") for s in range(rules.players)])
+        out = ffi.new("cc_game **")
+        check(lib.cc_game_new(cat._ts, cfg, tiles, ntiles, flags, len(flags), states, pol, out),
+              "cc_game_new", rules=rules, seed=seed)
+        self._own(out[0], ntiles + 1 + (rules.players if "mayors" in rules.expansions else 0))
+
+    def _own(self, ptr, max_tiles: int) -> None:
+        self._ptr = ffi.gc(ptr, lib.cc_game_free)
+        self._max_tiles = max_tiles
+        self._board = None
+        self._head = ffi.new("int32_t[]", lib.CC_HEAD_INTS)
+        self._status = ffi.new("int32_t[]", lib.CC_STATUS_INTS)
+        self._choices = None
+        self._events: list[dict] = []
+        self._decision = None
+        self._decision_key = None
 
     # ------------------------------------------------------------ contract
 
-    def stream(self, seat: int) -> Stream:
-        """The random stream of the strategy playing `seat` (owned by the game so a
-        clone copies it)."""
-        return self._seat_streams[seat]
+    @property
+    def board(self) -> Board:
+        """The game's board, read-only."""
+        if self._board is None:  # it keeps the C game alive, not this object: no cycle
+            self._board = _BoardView(self.catalogue, self._max_tiles,
+                                     lib.cc_game_board(self._ptr), self._ptr)
+        return self._board
 
-    def reseed(self, key: str) -> None:
-        """Give every seat a fresh strategy stream derived from (seed, key): two clones
-        reseeded with the same key make the same random choices from here on (common
-        random numbers for counterfactual branches)."""
-        for s, stream in enumerate(self._seat_streams):
-            stream.state = derive(self.seed, f"{key}/seat{s}")
+    def _state(self) -> list[int]:
+        check(lib.cc_game_status(self._ptr, self._status, lib.CC_STATUS_INTS), "cc_game_status")
+        return ffi.unpack(self._status, lib.CC_STATUS_INTS)
 
     @property
-    def courier_at(self) -> tuple[int, int] | None:
-        """Where the Courier stands (None off the board or without the Courier)."""
-        return None if self.courier is None else self.courier.at
+    def turn(self) -> int:
+        return self._state()[0]
+
+    @property
+    def seat(self) -> int:
+        return self._state()[1]
 
     @property
     def tiles_left(self) -> int:
-        """Tiles still in the stack (the drawn tile not included)."""
-        return len(self._stack)
+        return self._state()[2]
+
+    @property
+    def over(self) -> bool:
+        return bool(self._state()[3])
+
+    def _rows(self) -> list[list[int]]:
+        n, w = self.rules.players, lib.CC_RESULT_INTS
+        buf = ffi.new("int32_t[]", n * w)
+        check(lib.cc_game_result(self._ptr, buf, n * w), "cc_game_result")
+        return [ffi.unpack(buf + s * w, w) for s in range(n)]
+
+    @property
+    def scores(self) -> list[int]:
+        return [r[0] for r in self._rows()]
+
+    @property
+    def points(self) -> list[dict]:
+        """Per seat, points by source (sim/scoring.py SOURCES)."""
+        return [dict(zip(scoring.SOURCES, r[1:7])) for r in self._rows()]
+
+    @property
+    def supply(self) -> list[int]:
+        """Per seat, followers in supply."""
+        return [r[44] for r in self._rows()]
+
+    @property
+    def msg(self):
+        """The Messages as a read-only snapshot (None without them): per seat the two
+        scoring figures (`figures`, and `players[s].position` / `.moves` as Game.msg)."""
+        if "messages" not in self.rules.expansions:
+            return None
+        seats = [_MessagesSeat((r[7], r[8]), (r[9], r[10])) for r in self._rows()]
+        return _Messages([s.position for s in seats], seats)
+
+    @property
+    def mm(self):
+        """Messengers & Mayors as a read-only snapshot (None without it): per seat the
+        figures in supply and the town hall in hand, as Game.mm.players."""
+        if "mayors" not in self.rules.expansions:
+            return None
+        seats = [_MayorsSeat({1: r[55], 2: r[56], 3: r[57]}, bool(r[58])) for r in self._rows()]
+        return _Mayors(seats, [s.supply for s in seats], [s.town_hall for s in seats])
+
+    @property
+    def placed_index(self) -> int:
+        """Board index of the tile placed last (the figure decision's tile)."""
+        return self._state()[4] - 1
+
+    MAX_SEGS = lib.CC_MAX_SEGS  # segment ids: tile index * MAX_SEGS + local, as Game's
+
+    @property
+    def decision(self) -> Decision | None:
+        """The decision waiting for the caller, None once the game is over."""
+        status = self._state()
+        key = status[12]  # decisions taken so far name the current one
+        if self._decision_key != key:
+            self._decision, self._decision_key = self._read_decision(), key
+        return self._decision
+
+    def _read_decision(self) -> Decision | None:
+        while True:
+            cap = 0 if self._choices is None else len(self._choices)
+            n = lib.cc_game_decision(self._ptr, self._head, lib.CC_HEAD_INTS,
+                                     self._choices if cap else ffi.NULL, cap)
+            if n != lib.CC_ERR_FULL:
+                break
+            self._choices = ffi.new("int32_t[]", max(5 * 1024, 2 * cap))
+        check(n, "cc_game_decision")
+        kind, seat, tile, count, *info = ffi.unpack(self._head, lib.CC_HEAD_INTS)
+        if kind in MM_DECISIONS:
+            flat = ffi.unpack(self._choices, 5 * count)
+            name = MM_DECISIONS[kind]
+            choices = tuple(self._mm_choice(kind, flat[i], flat[i + 1], flat[i + 2])
+                            for i in range(0, 5 * count, 5))
+            return Decision(name, seat, "" if tile < 0 else self.catalogue.types[tile].id, choices)
+        if kind == lib.CC_DEC_PLACE:
+            flat = ffi.unpack(self._choices, 5 * count)
+            rows = tuple(zip(flat[0::5], flat[1::5], flat[2::5], flat[3::5], flat[4::5]))
+            return Decision("place", seat, self.catalogue.types[tile].id, rows)
+        if kind == lib.CC_DEC_SCORING_FIGURE:
+            return Decision("scoring_figure", seat, "", messages.FIGURES,
+                            {"points": info[0], "source": scoring.SOURCES[info[1]],
+                             "positions": (info[2], info[3])})
+        if kind == lib.CC_DEC_MESSAGES:
+            w = lib.CC_MSG_CHOICE_INTS
+            flat = ffi.unpack(self._choices, w * count)
+            choices = tuple(self._message_choice(flat[i], flat[i + 1]) for i in range(0, w * count, w))
+            points = tuple(None if p < 0 else p for p in flat[2::w])
+            return Decision("messages", seat, "", choices,
+                            {"action": self._names[info[0]], "number": info[1], "points": points})
+        return None
+
+    @staticmethod
+    def _mm_choice(kind: int, code: int, a: int, b: int):
+        """A Messengers & Mayors choice in Game's words (core.h CC_MM_*)."""
+        if kind == lib.CC_DEC_FIGURE:
+            return (code, a)
+        if code == lib.CC_MM_CELL:
+            return (a, b)
+        if code == lib.CC_MM_TARGET:
+            return a  # a figure id (favour) or a segment (ride)
+        return MM_WORDS[code]
+
+    def _message_choice(self, action: int, target: int) -> tuple:
+        if action == lib.CC_MSG_TWO:
+            return (messages.TWO_POINTS, None)
+        return (self._names[action], None if target < 0 else target)
 
     def apply(self, choice) -> None:
         """Take one of `decision.choices`. Raises IllegalMove otherwise."""
         d = self.decision
         if d is None:
             raise IllegalMove("the game is over")
-        if choice not in d.choices:
-            raise IllegalMove(f"turn {self.turn}: {choice!r} is not a legal {d.kind} choice")
-        self.history.append(choice)
-        self.decision = None
-        if d.kind == "place":
-            self._apply_place(*choice)
-        elif d.kind in MM_DECISIONS:
-            MM_DECISIONS[d.kind](self, choice)
-        elif d.kind == "scoring_figure":
-            seat, points, source = self.pending
-            self.pending = None
-            self._move_figure(seat, messages.FIGURES.index(choice), points, source)
-        else:
-            self._apply_message(choice)
-        self._run()
+        try:
+            index = d.choices.index(choice)
+        except ValueError:
+            raise IllegalMove(f"turn {self.turn}: {choice!r} is not a legal {d.kind} choice") from None
+        check(lib.cc_game_apply(self._ptr, index), "cc_game_apply", choice=choice)
 
-    def result(self) -> dict:
-        """Scores, points by source, ranks and winners (R-BASE-9); with The Messages,
-        each player's figures at the end of play and message statistics."""
-        out = scoring.result(self.scores, self.points)
-        if self.msg is not None:
-            for s, p in enumerate(out["players"]):
-                m = self.msg.players[s]
-                p["scoring_meeple"], p["messenger"] = m.position
-                p["messages"] = {"drawn": dict(m.drawn), "taken": dict(m.taken),
-                                 "points": dict(m.points),
-                                 "figure_moves": dict(zip(messages.FIGURES, m.moves)),
-                                 "live_moves": m.live}
-        if self.mm is not None:
-            for s, p in enumerate(out["players"]):
-                m = self.mm.players[s]
-                p["mayors"] = {"placed": {mayors.KIND_NAMES[k]: v for k, v in m.placed.items()},
-                               "favours": m.favours, "scarecrows": dict(m.scarecrows),
-                               "rides": m.rides, "ride_points": m.ride_points,
-                               "town_hall_turn": m.town_hall_turn}
-        return out
+    def stream(self, seat: int) -> Stream:
+        """`seat`'s random stream, kept in C: a Python policy drawing from it advances
+        the same state the built-in policies use."""
+        if not 0 <= seat < self.rules.players:
+            raise InputError(f"stream: seat {seat!r}: expected 0..{self.rules.players - 1}")
+        return _SeatStream(self._ptr, seat)
+
+    def _resume(self) -> None:
+        """The seats' own policies answer every decision kind again (from the next
+        apply on: a waiting decision is still the caller's)."""
+        for s in range(self.rules.players):
+            check(lib.cc_game_set_seat(self._ptr, s, self._policies + s), "cc_game_set_seat", seat=s)
+
+    def reseed(self, key: str) -> None:
+        """As Game.reseed: every seat's stream derived anew from (seed, key)."""
+        for s in range(self.rules.players):
+            check(lib.cc_game_set_stream(self._ptr, s, derive(self.seed, f"{key}/seat{s}")),
+                  "cc_game_set_stream", seat=s)
 
     def clone(self) -> Game:
-        """An independent copy: board, supplies, stacks and every random stream."""
+        """An independent copy (a C copy of the whole state)."""
+        ptr = lib.cc_game_clone(self._ptr)
+        if ptr == ffi.NULL:
+            raise MemoryError("cc_game_clone failed")
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.board = self.board.clone()
-        if self.decision is not None and self.decision.kind == "place":
-            g.decision = self.decision._replace(choices=self.decision.choices.rebound(g.board))
-        g._seat_streams = [s.copy() for s in self._seat_streams]
-        g._stack = list(self._stack)
-        g.supply = list(self.supply)
-        g.scores = list(self.scores)
-        g.points = [dict(p) for p in self.points]
-        g.msg = None if self.msg is None else self.msg.copy()
-        g.river = None if self.river is None else self.river.copy()
-        g.courier = None if self.courier is None else self.courier.copy()
-        g.mm = None if self.mm is None else self.mm.copy()
-        g.events = list(self.events)  # events are never mutated once emitted
-        g.history = list(self.history)
-        g.agenda = list(self.agenda)
+        g.rules, g.seed, g.catalogue, g._names = self.rules, self.seed, self.catalogue, self._names
+        g._policies = self._policies
+        g.town_halls_at_end, g._fixed_stack = self.town_halls_at_end, self._fixed_stack
+        g._own(ptr, self._max_tiles)
+        if g._policies is not None:
+            g._resume()  # a fork's branches are played out in C
         return g
 
-    def replayed(self, turn: int) -> Game:
-        """A fresh game replayed from (rules, seed) and this game's choices up to the end
-        of `turn` (0: the start tile only): the board as it stood then."""
-        return _replay(self.rules, self.seed, self._fixed_stack, self.town_halls_at_end,
-                       self.history, turn)
+    def __reduce__(self):
+        # through a C save of the whole state (cdata cannot be pickled), not a replay
+        size = check(lib.cc_game_save(self._ptr, ffi.NULL, 0), "cc_game_save")
+        buf = ffi.new("uint8_t[]", size)
+        check(lib.cc_game_save(self._ptr, buf, size), "cc_game_save")
+        return _load, (self.rules, self.seed, self._max_tiles, bytes(ffi.buffer(buf, size)),
+                       self.town_halls_at_end, self._fixed_stack)
 
     def __deepcopy__(self, memo) -> Game:
         return self.clone()
 
-    def __reduce__(self):
-        # C memory cannot be pickled: rebuild from (rules, seed) and replay the choices
-        return _rebuild, (self.rules, self.seed, self._fixed_stack, tuple(self.history),
-                          tuple(s.state for s in self._seat_streams), self.town_halls_at_end)
+    def replayed(self, turn: int) -> Game:
+        """A fresh game replayed from (rules, seed) and this game's choices up to the end
+        of `turn` (0: the start tile only): the board as it stood then."""
+        g = Game(self.rules, self.seed, stack=None if self._fixed_stack is None else list(self._fixed_stack),
+                 town_halls_at_end=self.town_halls_at_end)
+        for choice in self.history:
+            d = g.decision
+            if d is None or (d.kind == "place" and g.turn > turn):
+                break
+            g.apply(choice)
+        return g
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Game) and self.state_key() == other.state_key()
+    # ------------------------------------------------------------ record
 
-    def state_key(self) -> tuple:
-        """Everything that determines the game's future, as plain values."""
-        figures = tuple((f, i) for f, i in self.board.figures())
-        msg = None if self.msg is None else (
-            tuple(self.msg.deck), self.msg.in_hand, tuple(sorted(self.msg.round_moved)),
-            tuple((tuple(p.position), p.turn_figure) for p in self.msg.players))
-        return (self.rules, self.seed, tuple(self.board.tiles()), figures, tuple(self._stack),
-                tuple(self.supply), tuple(self.scores), self.turn, self.seat, self.over,
-                self.decision, tuple(s.state for s in self._seat_streams), len(self.events),
-                tuple(self.agenda), self.pending, self._extra_turn, msg,
-                None if self.river is None else (self.river.end, self.river.last_turn),
-                None if self.courier is None else (self.courier.at, tuple(self.courier.moved_this_turn)),
-                None if self.mm is None else (tuple(
-                    (tuple(p.supply.items()), p.town_hall) for p in self.mm.players),
-                    tuple(self.mm.rides_due)))
-
-    # ------------------------------------------------------------ the turn
-
-    def emit(self, kind: str, turn: int | None = None, **data) -> None:
-        self.events.append({"e": kind, "turn": self.turn if turn is None else turn, **data})
-
-    def _run(self) -> None:
-        """Run the agenda until a decision is needed or the game is over."""
-        while self.decision is None and not self.over:
-            if self.agenda:
-                step = self.agenda.pop(0)
-                handler = MM_STEPS.get(step[0])
-                if handler is not None:
-                    handler(self, *step[1:])
-                else:
-                    getattr(self, "_step_" + step[0])(*step[1:])
+    @property
+    def history(self) -> list:
+        """Every choice taken, by built-in seats and the caller, in Game.history's form."""
+        n = self._state()[10]
+        buf = ffi.new("int32_t[]", max(1, n * lib.CC_HISTORY_INTS))
+        got = check(lib.cc_game_history(self._ptr, 0, buf, n * lib.CC_HISTORY_INTS), "cc_game_history")
+        flat, w, out = ffi.unpack(buf, got * lib.CC_HISTORY_INTS), lib.CC_HISTORY_INTS, []
+        for i in range(0, got * w, w):
+            kind, v = flat[i], flat[i + 1:i + w]
+            if kind == lib.CC_DEC_PLACE:
+                out.append(tuple(v))
+            elif kind == lib.CC_DEC_SCORING_FIGURE:
+                out.append(messages.FIGURES[v[0]])
+            elif kind in MM_DECISIONS:
+                out.append(self._mm_choice(kind, v[0], v[1], v[2]))
             else:
-                self._next_turn()
+                out.append(self._message_choice(v[0], v[1]))
+        return out
 
-    def _next_turn(self) -> None:
-        """The next seat's turn (the same seat after a c3.1 extra turn)."""
-        if self._extra_turn:
-            self._extra_turn = False
-        else:
-            self.seat = (self.seat + 1) % self.rules.players
-        if self.msg is not None:
-            for p in self.msg.players:
-                p.turn_figure = -1  # R-MSG-N1: every player chooses anew each turn
-            self.msg.turn_messages = 0
-        if self.courier is not None:
-            self.courier.moved_this_turn = []
-            self.agenda = [("courier",)]  # R-COU-3: phase 4 closes the turn
-        if self.mm is not None and mayors.offer_town_hall(self):
-            return
-        if not self.draw_for_turn():
-            self.end_or_force()
+    @property
+    def events(self) -> list[dict]:
+        """The event log in sim/game.py's vocabulary (read from C as it grows)."""
+        total = self._state()[9]
+        have = len(self._events)
+        if total > have:
+            w = lib.CC_EVENT_INTS
+            buf = ffi.new("int32_t[]", (total - have) * w)
+            got = check(lib.cc_game_events(self._ptr, have, buf, (total - have) * w), "cc_game_events")
+            flat = ffi.unpack(buf, got * w)
+            for i in range(0, got * w, w):
+                self._events.append(self._event(flat[i:i + w]))
+        return self._events
 
-    def end_or_force(self) -> None:
-        """Nothing left to draw: R-MM-12 town halls still to place, else the end."""
-        if self.mm is not None and mayors.forced_town_hall(self, can_end=not self.town_halls_at_end):
-            return
-        self.final_scoring()
-
-    def draw_for_turn(self) -> bool:
-        """Draw for the active seat (R-BASE-3), discarding unplaceable tiles; sets the
-        place decision. False when the stack is empty."""
-        while self._stack:
-            t = self._stack.pop()
-            tile = self.catalogue.types[t].id
-            options = self._options(t)
-            if options is not None:
-                self.turn += 1
-                self._drawn, self._drawn_type = tile, t
-                self.emit("draw", seat=self.seat, tile=tile)
-                self.decision = Decision("place", self.seat, tile, options)
-                return True
-            # R-BASE-3: a tile that fits nowhere leaves the game; draw again
-            self.emit("discard", turn=self.turn + 1, seat=self.seat, tile=tile)
-        return False
-
-    def figure_rules(self, seat: int) -> tuple:
-        """The figure rules `seat` may use on the tile it places (R-BASE-4: a follower
-        only from supply; R-MM-1/5/7)."""
-        rules = (FOLLOWER_RULE,) if self.supply[seat] > 0 else ()
-        if self.mm is not None:
-            rules += mayors.placement_rules(self, seat)
-        return rules
-
-    def _options(self, t: int) -> TurnOptions | None:
-        """The place decision's choices for tile type t, None if it fits nowhere."""
-        rules = self.figure_rules(self.seat)
-        tile = self.catalogue.types[t]
-        rows = None
-        if self.river is not None and is_river_tile(tile):
-            # R-RIV-2: only placements that carry the river on, without a U-turn
-            rows = tuple(r for r in self.board.turn_options(t, rules)[0]
-                         if self.river.allows(self.catalogue.variant(t, r[2]), r[0], r[1]))
-        cells = mayors.activating_cells(self) if self.mm is not None else ()
-        if cells:  # RULES.md 6: the figure comes after step-1 activations there
-            if rows is None:
-                rows = tuple(self.board.turn_options(t, rules)[0])
-            rows = tuple(r for r in rows if r[3] < 0 or (r[0], r[1]) not in cells)
-        if rows is not None:
-            return TurnOptions(self.board, t, rules, rows) if rows else None
-        return TurnOptions(self.board, t, rules) if self.board.has_placement(t) else None
-
-    def _apply_place(self, x: int, y: int, rot: int, figure: int, local: int) -> None:
-        completed = self.board.place(self._drawn_type, x, y, rot)
-        variant = self.catalogue.variant(self._drawn_type, rot)
-        if self.river is not None and is_river_tile(variant):
-            self.river.placed(variant, x, y)
-        self.placed_index = len(self.board) - 1
-        self.emit("place", seat=self.seat, tile=self._drawn, at=[x, y], rot=rot)
-        if self.mm is not None:  # phase 1 activations come before the figure
-            mayors.after_tile(self, x, y, completed, figure, local)
-            return
-        if figure >= 0:
-            self.put_figure(self.seat, figure, self.placed_index * MAX_SEGS + local)
-        # R-BASE-6: what this placement completed scores now, as one round of scoring
-        self.agenda[0:0] = [("score", root) for root in completed] + [("end_round", "turn")]
-
-    def put_figure(self, seat: int, kind: int, seg: int) -> int:
-        """A figure from `seat`'s supply onto segment `seg` (placed this turn)."""
-        fig = self.board.add_figure(seat, kind, mayors.STRENGTH[kind], seg, mayors.SCORES[kind])
-        if kind == mayors.FOLLOWER:
-            self.supply[seat] -= 1
-        else:
-            self.mm.players[seat].supply[kind] -= 1
-            self.mm.players[seat].placed[kind] += 1
+    def _where(self, seg: int) -> tuple[list[int], str]:
         x, y, where = self.board.segment_place(seg)
-        self.emit("figure", seat=seat, figure=FIGURE_KINDS[kind], at=[x, y], where=where)
-        if self.courier is not None and seat == self.seat:
-            self.courier.moved_this_turn.append((fig, seg))
-        return fig
+        return [x, y], where
 
-    def return_figure(self, fig: int) -> None:
-        """A figure off the board, back to its owner's supply."""
-        info = self.board.figure(fig)
-        self.board.remove_figure(fig)
-        if self.courier is not None:
-            self.courier.forget(fig)  # R-COU-4: its id may be reused by a figure placed later
-        if info.kind == mayors.FOLLOWER:
-            self.supply[info.player] += 1
-        else:
-            self.mm.players[info.player].supply[info.kind] += 1
-            self.mm.riders.discard(fig)
-
-    # ------------------------------------------------------------ scoring
-
-    def _step_score(self, root: int) -> None:
-        """Score one completed feature: majority (R-BASE-7) takes the full value; its
-        figures then go back to supply."""
-        winners, value, kind = self._score(root, final=False)
-        for fig in self.board.figures_on(root):
-            info = self.board.figure(fig)
-            if info.kind == mayors.MESSENGER and kind == "road":
-                self.mm.rides_due.append((info.player, fig, root))  # R-MM-6: may ride on
+    def _event(self, row) -> dict:
+        kind, turn, seat, *v = row
+        name = EVENT_NAMES[kind]
+        e = {"e": name, "turn": turn}
+        types = self.catalogue.types
+        if name == "start":
+            e.update(tile=types[v[0]].id, at=[v[1], v[2]], rot=v[3])
+        elif name in ("draw", "discard"):
+            e.update(seat=seat, tile=types[v[0]].id)
+        elif name == "place":
+            e.update(seat=seat, tile=types[v[0]].id, at=[v[1], v[2]], rot=v[3])
+        elif name == "figure":
+            at, where = self._where(v[1])
+            e.update(seat=seat, figure=FIGURE_KINDS[v[0]], at=at, where=where)
+        elif name == "score":
+            at, where = self._where(v[1])
+            e.update(feature=KINDS[v[0]], at=at, where=where, tiles=v[2], coats=v[3],
+                     complete=bool(v[4]), final=bool(v[5]), points=v[6],
+                     winners=[q for q in range(self.rules.players) if v[7] >> q & 1])
+        elif name == "points":
+            e.update(seat=seat, points=v[0], source=scoring.SOURCES[v[1]], total=v[2])
+        elif name == "move":
+            e.update(seat=seat, figure=messages.FIGURES[v[0]], points=v[1],
+                     source=scoring.SOURCES[v[2]], before=v[3], after=v[4], dark=bool(v[5]),
+                     other_dark=bool(v[6]))
+        elif name == "message_draw":
+            e.update(seat=seat, action=self._names[v[0]], number=v[1])
+        elif name == "message":
+            target = None
+            if v[4]:
+                (x, y), where = self._where(v[5])
+                target = f"{x},{y} {where}" if v[4] == 1 else f"{x},{y} follower {where}"
+            e.update(seat=seat, action=self._names[v[0]], number=v[1],
+                     resolved="action" if v[2] else "2", points=v[3], target=target,
+                     extra=bool(v[6]))
+        elif name == "courier":
+            at, where = self._where(v[0])
+            e.update(seat=seat, at=at, where=where, points=v[3],
+                     came_from=[v[5], v[6]] if v[4] else None)
+        elif name in ("townhall", "crisis"):
+            e.update(seat=seat, at=[v[0], v[1]])
+        elif name == "favour":
+            e.update(seat=seat, target=self._where(v[1])[0] if v[0] else None)
+        elif name == "scarecrow":
+            e.update(seat=seat, choice=SCARECROW_CHOICES[v[0]], at=self._where(v[1])[0])
+        elif name == "ride":
+            if v[0]:
+                at, where = self._where(v[1])
+                e.update(seat=seat, to=at, where=where)
             else:
-                self.return_figure(fig)
-        self.agenda[0:0] = [("award", w, value, kind) for w in winners]
+                e.update(seat=seat, to=None)
+        elif name == "end":
+            result = self.result()
+            e.update(scores=[p["score"] for p in result["players"]], winners=result["winners"])
+        return e
 
-    def _score(self, root: int, final: bool) -> tuple[list[int], int, str]:
-        f = self.board.feature(root)
-        value = scoring.feature_value(self.board, f, final)
-        counts, strengths = self.board.strength(root)
-        winners = scoring.majority(counts[:self.rules.players], strengths[:self.rules.players])
-        x, y, where = self.board.segment_place(root)
-        if self.mm is not None:
-            for fig in self.board.figures_on(root):
-                info = self.board.figure(fig)
-                if fig in self.mm.riders and info.player in winners:
-                    self.mm.players[info.player].ride_points += value
-        self.emit("score", feature=f.kind, at=[x, y], where=where, tiles=f.tiles, coats=f.coats,
-                   complete=f.complete, final=final, points=value, winners=winners)
-        return winners, value, f.kind
+    def result(self) -> dict:
+        """As Game.result(): scores, points by source, ranks and winners (R-BASE-9);
+        with The Messages each player's figures and message statistics."""
+        rows = self._rows()
+        points = [dict(zip(scoring.SOURCES, r[1:7])) for r in rows]
+        out = scoring.result([r[0] for r in rows], points)
+        if "messages" in self.rules.expansions:
+            names = self._names
+            for p, r in zip(out["players"], rows):
+                drawn, taken, mpoints, resolved = r[12:20], r[20:28], r[28:36], r[36:44]
+                p["scoring_meeple"], p["messenger"] = r[7], r[8]
+                p["messages"] = {
+                    "drawn": {names[a]: c for a, c in enumerate(drawn) if c},
+                    "taken": {names[a]: c for a, c in enumerate(taken) if c},
+                    "points": {names[a]: mpoints[a] for a in range(8) if resolved[a]},
+                    "figure_moves": dict(zip(messages.FIGURES, r[9:11])),
+                    "live_moves": r[11]}
+        if "mayors" in self.rules.expansions:
+            for p, r in zip(out["players"], rows):
+                p["mayors"] = {"placed": dict(zip(FIGURE_KINDS[1:], r[45:48])), "favours": r[48],
+                               "scarecrows": dict(zip(SCARECROW_CHOICES, r[49:52])), "rides": r[52],
+                               "ride_points": r[53], "town_hall_turn": r[54]}
+        return out
 
-    def _step_award(self, seat: int, points: int, source: str) -> None:
-        """Points from one source to one player (R-MSG-C1: one source, one figure)."""
-        if points == 0:
-            return  # R-BASE-10: a figure moves only by more than 0 points
-        if self.msg is None:
-            self._add_points(seat, points, source)
-            return
-        m = self.msg.players[seat]
-        if self.msg.edition == "c3.1" and m.turn_figure >= 0:
-            self._move_figure(seat, m.turn_figure, points, source)  # R-MSG-N1
-            return
-        self.pending = (seat, points, source)
-        self.decision = Decision("scoring_figure", seat, "", messages.FIGURES,
-                                 {"points": points, "source": source,
-                                  "positions": tuple(m.position)})
+    # ------------------------------------------------------------ read by sim/view.py
 
-    def _add_points(self, seat: int, points: int, source: str) -> None:
-        self.scores[seat] += points
-        self.points[seat][source] += points
-        self.emit("points", seat=seat, points=points, source=source, total=self.scores[seat])
-
-    def _move_figure(self, seat: int, figure: int, points: int, source: str) -> None:
-        """Move one scoring figure (The Messages); the score is the figures' sum."""
-        m = self.msg.players[seat]
-        before = m.position[figure]
-        m.position[figure] += points
-        m.moves[figure] += 1
-        if self.msg.edition == "c3.1":
-            m.turn_figure = figure
-        if seat == self.seat:
-            self.msg.round_moved.add(figure)
-        dark = messages.on_dark(m.position[figure])
-        other_dark = messages.on_dark(m.position[1 - figure] + points)
-        m.live += dark != other_dark  # the choice of figure decided a dark space
-        self.emit("move", seat=seat, figure=messages.FIGURES[figure], points=points,
-                   source=source, before=before, after=m.position[figure], dark=dark,
-                   other_dark=other_dark)
-        self._add_points(seat, points, source)
-
-    def _step_end_round(self, kind: str) -> None:
-        """End of a round of scoring: does the active seat draw a message?"""
-        if self.msg is None:
-            return
-        moved, self.msg.round_moved = self.msg.round_moved, set()
-        m = self.msg.players[self.seat]
-        if self.msg.edition == "classic":
-            # R-MSG-C2: only final positions count; one message even if both are dark.
-            # R-MSG-C3: message points are a round of their own, so chains follow.
-            hit = any(messages.would_trigger(self.msg, self.seat, m.position[f]) for f in moved)
-        else:
-            # R-MSG-N2: after the turn's scoring phase only; R-MSG-N3: once per turn
-            hit = (kind == "turn" and self.msg.turn_messages == 0 and m.turn_figure >= 0
-                   and messages.on_dark(m.position[m.turn_figure]))
-        if hit:
-            self.agenda.insert(0, ("draw_message",))
-
-    # ------------------------------------------------------------ messages
-
-    def _step_draw_message(self) -> None:
-        """The active seat draws the top message (R-MSG-11: the deck cycles)."""
-        action = self.msg.deck.pop(0)
-        self.msg.in_hand = action
-        self.msg.turn_messages += 1
-        m = self.msg.players[self.seat]
-        m.drawn[action] = m.drawn.get(action, 0) + 1
-        self.emit("message_draw", seat=self.seat, action=action, number=self.msg.number(action))
-        choices = message_actions.choices(self, self.seat, action)
-        self.decision = Decision("messages", self.seat, "", tuple(c for c, _ in choices),
-                                 {"action": action, "number": self.msg.number(action),
-                                  "points": tuple(p for _, p in choices)})
-
-    def _apply_message(self, choice) -> None:
-        """R-MSG-8: the action or 2 points; the tile goes to the bottom of the deck."""
-        action = self.msg.in_hand
-        seat = self.seat
-        points, target, extra = message_actions.resolve(self, seat, choice)
-        self.msg.deck.append(action)
-        self.msg.in_hand = None
-        m = self.msg.players[seat]
-        taken = choice[0] != messages.TWO_POINTS
-        if taken:
-            m.taken[action] = m.taken.get(action, 0) + 1
-        m.points[action] = m.points.get(action, 0) + points
-        self.emit("message", seat=seat, action=action, number=self.msg.number(action),
-                   resolved="action" if taken else "2", points=points, target=target,
-                   extra=extra)
-        steps = [("award", seat, points, "message")]
-        if self.msg.edition == "classic":
-            steps.append(("end_round", "message"))  # R-MSG-C3
-        if extra and self.msg.edition == "classic":
-            steps.append(("extra_tile",))  # message 4: a turn part inside this turn
-        elif extra:
-            self._extra_turn = True  # c3.1 message 4: a whole turn after this one
-        self.agenda[0:0] = steps
-
-    def _step_courier(self) -> None:
-        """R-COU-3/4: the thank-you message, at most once a turn."""
-        hit = courier.qualifying(self.board, self.courier)
-        if hit is None:
-            return
-        seat, seg, x, y = hit
-        points = courier.thank_you_points(self.board, seg)
-        _, _, where = self.board.segment_place(seg)
-        self.emit("courier", seat=seat, at=[x, y], where=where, points=points,
-                   came_from=None if self.courier.at is None else list(self.courier.at))
-        self.courier.at = (x, y)
-        # R-COU-5: a round of scoring of its own (classic: may bring a message)
-        self.agenda[0:0] = [("award", seat, points, "courier"), ("end_round", "courier")]
-
-    def _step_extra_tile(self) -> None:
-        """Classic message 4: draw and place a tile as a full turn part, or instead place
-        the town hall (R-MM-10)."""
-        if self.mm is not None and mayors.offer_town_hall(self, extra_tile=True):
-            return
-        self.draw_for_turn()
-
-    # ------------------------------------------------------------ end
-
-    def final_scoring(self) -> None:
-        """R-BASE-8: every feature still holding figures scores its final value.
-        R-MSG-9: the two figures are added together first; no message is drawn."""
-        self.turn += 1
-        self.over = True
-        self.emit("final")
-        for root in self.board.occupied_features():
-            winners, value, kind = self._score(root, final=True)
-            for w in winners:
-                if value:
-                    self._add_points(w, value, kind)
-        self.decision = None
-        self.emit("end", scores=list(self.scores), winners=self.result()["winners"])
+    @property
+    def courier_at(self) -> tuple[int, int] | None:
+        """Where the Courier stands (None off the board or without the Courier)."""
+        status = self._state()
+        return (status[7], status[8]) if status[6] else None
 
 
-def _check_stack(order: list[str], available: list[str]) -> None:
-    left: dict[str, int] = {}
-    for i in available:
-        left[i] = left.get(i, 0) + 1
-    for n, tid in enumerate(order, 1):
-        if tid not in left:
-            raise InputError(f"tile {n} of the stack: unknown tile id {tid!r}")
-        if left[tid] == 0:
-            raise InputError(f"tile {n} of the stack: no copy of {tid!r} is left in the tile sets")
-        left[tid] -= 1
+def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
+    """The records' players table (sim/tournament/records.py PLAYERS) of a `play_batch`
+    result, column by column without a loop over games: game_ids and focal per game
+    (the focal seat, or a row of booleans per seat), seat_specs per game (the player
+    spec of each seat). The same rows as records.player_row of each game's result."""
+    import numpy as np
+    import pyarrow as pa
 
+    from sim.tournament.records import MM_COLUMNS, PLAYERS
 
-def _replay(rules, seed, stack, town_halls_at_end, history, upto_turn=None) -> Game:
-    """A game rebuilt from (rules, seed) and its choices, all of them or up to the end
-    of turn `upto_turn`."""
-    g = Game(rules, seed, stack=None if stack is None else list(stack),
-             town_halls_at_end=town_halls_at_end)
-    for choice in history:
-        if upto_turn is not None and (
-                g.decision is None or (g.decision.kind == "place" and g.turn > upto_turn)):
-            break
-        g.apply(choice)
-    return g
-
-
-def _rebuild(rules, seed, stack, history, seat_states, town_halls_at_end=True):
-    g = _replay(rules, seed, stack, town_halls_at_end, history)
-    for s, state in zip(g._seat_streams, seat_states):
-        s.state = state
-    return g
-
-
-MM_STEPS = {"activate": mayors.step_activate, "place_figure": mayors.step_place_figure,
-            "figure_options": mayors.step_figure_options, "rides": mayors.step_rides,
-            "ride": mayors.step_ride}
-MM_DECISIONS = {"town_hall": mayors.apply_town_hall, "favour": mayors.apply_favour,
-                "scarecrow": mayors.apply_scarecrow, "ride": mayors.apply_ride,
-                "figure": mayors.apply_figure}
+    res = batch["results"]  # games x seats x CC_RESULT_INTS
+    games, n = res.shape[:2]
+    score = res[:, :, 0]
+    ahead = (score[:, None, :] > score[:, :, None]).sum(axis=2)  # players strictly ahead
+    won = (batch["winners"][:, None] >> np.arange(n)) & 1
+    share = won / won.sum(axis=1, keepdims=True)
+    names = ACTION_NAMES[rules.messages.edition]
+    cols = {"game_id": np.repeat(np.asarray(game_ids, dtype=np.int64), n),
+            "seat": np.tile(np.arange(n, dtype=np.int8), games),
+            "player": [s for specs in seat_specs for s in specs],
+            "focal": (np.asarray(focal, dtype=bool) if np.ndim(focal) == 2 else
+                      np.arange(n)[None, :] == np.asarray(focal)[:, None]).ravel(),
+            "score": score.ravel(), "rank": (1 + ahead).ravel(), "win_share": share.ravel()}
+    for i, source in enumerate(scoring.SOURCES):
+        cols[f"points_{source}"] = res[:, :, 1 + i].ravel()
+    drawn, taken, points = res[:, :, 12:20], res[:, :, 20:28], res[:, :, 28:36]
+    cols.update({"scoring_meeple": res[:, :, 7].ravel(), "messenger": res[:, :, 8].ravel(),
+                 "messages_drawn": drawn.sum(axis=2).ravel(),
+                 "messages_taken": taken.sum(axis=2).ravel(),
+                 "moves_meeple": res[:, :, 9].ravel(), "moves_messenger": res[:, :, 10].ravel(),
+                 "moves_live": res[:, :, 11].ravel()})
+    zero = np.zeros(games * n, dtype=np.int16)
+    for a in messages.ALL_ACTIONS:
+        k = names.index(a) if a in names else None  # the other edition's names stay 0
+        for what, arr in (("drawn", drawn), ("taken", taken), ("points", points)):
+            cols[f"{what}_{a}"] = zero if k is None else arr[:, :, k].ravel()
+    if "mayors" in rules.expansions:  # MM_COLUMNS order = cc_game_result's 45..54
+        cols.update({c: res[:, :, 45 + i].ravel() for i, c in enumerate(MM_COLUMNS)})
+    else:
+        cols.update(dict.fromkeys(MM_COLUMNS, zero))
+    return pa.Table.from_pydict({f.name: pa.array(cols[f.name], type=f.type) for f in PLAYERS},
+                                schema=PLAYERS)

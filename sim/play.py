@@ -8,8 +8,9 @@ from sim.view import strategy_decision, view_of
 
 
 def play(game, players):
-    """Ask the seats' players until the game is over; returns the game (a Game or a
-    CGame). Each player gets the game's read-only view (sim/view.py), never the game."""
+    """Ask the seats' players every decision the game returns until it is over (a Game
+    given its seats asks only for the kinds whose policy is Python); returns the game.
+    Each player gets the game's read-only view (sim/view.py), never the game."""
     view = view_of(game)
     while game.decision is not None:
         d = game.decision
@@ -20,4 +21,4 @@ def play(game, players):
 def play_seeded(rules: Rules, seed: int, players) -> Game:
     if len(players) != rules.players:
         raise ValueError(f"{len(players)} players for a {rules.players}-player game")
-    return play(Game(rules, seed), players)
+    return play(Game(rules, seed, players), players)

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 from sim import expansions
 from sim.board import MAX_SEGS
-from sim.game import FIGURE_KINDS, Game
+from sim.cdeal import FIGURE_KINDS
+from sim.game import Game
 from sim.notation import placement_text
 from sim.tiles import Tile
 from sim.view import view_of

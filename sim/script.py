@@ -13,7 +13,8 @@ from sim import expansions as registry
 from sim import notation
 from sim.errors import CoreError, InputError, check_keys
 from sim.board import MAX_SEGS
-from sim.game import FIGURE_KINDS, Game, catalogue_for, stack_tiles
+from sim.cdeal import FIGURE_KINDS, catalogue_for, stack_tiles
+from sim.game import Game
 from sim.message_actions import SCORE_AND_RETURN
 from sim.mayors import TOWN_HALL_ID, activating_cells
 from sim.messages import FIGURES, TWO_POINTS

@@ -1,6 +1,6 @@
 """What a Python strategy may read: a read-only view of a game (issue 13 item 2).
 
-`view_of(game)` wraps a sim.game.Game or a sim.cgame.CGame; strategies receive the view,
+`view_of(game)` wraps a sim.game.Game (the C game); strategies receive the view,
 never the game (`choose(view, decision, rng)`, strategies/__init__.py), so the engine
 behind it can change without touching a strategy. A policy may read:
 
@@ -33,7 +33,7 @@ snapshots are frozen values.
 Engine accessors read (the same names on both engines): rules, turn, seat, tiles_left,
 over, scores, supply, points, board, catalogue, events, history, seed, decision,
 stream(seat), msg.players[s].position / .moves, courier_at, and for Messengers &
-Mayors mm.players[s].supply[kind] / .town_hall (not on CGame yet).
+Mayors mm.players[s].supply[kind] / .town_hall.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ scoring_figure decision, every choice. Each candidate is scored by `rollouts`
 determinised rollouts: rollout r deals the tiles not yet seen in a fresh random order
 (river tiles still first, the lake last of them, R-RIV-1) and the message tiles not
 yet drawn in a fresh random order (the ones drawn keep their order: R-MSG-11 cycles
-the deck), positions a C game (sim/cgame.py CGame) at this very decision by
+the deck), positions a C game (sim/game.py Game) at this very decision by
 replaying the game's history on that deal, and plays it to the end with built-in
 `greedy` seats (a clone whose seats are all built in never leaves C). Every
 candidate sees the same R deals and the same reseeded streams (common random
@@ -21,10 +21,10 @@ The search sees only what a player sees: the board, the scores, the tiles and
 messages drawn so far, and the configured deck when the rules fix one. Randomness
 comes only from the seat's own stream (one draw per searched decision keys the deals
 and the rollouts' streams), so games stay reproducible under any number of workers.
-The game given is never changed: a sim.game.Game or a CGame (which must keep its
-events and history, CGame's default).
+The game given is never changed; it must keep its events and history (Game's
+default).
 
-Where the C game does not play the rules (Messengers & Mayors, sim.cgame.supports)
+Where the C game does not play the rules (Messengers & Mayors, sim.game.supports)
 the whole decision is answered by `greedy`, without search: Python rollouts would be
 far too slow to be worth having.
 """
@@ -35,8 +35,8 @@ import dataclasses
 from collections import Counter
 
 from sim import messages
-from sim.cgame import PAUSABLE, CGame, supports
-from sim.game import FOLLOWER_RULE, stack_tiles
+from sim.cdeal import FOLLOWER_RULE, stack_tiles
+from sim.game import PAUSABLE, Game, supports
 from sim.river import is_river_tile
 from sim.rng import Stream
 from strategies import player, register
@@ -89,7 +89,7 @@ class Search:
                 best = (mean, order, choice)
         return best[2]
 
-    def _value(self, g: CGame, seat: int) -> float:
+    def _value(self, g: Game, seat: int) -> float:
         scores = g.scores
         if self.score == "margin":
             return scores[seat] - max(s for q, s in enumerate(scores) if q != seat)
@@ -114,13 +114,13 @@ class Search:
             raise RuntimeError("search: greedy's valuation rows are not the decision's choices")
         return [(i, r) for _, i, r in ranked[:self.candidates]]
 
-    def _positioned(self, game, decision, deals: Stream) -> CGame:
+    def _positioned(self, game, decision, deals: Stream) -> Game:
         """A C game at `decision` on a fresh deal of what the seat has not seen, every
         seat greedy but paused at every decision (its clones play on in C)."""
         rules, events = game.rules, game.events
         drawn = [e["tile"] for e in events if e["e"] in ("draw", "discard")]
         if not drawn:  # a place decision's own tile is always drawn, so no events are kept
-            raise ValueError("search: the game keeps no events (CGame(record=False)): "
+            raise ValueError("search: the game keeps no events (Game(record=False)): "
                              "expected a game that records its events and history")
         unseen = self._unseen(game, drawn)
         cat = game.catalogue
@@ -136,7 +136,7 @@ class Search:
             deals.shuffle(rest)
             rules = dataclasses.replace(rules, messages=dataclasses.replace(
                 rules.messages, deck=tuple(seen + rest)))
-        g = CGame(rules, game.seed, [self._seat] * rules.players, stack=drawn + river + lake + land,
+        g = Game(rules, game.seed, [self._seat] * rules.players, stack=drawn + river + lake + land,
                   record=False, pause=PAUSABLE)
         for choice in game.history:
             g.apply(choice)
@@ -157,7 +157,7 @@ class Search:
             # a fixed stack smaller than the tile sets (a scripted game): a Game knows its own
             stack = getattr(game, "_stack", None)
             if stack is None:
-                raise ValueError("search: a CGame on a fixed stack smaller than the tile sets "
+                raise ValueError("search: a Game on a fixed stack smaller than the tile sets "
                                  "cannot be searched (the tiles left are not known)")
             ids = sorted(game.catalogue.types[i].id for i in stack)
         return ids

@@ -1,42 +1,28 @@
-"""Which engine the rules tests play on: CARCSIM_ENGINE=c runs them on the C game
-(sim/cgame.py CGame) instead of the Python one (sim/game.py Game), the proof that the
-C game keeps the contract before it replaces the Python engine.
+"""How the rules tests build and read games: through the contract only (sim/game.py
+Game, the C game), the result, the events and the strategies' view (sim/view.py).
 
-Rules tests build games with `new_game` and play scripts with `play_script`, and read
-state through the result, the events or the strategies' view (sim/view.py). A test
-that sets or reads the Python engine's own state is marked `python_engine`; a game the
-C game does not play yet (Messengers & Mayors, sim.cgame.supports) is skipped on it.
+Tests marked `python_engine` set up a position by writing the state of the previous
+Python engine (tests/pyengine.py), which the C game does not let a caller do; for them
+(and only them) `new_game` builds that engine's game (tests/conftest.py switches it).
+They go once they are rewritten as scripted games (docs/SCRIPTS.md).
 """
 
 from __future__ import annotations
 
-import os
-
-import pytest
-
 from sim import script
-from sim.cgame import CGame, supports
 from sim.game import Game
 from sim.view import view_of
 
-ENGINE = os.environ.get("CARCSIM_ENGINE", "python")
-if ENGINE not in ("python", "c"):
-    raise ValueError(f"CARCSIM_ENGINE = {ENGINE!r}: expected python or c")
 
-python_engine = pytest.mark.skipif(ENGINE == "c", reason="reads or sets the Python engine's own state")
-
-
-def plays(rules) -> bool:
-    """Whether the chosen engine plays these rules."""
-    return ENGINE == "python" or supports(rules)
+OLD_ENGINE = [False]  # set by tests/conftest.py for the tests marked python_engine
 
 
 def new_game(rules, seed, *, stack=None, town_halls_at_end=True):
-    """A game on the chosen engine (every seat answered by the caller)."""
-    if ENGINE == "c":
-        if not plays(rules):
-            pytest.skip("the C game does not play Messengers & Mayors yet")
-        return CGame(rules, seed, stack=stack)
+    """A game with every seat answered by the caller."""
+    if OLD_ENGINE[0]:
+        from pyengine import Game as PythonGame
+
+        return PythonGame(rules, seed, stack=stack, town_halls_at_end=town_halls_at_end)
     return Game(rules, seed, stack=stack, town_halls_at_end=town_halls_at_end)
 
 
@@ -45,7 +31,7 @@ def _scripted(rules, stack):
 
 
 def play_script(loaded):
-    """sim.script.play_script on the chosen engine."""
+    """sim.script.play_script on a game whose every seat the script answers."""
     return script.play_script(loaded, new_game=_scripted)
 
 
@@ -65,9 +51,3 @@ def state(game) -> tuple:
     return (tuple(game.history), len(game.events), tuple(game.scores), game.turn, game.seat,
             game.tiles_left, None if d is None else (d.kind, d.seat, d.tile, tuple(d.choices)),
             tuple(game.stream(s).state for s in range(game.rules.players)))
-
-
-def python_state(why: str = "sets the Python engine's own state") -> None:
-    """Skip the calling test on the C game: it reaches into the Python engine."""
-    if ENGINE == "c":
-        pytest.skip(why)

@@ -1,16 +1,18 @@
-"""The C game (sim/cgame.py) against the Python engine, its reference: every decision's
-choices, the events, scores and points by source, the result — move for move, over
-every combination of The Messages (both editions, ZMG), the River and the Courier,
-2-6 players and every built-in policy."""
+"""The game as a C handle (sim/game.py) beyond what the differential harness compares
+against the reference engine: built-in policies played in C give the game their
+Python `choose()` gives; clone, deepcopy and pickle (a C save) at a decision play on
+identically; batches give the columns of single games; bad calls are refused.
+Over every combination of The Messages (both editions, ZMG), the River and the
+Courier, 2-6 players and every built-in policy (Messengers & Mayors:
+tests/test_cgame_mayors.py)."""
 
 import itertools
-from pathlib import Path
 
 import pytest
 
-from sim.cgame import CGame, plays, supports
+from sim.cdeal import plays
 from sim.errors import IllegalMove, InputError
-from sim.game import Game
+from sim.game import Game, supports
 from sim.messages import MessagesOptions
 from sim.play import play
 from sim.rules import Rules
@@ -56,7 +58,7 @@ def _same_decision(c, p, where):
            (p.kind, p.seat, p.tile, tuple(p.choices), p.info), where
 
 
-def _same_game(c: CGame, ref: Game, where):
+def _same_game(c: Game, ref: Game, where):
     assert c.over and ref.over, where
     assert c.history == ref.history, where
     assert len(c.events) == len(ref.events), where
@@ -66,65 +68,71 @@ def _same_game(c: CGame, ref: Game, where):
     assert (c.turn, c.tiles_left) == (ref.turn, ref.tiles_left), where
 
 
+def _from_python(rules, seed, specs, **kw):
+    """The game with every seat's policy asked from Python (through the view)."""
+    return play(Game(rules, seed, **kw), [player(p) for p in specs])
+
+
 @pytest.mark.parametrize("name,expansions,options", VARIANTS, ids=[v[0] for v in VARIANTS])
-def test_built_in_seats_play_the_engines_game(name, expansions, options):
-    """A game of built-in seats never leaves C, and is the Python engine's game."""
-    for seed in range(24):  # 16 variants x 24: 384 games
+def test_built_in_seats_in_c_play_the_game_their_python_policies_play(name, expansions, options):
+    """A game of built-in seats never leaves C, and is the game the same policies
+    play when each decision is asked from Python (strategies/*.py choose())."""
+    for seed in range(6):  # 16 variants x 6: 96 games
         specs = _seats(seed, 2 + seed % 5)
         rules = _rules(expansions, options, len(specs))
-        ref = play(Game(rules, seed), [player(p) for p in specs])
-        c = CGame(rules, seed, [player(p) for p in specs])
-        _same_game(c, ref, (name, seed, specs))
+        _same_game(Game(rules, seed, [player(p) for p in specs]), _from_python(rules, seed, specs),
+                   (name, seed, specs))
 
 
-@pytest.mark.parametrize("name,expansions,options", VARIANTS, ids=[v[0] for v in VARIANTS])
-def test_python_seats_get_the_engines_decisions(name, expansions, options):
-    """Seats answered from Python: every decision (kind, seat, tile, choices in order,
-    info) is the Python engine's, one at a time; built-in seats in between stay in C."""
-    for seed in range(4):
+@pytest.mark.parametrize("name,expansions,options", VARIANTS[::2], ids=[v[0] for v in VARIANTS[::2]])
+def test_seats_half_in_c_half_from_python(name, expansions, options):
+    """Half the seats answered from Python (None), half played in C: the decisions that
+    come back are those of the Python seats only, and the game is the same."""
+    for seed in range(3):
         specs = _seats(seed + 50, 2 + (seed + 1) % 5)
         rules = _rules(expansions, options, len(specs))
         players = [player(p) for p in specs]
-        external = [s % 2 == seed % 2 for s in range(len(specs))]  # half the seats from Python
-        ref = Game(rules, seed)
-        c = CGame(rules, seed, [None if external[s] else player(p) for s, p in enumerate(specs)])
-        step = 0
-        while ref.decision is not None:
-            d = ref.decision
-            choice = players[d.seat].choose(ref, d)
-            if external[d.seat]:
-                _same_decision(c.decision, d, (name, seed, step))
-                c.apply(choice)
-            ref.apply(choice)
-            step += 1
-        assert c.decision is None
-        _same_game(c, ref, (name, seed, specs))
+        external = [s % 2 == seed % 2 for s in range(len(specs))]
+        c = Game(rules, seed, [None if external[s] else players[s] for s in range(len(specs))])
+        while c.decision is not None:
+            assert external[c.decision.seat], (name, seed)
+            c.apply(players[c.decision.seat].choose(c, c.decision))
+        _same_game(c, _from_python(rules, seed, specs), (name, seed))
 
 
 def test_clone_is_independent_and_plays_on_identically():
     rules = _rules(EXPANSIONS, MESSAGE_OPTIONS["classic"], 3)
     players = [player(p) for p in ("greedy", "random", "greedy+scoring_figure=coverage")]
-    ref = Game(rules, 7)
-    c = CGame(rules, 7)
+    c = Game(rules, 7)
     for _ in range(40):  # into the game, past some messages
-        choice = players[ref.decision.seat].choose(ref, ref.decision)
-        ref.apply(choice)
-        c.apply(choice)
+        c.apply(players[c.decision.seat].choose(c, c.decision))
     twin = c.clone()
     events = list(c.events)
     assert twin.decision == c.decision and twin.history == c.history and twin.events == events
-    ref_twin = ref.clone()
-    while ref_twin.decision is not None:  # the clone plays on alone
-        choice = players[ref_twin.decision.seat].choose(ref_twin, ref_twin.decision)
-        ref_twin.apply(choice)
-        twin.apply(choice)
-    _same_game(twin, ref_twin, "clone")
+    play(twin, players)  # the clone plays on alone
     assert c.events == events and not c.over  # the original did not move
-    while ref.decision is not None:
-        choice = players[ref.decision.seat].choose(ref, ref.decision)
-        ref.apply(choice)
-        c.apply(choice)
-    _same_game(c, ref, "original")
+    play(c, players)
+    _same_game(twin, c, "clone")
+
+
+@pytest.mark.parametrize("name,expansions,options", VARIANTS[::5], ids=[v[0] for v in VARIANTS[::5]])
+def test_clone_and_pickle_at_every_decision_play_on_as_the_original(name, expansions, options):
+    import pickle
+
+    specs = ["greedy", "random+scoring_figure=coverage", "random"]
+    rules = _rules(expansions, options, 3)
+    players = [player(p) for p in specs]
+    whole = _from_python(rules, 4, specs)
+    g = Game(rules, 4)
+    step = 0
+    while g.decision is not None:
+        if step % 7 == 0:
+            twin = pickle.loads(pickle.dumps(g)) if step % 2 else g.clone()
+            assert twin.decision == g.decision and twin.history == g.history, (name, step)
+            _same_game(play(twin, players), whole, (name, step))
+        g.apply(players[g.decision.seat].choose(g, g.decision))
+        step += 1
+    _same_game(g, whole, name)
 
 
 def test_pickle_goes_through_a_c_save_of_the_state():
@@ -134,35 +142,23 @@ def test_pickle_goes_through_a_c_save_of_the_state():
 
     rules = _rules(EXPANSIONS, MESSAGE_OPTIONS["classic"], 3)
     players = [player(p) for p in ("greedy", "random", "greedy+scoring_figure=coverage")]
-    ref = Game(rules, 9)
-    c = CGame(rules, 9, [None, None, players[2]])  # seat 2 built in: its stream is in C
+    c = Game(rules, 9, [None, None, players[2]])  # seat 2 built in: its stream is in C
     for _ in range(30):
-        d = ref.decision
-        choice = players[d.seat].choose(ref, d)
-        if d.seat != 2:
-            c.apply(choice)
-        ref.apply(choice)
-    for twin in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c), c.clone()):
-        assert twin.decision == c.decision and twin.history == c.history
-        assert twin.events == c.events and twin.result() == c.result()
-        r = ref.clone()
-        while r.decision is not None:
-            d = r.decision
-            choice = players[d.seat].choose(r, d)
-            if d.seat != 2:
-                twin.apply(choice)
-            r.apply(choice)
-        _same_game(twin, r, "copy")
+        c.apply(players[c.decision.seat].choose(c, c.decision))
+    twins = [pickle.loads(pickle.dumps(c)), copy.deepcopy(c), c.clone()]
+    play(c, players)
+    for twin in twins:
+        _same_game(play(twin, players), c, "copy")
 
 
 def test_a_damaged_state_is_refused_not_run():
     import pickle
 
     from sim._core import CoreArgumentError
-    from sim.cgame import _load
+    from sim.game import _load
 
-    c = CGame(Rules(players=2, expansions=("messages",)), 4)
-    fn, (rules, seed, max_tiles, state, _) = c.__reduce__()
+    c = Game(Rules(players=2, expansions=("messages",)), 4)
+    fn, (rules, seed, max_tiles, state, *_) = c.__reduce__()
     assert fn is _load and pickle.loads(pickle.dumps(c)).decision == c.decision
     for bad in (state[:-1], state + b"\0", b"XXXX" + state[4:], state[:100]):
         with pytest.raises(CoreArgumentError, match="cc_game_load"):
@@ -173,78 +169,93 @@ def test_a_damaged_state_is_refused_not_run():
         _load(rules, seed, max_tiles, bytes(corrupt))
 
 
-def test_python_policies_play_on_the_c_game_itself():
-    """Seats answered by Python policies reading the C game (its decisions, a live
-    random stream): the same game as the engine's with the same policies."""
-    specs = ["random", "first+scoring_figure=spread", "random+scoring_figure=coverage"]
-    for expansions in ((), ("messages", "river", "courier")):
-        for seed in range(5):
-            rules = _rules(expansions, MESSAGE_OPTIONS["classic"], 3)
-            ref = play(Game(rules, seed), [player(p) for p in specs])
-            c = play(CGame(rules, seed), [player(p) for p in specs])
-            _same_game(c, ref, (expansions, seed))
-            assert c.stream(0).state == ref.stream(0).state
-
-
 def test_reseed_gives_common_random_numbers():
+    from sim.rng import derive
+
     rules = _rules(("messages",), MESSAGE_OPTIONS["c3.1"], 2)
-    c = CGame(rules, 3)
-    ref = Game(rules, 3)
-    c.reseed("branch")
-    ref.reseed("branch")
-    assert [c.stream(s).state for s in range(2)] == [ref.stream(s).state for s in range(2)]
+    a, b = Game(rules, 3), Game(rules, 5)
+    a.reseed("branch")
+    b.reseed("branch")
+    assert [a.stream(s).state for s in range(2)] == [derive(3, f"branch/seat{s}") for s in range(2)]
+    assert a.stream(0).state != b.stream(0).state  # keyed by the game's seed too
     with pytest.raises(InputError):
-        c.stream(2)
+        a.stream(2)
 
 
 def test_same_seed_same_game_and_streams_advance():
     rules = _rules(("messages", "courier"), MESSAGE_OPTIONS["c3.1"], 4)
     specs = ["random", "random", "greedy", "random"]
-    a = CGame(rules, 11, [player(p) for p in specs])
-    b = CGame(rules, 11, [player(p) for p in specs])
+    a = Game(rules, 11, [player(p) for p in specs])
+    b = Game(rules, 11, [player(p) for p in specs])
     assert a.history == b.history and a.events == b.events and a.result() == b.result()
-    fresh = CGame(rules, 11)  # nothing chosen yet: the streams are the derived seeds
+    fresh = Game(rules, 11)  # nothing chosen yet: the streams are the derived seeds
     assert fresh.stream(0).state != a.stream(0).state  # random seats drew from theirs
     assert fresh.stream(2).state == a.stream(2).state  # greedy never draws
 
 
 def test_illegal_choices_and_unplayed_rules_are_refused():
-    c = CGame(Rules(players=2), 3)
+    c = Game(Rules(players=2), 3)
     d = c.decision
     with pytest.raises(IllegalMove):
         c.apply((999, 999, 0, -1, -1))
     assert c.decision == d and c.history == []  # nothing changed
     assert plays(Rules(players=2, expansions=("mayors", "messages", "river", "courier")))
-    assert not supports(Rules(players=2, expansions=("mayors",)))  # not yet for search, fast path
-    with pytest.raises(InputError, match="seat 1"):
-        CGame(Rules(players=2), 1, [player("random"), _python_policy_player()])
+    assert not supports(Rules(players=2, expansions=("mayors",)))  # not yet for search
+    with pytest.raises(InputError, match="2 seats for a 3-player game"):
+        Game(Rules(players=3), 1, [None, None])
 
 
 def _python_policy_player():
-    """A player with a policy that is not built in (a subclass of a built-in one)."""
+    """A player whose place policy is not built in (a subclass of a built-in one, under
+    the built-in's name), its scoring-figure and messages policies built in."""
+    from strategies import Player, make
     from strategies.basic import Random
 
     class Mine(Random):
         pass
 
     Mine.name = "random"
-    from strategies import Player
-    return Player(Mine())
+    return Player(Mine(), {"scoring_figure": make("greedy"), "messages": make("greedy")})
+
+
+def test_a_seat_mixing_python_and_built_in_policies_is_asked_only_for_the_python_kinds():
+    from sim.game import play_batch
+
+    rules = _rules(("messages",), MESSAGE_OPTIONS["c3.1"], 2)
+    mixed = _python_policy_player()  # place: Python; scoring figure, messages: built in
+    seats = [player("greedy"), mixed]
+    g = Game(rules, 2, seats)
+    asked = set()
+    while g.decision is not None:
+        asked.add((g.decision.seat, g.decision.kind))
+        g.apply(seats[g.decision.seat].choose(g, g.decision))
+    assert asked == {(1, "place")}
+    _same_game(g, _from_python(rules, 2, ["greedy", "random+scoring_figure=greedy+messages=greedy"]), "mixed")
+    with pytest.raises(InputError, match="seat 1"):
+        play_batch(rules, [1], seats)
 
 
 def test_played_out_game_has_no_decision():
     rules = Rules(players=2)
-    c = CGame(rules, 5, [player("first"), player("first")])
+    c = Game(rules, 5, [player("first"), player("first")])
     assert c.over and c.decision is None
     with pytest.raises(IllegalMove):
         c.apply((0, 1, 0, -1, -1))
 
 
+def test_replayed_shows_the_board_at_the_end_of_a_turn():
+    rules = _rules(EXPANSIONS, MESSAGE_OPTIONS["c3.1"], 2)
+    g = _from_python(rules, 6, ["greedy", "random"])
+    assert len(g.replayed(0).board) == 1  # the start tile only
+    at = g.replayed(10)
+    assert len(at.board) == 11 and at.board.tiles() == g.board.tiles()[:11]
+    assert at.history == g.history[:len(at.history)]
+
 @pytest.mark.parametrize("name,expansions,options", VARIANTS[::3], ids=[v[0] for v in VARIANTS[::3]])
 def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
     import numpy as np
 
-    from sim.cgame import ACTION_NAMES, play_batch
+    from sim.game import ACTION_NAMES, play_batch
     from sim.scoring import SOURCES
 
     specs = ["greedy", "random+scoring_figure=coverage", "greedy(courier=1.0)"]
@@ -253,7 +264,7 @@ def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
     out = play_batch(rules, seeds, [player(p) for p in specs])
     names = ACTION_NAMES[options.edition]
     for i, seed in enumerate(seeds):
-        c = CGame(rules, seed, [player(p) for p in specs])
+        c = Game(rules, seed, [player(p) for p in specs])
         res = c.result()
         assert out["turns"][i] == c.turn - 1, (name, seed)
         assert [q for q in range(3) if out["winners"][i] >> q & 1] == res["winners"], (name, seed)
@@ -267,26 +278,27 @@ def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
 
 
 def test_fixed_stack_and_fixed_deck_are_played_as_given():
-    from sim.game import tile_order
+    from sim.cdeal import tile_order
 
     options = MessagesOptions(edition="classic", deck=("extra_tile", "smallest_city"))
     rules = _rules(("messages", "river"), options, 3)
     _, order = tile_order(rules, 1)
     stack = order[:12] + order[-40:]  # the river, then some land tiles
     specs = ["greedy", "random", "first"]
-    ref = play(Game(rules, 1, stack=stack), [player(p) for p in specs])
-    c = CGame(rules, 1, [player(p) for p in specs], stack=stack)
-    _same_game(c, ref, "fixed")
+    c = Game(rules, 1, [player(p) for p in specs], stack=stack)
+    _same_game(c, _from_python(rules, 1, specs, stack=stack), "fixed")
+    assert [e["tile"] for e in c.events if e["e"] in ("draw", "discard")] == stack
     drawn = [e["action"] for e in c.events if e["e"] == "message_draw"]
     assert drawn and drawn[:2] == ["extra_tile", "smallest_city"][:len(drawn)]
     with pytest.raises(InputError, match="unknown tile id"):
-        CGame(rules, 8, stack=["nope"])
+        Game(rules, 8, stack=["nope"])
 
 
 @pytest.mark.parametrize("edition", ["classic", "c3.1"])
 def test_counterfactual_forks_with_rollouts_in_c_give_the_engines_rows(edition):
-    """sim/tournament/counterfactual.py on a CGame paused at the forked decisions: its
-    rollouts are C clones played out in C, and its rows are the Python engine's."""
+    """sim/tournament/counterfactual.py on a game paused at the forked decisions: its
+    rollouts are C clones played out in C (cc_branch_play), and its rows are those of
+    the forks played from Python on a game whose every seat is asked from Python."""
     from sim.tournament.counterfactual import play_with_branches
 
     specs = ["greedy", "random+scoring_figure=coverage", "greedy(extra=1.0)+messages=always_action"]
@@ -295,36 +307,13 @@ def test_counterfactual_forks_with_rollouts_in_c_give_the_engines_rows(edition):
         rules = _rules(("messages", "courier"), MESSAGE_OPTIONS[edition], 3)
         ref = Game(rules, seed)
         expected = play_with_branches(ref, [player(p) for p in specs], 2, forks)
-        c = CGame(rules, seed, [player(p) for p in specs], pause=forks)
+        c = Game(rules, seed, [player(p) for p in specs], pause=forks)
         rows = play_with_branches(c, [player(p) for p in specs], 2, forks)
         assert rows == expected and rows, (edition, seed)
         assert {r["fork"] for r in rows} == set(forks)
         _same_game(c, ref, (edition, seed))
     with pytest.raises(InputError, match="pause"):
-        CGame(rules, 1, pause=("draw",))
-
-
-SCRIPTS = sorted((Path(__file__).resolve().parent / "scripts").glob("*.toml"))
-
-
-@pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
-def test_scripted_games_play_the_same_in_c(path):
-    """Every scripted game (Messengers & Mayors too, its town halls chosen, not drawn):
-    its choices replayed on a CGame meet the same decisions and give the same events
-    and result."""
-    from sim.game import TOWN_HALL
-    from sim.script import load_script, play_script
-
-    script = load_script(path)
-    ref = play_script(script)
-    tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != TOWN_HALL.id]
-    replay = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
-    c = CGame(script.rules, 0, stack=tiles, town_halls_at_end=False)
-    for step, choice in enumerate(ref.history):
-        _same_decision(c.decision, replay.decision, (path.stem, step))
-        c.apply(choice)
-        replay.apply(choice)
-    _same_game(c, ref, path.stem)
+        Game(rules, 1, pause=("draw",))
 
 
 @pytest.mark.parametrize("edition", ["classic", "c3.1"])
@@ -332,7 +321,7 @@ def test_a_batch_fills_the_players_table_without_a_loop(edition):
     import numpy as np
     import pyarrow as pa
 
-    from sim.cgame import play_batch, players_table
+    from sim.game import play_batch, players_table
     from sim.tournament.records import PLAYERS, player_row
 
     specs = ["greedy", "random", "greedy+scoring_figure=coverage", "first"]
@@ -345,7 +334,7 @@ def test_a_batch_fills_the_players_table_without_a_loop(edition):
         b = play_batch(rules, [seed], [player(p) for p in seat_specs[i]])
         for k in out:
             out[k].append(b[k])
-        res = CGame(rules, seed, [player(p) for p in seat_specs[i]]).result()
+        res = Game(rules, seed, [player(p) for p in seat_specs[i]]).result()
         rows += [player_row(1000 + i, seat_specs[i][p["seat"]], p["seat"] == i % 4, p, res["winners"])
                  for p in res["players"]]
     batch = {k: np.concatenate(v) for k, v in out.items()}
@@ -361,36 +350,5 @@ def test_follower_supplies_from_none_to_many(followers):
     for seed in range(3):
         rules = Rules(players=6, followers=followers, expansions=EXPANSIONS,
                       messages=MESSAGE_OPTIONS["classic"])
-        ref = play(Game(rules, seed), [player(p) for p in specs])
-        _same_game(CGame(rules, seed, [player(p) for p in specs]), ref, (followers, seed))
-
-
-@pytest.mark.parametrize("name,expansions,options", VARIANTS, ids=[v[0] for v in VARIANTS])
-def test_the_differential_harness_passes_with_the_c_game(name, expansions, options):
-    """sim/differential.py's comparison, with the C game in the production seat and the
-    reference engine (sim/reference/) on the other side: decisions, choices, events,
-    standings and the result agree at every decision."""
-    for seed in range(3):
-        specs = _seats(seed + 90, 2 + (seed * 2) % 5)
-        harness_game(_rules(expansions, options, len(specs)), seed, specs, (name, seed))
-
-
-def harness_game(rules: Rules, seed: int, specs: list[str], where) -> None:
-    """One seeded game through sim/differential.py's comparison: the Python engine's
-    seats choose, the C game and the reference engine follow; no difference allowed."""
-    from sim.differential import _compare
-    from sim.game import tile_order
-    from sim.reference import RefGame
-
-    py, players = Game(rules, seed), [player(p) for p in specs]
-    c = CGame(rules, seed)
-    ref = RefGame(rules, tile_order(rules, seed)[1], None if py.msg is None else list(py.msg.deck))
-
-    def choose(game, d):
-        choice = players[py.decision.seat].choose(py, py.decision)
-        py.apply(choice)
-        return choice
-
-    compared, diff = _compare(c, ref, choose)
-    assert diff is None, (where, diff)
-    assert compared > 50 and c.over, where
+        _same_game(Game(rules, seed, [player(p) for p in specs]), _from_python(rules, seed, specs),
+                   (followers, seed))

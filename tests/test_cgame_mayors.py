@@ -1,8 +1,9 @@
-"""Messengers & Mayors in the C game (sim/csrc/mayors.c) against the Python engine,
-move for move: alone and with every combination of The Messages (both editions), the
-River and the Courier, 2-6 players, every built-in policy for every M&M decision
-(greedy's road_figure too); clone, pickle, batches and the records' M&M columns; the
-differential harness against the reference engine. Longer runs: CARCSIM_SOAK=1."""
+"""Messengers & Mayors in the C game (sim/csrc/mayors.c) beyond the differential
+harness: built-in policies played in C give the game their Python choose() gives,
+alone and with every combination of The Messages (both editions), the River and the
+Courier, 2-6 players, every built-in policy for every M&M decision (greedy's
+road_figure too); clone and pickle at every M&M decision kind; batches and the
+records' M&M columns. Longer runs: CARCSIM_SOAK=1."""
 
 import itertools
 import os
@@ -10,18 +11,14 @@ import pickle
 
 import pytest
 
-from sim.cgame import CGame, play_batch, players_table
-from sim.game import Game
+from sim.game import Game, play_batch, players_table
 from sim.messages import MessagesOptions
 from sim.play import play
 from sim.rules import Rules
 from strategies import player
-from test_cgame import _same_game, harness_game
+from test_cgame import _from_python, _same_game
 
 SOAK = os.environ.get("CARCSIM_SOAK") == "1"
-# the sanitizer run (tests/test_sanitizers.py, an instrumented core) needs every C path,
-# not the count: the harness's games are mostly Python there, one per combination will do
-HARNESS_SEEDS = 60 if SOAK else 1 if os.environ.get("CARCSIM_CORE") else 9
 OTHERS = ("messages", "river", "courier")
 
 
@@ -52,15 +49,15 @@ def _rules(expansions, edition, players) -> Rules:
 
 
 @pytest.mark.parametrize("name,expansions,edition", VARIANTS, ids=[v[0] for v in VARIANTS])
-def test_built_in_seats_play_the_engines_mayors_game(name, expansions, edition):
-    """Built-in seats never leave C and play the Python engine's game: every choice,
-    event (town halls, crisis meetings, favours, scarecrows, rides), score and the
-    M&M statistics of the result."""
+def test_built_in_seats_in_c_play_the_mayors_game_their_python_policies_play(name, expansions, edition):
+    """Built-in seats never leave C and play the game their policies play when asked
+    from Python: every choice, event (town halls, crisis meetings, favours,
+    scarecrows, rides), score and the M&M statistics of the result."""
     for seed in range(40 if SOAK else 6):
         specs = _seats(seed, 2 + seed % 5)
         rules = _rules(expansions, edition, len(specs))
-        ref = play(Game(rules, seed), [player(p) for p in specs])
-        c = CGame(rules, seed, [player(p) for p in specs])
+        ref = _from_python(rules, seed, specs)
+        c = Game(rules, seed, [player(p) for p in specs])
         assert c.decision is None  # no decision came back to Python
         _same_game(c, ref, (name, seed, specs))
 
@@ -71,7 +68,7 @@ def test_every_mayors_rule_is_exercised():
     seen = set()
     for seed in range(60):
         specs = _seats(seed, 4)
-        c = CGame(_rules(("mayors", "courier"), "c3.1", 4), seed, [player(p) for p in specs])
+        c = Game(_rules(("mayors", "courier"), "c3.1", 4), seed, [player(p) for p in specs])
         for e in c.events:
             seen.add(e["e"])
             if e["e"] == "figure":
@@ -89,41 +86,31 @@ def test_every_mayors_rule_is_exercised():
 
 
 @pytest.mark.parametrize("name,expansions,edition", VARIANTS[::2], ids=[v[0] for v in VARIANTS[::2]])
-def test_python_seats_get_the_engines_mayors_decisions(name, expansions, edition):
-    """Seats answered from Python get every M&M decision (kind, seat, tile, choices in
-    order) as the Python engine asks it; built-in seats in between stay in C."""
+def test_python_seats_get_every_mayors_decision(name, expansions, edition):
+    """Seats answered from Python get every M&M decision kind; built-in seats in
+    between stay in C, and the game is the one played all from Python."""
     kinds = set()
     for seed in range(12 if SOAK else 3):
         specs = _seats(seed + 20, 2 + (seed + 1) % 5)
         rules = _rules(expansions, edition, len(specs))
         players = [player(p) for p in specs]
         external = [s % 2 == seed % 2 for s in range(len(specs))]
-        ref = Game(rules, seed)
-        c = CGame(rules, seed, [None if external[s] else players[s] for s in range(len(specs))])
-        while ref.decision is not None:
-            d = ref.decision
-            choice = players[d.seat].choose(ref, d)
-            if external[d.seat]:
-                cd = c.decision
-                assert (cd.kind, cd.seat, cd.tile, tuple(cd.choices), cd.info) == \
-                       (d.kind, d.seat, d.tile, tuple(d.choices), d.info), (name, seed)
-                kinds.add(d.kind)
-                c.apply(choice)
-            ref.apply(choice)
-        assert c.decision is None
-        _same_game(c, ref, (name, seed, specs))
+        c = Game(rules, seed, [None if external[s] else players[s] for s in range(len(specs))])
+        while c.decision is not None:
+            assert external[c.decision.seat], (name, seed)
+            kinds.add(c.decision.kind)
+            c.apply(players[c.decision.seat].choose(c, c.decision))
+        _same_game(c, _from_python(rules, seed, specs), (name, seed, specs))
     assert "town_hall" in kinds
 
 
 def _mid_game(rules, seed, players, stop_at):
-    """(CGame answered from Python, the engine's game) at the first decision of a kind in
-    stop_at, played there by `players`."""
-    ref, c = Game(rules, seed), CGame(rules, seed)
-    while ref.decision is not None and ref.decision.kind not in stop_at:
-        choice = players[ref.decision.seat].choose(ref, ref.decision)
-        ref.apply(choice)
-        c.apply(choice)
-    return c, ref
+    """The game answered from Python at the first decision of a kind in stop_at,
+    played there by `players`."""
+    c = Game(rules, seed)
+    while c.decision is not None and c.decision.kind not in stop_at:
+        c.apply(players[c.decision.seat].choose(c, c.decision))
+    return c
 
 
 # a seed whose game (players below) meets that decision kind
@@ -133,45 +120,25 @@ PAUSED_AT = {"favour": 75, "ride": 2, "scarecrow": 1, "figure": 1, "town_hall": 
 @pytest.mark.parametrize("kind", list(PAUSED_AT))
 def test_clone_and_pickle_carry_the_mayors_state(kind):
     """A game paused at an M&M decision (its figure pending, messengers due to ride,
-    the supplies) cloned, deep-copied and unpickled plays on as the engine's."""
+    the supplies) cloned, deep-copied and unpickled plays on as the original."""
     import copy
 
     players = [player(p) for p in ("random", "greedy", "random+figure=first")]
     rules = _rules(("mayors", "messages", "courier"), "classic", 3)
     seed = PAUSED_AT[kind]
-    c, ref = _mid_game(rules, seed, players, {kind})
-    assert ref.decision is not None and c.decision.kind == kind
-    for twin in (pickle.loads(pickle.dumps(c)), copy.deepcopy(c), c.clone()):
+    c = _mid_game(rules, seed, players, {kind})
+    assert c.decision is not None and c.decision.kind == kind
+    twins = [pickle.loads(pickle.dumps(c)), copy.deepcopy(c), c.clone()]
+    for twin in twins:
         assert twin.decision == c.decision and twin.history == c.history
         assert twin.result() == c.result() and twin.mm == c.mm
-        r = ref.clone()
-        while r.decision is not None:
-            choice = players[r.decision.seat].choose(r, r.decision)
-            r.apply(choice)
-            twin.apply(choice)
-        _same_game(twin, r, (kind, seed))
-
-
-def test_mayors_standings_follow_the_engine_at_every_decision():
-    """The supplies of every figure kind and the town hall in hand (CGame.mm) are the
-    engine's at every decision, not only at the end."""
-    players = [player(p) for p in ("greedy", "random", "first", "greedy(road_figure=\"messenger\")")]
-    rules = _rules(("mayors", "river"), "c3.1", 4)
-    ref, c = Game(rules, 5), CGame(rules, 5)
-    steps = 0
-    while ref.decision is not None:
-        assert [(p.supply, p.town_hall) for p in c.mm.players] == \
-               [(p.supply, p.town_hall) for p in ref.mm.players], steps
-        assert c.supply == ref.supply
-        choice = players[ref.decision.seat].choose(ref, ref.decision)
-        ref.apply(choice)
-        c.apply(choice)
-        steps += 1
-    assert steps > 50
+    play(c, players)
+    for twin in twins:
+        _same_game(play(twin, players), c, (kind, seed))
 
 
 def test_a_mayors_batch_fills_the_players_table():
-    """play_batch plays the same M&M games as CGame, and players_table gives the rows
+    """play_batch plays the same M&M games as Game, and players_table gives the rows
     records.player_row makes of their results (the M&M columns included)."""
     import numpy as np
     import pyarrow as pa
@@ -184,7 +151,7 @@ def test_a_mayors_batch_fills_the_players_table():
     batch = play_batch(rules, seeds, [player(p) for p in specs])
     rows = []
     for i, seed in enumerate(seeds):
-        res = CGame(rules, seed, [player(p) for p in specs]).result()
+        res = Game(rules, seed, [player(p) for p in specs]).result()
         rows += [player_row(500 + i, specs[p["seat"]], p["seat"] == 0, p, res["winners"])
                  for p in res["players"]]
     table = players_table(rules, batch, [500 + i for i in range(len(seeds))],
@@ -193,16 +160,3 @@ def test_a_mayors_batch_fills_the_players_table():
     assert table.to_pylist() == pa.Table.from_pylist(rows, schema=PLAYERS).to_pylist()
     assert np.asarray(table.column("town_hall_turn")).min() > 0
     assert sum(np.asarray(table.column(c)).sum() for c in MM_COLUMNS) > 0
-
-
-def test_the_differential_harness_passes_on_mayors_with_the_c_game():
-    """sim/differential.py's comparison with the C game in the production seat against
-    the reference engine (sim/reference/), over every M&M combination: decisions,
-    choices, events, standings (M&M supplies and town halls) and the result."""
-    games = 0
-    for name, expansions, edition in VARIANTS:
-        for seed in range(HARNESS_SEEDS):
-            specs = _seats(seed + 70, 2 + seed % 5)
-            harness_game(_rules(expansions, edition, len(specs)), seed, specs, (name, seed, specs))
-            games += 1
-    assert games == len(VARIANTS) * HARNESS_SEEDS  # 108 by default

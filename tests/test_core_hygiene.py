@@ -7,7 +7,7 @@ import pytest
 from sim._core import (CapacityError, CellOccupiedError, CoreArgumentError, TileMisfitError,
                        check, ffi, lib)
 from sim.board import MAX_SEGS, Board, Catalogue
-from sim.cgame import CGame
+from sim.game import Game
 from sim.errors import CoreError
 from sim.rules import Rules
 from sim.tiles import distinct_rotations, parse_line, tile_set
@@ -129,7 +129,7 @@ def test_check_names_the_call_and_quotes_the_input():
 
 
 def test_game_refuses_bad_configs_and_keeps_state_on_bad_answers():
-    c = CGame(Rules(players=2, expansions=("messages",)), 1)
+    c = Game(Rules(players=2, expansions=("messages",)), 1)
     status = c._state()
     assert lib.cc_game_apply(c._ptr, 10**6) == lib.CC_ERR_ARG
     assert lib.cc_game_apply(c._ptr, -1) == lib.CC_ERR_ARG
@@ -178,13 +178,14 @@ def test_road_ends_are_checked_before_they_are_kept():
 
 
 def test_mayors_game_refuses_a_bad_town_hall_or_road_figure():
-    from sim.cgame import _catalogue, _dealt, _seat_policies, _tile_flags
+    from sim.cdeal import catalogue_for, dealt, tile_flags
+    from sim.game import _seat_policies
     from strategies import player
 
     rules = Rules(players=2, expansions=("mayors",))
-    cat = _catalogue(rules)
-    cfg, stack, n = _dealt(rules, 0)
-    flags = _tile_flags(rules)
+    cat = catalogue_for(rules)
+    cfg, stack, n = dealt(rules, 0)
+    flags = tile_flags(rules)
     states = ffi.new("uint64_t[]", 2)
     seats = _seat_policies(rules, [player("greedy"), player("random")])
     out = ffi.new("cc_game **")

@@ -4,9 +4,9 @@ import pytest
 from test_conformance import check_points_from_events
 
 from sim.courier import CourierState, qualifying
-from engine import new_game, python_state
+from engine import new_game
 from sim.view import view_of
-from sim.game import stack_plan
+from sim.cdeal import stack_plan
 from sim.messages import MessagesOptions
 from sim.play import play
 from sim.rules import Rules
@@ -75,9 +75,9 @@ def test_r_cou_4_the_first_qualifying_meeple_wins():
     assert qualifying(g.board, state) is None
 
 
+@pytest.mark.python_engine
 def test_r_cou_5_classic_thank_you_can_bring_a_message():
     g = cgame(["CO1", "U", "U"], messages="classic")
-    python_state()
     g.msg.players[0].position = [3, 0]
     g.scores[0] = 3
     place(g, 1, 0, 0, "road E")
@@ -86,9 +86,9 @@ def test_r_cou_5_classic_thank_you_can_bring_a_message():
     assert g.decision.kind == "messages" and g.decision.seat == 0
 
 
+@pytest.mark.python_engine
 def test_r_cou_5_c31_thank_you_goes_on_the_turn_figure_and_brings_nothing():
     g = cgame(["CO1", "U", "U"], messages="c3.1")
-    python_state()
     g.msg.players[0].position = [3, 0]
     g.scores[0] = 3
     place(g, 1, 0, 0, "road E")
@@ -149,24 +149,24 @@ def test_r_cou_4_a_favours_follower_comes_first_even_for_the_other_seat():
     assert thank_yous(g) == [(1, 0, (0, 1), 2), (2, 1, (1, 1), 3), (5, 1, (0, 1), 4)]
 
 
+@pytest.mark.python_engine
 def test_r_cou_4_a_zero_point_feature_still_moves_the_courier(monkeypatch):
     # no tile set here makes a road, city or monastery worth 0 in final scoring, so the
     # value is forced to 0: the Courier must move all the same
     import sim.courier
-    python_state("replaces a function of the Python engine")
     monkeypatch.setattr(sim.courier, "thank_you_points", lambda board, seg: 0)
     g = cgame(["CO1", "U"])
     place(g, 1, 0, 0, "road E")
     assert thank_yous(g) == [(1, 0, (1, 0), 0)] and view_of(g).courier.at == (1, 0)
 
 
+@pytest.mark.python_engine
 def test_r_cou_4_a_figure_that_left_does_not_lend_its_place_to_a_new_one():
     """Figure ids are reused: a highwayman placed this turn goes home, and the follower
     put on the same segment after another figure gets its id. The newcomer was placed
     last, so it must not inherit the first place in the turn's list (a favour does
     exactly this, R-MM-2)."""
     g = new_game(Rules(expansions=("courier", "mayors")), 0, stack=["CO1", "U"])
-    python_state()
     if g.decision.kind == "town_hall":
         g.apply("draw")
     seg = 12 + g.catalogue.variant(g.catalogue.index["CO1"], 0).segment_at("road E")

@@ -97,13 +97,18 @@ def test_a_wrong_monastery_value_is_reported_and_scripted(monkeypatch, tmp_path)
 
 
 def test_a_production_bug_is_reported_as_production(monkeypatch):
-    """The same planted bug on the production side: the message names production's
-    value first."""
-    from sim import scoring as prod_scoring
+    """The same planted bug on the production side (the C game's score events, as
+    sim/game.py reads them): the message names production's value first."""
+    from sim.game import Game
 
-    real = prod_scoring.feature_value
-    monkeypatch.setattr(prod_scoring, "feature_value", lambda board, f, final: real(board, f, final)
-                        + (f.kind == "road" and not final))
+    class Buggy(Game):
+        def _event(self, row):
+            e = super()._event(row)
+            if e["e"] == "score" and e["feature"] == "road" and not e["final"]:
+                e["points"] += 1
+            return e
+
+    monkeypatch.setattr(differential, "Game", Buggy)
     div = _first_divergence(Rules(players=2), ["greedy", "random"])
     production, reference = div.what.split("reference says")
     assert "'feature': 'road'" in production

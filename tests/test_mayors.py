@@ -9,9 +9,9 @@ import pytest
 
 from sim import courier, message_actions, scoring
 from sim.board import Board
-from engine import new_game, python_state
+from engine import new_game
 from sim.view import view_of
-from sim.game import catalogue_for
+from sim.cdeal import catalogue_for
 from sim.play import play
 from sim.messages import MessagesOptions
 from sim.rules import Rules
@@ -145,8 +145,8 @@ def test_r_mm_6_never_into_a_completed_feature_and_home_on_request():
     assert held(g)[0].messenger == 1 and not g.board.figures()
 
 
+@pytest.mark.python_engine
 def test_r_mm_6_several_messengers_ride_clockwise_from_the_active_seat():
-    python_state()
     g = mm(["W", "A", "U"])
     place(g, 1, 0, 0, MESSENGER, "road W")
     road = g.board.figures()[0][1].segment
@@ -158,8 +158,8 @@ def test_r_mm_6_several_messengers_ride_clockwise_from_the_active_seat():
     assert (g.decision.kind, g.decision.seat) == ("ride", 0)
 
 
+@pytest.mark.python_engine
 def test_r_mm_6_rides_into_an_occupied_city():
-    python_state()
     g = mm(["T", "A", "U"])
     t = g.catalogue.variant(g.catalogue.index["T"], 1)
     place(g, 1, 0, 1, MESSENGER, "road W")
@@ -169,6 +169,7 @@ def test_r_mm_6_rides_into_an_occupied_city():
     assert g.decision.choices == ("return", city)
 
 
+@pytest.mark.python_engine
 def test_r_mm_6_r_cou_4_the_first_rider_clockwise_gets_the_thank_you():
     """As above with the Courier, the crossing being the letter tile CO2 (a village with
     roads E, S, W): seat 1's CO2 at 1,0 completes the south road (seat 0's messenger) and
@@ -176,7 +177,6 @@ def test_r_mm_6_r_cou_4_the_first_rider_clockwise_gets_the_thank_you():
     seat 2 rides first (clockwise from seat 1), so seat 2's messenger is the first figure
     moved this turn and gets the thank-you, the east road's 1 tile (R-COU-3/4); road by
     road, seat 0 would have ridden first and got it."""
-    python_state()
     g = mm(["B", "A", "A", "E", "CO2"], players=3, extra=("courier",))
     place(g, 0, -1, 0)
     place(g, -1, 0, 3)
@@ -267,12 +267,12 @@ def test_rules_6_a_lying_scarecrow_still_bars_the_farmer():
     assert (FOLLOWER, b.segment_at("monastery")) in g.decision.choices
 
 
+@pytest.mark.python_engine
 def test_r_mm_6_rides_go_clockwise_across_roads():
     """Seat 1's crossroads X at 1,0 completes two roads at once: its south road with A
     at 1,-1 (seat 0's messenger), scored first, and A at -1,0 + D + its west road (seat
     2's messenger). Both may ride on to X's open roads. Clockwise from seat 1: seat 2's
     ride first, then seat 0's (road by road would give seat 0 first)."""
-    python_state()
     g = mm(["B", "A", "A", "E", "X"], players=3)
     place(g, 0, -1, 0)  # seat 0
     place(g, -1, 0, 3)  # seat 1: A, road east into D
@@ -289,8 +289,8 @@ def test_r_mm_6_rides_go_clockwise_across_roads():
     assert (g.decision.kind, g.decision.seat) == ("ride", 0)
 
 
+@pytest.mark.python_engine
 def test_r_mm_8_lying_scarecrow_is_a_farmer():
-    python_state()
     g = scarecrow_game("lie")
     assert (0, SCARECROW, (0, 1)) in figures(g)
     assert g.over and g.points[0]["field"] == 3  # the field borders one completed city
@@ -355,8 +355,8 @@ def monastery_beside_a_town_hall():
     return g, monk, g.board.figure(monk).segment
 
 
+@pytest.mark.python_engine
 def test_r_mm_10_a_town_hall_counts_in_no_monastery_value():
-    python_state()
     g, monk, seg = monastery_beside_a_town_hall()
     assert g.board.feature(seg).tiles == 3  # 1 + D + E (4 if the hall counted)
     # message 3 (smallest monastery), message 8 and the Courier's thank-you: 3 each
@@ -425,19 +425,19 @@ def test_r_mm_12_with_the_courier_the_last_draw_failing_forces_the_town_hall_tha
 def test_no_town_hall_while_the_river_flows():
     g = new_game(Rules(expansions=("mayors", "river")), 3)
     kinds = []
-    while g.river.end is not None:
+    while view_of(g).river.end is not None:
         kinds.append(g.decision.kind)
         g.apply(g.decision.choices[0])
     assert "town_hall" not in kinds
     assert g.decision.kind == "town_hall"  # the first turn after the lake
 
 
+@pytest.mark.python_engine
 def test_r_msg_10_message_8_on_a_standing_scarecrow_scores_nothing():
     """Seat 0's farmer on E at 0,1 and its standing scarecrow on B at 1,1 share the field
     next to the completed city D + E (3 points). Message 8 on the farmer scores the
     field; on the scarecrow it scores 0 (R-MSG-10: a standing scarecrow never holds the
     majority), though seat 0 holds the field."""
-    python_state()
     g = new_game(Rules(expansions=("mayors", "messages")), 0, stack=["E", "U", "B", "V"])
     place(g, 0, 1, 2, FOLLOWER, "field Nw")
     place(g, 1, 0, 0)
@@ -447,8 +447,8 @@ def test_r_msg_10_message_8_on_a_standing_scarecrow_scores_nothing():
     assert points == {FOLLOWER: 3, SCARECROW: 0}
 
 
+@pytest.mark.python_engine
 def test_message_8_may_choose_a_mayor():
-    python_state()
     g = new_game(Rules(expansions=("mayors", "messages")), 0, stack=["M", "U"])
     place(g, 0, 1, 2, MAYOR, "city S")
     ch = message_actions.choices(g, 0, "score_and_retrieve")
@@ -507,6 +507,7 @@ def test_scripted_mayors_errors(tmp_path):
         play_script(load_script(bad))
 
 
+@pytest.mark.python_engine
 def test_scripted_figure_with_nowhere_to_go_after_step_1_is_an_error(tmp_path):
     """Seat 1 (its followers used up, its scarecrow already out) names a monk for B at
     0,2, which surrounds seat 0's scarecrow: after the activation it can place nothing,
@@ -532,13 +533,14 @@ def test_scripted_figure_with_nowhere_to_go_after_step_1_is_an_error(tmp_path):
 
 
 def test_mmr_joins_the_river_only_with_the_river():
-    from sim.game import stack_plan
+    from sim.cdeal import stack_plan
     _, river, _, land = stack_plan(Rules(expansions=("mayors", "river")))
     assert "MMR" in river and "MMR" not in land
     _, river, _, land = stack_plan(Rules(expansions=("mayors",)))
     assert river == [] and "MMR" not in land and land.count("MM05") == 1
 
 
+@pytest.mark.python_engine
 def test_classic_extra_tile_may_be_the_town_hall():
     from sim.messages import MessagesOptions
     rules = Rules(expansions=("mayors", "messages"),

@@ -9,7 +9,7 @@ import pytest
 
 from sim import message_actions
 from sim.errors import InputError
-from engine import ENGINE, new_game, python_state
+from engine import new_game
 from sim.view import view_of
 from sim.messages import ACTIONS, MessagesOptions
 from sim.play import play
@@ -24,7 +24,6 @@ def mgame(stack, edition="c3.1", deck=(), zmg=False, players=2):
 
 
 def put(g, seat, meeple, messenger):
-    python_state()
     g.msg.players[seat].position = [meeple, messenger]
     g.scores[seat] = meeple + messenger
 
@@ -79,6 +78,7 @@ def long_road(edition, **kw):
 # ---------------------------------------------------------------- c3.1
 
 
+@pytest.mark.python_engine
 def test_r_msg_n2_trigger_after_the_scoring_phase():
     g = mgame(["E", "U"], "c3.1", deck=["per_knight"])
     put(g, 0, 1, 0)
@@ -96,6 +96,7 @@ def test_r_msg_n2_trigger_after_the_scoring_phase():
     assert g.decision.kind == "place" and g.decision.seat == 1
 
 
+@pytest.mark.python_engine
 def test_r_msg_n2_no_trigger_off_a_dark_space():
     g = mgame(["E", "U"], "c3.1")
     put(g, 0, 2, 0)
@@ -104,6 +105,7 @@ def test_r_msg_n2_no_trigger_off_a_dark_space():
     assert g.decision.kind == "place" and draws(g) == []
 
 
+@pytest.mark.python_engine
 def test_r_msg_n1_all_points_of_a_turn_on_one_figure():
     g = two_cities("c3.1", deck=["per_farmer"])
     put(g, 0, 0, 2)
@@ -119,6 +121,7 @@ def test_r_msg_n1_all_points_of_a_turn_on_one_figure():
     assert positions(g, 0) == [0, 12]
 
 
+@pytest.mark.python_engine
 def test_r_msg_n3_message_points_never_trigger_a_second_message():
     g = long_road("c3.1", deck=["smallest_road", "per_knight"])
     put(g, 0, 1, 0)
@@ -142,8 +145,6 @@ def test_r_msg_n1_each_player_chooses_each_turn():
     figure_to(g, 0, "messenger", points=8)
     assert positions(g, 0) == [0, 8]
     assert g.decision.kind == "place" and g.decision.seat == 0
-    if ENGINE == "python":
-        assert g.msg.players[0].turn_figure == -1  # a new turn: chosen anew
 
 
 # ---------------------------------------------------------------- classic
@@ -158,6 +159,7 @@ def test_r_msg_c1_one_figure_per_source():
     assert g.result()["players"][0]["messages"]["live_moves"] == 0  # 0 + 4 misses a dark space either way
 
 
+@pytest.mark.python_engine
 def test_r_msg_c2_only_final_positions_count():
     g = two_cities("classic")
     put(g, 0, 1, 0)
@@ -168,6 +170,7 @@ def test_r_msg_c2_only_final_positions_count():
     assert draws(g) == [] and g.decision.kind == "place"
 
 
+@pytest.mark.python_engine
 def test_r_msg_c2_one_message_when_both_figures_are_dark():
     g = two_cities("classic", deck=["per_farmer", "per_knight"])
     put(g, 0, 1, 1)
@@ -180,6 +183,7 @@ def test_r_msg_c2_one_message_when_both_figures_are_dark():
     assert draws(g) == ["per_farmer"] and g.decision.kind == "place"
 
 
+@pytest.mark.python_engine
 def test_r_msg_c3_chain():
     g = long_road("classic", deck=["smallest_road", "per_knight"])
     put(g, 0, 1, 0)
@@ -195,6 +199,7 @@ def test_r_msg_c3_chain():
     assert draws(g) == ["smallest_road", "per_knight"]
 
 
+@pytest.mark.python_engine
 def test_r_msg_c4_zmg_alone():
     for zmg, other, drawn in ((False, 5, True), (True, 5, False), (True, 55, False), (True, 10, True)):
         g = mgame(["E", "U"], "classic", zmg=zmg)
@@ -213,6 +218,7 @@ def test_zmg_is_a_classic_switch():
 # ---------------------------------------------------------------- both editions
 
 
+@pytest.mark.python_engine
 @pytest.mark.parametrize("edition", ["classic", "c3.1"])
 def test_no_message_in_an_opponents_turn(edition):
     g = mgame(["M", "E", "U"], edition)
@@ -223,6 +229,7 @@ def test_no_message_in_an_opponents_turn(edition):
     assert draws(g) == [] and g.decision.kind == "place" and g.decision.seat == 0
 
 
+@pytest.mark.python_engine
 @pytest.mark.parametrize("edition", ["classic", "c3.1"])
 def test_r_msg_9_final_scoring_adds_the_figures_and_draws_nothing(edition):
     g = mgame(["M"], edition)
@@ -250,8 +257,8 @@ def test_r_msg_11_the_deck_cycles(edition):
     assert longest > 8  # the cycle was really exercised
 
 
+@pytest.mark.python_engine
 def test_deck_option_puts_named_tiles_on_top():
-    python_state("reads the Python engine's deck")
     g = mgame(["E"], "classic", deck=["per_farmer", "extra_tile"])
     assert g.msg.deck == ["per_farmer", "extra_tile", "smallest_road", "smallest_city",
                           "smallest_monastery", "coats_of_arms", "per_knight", "score_and_return"]
@@ -302,10 +309,12 @@ def test_counting_actions():
     assert dict(message_actions.choices(g, 1, "coats_of_arms"))[("coats_of_arms", None)] == 0
 
 
+@pytest.mark.python_engine
 @pytest.mark.parametrize("edition, action", [("classic", "score_and_return"),
                                              ("c3.1", "score_and_retrieve")])
+
+
 def test_message_8_with_and_without_the_majority(edition, action):
-    python_state("calls the Python engine's message actions")
     # seat 0 alone on the open road D + U (2 tiles): majority, 2 points, returned
     g = mgame(["U", "E"], edition)
     place(g, 1, 0, 0, "road E")
@@ -319,7 +328,6 @@ def test_message_8_with_and_without_the_majority(edition, action):
     place(g, 1, 0, 0, "road E")
     seg = g.board.figures()[0][1].segment
     for _ in range(2):
-        python_state("adds a figure to the Python engine's board")
         g.board.add_figure(1, 0, 1, seg)
         g.supply[1] -= 1
     ch = message_actions.choices(g, 0, action)
@@ -328,6 +336,7 @@ def test_message_8_with_and_without_the_majority(edition, action):
     assert [p for _, p in message_actions.choices(g, 1, action)] == [2, 2, 2]
 
 
+@pytest.mark.python_engine
 @pytest.mark.parametrize("edition, action", [("classic", "extra_tile"), ("c3.1", "extra_turn")])
 def test_message_4_extra_tile_or_turn(edition, action):
     g = mgame(["E", "U", "U"], edition, deck=[action])
@@ -344,6 +353,7 @@ def test_message_4_extra_tile_or_turn(edition, action):
     assert ev["resolved"] == "action" and ev["extra"] and ev["points"] == 0
 
 
+@pytest.mark.python_engine
 @pytest.mark.parametrize("edition, action", [("classic", "extra_tile"), ("c3.1", "extra_turn")])
 def test_message_4_not_possible_with_the_stack_empty(edition, action):
     g = mgame(["E"], edition, deck=[action])
@@ -353,6 +363,7 @@ def test_message_4_not_possible_with_the_stack_empty(edition, action):
     assert g.decision.choices == (("2", None),)
 
 
+@pytest.mark.python_engine
 def test_asking_the_impossible_gets_2_points():
     # R-MSG-8: a policy asking for an impossible action gets the 2 points
     g = mgame(["E", "U"], "c3.1", deck=["smallest_road"])
@@ -383,9 +394,6 @@ def test_properties_over_seeded_games(edition):
             if not g.over:
                 for s in range(3):  # the score is the two figures' sum during play
                     assert g.scores[s] == sum(positions(g, s))
-            if ENGINE == "python":  # all 8 message tiles are in the deck or being resolved
-                assert len(g.msg.deck) + (g.msg.in_hand is not None) == 8
-                assert sorted(g.msg.deck + ([g.msg.in_hand] if g.msg.in_hand else [])) == sorted(ACTIONS[edition])
         active = None
         for e in g.events:
             if e["e"] == "draw":

@@ -232,7 +232,7 @@ def test_r_msg_c2_a_dark_space_in_another_players_turn_draws_nothing():
 def test_setup_is_checked_by_the_reference():
     """The harness takes the tile stack from production; the reference checks it first
     by the setup rulings (R-BASE-2, R-RIV-1, R-MM-0, R-COU-1)."""
-    from sim.game import tile_order
+    from sim.cdeal import tile_order
     from sim.reference.game import stack_problem
 
     for exp in ((), ("river",), ("mayors",), ("river", "mayors", "courier")):

@@ -75,8 +75,7 @@ def test_core_under_asan_and_ubsan(tmp_path):
     assert check.stdout.strip() == "_sim_core_asan", check.stderr[-2000:]
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           *(str(TESTS / f) for f in ("test_board.py", "test_game.py",
-                                                     "test_fastpath.py", "test_strategies.py",
-                                                     "test_cgame.py", "test_cgame_mayors.py",
+                                                     "test_strategies.py", "test_cgame.py",
                                                      "test_core_hygiene.py",
                                                      # every expansion combination × policy
                                                      "test_conformance.py", "test_mayors.py"))],

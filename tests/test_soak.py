@@ -7,8 +7,8 @@ import pickle
 import pytest
 from test_game import check_completed_scored_once
 
-from engine import ENGINE, new_game, plays, state
-from sim.messages import ACTIONS, MessagesOptions
+from engine import new_game, state
+from sim.messages import MessagesOptions
 from sim.rules import Rules
 from sim.view import view_of
 from strategies import player
@@ -29,8 +29,6 @@ def test_soak():
         expansions = EXPANSIONS[seed % len(EXPANSIONS)]
         edition = ("c3.1", "classic")[(seed // 4) % 2]
         rules = Rules(players=n, expansions=expansions, messages=MessagesOptions(edition))
-        if not plays(rules):
-            continue  # Messengers & Mayors on the C game: not yet
         seats = [player(SPECS[(seed + s) % len(SPECS)]) for s in range(n)]
         g = new_game(rules, seed)
         fork_at = seed % 60
@@ -41,10 +39,6 @@ def test_soak():
                     for p, s in enumerate(g.supply)] == [7] * n
             messages = view_of(g).messages
             if messages is not None:
-                if ENGINE == "python":  # the deck is the Python engine's own
-                    assert len(g.msg.deck) + (g.msg.in_hand is not None) == 8
-                    assert sorted(g.msg.deck + [g.msg.in_hand] * (g.msg.in_hand is not None)) == \
-                        sorted(ACTIONS[edition])
                 if not g.over:
                     assert all(g.scores[s] == sum(messages.seats[s].position) for s in range(n))
             if g.turn == fork_at and g.decision is not None and d.kind == "place":

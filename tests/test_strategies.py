@@ -5,8 +5,8 @@ import math
 import pytest
 
 from sim.errors import InputError
-from sim.fastpath import play_fast
 from sim.game import Game
+from sim.view import view_of
 from sim.play import play
 from sim.rules import Rules
 from strategies import make, player
@@ -30,13 +30,12 @@ def test_swapped_seats_draw_the_same_tiles():
     assert tiles("greedy", "random") == tiles("random", "greedy")
 
 
-def values(stack, seat_supply=7):
+def values(stack):
     g = Game(Rules(), 0, stack=stack)
-    g.supply[0] = seat_supply
     t = g.catalogue.index[g.decision.tile]
     gr = make("greedy")
     in_play = g.tiles_left + len(g.board)
-    rows, vals = g.board.turn_values(t, g.decision.choices.rules, 0, 2, gr.open_weight, gr.opponent,
+    rows, vals = g.board.turn_values(t, view_of(g).figure_rules(0), 0, 2, gr.open_weight, gr.opponent,
                                      gr.follower * g.tiles_left / in_play)
     assert rows == list(g.decision.choices)
     return g, dict(zip(rows, vals))
@@ -76,7 +75,8 @@ def test_greedy_beats_random():
     wins, n = 0.0, 0
     for seed in range(100):
         for order in (("greedy", "random"), ("random", "greedy")):
-            res = play_fast(Rules(), seed, [player(p) for p in order])
+            seats = [player(p) for p in order]
+            res = Game(Rules(), seed, seats, record=False).result()  # every seat in C
             g = order.index("greedy")
             wins += (g in res["winners"]) / len(res["winners"])
             n += 1

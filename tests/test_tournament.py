@@ -303,13 +303,13 @@ def test_progress_lines_without_a_terminal(tmp_path, capsys, monkeypatch):
 
 def test_bench_reports_each_case_as_it_finishes():
     """Issue 15 item 3: a row as soon as its case is done, not a minute of silence."""
-    proc = subprocess.Popen([sys.executable, "-m", "sim", "bench", "--case", "base-2p-random",
-                             "--case", "base-2p-greedy-engine", "--repeats", "1", "--scale", "0.05"],
+    proc = subprocess.Popen([sys.executable, "-m", "sim", "bench", "--case", "c-base-2p-random",
+                             "--case", "c-all-4p-greedy-events", "--repeats", "1", "--scale", "0.05"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     header = proc.stdout.readline()
     first = proc.stdout.readline()
     running = proc.poll() is None  # the second case has yet to start or finish
     rest, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
-    assert header.startswith("case") and first.startswith("base-2p-random ") and running
-    assert rest.startswith("base-2p-greedy-engine ")
+    assert header.startswith("case") and first.startswith("c-base-2p-random ") and running
+    assert rest.startswith("c-all-4p-greedy-events ")

@@ -62,6 +62,6 @@ def test_installed_wheel_runs_from_the_checkout_and_elsewhere(tmp_path):
     game = json.loads(sh(carcsim, "play", "--seed", "3", "--players", "greedy,random", "--json",
                          cwd=checkout, env=env))
     assert game["seed"] == 3 and len(game["players"]) == 2
-    rows = json.loads(sh(carcsim, "bench", "--json", "--case", "base-2p-random", "--repeats", "1",
-                         "--scale", "0.05", cwd=checkout, env=env))
-    assert rows[0]["case"] == "base-2p-random" and rows[0]["games"] == 100
+    rows = json.loads(sh(carcsim, "bench", "--json", "--case", "c-base-2p-random", "--repeats", "1",
+                         "--scale", "0.025", cwd=checkout, env=env))
+    assert rows[0]["case"] == "c-base-2p-random" and rows[0]["games"] == 100

@@ -38,16 +38,15 @@ from __future__ import annotations
 
 from sim import mayors, messages
 from sim._core import check, ffi, lib
-from sim.cgame import CGame
 from sim.errors import IllegalMove
-from sim.game import Game
+from sim.game import PAUSABLE, Game
 from sim.messages import TWO_POINTS
 from sim.play import play
 from sim.river import is_river_tile
 from sim.rng import derive
 from strategies.messages import MessagePolicy
 
-FOLLOWER, MESSENGER = 0, 2  # figure kinds (sim.game.FIGURE_KINDS)
+FOLLOWER, MESSENGER = 0, 2  # figure kinds (sim.cdeal.FIGURE_KINDS)
 
 EXTRA = ("extra_tile", "extra_turn")  # message 4 in each edition
 
@@ -61,15 +60,15 @@ def outcome(scores: list[int], seat: int) -> tuple[int, float]:
 
 
 def in_c(game) -> bool:
-    """Whether `game`'s branches are played by one C call (cc_branch_play): a CGame
+    """Whether `game`'s branches are played by one C call (cc_branch_play): a Game
     whose seats are all built in (its clones never come back to Python)."""
     pol = getattr(game, "_policies", None)
-    return isinstance(game, CGame) and pol is not None and all(
-        lib.CC_POL_PYTHON not in (pol[s].place, pol[s].scoring_figure, pol[s].messages)
-        for s in range(game.rules.players))
+    return isinstance(game, Game) and pol is not None and all(
+        getattr(pol[s], kind) != lib.CC_POL_PYTHON  # a seat may mix Python and built-in kinds
+        for s in range(game.rules.players) for kind in PAUSABLE)
 
 
-def c_branches(game: CGame, branches: list[tuple]) -> list[list[int]]:
+def c_branches(game: Game, branches: list[tuple]) -> list[list[int]]:
     """Final scores of each (choice, reseed key, rotate) branch from the decision
     `game` is paused at, all played in one C call: as clone, reseed(key), apply(choice)
     and play to the end, on the tiles left rotated by one (the next to the bottom)
@@ -90,14 +89,14 @@ def c_branches(game: CGame, branches: list[tuple]) -> list[list[int]]:
     return [flat[b * n:(b + 1) * n] for b in range(k)]
 
 
-def _streams(game: CGame) -> list[int]:
+def _streams(game: Game) -> list[int]:
     states = ffi.new("uint64_t[]", lib.CC_MAX_PLAYERS)
     check(lib.cc_game_streams(game._ptr, states, lib.CC_MAX_PLAYERS), "cc_game_streams")
     return ffi.unpack(states, game.rules.players)
 
 
 class Taken:
-    """A branch left out of a fork on a CGame because its choice is the one the game
+    """A branch left out of a fork on a Game because its choice is the one the game
     itself goes on with (`later` of fork): settle() fills its rows' fields from the
     game's own end when none of the seats' random streams was drawn from between the
     fork and the end, else plays it from a clone kept at the fork.
@@ -112,7 +111,7 @@ class Taken:
 
     __slots__ = ("clone", "choice", "seat", "rollouts", "key", "fields", "streams", "rows")
 
-    def __init__(self, game: CGame, choice, seat: int, rollouts: int, key: str, fields):
+    def __init__(self, game: Game, choice, seat: int, rollouts: int, key: str, fields):
         self.clone, self.choice, self.seat = game.clone(), choice, seat
         self.rollouts, self.key, self.fields = rollouts, key, fields
         self.streams = self.rows = None  # set by play_with_branches
@@ -124,7 +123,7 @@ BRANCH_FIELDS = (("margin_action", "win_action"), ("margin_two", "win_two"))
 def fork(game: Game, players, first, second, seat: int, rollouts: int, key: str,
          taken=None, later: list | None = None) -> list[dict]:
     """Finish `game` once with each choice per rollout; both branches of a rollout share
-    the key, so every strategy stream is the same from the fork on. On a CGame of
+    the key, so every strategy stream is the same from the fork on. On a Game of
     built-in seats given `later` (a list), the branch of `taken` (the choice the game
     goes on with) is not played now: its fields stay None and a Taken is appended
     to `later` for settle()."""
@@ -153,7 +152,7 @@ def fork(game: Game, players, first, second, seat: int, rollouts: int, key: str,
     return rows
 
 
-def settle(game: CGame, later: list[Taken]) -> None:
+def settle(game: Game, later: list[Taken]) -> None:
     """Fill the left-out branches' fields once `game` is over (see Taken)."""
     end = _streams(game)
     for t in later:
@@ -184,7 +183,7 @@ def realigned(game: Game, after: list[str]) -> Game:
 
 def aligned_two(game: Game, players, action, rollouts: int, key: str) -> list[dict]:
     """Per rollout: the 2-points branch on the rotated stack (see the module notes).
-    On a CGame the rotation is done on a clone's stack: the tiles left after the fork
+    On a Game the rotation is done on a clone's stack: the tiles left after the fork
     are exactly those the action's branch draws, in that order."""
     d = game.decision
     if in_c(game):
@@ -298,7 +297,7 @@ def _phase(game: Game) -> str:
 
 def play_with_branches(game: Game, players, rollouts: int, forks=("messages",)) -> list[dict]:
     """Play `game` to the end with `players`, forking at every decision of the kinds
-    in `forks`. On a CGame of built-in seats (paused at those kinds) every branch is
+    in `forks`. On a Game of built-in seats (paused at those kinds) every branch is
     played in C, and the branch of the choice the game goes on with is taken from
     the game's own end where that is the same (Taken)."""
     rows, n = [], 0

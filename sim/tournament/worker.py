@@ -3,11 +3,11 @@ and in the in-process executor alike; knows nothing of files.
 
 The games of a shard that share their rules and seats (one entry of the block layout,
 sim/tournament/plan.py) are one group. A group of built-in seats under rules the C
-game plays, without events, is played by ONE C call (cgame.play_batch) and its
+game plays, without events, is played by ONE C call (sim/game.py play_batch) and its
 tables are built column by column from the C buffers (issue 13 item 4); every other
-game is played one at a time (sim/fastpath.py, the Python engine, the counterfactual
-forks: on a paused C game with the branches in C when the C game plays the rules and
-seats and events are not kept). Both give the same rows (tests/test_batch_records.py,
+game is played one at a time on the C game (sim/game.py Game: built-in policies in C,
+Python ones asked through the view; the counterfactual forks on a paused C game with
+the branches in C when every seat is built in and events are not kept). Both give the same rows (tests/test_batch_records.py,
 tests/test_counterfactual.py); the tables come out in game_id order either way.
 """
 
@@ -21,9 +21,8 @@ from functools import lru_cache
 import numpy as np
 import pyarrow as pa
 
-from sim import cgame, fastpath
 from sim.config import Experiment
-from sim.game import Game
+from sim.game import PAUSABLE, Game, built_in, play_batch, players_table
 from sim.play import play
 from sim.rules import RULESET_VERSION
 from sim.tournament import plan
@@ -54,25 +53,22 @@ def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
     rules = rules_for(exp, spec.edition)
     seats = [_player(s) for s in spec.seats]
     if exp.design == "counterfactual":
-        if (not events and set(exp.forks) <= set(cgame.PAUSABLE)
-                and fastpath.supports(rules, seats)):  # forks and branches in C
-            g = cgame.CGame(rules, spec.seed, seats, record=False,
-                            pause=tuple(k for k in exp.forks if k in cgame.PAUSABLE))
+        if not events and set(exp.forks) <= set(PAUSABLE) and built_in(rules, seats):
+            # forks and branches in C
+            g = Game(rules, spec.seed, seats, record=False, pause=tuple(exp.forks))
         else:
             g = Game(rules, spec.seed)
         rows = play_with_branches(g, seats, exp.rollouts, exp.forks)
         return g.result(), g.turn - 1, g, rows
-    if not events and fastpath.supports(rules, seats):
-        res = fastpath.play_fast(rules, spec.seed, seats)
-        return res, res["turns"], None, []
-    g = play(Game(rules, spec.seed), seats)
+    fast = not events and built_in(rules, seats)
+    g = play(Game(rules, spec.seed, seats, record=not fast), seats)
     return g.result(), g.turn - 1, g, []
 
 
 def batchable(exp: Experiment, edition: str, seats: tuple[str, ...]) -> bool:
     """Whether a group's games are played as one C batch."""
     return (exp.design != "counterfactual" and not exp.events
-            and fastpath.supports(rules_for(exp, edition), [_player(s) for s in seats]))
+            and built_in(rules_for(exp, edition), [_player(s) for s in seats]))
 
 
 def _fault() -> None:
@@ -87,7 +83,7 @@ def _batch_group(exp: Experiment, blocks: range, index: int, entry: tuple,
     """(games, players) tables of layout entry `index` over `blocks`, by one C call."""
     edition, variant, rotation, seats, focal = entry
     rules = rules_for(exp, edition)
-    batch = cgame.play_batch(rules, seeds, [_player(s) for s in seats])
+    batch = play_batch(rules, seeds, [_player(s) for s in seats])
     count, n = len(seeds), rules.players
     ids = np.arange(blocks.start, blocks.stop, dtype=np.int64) * len(plan.layout(exp)) + index
     won = (batch["winners"][:, None] >> np.arange(n)) & 1  # games x seats
@@ -106,7 +102,7 @@ def _batch_group(exp: Experiment, blocks: range, index: int, entry: tuple,
             "winners": winners.cast(GAMES.field("winners").type)}
     games = pa.Table.from_arrays([cols[f.name] for f in GAMES], schema=GAMES)
     mask = np.tile(np.isin(np.arange(n), focal), (count, 1))
-    players = cgame.players_table(rules, batch, ids, [seats] * count, mask)
+    players = players_table(rules, batch, ids, [seats] * count, mask)
     return games, players
 
 
