@@ -15,9 +15,8 @@ from sim.errors import CoreError, InputError, check_keys
 from sim.board import MAX_SEGS
 from sim.cdeal import FIGURE_KINDS, catalogue_for, stack_tiles
 from sim.game import Game
-from sim.message_actions import SCORE_AND_RETURN
 from sim.mayors import TOWN_HALL_ID, activating_cells
-from sim.messages import FIGURES, TWO_POINTS
+from sim.messages import FIGURES, SCORE_AND_RETURN, TWO_POINTS
 from sim.scoring import SOURCES
 from sim.play import play
 from sim.rules import Rules

@@ -2,21 +2,27 @@
 
 Nothing in the product plays it (it lives in tests/). It stays only for the tests marked
 `python_engine` (tests/engine.py), which set up their positions by writing this
-engine's state; it goes with sim/mayors.py's, sim/message_actions.py's,
-sim/courier.py's and sim/scoring.py's turn logic once those tests are scripted games.
+engine's state; it goes, with its expansion steps (tests/pyengine_*.py), once those
+tests are scripted games.
 Its contract and its decisions, choices and events are sim/game.py's.
 """
 
 from __future__ import annotations
 
-from sim import courier, mayors, message_actions, messages, scoring
+import pyengine_courier as courier
+import pyengine_mayors as mayors
+import pyengine_message_actions as message_actions
+import pyengine_messages
+from pyengine_river import RiverState, start_state
+from sim import messages, scoring
 from sim.board import MAX_SEGS, Board, TurnOptions
 from sim.cdeal import (FIGURE_KINDS, FOLLOWER_RULE, Decision, catalogue_for, check_stack,
                        stack_tiles, tile_order)
 from sim.errors import IllegalMove
 from sim.rng import Stream, derive
+from sim.mayors import SCORES
 from sim.rules import Rules
-from sim.river import RiverState, is_river_tile, start_state
+from sim.river import is_river_tile
 
 
 class Game:
@@ -57,7 +63,7 @@ class Game:
         self.msg = None
         if "messages" in rules.expansions:
             deck = messages.deck_order(rules.messages, Stream(derive(seed, "messages")))
-            self.msg = messages.MessagesState(rules.messages, rules.players, deck)
+            self.msg = pyengine_messages.MessagesState(rules.messages, rules.players, deck)
         self.mm = (mayors.MayorsState([mayors.PlayerMM() for _ in range(rules.players)])
                    if "mayors" in rules.expansions else None)
         # R-COU-2: the Courier starts off the board
@@ -141,7 +147,7 @@ class Game:
         if self.mm is not None:
             for s, p in enumerate(out["players"]):
                 m = self.mm.players[s]
-                p["mayors"] = {"placed": {mayors.KIND_NAMES[k]: v for k, v in m.placed.items()},
+                p["mayors"] = {"placed": {FIGURE_KINDS[k]: v for k, v in m.placed.items()},
                                "favours": m.favours, "scarecrows": dict(m.scarecrows),
                                "rides": m.rides, "ride_points": m.ride_points,
                                "town_hall_turn": m.town_hall_turn}
@@ -303,7 +309,7 @@ class Game:
 
     def put_figure(self, seat: int, kind: int, seg: int) -> int:
         """A figure from `seat`'s supply onto segment `seg` (placed this turn)."""
-        fig = self.board.add_figure(seat, kind, mayors.STRENGTH[kind], seg, mayors.SCORES[kind])
+        fig = self.board.add_figure(seat, kind, mayors.STRENGTH[kind], seg, SCORES[kind])
         if kind == mayors.FOLLOWER:
             self.supply[seat] -= 1
         else:
@@ -404,7 +410,7 @@ class Game:
         if self.msg.edition == "classic":
             # R-MSG-C2: only final positions count; one message even if both are dark.
             # R-MSG-C3: message points are a round of their own, so chains follow.
-            hit = any(messages.would_trigger(self.msg, self.seat, m.position[f]) for f in moved)
+            hit = any(pyengine_messages.would_trigger(self.msg, self.seat, m.position[f]) for f in moved)
         else:
             # R-MSG-N2: after the turn's scoring phase only; R-MSG-N3: once per turn
             hit = (kind == "turn" and self.msg.turn_messages == 0 and m.turn_figure >= 0

@@ -3,7 +3,7 @@
 import pytest
 from test_conformance import check_points_from_events
 
-from sim.courier import CourierState, qualifying
+from pyengine_courier import CourierState, qualifying
 from engine import new_game
 from sim.view import view_of
 from sim.cdeal import stack_plan
@@ -60,6 +60,7 @@ def test_r_cou_3_no_thank_you_for_a_farmer_or_a_completed_feature():
     assert thank_yous(g) == []
 
 
+@pytest.mark.python_engine
 def test_r_cou_4_the_first_qualifying_meeple_wins():
     g = cgame(["CO1", "CO6", "U"])
     place(g, 1, 0, 0, "road E")  # thank-you to 1,0
@@ -153,8 +154,8 @@ def test_r_cou_4_a_favours_follower_comes_first_even_for_the_other_seat():
 def test_r_cou_4_a_zero_point_feature_still_moves_the_courier(monkeypatch):
     # no tile set here makes a road, city or monastery worth 0 in final scoring, so the
     # value is forced to 0: the Courier must move all the same
-    import sim.courier
-    monkeypatch.setattr(sim.courier, "thank_you_points", lambda board, seg: 0)
+    import pyengine_courier
+    monkeypatch.setattr(pyengine_courier, "thank_you_points", lambda board, seg: 0)
     g = cgame(["CO1", "U"])
     place(g, 1, 0, 0, "road E")
     assert thank_yous(g) == [(1, 0, (1, 0), 0)] and view_of(g).courier.at == (1, 0)

@@ -7,7 +7,9 @@ Figure kind codes: 0 follower, 1 mayor, 2 messenger, 3 scarecrow.
 
 import pytest
 
-from sim import courier, message_actions, scoring
+import pyengine_courier as courier
+import pyengine_message_actions as message_actions
+from sim import scoring
 from sim.board import Board
 from engine import new_game
 from sim.view import view_of

@@ -7,7 +7,7 @@ scoring figures (keeping its score their sum) so a case starts where it needs to
 
 import pytest
 
-from sim import message_actions
+import pyengine_message_actions as message_actions
 from sim.errors import InputError
 from engine import new_game
 from sim.view import view_of

@@ -1,4 +1,6 @@
-"""The 8 message actions of The Messages, for both editions (RULES.md 2a, 2b, 2c).
+"""The 8 message actions of The Messages, both editions (RULES.md 2a, 2b, 2c), for the
+previous Python engine (tests/pyengine.py), kept only for the tests marked
+python_engine (tests/engine.py); the C game plays them (sim/csrc/messages.c).
 
 `choices(game, seat, action)` lists the legal resolutions with their immediate points:
 ("2", None) always (R-MSG-8), then the action's ways, if it is possible:
@@ -20,10 +22,9 @@ from __future__ import annotations
 from sim import scoring
 from sim.board import MAX_SEGS
 from sim.mayors import SCARECROW
-from sim.messages import TWO_POINTS
+from sim.messages import SCORE_AND_RETURN, TWO_POINTS
 
 SMALLEST = {"smallest_road": "road", "smallest_city": "city", "smallest_monastery": "monastery"}
-SCORE_AND_RETURN = ("score_and_return", "score_and_retrieve")
 EXTRA = ("extra_tile", "extra_turn")
 
 

@@ -1,4 +1,6 @@
-"""The Courier (fan expansion; RULES.md section 4, tiles in TILES.md section 5).
+"""The Courier's thank-you for the previous Python engine (tests/pyengine.py), kept only
+for the tests marked python_engine (tests/engine.py); the C game plays it
+(sim/csrc/courier.c). (Fan expansion; RULES.md section 4, TILES.md section 5.)
 
 R-COU-1  Six land tiles carry a letter symbol and are shuffled in (the `courier` set).
 R-COU-2  The Courier starts off the board.
@@ -11,7 +13,7 @@ R-COU-3  Phase 4, after scoring and messages: the first meeple placed or moved t
 R-COU-4  The first placed or moved qualifying meeple wins, whoever owns it; a feature
          worth 0 still moves the Courier.
 R-COU-5  Thank-you points are a round of scoring of their own (classic: may trigger a
-         message; c3.1: onto the turn's figure, triggering nothing) — sim/game.py.
+         message; c3.1: onto the turn's figure, triggering nothing) — tests/pyengine.py.
 
 Messengers & Mayors will add moved meeples (messenger rides, a favour's follower);
 this module takes any list of (figure id, segment) placed or moved this turn.
