@@ -76,6 +76,7 @@ def test_core_under_asan_and_ubsan(tmp_path):
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           *(str(TESTS / f) for f in ("test_board.py", "test_game.py",
                                                      "test_strategies.py", "test_cgame.py",
+                                                     "test_cgame_mayors.py",
                                                      "test_core_hygiene.py",
                                                      # every expansion combination × policy
                                                      "test_conformance.py", "test_mayors.py"))],
