@@ -716,6 +716,14 @@ class CGame:
                                "ride_points": r[53], "town_hall_turn": r[54]}
         return out
 
+    # ------------------------------------------------------------ read by sim/view.py
+
+    @property
+    def courier_at(self) -> tuple[int, int] | None:
+        """Where the Courier stands (None off the board or without the Courier)."""
+        status = self._state()
+        return (status[7], status[8]) if status[6] else None
+
 
 def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
     """The records' players table (sim/tournament/records.py PLAYERS) of a `play_batch`

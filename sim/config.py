@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path, PurePosixPath
 
+from sim import expansions as registry
 from sim.errors import InputError, check_keys
 from sim.messages import EDITIONS, MessagesOptions
 from sim.rules import Rules
@@ -51,11 +52,11 @@ from strategies import player
 DESIGNS = ("fixed", "rotations", "round_robin", "variants", "counterfactual")
 RUN_KEYS = {"name", "question", "seed", "blocks", "shard_blocks", "events", "out", "sprt"}
 SPRT_KEYS = {"arm", "baseline", "p0", "p1", "alpha", "beta"}
-RULES_KEYS = {"players", "expansions", "followers", "messages"}
-MESSAGES_KEYS = {"edition", "zmg_alone", "deck"}
+# [rules] keys: the base game's and one table per expansion with options (sim/expansions.py)
+RULES_KEYS = {"players", "expansions", "followers"} | {o.field for o in registry.options()}
 DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks"}
 # counterfactual fork kinds and the expansion each needs
-FORKS = {"messages": "messages", "scoring_figure": "messages", "road_figure": "mayors"}
+FORKS = registry.forks()
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 # A config may be anyone's file: it may not make carcsim write outside the directory
 # where it runs. (A path typed as `--out` is the user's own choice and is not limited.)
@@ -113,13 +114,7 @@ def rules_dict(rules: Rules) -> dict:
     """The rules as plain JSON values (a run's identity, `play --json`)."""
     return {"players": rules.players, "expansions": list(rules.expansions),
             "followers": rules.followers,
-            "messages": {"edition": rules.messages.edition, "zmg_alone": rules.messages.zmg_alone,
-                         "deck": list(rules.messages.deck)}}
-
-
-# The decision kinds each part of the rules brings (the River and the Courier bring none).
-DECISIONS = {"": ("place",), "messages": ("scoring_figure", "messages"),
-             "mayors": ("town_hall", "favour", "scarecrow", "ride")}
+            **{o.field: o.plain(getattr(rules, o.field)) for o in registry.options()}}
 
 
 def check_player(spec: str, rules: Rules, where: str):
@@ -128,7 +123,7 @@ def check_player(spec: str, rules: Rules, where: str):
     from strategies import parse_policy
 
     seat = player(spec, where)
-    kinds = {k for part in ("", *rules.expansions) for k in DECISIONS.get(part, ())}
+    kinds = set(registry.decision_kinds(rules.expansions))
     head, *rest = split_top(spec, "+")
     answers = set(getattr(parse_policy(head, where), "KINDS", ()))
     wanted = [part.partition("=")[0] for part in rest]
@@ -189,13 +184,13 @@ def parse_experiment(text: str, path: str) -> Experiment:
     players = _get(rules_t, "players", int, w, "a whole number 2..6", 2)
     expansions = _get(rules_t, "expansions", list, w, "a list of expansion names", [])
     followers = _get(rules_t, "followers", int, w, "a whole number 0..30", 7)
-    msg_t = _get(rules_t, "messages", dict, w, "a [rules.messages] table", {})
-    check_keys(msg_t, MESSAGES_KEYS, f"{path}: rules.messages")
+    tables = {}
+    for o in registry.options():
+        tables[o] = _get(rules_t, o.field, dict, w, f"a [rules.{o.field}] table", {})
+        check_keys(tables[o], o.keys, f"{path}: rules.{o.field}")
     try:
-        options = MessagesOptions(msg_t.get("edition", "c3.1"), msg_t.get("zmg_alone", False),
-                                  tuple(msg_t.get("deck", ())))
-        rules = Rules(players=players, expansions=tuple(expansions), followers=followers,
-                      messages=options)
+        options = {o.field: o.build(t) for o, t in tables.items()}
+        rules = Rules(players=players, expansions=tuple(expansions), followers=followers, **options)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
 
@@ -242,7 +237,7 @@ def parse_experiment(text: str, path: str) -> Experiment:
         opponents = _specs(design, "opponents", w, rules)
     editions = tuple(_get(design, "editions", list, w, "a list of editions", []))
     if editions:
-        if "messages" not in rules.expansions:
+        if registry.DESIGN_KEYS["editions"] not in rules.expansions:
             raise InputError(f"{w}.editions: The Messages is not among rules.expansions")
         if any(e not in EDITIONS for e in editions) or len(set(editions)) != len(editions):
             raise InputError(f"{w}.editions = {list(editions)!r}: expected distinct names from "
@@ -250,7 +245,7 @@ def parse_experiment(text: str, path: str) -> Experiment:
     sprt = _parse_sprt(run, f"{path}: run", kind, seats, pool, arms)
     for e in editions:  # each edition must make valid rules (e.g. zmg_alone is classic only)
         try:
-            MessagesOptions(e, options.zmg_alone, ()).validate(f"{w}.editions")
+            MessagesOptions(e, rules.messages.zmg_alone, ()).validate(f"{w}.editions")
         except InputError as err:
             raise InputError(f"{path}: {err}") from None
     return Experiment(path, name, seed, blocks, shard_blocks, events, out, rules, kind, seats,

@@ -34,12 +34,14 @@ from pathlib import Path
 from sim.errors import InputError
 from sim.game import FIGURE_KINDS, Game, tile_order
 from sim.log import event_line, format_log
+from sim.mayors import MAYOR, MESSENGER, SCARECROW
 from sim.messages import MessagesOptions
 from sim.reference import RefGame
 from sim.reference.game import stack_problem
 from sim.reference.messages import NUMBERS as REF_ACTIONS
 from sim.rules import IMPLEMENTED_EXPANSIONS, Rules
 from sim.text import split_top
+from sim.view import view_of
 from strategies import player
 
 SMALLEST = ("smallest_road", "smallest_city", "smallest_monastery")
@@ -206,14 +208,20 @@ def _standings(game) -> list:
     followers in supply and (Messengers & Mayors) the other figures and the town hall
     in hand."""
     out = []
-    prod = isinstance(game, Game)
+    if isinstance(game, RefGame):
+        for s in range(game.rules.players):
+            figs = None if game.msg is None else tuple(game.msg.figures[s])
+            mm = None if game.mm is None else (dict(game.mm.supply[s]), game.mm.town_hall[s])
+            out.append((game.scores[s], dict(game.points[s]), figs, game.supply[s], mm))
+        return out
+    view = view_of(game)  # production: what the contract shows, on either engine
+    messages, mayors = view.messages, view.mayors
     for s in range(game.rules.players):
-        figs = mm = None
-        if game.msg is not None:
-            figs = tuple(game.msg.players[s].position if prod else game.msg.figures[s])
-        if game.mm is not None:
-            mm = ((dict(game.mm.players[s].supply), game.mm.players[s].town_hall) if prod
-                  else (dict(game.mm.supply[s]), game.mm.town_hall[s]))
+        figs = None if messages is None else messages.seats[s].position
+        mm = None
+        if mayors is not None:
+            m = mayors.seats[s]
+            mm = ({MAYOR: m.mayor, MESSENGER: m.messenger, SCARECROW: m.scarecrow}, m.town_hall)
         out.append((game.scores[s], dict(game.points[s]), figs, game.supply[s], mm))
     return out
 

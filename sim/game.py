@@ -2,7 +2,8 @@
 
 A game is a value built from (rules, seed). It advances by itself until a player must
 decide; `decision` then says who decides what, with the legal choices in a fixed order,
-and `apply(choice)` takes one of them. Runner, CLI, scripts and strategies use only:
+and `apply(choice)` takes one of them. Runner, CLI and scripts use only (strategies get
+the game's read-only view instead, sim/view.py):
 
     game.decision        -> Decision | None (None once the game is over)
     game.apply(choice)   -> None; raises IllegalMove for a choice not offered
@@ -195,6 +196,11 @@ class Game:
         random numbers for counterfactual branches)."""
         for s, stream in enumerate(self._seat_streams):
             stream.state = derive(self.seed, f"{key}/seat{s}")
+
+    @property
+    def courier_at(self) -> tuple[int, int] | None:
+        """Where the Courier stands (None off the board or without the Courier)."""
+        return None if self.courier is None else self.courier.at
 
     @property
     def tiles_left(self) -> int:

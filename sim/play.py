@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from sim.game import Game
 from sim.rules import Rules
+from sim.view import strategy_decision, view_of
 
 
-def play(game: Game, players) -> Game:
-    """Ask the seats' players until the game is over; returns the game."""
+def play(game, players):
+    """Ask the seats' players until the game is over; returns the game (a Game or a
+    CGame). Each player gets the game's read-only view (sim/view.py), never the game."""
+    view = view_of(game)
     while game.decision is not None:
         d = game.decision
-        game.apply(players[d.seat].choose(game, d))
+        game.apply(players[d.seat].choose(view, strategy_decision(d)))
     return game
 
 

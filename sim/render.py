@@ -24,10 +24,12 @@ import html
 import json
 from dataclasses import dataclass
 
+from sim import expansions
 from sim.board import MAX_SEGS
 from sim.game import FIGURE_KINDS, Game
 from sim.notation import placement_text
 from sim.tiles import Tile
+from sim.view import view_of
 
 S = 64  # pixels per tile
 MARGIN = 10
@@ -143,18 +145,23 @@ def _shape(kind: str, colour: str, x: float, y: float, lying: bool = False) -> s
             f"stroke='{colour}' stroke-width='4'/>")
 
 
+# Legend entries (shape kind, label, lying) of each figure kind an expansion declares
+# (sim/expansions.py `figures`), in the legend's order
+LEGEND = (
+    ("follower", (("follower", "follower", False),)),
+    ("mayor", (("mayor", "mayor", False),)),
+    ("messenger meeple", (("messenger", "messenger meeple", False),)),
+    ("scarecrow", (("scarecrow", "scarecrow", False), ("scarecrow", "scarecrow lying", True))),
+    ("courier", (("courier", "the Courier", False),)),
+    ("scoring meeple", (("scoring meeple", "scoring meeple (strip)", False),)),
+    ("messenger", (("strip messenger", "messenger (strip)", False),)),
+)
+
+
 def _legend_items(game: Game) -> list[tuple[str, str, bool]]:
     """(shape kind, label, lying) for the figures this game can show."""
-    items = [("follower", "follower", False)]
-    if game.mm is not None:
-        items += [("mayor", "mayor", False), ("messenger", "messenger meeple", False),
-                  ("scarecrow", "scarecrow", False), ("scarecrow", "scarecrow lying", True)]
-    if getattr(game, "courier", None) is not None:
-        items.append(("courier", "the Courier", False))
-    if game.msg is not None:
-        items += [("scoring meeple", "scoring meeple (strip)", False),
-                  ("strip messenger", "messenger (strip)", False)]
-    return items
+    shown = expansions.figures(game.rules.expansions)
+    return [item for figure, items in LEGEND if figure in shown for item in items]
 
 
 def _flow(labels: list[str], width: float) -> list[tuple[float, int]]:
@@ -189,8 +196,9 @@ class Frame:
         xs, ys = [t[2] for t in tiles], [t[3] for t in tiles]
         width = max((max(xs) - min(xs) + 1) * S + 2 * MARGIN, MIN_WIDTH)
         layout = tuple(_flow([label for _, label, _ in _legend_items(game)], width))
+        strip = "messages" in view_of(game).snapshots  # the scoreboard's two figures
         return cls(min(xs), max(ys), width, (max(ys) - min(ys) + 1) * S + 2 * MARGIN,
-                   game.msg is not None, game.rules.players, layout, layout[-1][1] + 1)
+                   strip, game.rules.players, layout, layout[-1][1] + 1)
 
     @property
     def seats_y(self) -> float:  # first legend line (seats and scores)
@@ -274,13 +282,15 @@ def _overlay(game: Game, frame: Frame, caption: str, seats) -> str:
         px, py = frame.at(x, y, ax, ay)
         parts.append(f"<g><title>{html.escape(label)}</title>"
                      f"{_shape(kind, COLOURS[f.player], px, py, lying)}</g>")
-    if getattr(game, "courier", None) is not None and game.courier.at is not None:
-        cx, cy = game.courier.at
+    snapshots = view_of(game).snapshots  # what each expansion in play shows
+    at = snapshots["courier"].at if "courier" in snapshots else None
+    if at is not None:
+        cx, cy = at
         px, py = frame.at(cx, cy, 0.82, 0.82)
         parts.append(f"<g><title>the Courier @{cx},{cy}</title>{_shape('courier', '', px, py)}</g>")
-    if game.msg is not None:
+    if "messages" in snapshots:
         cell = (frame.width - 2 * MARGIN) / 50
-        for s, p in enumerate(game.msg.players):
+        for s, p in enumerate(snapshots["messages"].seats):
             for fig, pos in enumerate(p.position):
                 cx = MARGIN + (pos % 50 + 0.5) * cell
                 cy = frame.board_h + 24 + s * 7 + fig * 3

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sim import expansions as registry
 from sim.errors import InputError
 from sim.messages import MessagesOptions
 
 RULESET_VERSION = "base-1+messages-1+river-1+courier-1+mayors-1"
-# Expansions (RULES.md sections 2-4) register here as they are implemented.
-IMPLEMENTED_EXPANSIONS: tuple[str, ...] = ("messages", "river", "courier", "mayors")
-PLANNED_EXPANSIONS = ("messages", "mayors", "courier", "river")
+IMPLEMENTED_EXPANSIONS: tuple[str, ...] = registry.NAMES  # sim/expansions.py declares them
 
 
 @dataclass(frozen=True)
@@ -44,16 +43,14 @@ class Rules:
         if not isinstance(self.expansions, tuple):
             raise InputError(f"{where}: expansions: expected a list of names")
         for e in self.expansions:
-            if e in PLANNED_EXPANSIONS and e not in IMPLEMENTED_EXPANSIONS:
-                raise InputError(f"{where}: expansions: {e!r} is not implemented yet "
-                                 f"(implemented: {', '.join(IMPLEMENTED_EXPANSIONS) or 'none'})")
-            if e not in IMPLEMENTED_EXPANSIONS:
+            if e not in registry.BY_NAME:
                 raise InputError(f"{where}: expansions: unknown expansion {e!r}: expected "
-                                 f"one of {', '.join(PLANNED_EXPANSIONS)}")
+                                 f"one of {', '.join(registry.NAMES)}")
         if len(set(self.expansions)) != len(self.expansions):
             raise InputError(f"{where}: expansions: an expansion is listed twice")
-        self.messages.validate(f"{where}.messages")
+        for options in registry.options():
+            getattr(self, options.field).validate(f"{where}.{options.field}")
 
     @property
     def tile_sets(self) -> tuple[str, ...]:
-        return ("base",) + tuple(e for e in ("river", "mayors", "courier") if e in self.expansions)
+        return registry.tile_sets(self.expansions)

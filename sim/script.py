@@ -9,25 +9,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sim import expansions as registry
 from sim import notation
 from sim.errors import CoreError, InputError, check_keys
 from sim.board import MAX_SEGS
-from sim.game import FIGURE_KINDS, Game, stack_tiles
+from sim.game import FIGURE_KINDS, Game, catalogue_for, stack_tiles
 from sim.message_actions import SCORE_AND_RETURN
 from sim.mayors import TOWN_HALL_ID, activating_cells
-from sim.messages import FIGURES, TWO_POINTS, MessagesOptions
+from sim.messages import FIGURES, TWO_POINTS
 from sim.scoring import SOURCES
 from sim.play import play
 from sim.rules import Rules
 from sim.river import is_river_tile
 from sim.text import parse_toml, read_input
 from sim.tiles import canonical_rotation
+from sim.view import river_end
 from strategies import player
 
 TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "message",
              "message_target", "favour", "ride", "scarecrow"}
-RULES_KEYS = {"players", "expansions", "messages"}
-MESSAGES_KEYS = {"edition", "zmg_alone", "deck"}
+# [rules]: players, expansions, and each expansion's options table (sim/expansions.py)
+RULES_KEYS = {"players", "expansions"} | {o.field for o in registry.options()}
 POLICY_DEFAULTS = {"scoring_figure": "meeple_only", "messages": "always_2", "town_hall": "first",
                    "favour": "greedy", "scarecrow": "greedy", "ride": "greedy"}
 EDGE_NAMES = ("N", "E", "S", "W")
@@ -81,13 +83,13 @@ def load_script(path: str | Path) -> Script:
     check_keys(rules_t, RULES_KEYS, f"{path}: rules")
     players = _field(rules_t, "players", int, f"{path}: rules", "a whole number 2..6", 2)
     expansions = _field(rules_t, "expansions", list, f"{path}: rules", "a list of names", [])
-    msg_t = _field(rules_t, "messages", dict, f"{path}: rules", "a table", {})
-    check_keys(msg_t, MESSAGES_KEYS, f"{path}: rules.messages")
-    deck = _field(msg_t, "deck", list, f"{path}: rules.messages", "a list of action names", [])
+    tables = {}
+    for o in registry.options():
+        tables[o] = _field(rules_t, o.field, dict, f"{path}: rules", "a table", {})
+        check_keys(tables[o], o.keys, f"{path}: rules.{o.field}")
     try:
-        options = MessagesOptions(msg_t.get("edition", "c3.1"), msg_t.get("zmg_alone", False),
-                                  tuple(deck))
-        rules = Rules(players=players, expansions=tuple(expansions), messages=options)
+        options = {o.field: o.build(t) for o, t in tables.items()}
+        rules = Rules(players=players, expansions=tuple(expansions), **options)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
     policies_t = data.get("policies", {})
@@ -136,10 +138,9 @@ def _parse_turn(t, where: str, rules: Rules) -> ScriptTurn:
     disc = _field(t, "discarded", list, where, "a list of tile ids", [])
     if any(not isinstance(d, str) for d in disc):
         raise InputError(f"{where}: discarded = {disc!r}: expected a list of tile ids")
+    registry.check_script_keys(t, rules.expansions, where)
     score_on = t.get("score_on")
     if score_on is not None:
-        if "messages" not in rules.expansions:
-            raise InputError(f"{where}: score_on: The Messages is not in play")
         by_source = isinstance(score_on, dict)
         values = list(score_on.values()) if by_source else [score_on]
         if by_source and rules.messages.edition != "classic":
@@ -151,12 +152,8 @@ def _parse_turn(t, where: str, rules: Rules) -> ScriptTurn:
                              f"\"messenger\", or a table from sources ({', '.join(SOURCES)}) to them")
     message = _text_list(t, "message", where, ("action", TWO_POINTS))
     targets = _text_list(t, "message_target", where, None)
-    if (message or targets) and "messages" not in rules.expansions:
-        raise InputError(f"{where}: message: The Messages is not in play")
     mm = {k: _text_list(t, k, where, allowed) for k, allowed in
           (("favour", None), ("ride", None), ("scarecrow", ("farmer", "lie", "return")))}
-    if any(mm.values()) and "mayors" not in rules.expansions:
-        raise InputError(f"{where}: favour, ride, scarecrow: Messengers & Mayors is not in play")
     if tile == TOWN_HALL_ID and (fig or disc or t.get("rotation")):
         raise InputError(f"{where}: a town hall turn takes only `at` (no rotation, figure or "
                          f"discarded tiles)")
@@ -208,7 +205,7 @@ class _ScriptPlayer:
         x, y, rot = self._placement(game, turn)
         if turn.figure is None:
             return (x, y, rot, -1, -1)
-        if game.mm is not None and (x, y) in activating_cells(game):
+        if (x, y) in activating_cells(game):  # empty without a mayor or scarecrow out
             self.owed = (game.turn, turn.figure, d.seat)  # asked after the activations, if at all
             return (x, y, rot, -1, -1)
         t = game.catalogue.index[turn.tile]
@@ -237,8 +234,9 @@ class _ScriptPlayer:
         x, y = turn.at
         head = f"{self._where(game)}: tile {turn.tile} at ({x}, {y}) rotation {turn.rotation} does not fit"
         variant = cat.variant(t, rot)
-        if game.river is not None and is_river_tile(variant) and game.river.end is not None:
-            ex, ey, edge = game.river.end
+        end = river_end(game.board) if is_river_tile(variant) else None
+        if end is not None:
+            ex, ey, edge = end
             cell = (ex + (edge == 1) - (edge == 3), ey + (edge == 0) - (edge == 2))
             if (x, y) != cell:
                 raise InputError(f"{self._where(game)}: river tile {turn.tile} at ({x}, {y}) is away "
@@ -382,13 +380,21 @@ class _ScriptPlayer:
                          f"(R-MSG-10)")
 
 
-def play_script(script: Script) -> Game:
-    """Play a loaded script to the end. Raises InputError at the first illegal move."""
+def scripted_game(rules: Rules, stack: list[str]) -> Game:
+    """The game a script is played on: its tiles drawn in order, no last town halls
+    (SCRIPTS.md: a scripted game ends after its last scripted turn)."""
+    return Game(rules, 0, stack=stack, town_halls_at_end=False)
+
+
+def play_script(script: Script, new_game=scripted_game):
+    """Play a loaded script to the end on `new_game(rules, stack)` (a Game by default;
+    any engine with the game contract). Raises InputError at the first illegal move."""
     start, available = stack_tiles(script.rules)
+    catalogue = catalogue_for(script.rules)
     left = {t: available.count(t) for t in set(available)}
     for n, turn in enumerate(script.turns, 1):
         for tid in (*turn.discarded, turn.tile):
-            if tid == TOWN_HALL_ID and "mayors" in script.rules.expansions:
+            if tid == TOWN_HALL_ID and TOWN_HALL_ID in catalogue.index:  # with Messengers & Mayors
                 continue  # not a stack tile: placed instead of drawing (R-MM-10)
             if tid not in left and tid != start.id:
                 raise InputError(f"{script.path}: turn {n}: unknown tile id {tid!r} in the tile "
@@ -398,7 +404,7 @@ def play_script(script: Script) -> Game:
                                  f"is already used")
             left[tid] -= 1
     tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != TOWN_HALL_ID]
-    game = Game(script.rules, 0, stack=tiles, town_halls_at_end=False)
+    game = new_game(script.rules, tiles)
     scripted = _ScriptPlayer(script)
     play(game, [scripted] * script.rules.players)
     if scripted.owed is not None:
@@ -409,7 +415,7 @@ def play_script(script: Script) -> Game:
         nxt = script.turns[played]
         if late:
             reason = f"tile {late[-1]} fits nowhere and was discarded (R-BASE-3); list it in discarded"
-        elif nxt.tile == TOWN_HALL_ID and game.river is not None and game.river.end is not None:
+        elif nxt.tile == TOWN_HALL_ID and river_end(game.board) is not None:
             reason = "town hall: no town hall may be placed while the river is being laid (R-RIV-2)"
         else:
             reason = "the game ended before the script did"

@@ -1,8 +1,9 @@
 """Decision policies, found by name (ARCHITECTURE.md layer 3).
 
-A policy answers decisions; it never mutates the game. `choose(game, decision, rng)`
-returns one of `decision.choices`; `rng` is the seat's own stream, owned by the game
-so that clones stay identical. A player is a composition of policies, one per
+A policy answers decisions and never sees the game itself: `choose(view, decision,
+rng)` gets the game's read-only view (sim/view.py) and the decision with read-only
+choices, and returns one of `decision.choices`; `rng` is the seat's own stream, owned
+by the game so that clones stay identical. A player is a composition of policies, one per
 decision kind: `Player({"place": ..., "figure": ...})`, or one policy for everything.
 """
 
@@ -11,8 +12,10 @@ from __future__ import annotations
 import math
 import tomllib
 
+from sim import expansions
 from sim.errors import InputError
 from sim.text import split_top
+from sim.view import strategy_decision, view_of
 
 REGISTRY: dict[str, type] = {}
 
@@ -55,9 +58,9 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
         raise InputError(f"{where}: {name}: {e}") from None
 
 
-# Who answers a decision kind that a seat's main policy does not know.
-DEFAULTS = {"scoring_figure": "dark_seeker", "messages": "greedy", "place": "greedy", "figure": "greedy",
-            "town_hall": "greedy", "favour": "greedy", "scarecrow": "greedy", "ride": "greedy"}
+# Who answers a decision kind that a seat's main policy does not know (each expansion
+# declares its decision kinds and their default policies: sim/expansions.py).
+DEFAULTS = expansions.default_policies()
 DECISION_KINDS = tuple(DEFAULTS)
 
 
@@ -74,7 +77,11 @@ class Player:
         self._policies = {k: self.by_kind.get(k, default) for k in DECISION_KINDS}
 
     def choose(self, game, decision):
-        return self._policies[decision.kind].choose(game, decision, game.stream(decision.seat))
+        """The seat's answer to `decision` of `game` (a game or its view; the policy
+        gets the view either way)."""
+        view = view_of(game)
+        return self._policies[decision.kind].choose(view, strategy_decision(decision),
+                                                    view.stream(decision.seat))
 
     @property
     def name(self) -> str:

@@ -11,7 +11,7 @@ class First:
     KINDS = ("place", "figure", "scoring_figure", "messages", "town_hall", "favour", "scarecrow",
              "ride")
 
-    def choose(self, game, decision, rng):
+    def choose(self, view, decision, rng):
         first = decision.choices[0]
         if decision.kind == "figure":  # (-1, -1) "none" comes first
             return decision.choices[1]
@@ -33,5 +33,5 @@ class Random:
     KINDS = ("place", "figure", "scoring_figure", "messages", "town_hall", "favour", "scarecrow",
              "ride")
 
-    def choose(self, game, decision, rng):
+    def choose(self, view, decision, rng):
         return decision.choices[rng.below(len(decision.choices))]

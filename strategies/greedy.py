@@ -68,11 +68,11 @@ class Greedy(MessagePolicy):
         points = self.extra if best[1] is None else best[1]
         return points >= 2
 
-    def choose(self, game, decision, rng):
+    def choose(self, view, decision, rng):
         if decision.kind == "messages":
-            return MessagePolicy.choose(self, game, decision, rng)
+            return MessagePolicy.choose(self, view, decision, rng)
         if decision.kind == "scoring_figure":
-            return DarkSeeker.choose(self, game, decision, rng)
+            return DarkSeeker.choose(self, view, decision, rng)
         if decision.kind == "town_hall":
             return "draw" if "draw" in decision.choices else decision.choices[0]
         if decision.kind == "favour":
@@ -83,14 +83,14 @@ class Greedy(MessagePolicy):
             targets = decision.choices[1:]
             if not targets:
                 return "return"
-            value = {s: scoring.feature_value(game.board, game.board.feature(s), final=True) for s in targets}
+            value = {s: scoring.feature_value(view.board, view.board.feature(s), final=True) for s in targets}
             return max(targets, key=lambda s: (value[s], -targets.index(s)))
         if decision.kind == "figure":
-            kind, local = self._figure(game, decision)
-            tile = game.board.variant_at(game.placed_index)
+            kind, local = self._figure(view, decision)
+            tile = view.board.variant_at(view.placed_index)
             return self._road_figure(decision, tile, (kind, local), 0)
-        row = self._place(game, decision)
-        tile = game.catalogue.variant(game.catalogue.index[decision.tile], row[2])
+        row = self._place(view, decision)
+        tile = view.catalogue.variant(view.catalogue.index[decision.tile], row[2])
         return self._road_figure(decision, tile, row, 3)
 
     def _road_figure(self, decision, tile, choice: tuple, at: int):
@@ -104,24 +104,25 @@ class Greedy(MessagePolicy):
             return swapped
         return choice
 
-    def _figure(self, game, decision):
+    def _figure(self, view, decision):
         """Step 2 after Messengers & Mayors activations (the tile already lies): the
         figure option with the best value by the valuation of `cc_turn_options` for one
         feature — my gain minus `opponent` × the others' mean gain, weighted final value
         for an open feature, its points for a completed one, and the follower's cost
         unless it comes back this turn. Ties go to the first, so "none" (0) to a gain."""
-        n, me = game.rules.players, decision.seat
-        in_play = game.tiles_left + len(game.board)
-        cost = self.follower * game.tiles_left / in_play
+        n, me = view.rules.players, decision.seat
+        board = view.board
+        in_play = view.tiles_left + len(board)
+        cost = self.follower * view.tiles_left / in_play
         best, best_value = decision.choices[0], 0.0
         for kind, local in decision.choices[1:]:
-            seg = game.placed_index * game.MAX_SEGS + local
-            f = game.board.feature(seg)
+            seg = view.placed_index * view.MAX_SEGS + local
+            f = board.feature(seg)
             scores_now = f.complete and f.kind != "field"
-            worth = scoring.feature_value(game.board, f, final=not scores_now)
+            worth = scoring.feature_value(board, f, final=not scores_now)
             if not scores_now:
                 worth *= self.open_weight[KINDS.index(f.kind)]
-            counts, strengths = (list(v[:n]) for v in game.board.strength(seg))
+            counts, strengths = (list(v[:n]) for v in board.strength(seg))
             before = scoring.majority(counts, strengths)
             counts[me] += mayors.SCORES[kind]
             strengths[me] += mayors.STRENGTH[kind]
@@ -133,27 +134,29 @@ class Greedy(MessagePolicy):
                 best, best_value = (kind, local), value
         return best
 
-    def _place(self, game, decision):
-        t = game.catalogue.index[decision.tile]
-        in_play = game.tiles_left + len(game.board)
-        args = (t, decision.choices.rules, decision.seat, game.rules.players,
-                self.open_weight, self.opponent, self.follower * game.tiles_left / in_play)
-        aim = self.courier and game.courier is not None
-        if not aim and not getattr(decision.choices, "restricted", True):
-            return game.board.turn_best(*args)
+    def _place(self, view, decision):
+        t = view.catalogue.index[decision.tile]
+        board = view.board
+        in_play = view.tiles_left + len(board)
+        args = (t, view.figure_rules(decision.seat), decision.seat, view.rules.players,
+                self.open_weight, self.opponent, self.follower * view.tiles_left / in_play)
+        courier = view.courier if self.courier else None  # its snapshot, with the Courier
+        if courier is None and not decision.choices.restricted:
+            return board.turn_best(*args)
         # a rule has narrowed the choices (the river), or the Courier adds value
         allowed = set(decision.choices)
-        rows, values = game.board.turn_values(*args)
-        if aim:
-            values = [v + self.courier * self._reaches_courier(game, t, r) for r, v in zip(rows, values)]
+        rows, values = board.turn_values(*args)
+        if courier is not None:
+            values = [v + self.courier * self._reaches_courier(view, courier, t, r)
+                      for r, v in zip(rows, values)]
         return max((v, -i, r) for i, (r, v) in enumerate(zip(rows, values)) if r in allowed)[2]
 
     @staticmethod
-    def _reaches_courier(game, t, row) -> bool:
+    def _reaches_courier(view, courier, t, row) -> bool:
         x, y, rot, kind, local = row
         if kind < 0:
             return False
-        tile = game.catalogue.variant(t, rot)
+        tile = view.catalogue.variant(t, rot)
         if tile.segments[local].kind not in ("road", "city", "monastery"):
             return False
-        return tile.has("letter") or game.courier.near(x, y)
+        return tile.has("letter") or courier.near(x, y)

@@ -43,7 +43,7 @@ class MeepleOnly:
 
     KINDS = ("scoring_figure",)
 
-    def choose(self, game, decision, rng):
+    def choose(self, view, decision, rng):
         return MEEPLE
 
 
@@ -53,8 +53,8 @@ class Alternate:
 
     KINDS = ("scoring_figure",)
 
-    def choose(self, game, decision, rng):
-        return FIGURES[sum(game.msg.players[decision.seat].moves) % 2]
+    def choose(self, view, decision, rng):
+        return FIGURES[sum(view.messages.seats[decision.seat].moves) % 2]
 
 
 @register("dark_seeker")
@@ -63,7 +63,7 @@ class DarkSeeker:
 
     KINDS = ("scoring_figure",)
 
-    def choose(self, game, decision, rng):
+    def choose(self, view, decision, rng):
         return _dark_choice(decision.info) or MEEPLE
 
 
@@ -73,7 +73,7 @@ class Spread:
 
     KINDS = ("scoring_figure",)
 
-    def choose(self, game, decision, rng):
+    def choose(self, view, decision, rng):
         dark = _dark_choice(decision.info)
         if dark:
             return dark
@@ -93,7 +93,7 @@ class Coverage:
     def chance(a: int, b: int) -> float:
         return sum(p for k, p in enumerate(PRIOR) if (a + k) % 5 == 0 or (b + k) % 5 == 0)
 
-    def choose(self, game, decision, rng):
+    def choose(self, view, decision, rng):
         dark = _dark_choice(decision.info)
         if dark:
             return dark
@@ -128,7 +128,7 @@ class MessagePolicy:
     def prefer_action(self, decision, best) -> bool:
         raise NotImplementedError
 
-    def choose(self, game, decision, rng):
+    def choose(self, view, decision, rng):
         best = self.best_action(decision)
         how = self.overrides.get(decision.info["action"])
         if best is None or how == "2":

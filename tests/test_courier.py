@@ -4,7 +4,9 @@ import pytest
 from test_conformance import check_points_from_events
 
 from sim.courier import CourierState, qualifying
-from sim.game import Game, stack_plan
+from engine import new_game, python_state
+from sim.view import view_of
+from sim.game import stack_plan
 from sim.messages import MessagesOptions
 from sim.play import play
 from sim.rules import Rules
@@ -14,7 +16,7 @@ from strategies import player
 def cgame(stack, *, messages=None):
     expansions = ("courier",) + (("messages",) if messages else ())
     rules = Rules(expansions=expansions, messages=MessagesOptions(messages or "c3.1"))
-    return Game(rules, 0, stack=stack)
+    return new_game(rules, 0, stack=stack)
 
 
 def place(g, x, y, rot, figure=None):
@@ -35,7 +37,7 @@ def test_r_cou_1_letter_tiles_are_shuffled_in():
 
 def test_r_cou_2_3_letter_tile_then_next_to_the_courier():
     g = cgame(["CO1", "V", "U"])
-    assert g.courier.at is None  # R-COU-2
+    assert view_of(g).courier.at is None  # R-COU-2
     # CO1 (a straight road with a letter) at 1,0: seat 0's highwayman on D + CO1, open:
     # the Courier comes to 1,0 and seat 0 scores the road's final value, 2
     place(g, 1, 0, 0, "road E")
@@ -43,7 +45,7 @@ def test_r_cou_2_3_letter_tile_then_next_to_the_courier():
     assert len(g.board.figures()) == 1  # the highwayman stays
     # seat 1's curve V at 1,-1, next to the Courier: its own 1-tile road scores 1
     place(g, 1, -1, 0, "road S")
-    assert thank_yous(g)[1] == (2, 1, (1, -1), 1) and g.courier.at == (1, -1)
+    assert thank_yous(g)[1] == (2, 1, (1, -1), 1) and view_of(g).courier.at == (1, -1)
 
 
 def test_r_cou_3_no_thank_you_for_a_farmer_or_a_completed_feature():
@@ -75,6 +77,7 @@ def test_r_cou_4_the_first_qualifying_meeple_wins():
 
 def test_r_cou_5_classic_thank_you_can_bring_a_message():
     g = cgame(["CO1", "U", "U"], messages="classic")
+    python_state()
     g.msg.players[0].position = [3, 0]
     g.scores[0] = 3
     place(g, 1, 0, 0, "road E")
@@ -85,6 +88,7 @@ def test_r_cou_5_classic_thank_you_can_bring_a_message():
 
 def test_r_cou_5_c31_thank_you_goes_on_the_turn_figure_and_brings_nothing():
     g = cgame(["CO1", "U", "U"], messages="c3.1")
+    python_state()
     g.msg.players[0].position = [3, 0]
     g.scores[0] = 3
     place(g, 1, 0, 0, "road E")
@@ -99,7 +103,7 @@ def test_aiming_for_the_courier_and_games_with_it():
     for seed in range(30):
         rules = Rules(expansions=("courier", "messages"))
         for order in ((aim, ignore), (ignore, aim)):
-            g = play(Game(rules, seed), list(order))
+            g = play(new_game(rules, seed), list(order))
             for s, p in enumerate(order):
                 got["aim" if p is aim else "ignore"] += g.points[s]["courier"]
     assert got["aim"] > got["ignore"]  # aiming earns more thank-you points
@@ -109,7 +113,7 @@ def test_aiming_for_the_courier_and_games_with_it():
 def test_courier_games_end_with_points_accounted(spec):
     for seed in range(40):
         rules = Rules(players=2 + seed % 3, expansions=("courier", "messages", "river", "mayors"))
-        g = play(Game(rules, seed), [player(spec)] * (2 + seed % 3))
+        g = play(new_game(rules, seed), [player(spec)] * (2 + seed % 3))
         check_points_from_events(g)  # thank-you points included, from the courier events
         # R-COU-3: at most one thank-you a turn
         turns = [e["turn"] for e in g.events if e["e"] == "courier"]
@@ -124,7 +128,7 @@ def test_r_cou_4_a_favours_follower_comes_first_even_for_the_other_seat():
     seat 0's knight on CO3, in phase 2 seat 0's highwayman goes on U (next to the Courier
     too). The favour's follower was placed first: seat 1 gets the thank-you, the city's 4
     tiles, in seat 0's turn."""
-    g = Game(Rules(expansions=("mayors", "courier")), 0, stack=["CO3", "N", "N", "B", "U", "E"])
+    g = new_game(Rules(expansions=("mayors", "courier")), 0, stack=["CO3", "N", "N", "B", "U", "E"])
 
     def put(x, y, rot, kind=None, where=None):
         if g.decision.kind == "town_hall":
@@ -149,10 +153,11 @@ def test_r_cou_4_a_zero_point_feature_still_moves_the_courier(monkeypatch):
     # no tile set here makes a road, city or monastery worth 0 in final scoring, so the
     # value is forced to 0: the Courier must move all the same
     import sim.courier
+    python_state("replaces a function of the Python engine")
     monkeypatch.setattr(sim.courier, "thank_you_points", lambda board, seg: 0)
     g = cgame(["CO1", "U"])
     place(g, 1, 0, 0, "road E")
-    assert thank_yous(g) == [(1, 0, (1, 0), 0)] and g.courier.at == (1, 0)
+    assert thank_yous(g) == [(1, 0, (1, 0), 0)] and view_of(g).courier.at == (1, 0)
 
 
 def test_r_cou_4_a_figure_that_left_does_not_lend_its_place_to_a_new_one():
@@ -160,7 +165,8 @@ def test_r_cou_4_a_figure_that_left_does_not_lend_its_place_to_a_new_one():
     put on the same segment after another figure gets its id. The newcomer was placed
     last, so it must not inherit the first place in the turn's list (a favour does
     exactly this, R-MM-2)."""
-    g = Game(Rules(expansions=("courier", "mayors")), 0, stack=["CO1", "U"])
+    g = new_game(Rules(expansions=("courier", "mayors")), 0, stack=["CO1", "U"])
+    python_state()
     if g.decision.kind == "town_hall":
         g.apply("draw")
     seg = 12 + g.catalogue.variant(g.catalogue.index["CO1"], 0).segment_at("road E")

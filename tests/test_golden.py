@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.game import Game
+from engine import new_game
 from sim.log import event_line
 from sim.messages import MessagesOptions
 from sim.rules import IMPLEMENTED_EXPANSIONS, Rules
@@ -41,7 +41,7 @@ def playthrough(name: str) -> str:
     expansions, edition, seed, specs = GAMES[name]
     rules = Rules(players=len(specs), expansions=expansions, messages=MessagesOptions(edition))
     seats = [player(s) for s in specs]
-    g = Game(rules, seed)
+    g = new_game(rules, seed)
     lines = [f"# golden playthrough {name}: expansions={','.join(expansions) or 'none'} "
              f"edition={edition} seed={seed} seats={' | '.join(specs)}"]
 

@@ -9,7 +9,9 @@ import pytest
 
 from sim import courier, message_actions, scoring
 from sim.board import Board
-from sim.game import Game, catalogue_for
+from engine import new_game, python_state
+from sim.view import view_of
+from sim.game import catalogue_for
 from sim.play import play
 from sim.messages import MessagesOptions
 from sim.rules import Rules
@@ -18,8 +20,13 @@ from strategies import player
 FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)
 
 
+
+def held(g):
+    """Messengers & Mayors: each seat's figures in supply and town hall (the view)."""
+    return view_of(g).mayors.seats
+
 def mm(stack, players=2, extra=()):
-    return Game(Rules(players=players, expansions=("mayors",) + tuple(extra)), 0, stack=stack)
+    return new_game(Rules(players=players, expansions=("mayors",) + tuple(extra)), 0, stack=stack)
 
 
 def place(g, x, y, rot, kind=None, where=None):
@@ -55,7 +62,7 @@ def test_r_mm_1_3_4_mayor_on_a_city_scores_alone_and_goes_home():
     assert offered(g, 1, 1, 3, "city W") == [MAYOR]
     place(g, 1, 1, 3)  # seat 1's E closes it: 3 tiles + 1 coat = 8
     assert scored(g) == [("city", 8, [0])]  # R-MM-4: strength 0, nobody has more
-    assert g.mm.players[0].supply[MAYOR] == 1  # R-MM-3: home after scoring
+    assert held(g)[0].mayor == 1  # R-MM-3: home after scoring
 
 
 def test_r_mm_4_two_mayors_share_and_a_follower_beats_them():
@@ -89,14 +96,14 @@ def surround_mayor(choice):
 def test_r_mm_2_favour_replaces_the_opponents_follower():
     g = surround_mayor("replace")
     assert figures(g) == [(1, FOLLOWER, (0, 1))]  # seat 1's knight where seat 0's stood
-    assert g.supply == [7, 6] and g.mm.players[1].supply[MAYOR] == 1  # the mayor went home
+    assert g.supply == [7, 6] and held(g)[1].mayor == 1  # the mayor went home
     assert g.result()["players"][1]["mayors"]["favours"] == 1
 
 
 def test_r_mm_2_the_mayor_goes_home_without_a_favour_too():
     g = surround_mayor("none")
     assert figures(g) == [(0, FOLLOWER, (0, 1))]
-    assert g.mm.players[1].supply[MAYOR] == 1
+    assert held(g)[1].mayor == 1
 
 
 def test_r_mm_5_6_messenger_rides_to_a_road_at_the_same_village():
@@ -112,7 +119,7 @@ def test_r_mm_5_6_messenger_rides_to_a_road_at_the_same_village():
     assert d.choices == ("return", east, south)  # the other roads ending at the village
     g.apply(east)
     assert figures(g) == [(0, MESSENGER, (1, 0))]
-    assert g.board.feature(east).figures == 1 and g.mm.players[0].rides == 1
+    assert g.board.feature(east).figures == 1 and g.result()["players"][0]["mayors"]["rides"] == 1
 
 
 def test_r_mm_6_messenger_rides_into_the_city_at_the_gate():
@@ -135,10 +142,11 @@ def test_r_mm_6_never_into_a_completed_feature_and_home_on_request():
     place(g, -1, 0, 3)  # seat 0 closes the messenger's road
     assert g.decision.choices == ("return", 12 + w.segment_at("road S"))  # not the east arm
     g.apply("return")
-    assert g.mm.players[0].supply[MESSENGER] == 1 and not g.board.figures()
+    assert held(g)[0].messenger == 1 and not g.board.figures()
 
 
 def test_r_mm_6_several_messengers_ride_clockwise_from_the_active_seat():
+    python_state()
     g = mm(["W", "A", "U"])
     place(g, 1, 0, 0, MESSENGER, "road W")
     road = g.board.figures()[0][1].segment
@@ -151,6 +159,7 @@ def test_r_mm_6_several_messengers_ride_clockwise_from_the_active_seat():
 
 
 def test_r_mm_6_rides_into_an_occupied_city():
+    python_state()
     g = mm(["T", "A", "U"])
     t = g.catalogue.variant(g.catalogue.index["T"], 1)
     place(g, 1, 0, 1, MESSENGER, "road W")
@@ -167,6 +176,7 @@ def test_r_mm_6_r_cou_4_the_first_rider_clockwise_gets_the_thank_you():
     seat 2 rides first (clockwise from seat 1), so seat 2's messenger is the first figure
     moved this turn and gets the thank-you, the east road's 1 tile (R-COU-3/4); road by
     road, seat 0 would have ridden first and got it."""
+    python_state()
     g = mm(["B", "A", "A", "E", "CO2"], players=3, extra=("courier",))
     place(g, 0, -1, 0)
     place(g, -1, 0, 3)
@@ -262,6 +272,7 @@ def test_r_mm_6_rides_go_clockwise_across_roads():
     at 1,-1 (seat 0's messenger), scored first, and A at -1,0 + D + its west road (seat
     2's messenger). Both may ride on to X's open roads. Clockwise from seat 1: seat 2's
     ride first, then seat 0's (road by road would give seat 0 first)."""
+    python_state()
     g = mm(["B", "A", "A", "E", "X"], players=3)
     place(g, 0, -1, 0)  # seat 0
     place(g, -1, 0, 3)  # seat 1: A, road east into D
@@ -279,6 +290,7 @@ def test_r_mm_6_rides_go_clockwise_across_roads():
 
 
 def test_r_mm_8_lying_scarecrow_is_a_farmer():
+    python_state()
     g = scarecrow_game("lie")
     assert (0, SCARECROW, (0, 1)) in figures(g)
     assert g.over and g.points[0]["field"] == 3  # the field borders one completed city
@@ -287,7 +299,7 @@ def test_r_mm_8_lying_scarecrow_is_a_farmer():
 
 def test_r_mm_8_scarecrow_replaced_by_a_farmer():
     g = scarecrow_game("farmer")
-    assert (0, FOLLOWER, (0, 1)) in figures(g) and g.mm.players[0].supply[SCARECROW] == 1
+    assert (0, FOLLOWER, (0, 1)) in figures(g) and held(g)[0].scarecrow == 1
     assert g.points[0]["field"] == 3
 
 
@@ -311,7 +323,7 @@ def test_r_mm_10_13_town_hall_completes_a_road_and_a_city():
     assert g.decision.kind == "town_hall" and (2, 0) in g.decision.choices
     g.apply((2, 0))  # seat 0 closes the road's east end: A + D + U = 3, not the hall
     assert scored(g)[-1] == ("road", 3, [0])
-    assert (g.mm.players[1].town_hall_turn, g.mm.players[0].town_hall_turn) == (4, 5)
+    assert (g.result()["players"][1]["mayors"]["town_hall_turn"], g.result()["players"][0]["mayors"]["town_hall_turn"]) == (4, 5)
     th = g.catalogue.index["townhall"]
     assert not [i for _, i in g.board.figures() if g.board.tile(i.segment // 12)[0] == th]
 
@@ -334,7 +346,7 @@ def monastery_beside_a_town_hall():
     """Seat 0's monk on B at 0,-1; seat 1's town hall at 1,-1; seat 0's E at -1,-1.
     The monastery's tiles: its own, D at 0,0 and E; the town hall adds nothing."""
     rules = Rules(expansions=("mayors", "messages", "courier"), messages=MessagesOptions("classic"))
-    g = Game(rules, 0, stack=["B", "E", "U"])
+    g = new_game(rules, 0, stack=["B", "E", "U"])
     place(g, 0, -1, 0, FOLLOWER, "monastery")
     assert g.decision.kind == "town_hall" and g.decision.seat == 1
     g.apply((1, -1))
@@ -344,6 +356,7 @@ def monastery_beside_a_town_hall():
 
 
 def test_r_mm_10_a_town_hall_counts_in_no_monastery_value():
+    python_state()
     g, monk, seg = monastery_beside_a_town_hall()
     assert g.board.feature(seg).tiles == 3  # 1 + D + E (4 if the hall counted)
     # message 3 (smallest monastery), message 8 and the Courier's thank-you: 3 each
@@ -378,7 +391,7 @@ def test_r_mm_11_crisis_meeting():
     place(g, 0, 1, 2, MAYOR, "city S")  # seat 0's mayor at 0,1
     assert g.decision.kind == "town_hall"
     g.apply((1, 1))  # seat 1's town hall next to the mayor's tile
-    assert not g.board.figures() and g.mm.players[0].supply[MAYOR] == 1
+    assert not g.board.figures() and held(g)[0].mayor == 1
     assert [e["e"] for e in g.events if e["e"] in ("crisis", "favour")] == ["crisis"]
 
 
@@ -392,13 +405,13 @@ def test_r_mm_12_the_game_ends_when_every_town_hall_is_placed():
         seats.append(g.decision.seat)
         g.apply(g.decision.choices[0])
     assert seats == [1, 2, 0] and g.over
-    assert all(not p.town_hall for p in g.mm.players)
+    assert all(not p.town_hall for p in held(g))
 
 
 def test_r_mm_12_with_the_courier_the_last_draw_failing_forces_the_town_hall_that_turn():
     """Seat 1 draws C, which fits nowhere (D's only city edge is closed by E): with no
     tile left it must place its town hall in that same turn 2, before seat 0's."""
-    g = Game(Rules(expansions=("mayors", "courier")), 0, stack=["E", "C"])
+    g = new_game(Rules(expansions=("mayors", "courier")), 0, stack=["E", "C"])
     place(g, 0, 1, 2)
     assert (g.decision.kind, g.decision.seat) == ("town_hall", 1) and "draw" in g.decision.choices
     g.apply("draw")
@@ -406,11 +419,11 @@ def test_r_mm_12_with_the_courier_the_last_draw_failing_forces_the_town_hall_tha
     d = g.decision
     assert (d.kind, d.seat) == ("town_hall", 1) and "draw" not in d.choices
     g.apply(d.choices[0])
-    assert g.mm.players[1].town_hall_turn == 2
+    assert g.result()["players"][1]["mayors"]["town_hall_turn"] == 2
 
 
 def test_no_town_hall_while_the_river_flows():
-    g = Game(Rules(expansions=("mayors", "river")), 3)
+    g = new_game(Rules(expansions=("mayors", "river")), 3)
     kinds = []
     while g.river.end is not None:
         kinds.append(g.decision.kind)
@@ -424,7 +437,8 @@ def test_r_msg_10_message_8_on_a_standing_scarecrow_scores_nothing():
     next to the completed city D + E (3 points). Message 8 on the farmer scores the
     field; on the scarecrow it scores 0 (R-MSG-10: a standing scarecrow never holds the
     majority), though seat 0 holds the field."""
-    g = Game(Rules(expansions=("mayors", "messages")), 0, stack=["E", "U", "B", "V"])
+    python_state()
+    g = new_game(Rules(expansions=("mayors", "messages")), 0, stack=["E", "U", "B", "V"])
     place(g, 0, 1, 2, FOLLOWER, "field Nw")
     place(g, 1, 0, 0)
     place(g, 1, 1, 0, SCARECROW, "field Nw")
@@ -434,19 +448,20 @@ def test_r_msg_10_message_8_on_a_standing_scarecrow_scores_nothing():
 
 
 def test_message_8_may_choose_a_mayor():
-    g = Game(Rules(expansions=("mayors", "messages")), 0, stack=["M", "U"])
+    python_state()
+    g = new_game(Rules(expansions=("mayors", "messages")), 0, stack=["M", "U"])
     place(g, 0, 1, 2, MAYOR, "city S")
     ch = message_actions.choices(g, 0, "score_and_retrieve")
     assert [p for _, p in ch] == [2, 3]  # the mayor alone holds D + M: 2 tiles + 1 coat
     assert message_actions.resolve(g, 0, ch[1][0])[0] == 3
-    assert g.mm.players[0].supply[MAYOR] == 1
+    assert held(g)[0].mayor == 1
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "first", "greedy(road_figure=\"messenger\")"])
 def test_properties_with_everything_in_play(spec):
     for seed in range(60):
         n = 2 + seed % 3
-        g = Game(Rules(players=n, expansions=("mayors", "messages", "river", "courier")), seed)
+        g = new_game(Rules(players=n, expansions=("mayors", "messages", "river", "courier")), seed)
         seats = [player(spec)] * n
         th = g.catalogue.index["townhall"]
         while g.decision is not None:
@@ -454,17 +469,19 @@ def test_properties_with_everything_in_play(spec):
             on_board = [i for _, i in g.board.figures()]
             for p in range(n):  # every figure conserved, kind by kind
                 assert g.supply[p] + sum(i.player == p and i.kind == FOLLOWER for i in on_board) == 7
-                for k in (MAYOR, MESSENGER, SCARECROW):
-                    assert g.mm.players[p].supply[k] + sum(
-                        i.player == p and i.kind == k for i in on_board) == 1
+                seat = held(g)[p]
+                for k, left in ((MAYOR, seat.mayor), (MESSENGER, seat.messenger),
+                                (SCARECROW, seat.scarecrow)):
+                    assert left + sum(i.player == p and i.kind == k for i in on_board) == 1
             assert not [i for i in on_board if g.board.tile(i.segment // 12)[0] == th]
-        assert g.over and all(not p.town_hall for p in g.mm.players)
+        assert g.over and all(not p.town_hall for p in held(g))
 
 
 def test_scripted_town_halls_and_ride():
     from pathlib import Path
 
-    from sim.script import load_script, play_script
+    from engine import play_script
+    from sim.script import load_script
     scripts = Path(__file__).resolve().parent / "scripts"
     g = play_script(load_script(scripts / "mayors_town_halls.toml"))
     assert g.scores == [3, 6]
@@ -478,7 +495,8 @@ def test_scripted_mayors_errors(tmp_path):
     from pathlib import Path
 
     from sim.errors import InputError
-    from sim.script import load_script, play_script
+    from engine import play_script
+    from sim.script import load_script
     text = (Path(__file__).resolve().parent / "scripts" / "mayors_ride.toml").read_text()
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace('ride = "road E @1,0"', 'ride = "road E @5,5"'))
@@ -503,7 +521,7 @@ def test_scripted_figure_with_nowhere_to_go_after_step_1_is_an_error(tmp_path):
     path = tmp_path / "owed.toml"
     path.write_text(f'[rules]\nexpansions = ["mayors"]\n\n{body}')
     script = load_script(path)
-    g = Game(script.rules, 0, stack=[t for t, *_ in turns], town_halls_at_end=False)
+    g = new_game(script.rules, 0, stack=[t for t, *_ in turns], town_halls_at_end=False)
     g.supply[1] = 0  # as if seat 1's seven followers stood elsewhere
     scripted = _ScriptPlayer(script)
     with pytest.raises(InputError, match=r"turn 4: figure 'follower monastery': after the step-1 "
@@ -525,7 +543,7 @@ def test_classic_extra_tile_may_be_the_town_hall():
     from sim.messages import MessagesOptions
     rules = Rules(expansions=("mayors", "messages"),
                   messages=MessagesOptions("classic", False, ("extra_tile",)))
-    g = Game(rules, 0, stack=["E"])
+    g = new_game(rules, 0, stack=["E"])
     g.msg.players[0].position = [1, 0]
     g.scores[0] = 1
     place(g, 0, 1, 2, FOLLOWER, "city S")  # 4 points -> 5: extra_tile, with the stack empty
@@ -534,4 +552,4 @@ def test_classic_extra_tile_may_be_the_town_hall():
     g.apply(("extra_tile", None))
     assert g.decision.kind == "town_hall" and "draw" not in g.decision.choices
     g.apply(g.decision.choices[0])
-    assert not g.mm.players[0].town_hall
+    assert not held(g)[0].town_hall

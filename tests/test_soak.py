@@ -7,9 +7,10 @@ import pickle
 import pytest
 from test_game import check_completed_scored_once
 
-from sim.game import Game
+from engine import ENGINE, new_game, plays, state
 from sim.messages import ACTIONS, MessagesOptions
 from sim.rules import Rules
+from sim.view import view_of
 from strategies import player
 
 pytestmark = [pytest.mark.soak,
@@ -28,21 +29,25 @@ def test_soak():
         expansions = EXPANSIONS[seed % len(EXPANSIONS)]
         edition = ("c3.1", "classic")[(seed // 4) % 2]
         rules = Rules(players=n, expansions=expansions, messages=MessagesOptions(edition))
+        if not plays(rules):
+            continue  # Messengers & Mayors on the C game: not yet
         seats = [player(SPECS[(seed + s) % len(SPECS)]) for s in range(n)]
-        g = Game(rules, seed)
+        g = new_game(rules, seed)
         fork_at = seed % 60
         while g.decision is not None:
             d = g.decision
             g.apply(seats[d.seat].choose(g, d))
             assert [s + sum(1 for _, f in g.board.figures() if f.player == p and f.kind == 0)
                     for p, s in enumerate(g.supply)] == [7] * n
-            if g.msg is not None:
-                assert len(g.msg.deck) + (g.msg.in_hand is not None) == 8
-                assert sorted(g.msg.deck + [g.msg.in_hand] * (g.msg.in_hand is not None)) == \
-                    sorted(ACTIONS[edition])
+            messages = view_of(g).messages
+            if messages is not None:
+                if ENGINE == "python":  # the deck is the Python engine's own
+                    assert len(g.msg.deck) + (g.msg.in_hand is not None) == 8
+                    assert sorted(g.msg.deck + [g.msg.in_hand] * (g.msg.in_hand is not None)) == \
+                        sorted(ACTIONS[edition])
                 if not g.over:
-                    assert all(g.scores[s] == sum(g.msg.players[s].position) for s in range(n))
+                    assert all(g.scores[s] == sum(messages.seats[s].position) for s in range(n))
             if g.turn == fork_at and g.decision is not None and d.kind == "place":
                 c = pickle.loads(pickle.dumps(g))
-                assert c == g
+                assert state(c) == state(g)
         check_completed_scored_once(g)

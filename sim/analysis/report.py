@@ -16,11 +16,17 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from sim import expansions
 from sim.analysis import balance, forks, stats
 from sim.analysis.summary import load
 from sim.messages import ALL_ACTIONS
 from sim.tournament.sink import read_manifest
 
+# The report sections an expansion asks for (sim/expansions.py `analyses`), by name
+ANALYSES = {
+    "naive_messages": lambda games, players: balance.naive_message_values(
+        games, players, list(ALL_ACTIONS)).to_dicts(),
+}
 
 UNIT_NOTE = ("Unit of every interval and test: the block (one seed under all its seat orders "
              "and variants); cluster-robust or block-mean standard errors, Student-t intervals "
@@ -116,8 +122,8 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                               "blocks_for_1pp": stats.sample_size_for_sd(0.01, sd) if sd > 0 else None,
                               "blocks_for_2pp": stats.sample_size_for_sd(0.02, sd) if sd > 0 else None}
 
-    if "messages" in cfg["rules"]["expansions"]:
-        out["naive_messages"] = balance.naive_message_values(games, players, list(ALL_ACTIONS)).to_dicts()
+    for section in expansions.analyses(cfg["rules"]["expansions"]):  # sim/expansions.py
+        out[section] = ANALYSES[section](games, players)
     cf_dir = Path(run_dir) / "counterfactuals"
     if cf_dir.exists():
         raw = load(run_dir, "counterfactuals")

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from sim.messages import ALL_ACTIONS
+from sim import expansions
 from sim.scoring import SOURCES
 
 SCHEMA_VERSION = 4  # 2: players.moves_live; 3: Messengers & Mayors columns; 4: figure forks
 
-# Messengers & Mayors, per player (0 when not in play)
-MM_COLUMNS = ("placed_mayor", "placed_messenger", "placed_scarecrow", "favours", "scarecrow_farmer",
-              "scarecrow_lie", "scarecrow_return", "rides", "ride_points", "town_hall_turn")
+# Messengers & Mayors, per player (0 when not in play); every expansion's columns are
+# declared with it in sim/expansions.py
+MM_COLUMNS = expansions.BY_NAME["mayors"].columns
 
 GAMES = pa.schema([
     ("run", pa.string()), ("game_id", pa.int64()), ("block", pa.int32()),
@@ -40,11 +40,7 @@ PLAYERS = pa.schema(
     [("game_id", pa.int64()), ("seat", pa.int8()), ("player", pa.string()), ("focal", pa.bool_()),
      ("score", pa.int16()), ("rank", pa.int8()), ("win_share", pa.float64())]
     + [(f"points_{s}", pa.int16()) for s in SOURCES]
-    + [("scoring_meeple", pa.int16()), ("messenger", pa.int16()),
-       ("messages_drawn", pa.int16()), ("messages_taken", pa.int16()),
-       ("moves_meeple", pa.int16()), ("moves_messenger", pa.int16()), ("moves_live", pa.int16())]
-    + [(f"{what}_{a}", pa.int16()) for a in ALL_ACTIONS for what in ("drawn", "taken", "points")]
-    + [(c, pa.int16()) for c in MM_COLUMNS]
+    + [(c, pa.int16()) for c in expansions.columns()]
 )
 
 EVENTS = pa.schema([
@@ -74,21 +70,5 @@ def player_row(game_id: int, spec: str, focal: bool, p: dict, winners: list[int]
            "score": p["score"], "rank": p["rank"],
            "win_share": (1.0 / len(winners)) if p["seat"] in winners else 0.0}
     row.update({f"points_{s}": p["points"].get(s, 0) for s in SOURCES})
-    m = p.get("messages")
-    row["scoring_meeple"] = p.get("scoring_meeple", 0)
-    row["messenger"] = p.get("messenger", 0)
-    row["messages_drawn"] = sum(m["drawn"].values()) if m else 0
-    row["messages_taken"] = sum(m["taken"].values()) if m else 0
-    row["moves_meeple"] = m["figure_moves"]["meeple"] if m else 0
-    row["moves_messenger"] = m["figure_moves"]["messenger"] if m else 0
-    row["moves_live"] = m["live_moves"] if m else 0
-    for a in ALL_ACTIONS:
-        for what in ("drawn", "taken", "points"):
-            row[f"{what}_{a}"] = m[what].get(a, 0) if m else 0
-    mm = p.get("mayors")
-    row.update(dict.fromkeys(MM_COLUMNS, 0))
-    if mm:
-        row.update({f"placed_{k}": v for k, v in mm["placed"].items()})
-        row.update({f"scarecrow_{k}": v for k, v in mm["scarecrows"].items()})
-        row.update({k: mm[k] for k in ("favours", "rides", "ride_points", "town_hall_turn")})
+    row.update(expansions.player_columns(p))
     return row

@@ -1,0 +1,304 @@
+"""What a Python strategy may read: a read-only view of a game (issue 13 item 2).
+
+`view_of(game)` wraps a sim.game.Game or a sim.cgame.CGame; strategies receive the view,
+never the game (`choose(view, decision, rng)`, strategies/__init__.py), so the engine
+behind it can change without touching a strategy. A policy may read:
+
+    view.rules, .turn, .seat, .tiles_left, .over
+    view.scores, .supply            per seat (tuples)
+    view.points                     per seat, points by source (read-only mappings)
+    view.board                      the board's queries only (place, figures... raise)
+    view.catalogue                  the tile catalogue (Catalogue is a value)
+    view.placed_index               board index of the tile placed last
+    view.figure_rules(seat)         the figure rules `seat` may use on its tile
+    view.events, .history           what happened so far (tuples; public information)
+    view.seed                       the game's seed, for keying a policy's own randomness
+    view.snapshots                  {expansion: frozen snapshot}, each expansion in play
+                                    that declares one (sim/expansions.py `snapshot`)
+    view.messages, .courier, .mayors, .river
+                                    the snapshot of that expansion, None when not in play
+
+The snapshots (frozen dataclasses, built on each access from the engine's state):
+    messages  per seat the two scoring figures' positions and moves; the deck's size
+              and the message in hand (drawn, not yet resolved)
+    courier   where the Courier stands (None: off the board), `near(x, y)`
+    mayors    per seat mayor, messenger meeple and scarecrow in supply, town hall in hand
+    river     the river's open end (x, y, edge), None once the lake closes it
+
+The decision a strategy gets (`strategy_decision`) holds its choices behind a read-only
+sequence and its info as a read-only mapping. Nothing reachable from the view changes
+the game: its attributes cannot be set, the board refuses every mutating call, and the
+snapshots are frozen values.
+
+Engine accessors read (the same names on both engines): rules, turn, seat, tiles_left,
+over, scores, supply, points, board, catalogue, events, history, seed, decision,
+stream(seat), msg.players[s].position / .moves, courier_at, and for Messengers &
+Mayors mm.players[s].supply[kind] / .town_hall (not on CGame yet).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from sim import expansions
+from sim.mayors import MAYOR, MESSENGER, RULES as MM_RULES, SCARECROW
+from sim.messages import ACTIONS
+from sim.river import DX, DY, river_edges
+
+# R-BASE-4: a follower on any free feature (cc_figure_rule: kind, segment kinds, only
+# free, strength, scores); sim/game.py's FOLLOWER_RULE is the same value
+FOLLOWER_RULE = (0, 0b1111, 1, 1, 1)
+
+# Board methods that only read (sim/board.py Board); anything else is refused
+BOARD_QUERIES = frozenset({
+    "catalogue", "max_tiles", "legal_placements", "turn_values", "turn_best", "option_legal",
+    "has_placement", "turn_options", "misfit", "tile", "tile_at", "variant_at", "tiles", "find",
+    "feature", "strength", "field_cities", "feature_segments", "sides", "free_segments",
+    "occupied_features", "figure", "figures_on", "figures", "segment_place",
+})
+
+
+class BoardView:
+    """A board's read-only queries (Board.place, add_figure... raise TypeError)."""
+
+    __slots__ = ("_board",)
+
+    def __init__(self, board):
+        object.__setattr__(self, "_board", board)
+
+    def __getattr__(self, name):
+        if name in BOARD_QUERIES:
+            return getattr(self._board, name)
+        raise TypeError(f"board.{name}: a strategy's board is read-only (its queries: "
+                        f"{', '.join(sorted(BOARD_QUERIES))})")
+
+    def __setattr__(self, name, value):
+        raise TypeError("a strategy's board is read-only")
+
+    def __len__(self) -> int:
+        return len(self._board)
+
+
+class Choices:
+    """A decision's choices, read-only, in the decision's order (a place decision's
+    rows are computed lazily, as TurnOptions does)."""
+
+    __slots__ = ("_c",)
+
+    def __init__(self, choices):
+        object.__setattr__(self, "_c", choices)
+
+    def __setattr__(self, name, value):
+        raise TypeError("a decision's choices are read-only")
+
+    def __len__(self) -> int:
+        return len(self._c)
+
+    def __getitem__(self, i):
+        return self._c[i]
+
+    def __iter__(self):
+        return iter(self._c)
+
+    def __contains__(self, choice) -> bool:
+        return choice in self._c
+
+    def index(self, choice) -> int:
+        return self._c.index(choice)
+
+    def __eq__(self, other) -> bool:
+        return tuple(self) == tuple(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Choices({list(self._c)!r})"
+
+    @property
+    def restricted(self) -> bool:
+        """False when the choices are every edge-matching placement with every figure
+        option (a policy may then ask the C core for its best row directly)."""
+        return getattr(self._c, "restricted", True)
+
+
+def strategy_decision(decision):
+    """The decision as a strategy receives it: choices and info read-only."""
+    if isinstance(decision.choices, Choices):
+        return decision
+    info = decision.info
+    return decision._replace(choices=Choices(decision.choices),
+                             info=None if info is None else MappingProxyType(info))
+
+
+# ---------------------------------------------------------------- snapshots
+
+@dataclass(frozen=True)
+class MessagesSeat:
+    position: tuple[int, int]  # scoring meeple, messenger (R-MSG: the score is their sum)
+    moves: tuple[int, int]  # how often each has moved
+
+
+@dataclass(frozen=True)
+class MessagesView:
+    seats: tuple[MessagesSeat, ...]
+    deck_size: int  # message tiles in the deck (the one in hand not included)
+    in_hand: str | None  # the action drawn and not yet resolved
+
+
+@dataclass(frozen=True)
+class CourierView:
+    at: tuple[int, int] | None  # R-COU-2: None while off the board
+
+    def near(self, x: int, y: int) -> bool:
+        """On the Courier's tile or orthogonally next to it (R-COU-3)."""
+        return self.at is not None and abs(self.at[0] - x) + abs(self.at[1] - y) <= 1
+
+
+@dataclass(frozen=True)
+class MayorsSeat:
+    mayor: int  # figures in supply
+    messenger: int
+    scarecrow: int
+    town_hall: bool  # still in hand (R-MM-10/12)
+
+
+@dataclass(frozen=True)
+class MayorsView:
+    seats: tuple[MayorsSeat, ...]
+
+
+@dataclass(frozen=True)
+class RiverView:
+    end: tuple[int, int, int] | None  # (x, y, edge) of the open end; None after the lake
+
+
+def _messages(game) -> MessagesView:
+    d = game.decision
+    in_hand = d.info["action"] if d is not None and d.kind == "messages" else None
+    seats = tuple(MessagesSeat(tuple(p.position), tuple(p.moves)) for p in game.msg.players)
+    # R-MSG-11: the deck cycles, so it holds every message but the one in hand
+    size = len(ACTIONS[game.rules.messages.edition]) - (in_hand is not None)
+    return MessagesView(seats, size, in_hand)
+
+
+def _courier(game) -> CourierView:
+    at = game.courier_at
+    return CourierView(None if at is None else tuple(at))
+
+
+def _mayors(game) -> MayorsView:
+    return MayorsView(tuple(MayorsSeat(p.supply[MAYOR], p.supply[MESSENGER], p.supply[SCARECROW],
+                                       bool(p.town_hall)) for p in game.mm.players))
+
+
+def river_end(board) -> tuple[int, int, int] | None:
+    """The river's open end read off the board: the one river edge of a placed tile with
+    no tile beyond it (R-RIV-1/2: the river is laid end to end from the spring, so
+    there is one until the lake closes it)."""
+    for i in range(len(board)):
+        tile = board.variant_at(i)
+        _, _, x, y = board.tile(i)
+        for e in river_edges(tile):
+            if board.tile_at(x + DX[e], y + DY[e]) is None:
+                return (x, y, e)
+    return None
+
+
+def _river(game) -> RiverView:
+    return RiverView(river_end(game.board))
+
+
+SNAPSHOTS = {"messages": _messages, "courier": _courier, "mayors": _mayors, "river": _river}
+
+
+# ---------------------------------------------------------------- the view
+
+_snapshot_names: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _parts(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The snapshots of the expansions `names` (looked up once per expansion list)."""
+    if names not in _snapshot_names:
+        _snapshot_names[names] = tuple(e.snapshot for e in expansions.in_play(names) if e.snapshot)
+    return _snapshot_names[names]
+
+
+class View:
+    """A game seen by a strategy. See the module docstring."""
+
+    __slots__ = ("_game", "_board", "_parts")
+
+    def __init__(self, game):
+        object.__setattr__(self, "_game", game)
+        object.__setattr__(self, "_board", None)
+        object.__setattr__(self, "_parts", _parts(game.rules.expansions))
+
+    def __setattr__(self, name, value):
+        raise TypeError(f"view.{name}: a strategy's view of the game is read-only")
+
+    def __reduce__(self):
+        raise TypeError("a view is not pickled; pickle the game")
+
+    rules = property(lambda self: self._game.rules)
+    turn = property(lambda self: self._game.turn)
+    seat = property(lambda self: self._game.seat)
+    tiles_left = property(lambda self: self._game.tiles_left)
+    over = property(lambda self: self._game.over)
+    seed = property(lambda self: self._game.seed)
+    catalogue = property(lambda self: self._game.catalogue)
+    MAX_SEGS = property(lambda self: self._game.MAX_SEGS)
+    scores = property(lambda self: tuple(self._game.scores))
+    supply = property(lambda self: tuple(self._game.supply))
+    points = property(lambda self: tuple(MappingProxyType(dict(p)) for p in self._game.points))
+    events = property(lambda self: tuple(MappingProxyType(e) for e in self._game.events))
+    history = property(lambda self: tuple(self._game.history))
+
+    @property
+    def decision(self):
+        d = self._game.decision
+        return None if d is None else strategy_decision(d)
+
+    @property
+    def board(self) -> BoardView:
+        board = self._game.board
+        if self._board is None or self._board._board is not board:  # a Game's board is its own
+            object.__setattr__(self, "_board", BoardView(board))
+        return self._board
+
+    @property
+    def placed_index(self) -> int:
+        """Board index of the tile placed last (tiles are indexed in placement order)."""
+        return len(self._game.board) - 1
+
+    def figure_rules(self, seat: int) -> tuple:
+        """The figure rules `seat` may use on the tile it places: a follower from supply
+        (R-BASE-4), a mayor, messenger meeple or scarecrow from supply (R-MM-1/5/7)."""
+        rules = (FOLLOWER_RULE,) if self._game.supply[seat] > 0 else ()
+        mayors = self.mayors
+        if mayors is not None:
+            s = mayors.seats[seat]
+            rules += tuple(MM_RULES[k] for k, n in ((MAYOR, s.mayor), (MESSENGER, s.messenger),
+                                                      (SCARECROW, s.scarecrow)) if n > 0)
+        return rules
+
+    @property
+    def snapshots(self) -> MappingProxyType:
+        return MappingProxyType({name: SNAPSHOTS[name](self._game) for name in self._parts})
+
+    def _snapshot(self, name: str):
+        return SNAPSHOTS[name](self._game) if name in self._parts else None
+
+    messages = property(lambda self: self._snapshot("messages"))
+    courier = property(lambda self: self._snapshot("courier"))
+    mayors = property(lambda self: self._snapshot("mayors"))
+    river = property(lambda self: self._snapshot("river"))
+
+    def stream(self, seat: int):
+        """`seat`'s own random stream (strategies.Player hands it to the seat's policy)."""
+        return self._game.stream(seat)
+
+
+def view_of(game) -> View:
+    """The view of `game` (a view is returned as it is)."""
+    return game if isinstance(game, View) else View(game)

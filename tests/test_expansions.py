@@ -1,0 +1,121 @@
+"""The expansion registry (sim/expansions.py, STYLE.md rule 2): each declaration
+matches what the engine does with that expansion in play, and the consumers built
+from it (tile sets, decision kinds, default policies, record columns) agree with it."""
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+
+from sim import expansions
+from sim.config import RULES_KEYS, check_player
+from sim.game import Game
+from sim.messages import MessagesOptions
+from sim.play import play
+from sim.rules import Rules
+from sim.tournament.records import PLAYERS, player_row
+from strategies import DECISION_KINDS, DEFAULTS, REGISTRY, make, player
+
+RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "RULES.md"
+COMBOS = [c for n in range(len(expansions.NAMES) + 1)
+          for c in itertools.combinations(expansions.NAMES, n)]
+
+
+def test_tile_sets_keep_the_catalogue_order_whatever_the_listing_order():
+    # the catalogue (hence every tile index and the shuffles) is base, river, mayors, courier
+    assert Rules(expansions=("courier", "mayors", "river")).tile_sets == (
+        "base", "river", "mayors", "courier")
+    assert Rules(expansions=("messages",)).tile_sets == ("base",)
+    assert Rules(expansions=("courier", "messages")).tile_sets == ("base", "courier")
+
+
+def test_every_ruling_family_is_declared_by_one_part():
+    families = set(re.findall(r"\*\*(R-[A-Z]+)-", RULES_MD.read_text()))
+    declared = [r for e in expansions.PARTS for r in e.rulings]
+    assert sorted(declared) == sorted(families) == ["R-BASE", "R-COU", "R-MM", "R-MSG", "R-RIV"]
+
+
+def test_decision_kinds_and_their_defaults_come_from_the_registry():
+    make("first")  # imports the built-in policies
+    assert set(DECISION_KINDS) == set(expansions.decision_kinds())
+    assert len(DECISION_KINDS) == 8
+    for kind, name in DEFAULTS.items():
+        assert kind in REGISTRY[name].KINDS, (kind, name)  # the default answers its kind
+    assert expansions.decision_kinds(()) == ("place",)
+    assert set(expansions.decision_kinds(("messages",))) == {"place", "scoring_figure", "messages"}
+
+
+@pytest.mark.parametrize("combo", COMBOS, ids=lambda c: "+".join(c) or "base")
+def test_declarations_match_what_a_game_does(combo):
+    """The decision kinds asked and the result keys given are the declared ones."""
+    n = 3
+    rules = Rules(players=n, expansions=combo, messages=MessagesOptions("classic"))
+    asked = set()
+    for seed in range(2):
+        g = Game(rules, seed)
+        seats = [player("random")] * n
+        while g.decision is not None:
+            asked.add(g.decision.kind)
+            g.apply(seats[g.decision.seat].choose(g, g.decision))
+    declared = set(expansions.decision_kinds(combo))
+    assert asked <= declared
+    assert {"place"} | ({"scoring_figure"} if "messages" in combo else set()) <= asked
+    keys = {"seat", "score", "rank", "points"}
+    result = g.result()["players"][0]
+    want = keys | {k for e in expansions.in_play(combo) for k in e.result_keys}
+    assert set(result) == want
+    row = player_row(1, "random", True, result, g.result()["winners"])
+    assert set(row) == set(PLAYERS.names)
+    # the columns of an expansion not in play are 0
+    for e in expansions.EXPANSIONS:
+        if e.name not in combo:
+            assert all(row[c] == 0 for c in e.columns)
+    if "messages" in combo:
+        assert row["messages_drawn"] == sum(result["messages"]["drawn"].values())
+        assert (row["scoring_meeple"], row["messenger"]) == (result["scoring_meeple"], result["messenger"])
+    if "mayors" in combo:
+        assert row["placed_mayor"] == result["mayors"]["placed"]["mayor"]
+
+
+def test_the_players_schema_is_base_then_each_expansions_columns():
+    names = PLAYERS.names
+    first = names.index("scoring_meeple")
+    assert tuple(names[first:]) == expansions.columns()
+    assert len(set(names)) == len(names)
+
+
+def test_options_are_the_rules_tables_of_the_config():
+    assert RULES_KEYS == {"players", "expansions", "followers", "messages"}
+    (o,) = expansions.options()
+    assert o.build({"edition": "classic", "deck": ["extra_tile"]}) == MessagesOptions(
+        "classic", False, ("extra_tile",))
+    assert o.plain(MessagesOptions()) == {"edition": "c3.1", "zmg_alone": False, "deck": []}
+    from sim.errors import InputError
+    with pytest.raises(InputError, match="rules.messages: deck = 'abc': expected a list"):
+        o.build({"deck": "abc"})  # not read as the messages 'a', 'b', 'c'
+
+
+def test_a_decision_kind_of_an_expansion_not_in_play_is_refused():
+    with pytest.raises(Exception, match="no 'ride' decision arises"):
+        check_player("greedy+ride=greedy", Rules(expansions=("messages",)), "seats")
+    check_player("greedy+ride=greedy", Rules(expansions=("mayors",)), "seats")
+
+
+def test_describe_lists_every_part():
+    lines = expansions.describe()
+    assert [line.split()[0] for line in lines] == ["base", *expansions.NAMES]
+    assert "decisions figure, town_hall, favour, scarecrow, ride" in lines[-1]
+
+
+def test_a_scripted_turn_may_use_only_keys_of_expansions_in_play(tmp_path):
+    from sim.errors import InputError
+    from sim.script import load_script
+
+    script = tmp_path / "s.toml"
+    for keys, error in (('score_on = "meeple"', "score_on: The Messages is not in play"),
+                        ('message = "2"', "message: The Messages is not in play"),
+                        ('scarecrow = "lie"', "scarecrow: Messengers & Mayors is not in play")):
+        script.write_text(f'[[turns]]\ntile = "U"\nat = [1, 0]\n{keys}\n')
+        with pytest.raises(InputError, match=f"s.toml: turn 1: {error}$"):
+            load_script(script)

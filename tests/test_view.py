@@ -1,0 +1,184 @@
+"""The read-only view Python strategies receive (sim/view.py): what it offers, that it
+cannot change the game, and that every built-in policy chooses through it exactly as
+it chose when it was given the game itself."""
+
+import dataclasses
+import hashlib
+
+import pytest
+
+from sim import expansions
+from sim.cgame import CGame, supports
+from sim.game import Game
+from sim.messages import MessagesOptions
+from sim.play import play
+from sim.river import is_river_tile
+from sim.rules import Rules
+from sim.view import SNAPSHOTS, View, river_end, strategy_decision, view_of
+from strategies import player
+
+# Seeded games played before strategies got the view (the policies were given the
+# Game): sha256 of repr(history), first 16 hex digits, and the final scores.
+# key: expansions|players|edition|seed|seat specs
+BEFORE = {
+    '|2|c3.1|1|greedy/random': ('f35f061eaed9aa74', (98, 20)),
+    '|2|c3.1|2|greedy/random': ('003b0a21adf943b6', (80, 18)),
+    '|2|classic|1|greedy/random': ('f35f061eaed9aa74', (98, 20)),
+    '|2|classic|2|greedy/random': ('003b0a21adf943b6', (80, 18)),
+    'messages|2|c3.1|1|greedy/first': ('21f297e3ce32fff4', (120, 14)),
+    'messages|2|c3.1|2|greedy/first': ('ad0c1dddf3183a2a', (130, 12)),
+    'messages|2|classic|1|greedy/first': ('c623a99a7102df05', (126, 14)),
+    'messages|2|classic|2|greedy/first': ('930b1e1dd46dba6d', (125, 12)),
+    'messages|3|c3.1|1|greedy+scoring_figure=alternate/random+messages=always_2/greedy(courier=1.0)': ('7679e5b24f8dc430', (73, 22, 67)),
+    'messages|3|c3.1|2|greedy+scoring_figure=alternate/random+messages=always_2/greedy(courier=1.0)': ('8c381dc81346ef34', (73, 12, 88)),
+    'messages|3|classic|1|greedy+scoring_figure=alternate/random+messages=always_2/greedy(courier=1.0)': ('ec2d5ce2b04e002f', (73, 22, 83)),
+    'messages|3|classic|2|greedy+scoring_figure=alternate/random+messages=always_2/greedy(courier=1.0)': ('6e176f6eb759b765', (81, 12, 98)),
+    'messages,river,courier|3|c3.1|1|greedy(courier=2.0)/random/first+scoring_figure=coverage': ('b980a471b4c2297e', (91, 24, 21)),
+    'messages,river,courier|3|c3.1|2|greedy(courier=2.0)/random/first+scoring_figure=coverage': ('80450a7ef0e6d9d2', (96, 7, 22)),
+    'messages,river,courier|3|classic|1|greedy(courier=2.0)/random/first+scoring_figure=coverage': ('70ffeaed23954560', (84, 24, 21)),
+    'messages,river,courier|3|classic|2|greedy(courier=2.0)/random/first+scoring_figure=coverage': ('8ee4e8cbc1415ad8', (100, 7, 22)),
+    'mayors,river|2|c3.1|1|greedy(road_figure="messenger")/random': ('7368aea8af0bb623', (105, 31)),
+    'mayors,river|2|c3.1|2|greedy(road_figure="messenger")/random': ('0262ed56d516bf38', (162, 36)),
+    'mayors,river|2|classic|1|greedy(road_figure="messenger")/random': ('7368aea8af0bb623', (105, 31)),
+    'mayors,river|2|classic|2|greedy(road_figure="messenger")/random': ('0262ed56d516bf38', (162, 36)),
+    'mayors,messages,courier,river|4|c3.1|1|greedy/random/first/greedy(road_figure="follower")+scoring_figure=spread': ('881c6b4a98c7b22c', (93, 26, 34, 133)),
+    'mayors,messages,courier,river|4|c3.1|2|greedy/random/first/greedy(road_figure="follower")+scoring_figure=spread': ('47a431da34ab4de7', (115, 14, 26, 85)),
+    'mayors,messages,courier,river|4|classic|1|greedy/random/first/greedy(road_figure="follower")+scoring_figure=spread': ('afc5d0373507dd88', (95, 20, 26, 126)),
+    'mayors,messages,courier,river|4|classic|2|greedy/random/first/greedy(road_figure="follower")+scoring_figure=spread': ('9f25255e7dfed0aa', (115, 14, 26, 85)),
+    'messages,river|2|c3.1|1|search(rollouts=2,candidates=2)/greedy': ('9d68ec323da7e729', (123, 127)),
+    'messages,river|2|c3.1|2|search(rollouts=2,candidates=2)/greedy': ('da5f265d53922e58', (89, 110)),
+    'messages,river|2|classic|1|search(rollouts=2,candidates=2)/greedy': ('417664910183a6d5', (139, 97)),
+    'messages,river|2|classic|2|search(rollouts=2,candidates=2)/greedy': ('310c09824954e3d1', (68, 91)),
+}
+
+
+def _case(key):
+    exp, n, ed, seed, specs = key.split("|")
+    rules = Rules(players=int(n), expansions=tuple(e for e in exp.split(",") if e),
+                  messages=MessagesOptions(ed))
+    return rules, int(seed), specs.split("/")
+
+
+def _digest(history) -> str:
+    return hashlib.sha256(repr(list(history)).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("key", sorted(BEFORE))
+def test_policies_choose_through_the_view_as_they_did_on_the_game(key):
+    rules, seed, specs = _case(key)
+    g = play(Game(rules, seed), [player(s) for s in specs])
+    assert (_digest(g.history), tuple(g.scores)) == BEFORE[key]
+
+
+@pytest.mark.parametrize("key", sorted(k for k in BEFORE if supports(_case(k)[0])))
+def test_python_policies_on_the_c_game_choose_as_on_the_python_game(key):
+    # every seat answered from Python through the view over a CGame
+    rules, seed, specs = _case(key)
+    g = play(CGame(rules, seed), [player(s) for s in specs])
+    assert (_digest(g.history), tuple(g.scores)) == BEFORE[key]
+
+
+def _at(game, turn):
+    greedy = player("greedy")
+    while game.decision is not None and (game.turn < turn or game.decision.kind != "place"):
+        game.apply(greedy.choose(game, game.decision))
+    return game
+
+
+RULES_ALL = Rules(players=3, expansions=("messages", "river", "courier"))
+
+
+@pytest.mark.parametrize("engine", [Game, CGame])
+def test_the_view_cannot_change_the_game(engine):
+    g = _at(engine(RULES_ALL, 3), 30)
+    v = view_of(g)
+    before = (g.turn, tuple(g.scores), len(g.board), len(g.events), g.tiles_left)
+    with pytest.raises(TypeError):
+        v.board.place(0, 5, 5, 0)
+    with pytest.raises(TypeError):
+        v.board.add_figure(0, 0, 1, 0)
+    with pytest.raises(TypeError):
+        v.board.remove_figure(0)
+    with pytest.raises(TypeError):
+        v.board.clone()
+    with pytest.raises(TypeError):
+        v.scores = [0, 0, 0]
+    with pytest.raises(TypeError):
+        v._game = None
+    assert isinstance(v.scores, tuple) and isinstance(v.supply, tuple) and isinstance(v.history, tuple)
+    with pytest.raises(TypeError):
+        v.points[0]["road"] = 99
+    with pytest.raises(TypeError):
+        v.events[-1]["e"] = "x"
+    m = v.messages
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        m.in_hand = "extra_turn"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        v.courier.at = (0, 0)
+    d = strategy_decision(g.decision)
+    with pytest.raises(TypeError):
+        d.choices.rows = ()
+    with pytest.raises(AttributeError):
+        d.choices.board  # a Game's TurnOptions hold the game's own board: not reachable
+    assert (g.turn, tuple(g.scores), len(g.board), len(g.events), g.tiles_left) == before
+
+
+@pytest.mark.parametrize("engine", [Game, CGame])
+def test_the_view_reads_the_state_of_either_engine(engine):
+    g = _at(engine(RULES_ALL, 11), 40)
+    v = View(g)
+    assert (v.turn, v.seat, v.tiles_left, v.rules) == (g.turn, g.seat, g.tiles_left, g.rules)
+    assert v.scores == tuple(g.scores) and v.supply == tuple(g.supply)
+    assert [dict(p) for p in v.points] == g.points
+    assert v.history == tuple(g.history) and len(v.events) == len(g.events)
+    assert v.placed_index == len(g.board) - 1 and len(v.board) == len(g.board)
+    m = v.messages
+    # the score is the two scoring figures' sum (R-MSG-9)
+    assert [sum(s.position) for s in m.seats] == list(g.scores)
+    assert m.deck_size == 8 and m.in_hand is None  # a place decision: no message in hand
+    assert set(v.snapshots) == {"messages", "river", "courier"}
+    for s in range(3):  # R-BASE-4: a follower only from supply
+        assert v.figure_rules(s) == (((0, 0b1111, 1, 1, 1),) if g.supply[s] else ())
+
+
+def test_the_views_snapshots_match_the_python_engines_state():
+    rules = Rules(players=2, expansions=("messages", "river", "courier", "mayors"))
+    g = Game(rules, 5)
+    greedy = player("greedy")
+    seen_river = seen_courier = seen_hand = 0
+    while g.decision is not None:
+        v = view_of(g)
+        assert v.river.end == (None if g.river is None else g.river.end)
+        assert v.courier.at == g.courier.at
+        m = v.messages
+        assert m.in_hand == g.msg.in_hand and m.deck_size == len(g.msg.deck)
+        assert [s.position for s in m.seats] == [tuple(p.position) for p in g.msg.players]
+        assert [s.moves for s in m.seats] == [tuple(p.moves) for p in g.msg.players]
+        for s, p in zip(v.mayors.seats, g.mm.players):
+            assert (s.mayor, s.messenger, s.scarecrow, s.town_hall) == (
+                p.supply[1], p.supply[2], p.supply[3], p.town_hall)
+        for seat in range(2):
+            assert v.figure_rules(seat) == g.figure_rules(seat)
+        seen_river += v.river.end is not None
+        seen_courier += v.courier.at is not None
+        seen_hand += m.in_hand is not None
+        g.apply(greedy.choose(v, g.decision))
+    assert seen_river and seen_courier and seen_hand  # each snapshot was seen in play
+
+
+def test_river_end_follows_the_river_to_the_lake():
+    rules = Rules(players=2, expansions=("river",))
+    g = Game(rules, 2)
+    first = player("first")
+    ends = []
+    while g.decision is not None and g.tiles_left > 60:
+        ends.append(river_end(view_of(g).board))
+        assert ends[-1] == g.river.end
+        g.apply(first.choose(g, g.decision))
+    assert ends[0] is not None and ends[-1] is None  # R-RIV-1: spring first, lake last
+    assert not is_river_tile(g.catalogue.types[g.catalogue.index[g.decision.tile]])
+
+
+def test_every_declared_snapshot_is_built_by_the_view():
+    declared = {e.snapshot for e in expansions.EXPANSIONS if e.snapshot}
+    assert declared == set(SNAPSHOTS)
