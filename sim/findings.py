@@ -394,8 +394,8 @@ def regenerate(root: str | Path = ".", doc: str | Path = "docs/findings.md", wor
              f"the `search` strategy at the end: how much stronger than greedy it is, and "
              f"the seat-advantage and message-value findings rerun with search players "
              f"beside greedy's. Run sizes are what one shared core of this machine finishes in minutes (CPU "
-             f"time per run below): the fork designs play in the Python engine (every branch "
-             f"is a clone), the others mostly in the C engine; more blocks give tighter "
+             f"time per run below): every design now plays in the C game (a fork's branches "
+             f"are C clones; some runs below were made before, on the Python engine); more blocks give tighter "
              f"intervals at a cost that grows with them.\n"]
     done: dict[str, tuple] = {}  # config name -> (experiment, report, CPU seconds)
 
