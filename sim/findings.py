@@ -24,13 +24,16 @@ from sim.tournament.run import run_experiment
 LOW_VARIANCE = ("smallest_road", "smallest_city", "smallest_monastery", "coats_of_arms",
                 "per_knight", "per_farmer")  # message actions with paired sd of a few points
 TARGET = 0.3  # points: the half-width asked of their values
+STRENGTH, STRENGTH_BLOCKS = 0.65, 1000  # issue 16: search's win share against greedy, blocks
+Z = 1.96  # an interval's half-width over this is its standard error (normal approximation)
 
 
 @dataclass(frozen=True)
 class Section:
     config: str  # a shipped config's name (sim/configs/<name>.toml)
     title: str
-    render: object  # report dict -> lines of markdown
+    render: object  # report dict (then the reports of `beside`, in order) -> lines of markdown
+    beside: tuple[str, ...] = ()  # configs whose findings this section sets its own beside
 
 
 def est(v, low, high, digits=3, signed=False) -> str:
@@ -207,6 +210,136 @@ def _ladder(rep) -> list[str]:
             + _table(["spec", "rating"], rows))
 
 
+def _versus(rep) -> list[tuple[str, str, dict, dict]]:
+    """Each non-baseline arm of a variants run: (arm name, its player spec, its
+    head-to-head row against the opponent, its paired row against the baseline arm)."""
+    design = rep["provenance"]["config"]["design"]
+    opponent = design["opponents"][0]
+    pw = {(r["player"], r["opponent"]): r for r in rep["pairwise"]}
+    arms = {a["arm"]: a for a in rep["arms"]}
+    return [(name, spec, pw[(spec, opponent)], arms[name]) for name, spec in design["arms"][1:]]
+
+
+def strength_verdict(pw: dict) -> str:
+    """Issue 16's target on a head-to-head row (win share, low, high, blocks): met only
+    when the run is large enough and the whole 95% interval clears the share."""
+    if pw["blocks"] < STRENGTH_BLOCKS:
+        return f"not tested: {pw['blocks']:,} blocks, fewer than {STRENGTH_BLOCKS:,}"
+    if pw["low"] > STRENGTH:
+        return f"met: the whole interval lies above {STRENGTH:.0%}"
+    if pw["win_share"] > STRENGTH:
+        return f"not shown: the estimate is above {STRENGTH:.0%} but its interval reaches below"
+    return f"not met: the estimate is {STRENGTH:.0%} or below"
+
+
+def _strength(rep) -> list[str]:
+    opponent = rep["provenance"]["config"]["design"]["opponents"][0]
+    seats = {(r["player"], r["seat"]): r for r in rep["seat_by_player"]}
+    out = []
+    for _, spec, pw, arm in _versus(rep):
+        first, second = (seats[(spec, s)] for s in (0, 1))
+        out += [f"`{spec}` wins {est(pw['win_share'], pw['low'], pw['high'])} of its "
+                f"{pw['games']:,} games against `{opponent}` in {pw['blocks']:,} blocks (each block "
+                f"one seed in both seat orders): {est(first['win_share'], first['low'], first['high'])} "
+                f"as the first player, {est(second['win_share'], second['low'], second['high'])} as "
+                f"the second; Elo {pw['elo']:+.0f} [{pw['elo_low']:+.0f}, {pw['elo_high']:+.0f}]. "
+                f"Its final margin minus `{opponent}`'s own in the same seeds' mirror games: "
+                f"{est(arm['d_margin'], arm['d_margin_low'], arm['d_margin_high'], 1, True)} "
+                f"points.", "",
+                f"Issue 16's target (at least {STRENGTH:.0%} win share over at least "
+                f"{STRENGTH_BLOCKS:,} blocks, both seat orders, interval by block): "
+                f"**{strength_verdict(pw)}**."]
+    return out
+
+
+def _budgets(rep) -> list[str]:
+    """The budget ladder: each search arm against greedy, in the config's order (budgets
+    rising), and whether the win share rises with them."""
+    rows = _versus(rep)
+    opponent = rep["provenance"]["config"]["design"]["opponents"][0]
+    out = [f"Each arm in both seat orders against `{opponent}`, {rows[0][2]['blocks']:,} blocks; "
+           f"Δ: paired by block against the `{rows[0][3]['baseline']}` arm's mirror games "
+           f"(0.5 by construction), Holm over the arms:", ""]
+    out += _table(["arm", "player", f"win share vs `{opponent}`", "Δ win share (Holm p)",
+                   "Δ final margin (points)"],
+                  [[f"`{name}`", f"`{spec}`", est(pw["win_share"], pw["low"], pw["high"]),
+                    f"{est(a['d_win_share'], a['d_win_share_low'], a['d_win_share_high'], signed=True)} "
+                    f"({fmt_p(a['d_win_share_p_holm'])})",
+                    est(a["d_margin"], a["d_margin_low"], a["d_margin_high"], 1, True)]
+                   for name, spec, pw, a in rows])
+    shares = [pw["win_share"] for _, _, pw, _ in rows]
+    steps = "rises at every step" if all(b > a for a, b in zip(shares, shares[1:])) else \
+        "does not rise at every step"
+    low, high = rows[0][2], rows[-1][2]
+    apart = ("lies wholly above" if high["low"] > low["high"] else "overlaps")
+    return out + ["", f"The win share {steps} of the ladder ({' → '.join(f'{v:.3f}' for v in shares)}); "
+                      f"the largest budget's interval {apart} the smallest's."]
+
+
+def _half(low, high) -> float:
+    return (high - low) / 2
+
+
+def _apart(a: tuple, b: tuple, digits: int) -> str:
+    """a − b for two independent estimates (value, low, high), with the interval of the
+    normal approximation from their two intervals."""
+    d = a[0] - b[0]
+    hw = math.hypot(_half(*a[1:]), _half(*b[1:]))
+    return est(d, d - hw, d + hw, digits, True)
+
+
+def _seat_beside(rep, greedy) -> list[str]:
+    def head(r):
+        h = next(h for h in r["headline"] if h["family"] == "seat advantage")
+        return h, (h["estimate"], h["low"], h["high"])
+    (s, sv), (g, gv) = head(rep), head(greedy)
+    return _seat(rep) + [
+        "", f"Beside greedy's (section \"Seat advantage\", the same rules): "
+            f"{est(*gv)} over {g['blocks']:,} blocks. Interval half-width ±{_half(*sv[1:]):.3f} "
+            f"here, ±{_half(*gv[1:]):.3f} for greedy. Search − greedy: {_apart(sv, gv, 3)} "
+            f"(independent runs; normal approximation from the two intervals)."]
+
+
+def _message_values_beside(rep, greedy) -> list[str]:
+    def rows(r):
+        return {(v["action"], v["edition"]): v for v in r.get("counterfactual", []) if v["phase"] == "all"}
+    mine, theirs = rows(rep), rows(greedy)
+    if not mine:
+        return ["No forks."]
+    order = sorted(mine, key=lambda k: -mine[k]["d_margin"])
+    table, widths, differ = [], [], []
+    for k in order:
+        m, g = mine[k], theirs.get(k)
+        mv = (m["d_margin"], m["d_margin_low"], m["d_margin_high"])
+        cell = (lambda v: f"{est(v['d_margin'], v['d_margin_low'], v['d_margin_high'], 2, True)} "
+                          f"pts ({v['draws']:,} forks); win {est(v['d_win'], v['d_win_low'], v['d_win_high'], 3, True)}")
+        diff = "—"
+        if g is not None and None not in (mv[1], mv[2], g["d_margin_low"], g["d_margin_high"]):
+            gv = (g["d_margin"], g["d_margin_low"], g["d_margin_high"])
+            diff = _apart(mv, gv, 2)
+            widths.append((_half(*mv[1:]), _half(*gv[1:])))
+            d, hw = mv[0] - gv[0], math.hypot(_half(*mv[1:]), _half(*gv[1:]))
+            if abs(d) > hw:
+                differ.append(f"{k[0]} ({d:+.2f})")
+        table.append([k[0], k[1], cell(m), "—" if g is None else cell(g), diff])
+    out = ["Value of taking the action (at its best target) instead of the 2 points, in the "
+           "drawer's final margin (points) and win probability, for search players beside "
+           "greedy ones (section \"Message values by counterfactual forks\"):", ""]
+    out += _table(["action − 2 points", "edition", "search players", "greedy players",
+                   "search − greedy, margin"], table)
+    if widths:
+        ws, wg = (sorted(w[i] for w in widths)[len(widths) // 2] for i in (0, 1))
+        out += ["", f"Median interval half-width over the actions: ±{ws:.2f} points with search "
+                    f"players ({rep['provenance']['blocks_stored']:,} blocks), ±{wg:.2f} with greedy "
+                    f"players ({greedy['provenance']['blocks_stored']:,} blocks). Search − greedy "
+                    f"is a normal approximation from the two intervals (independent runs); its "
+                    f"95% interval excludes 0 (no correction for the {len(widths)} comparisons) "
+                    f"for: {', '.join(differ) or 'no action'}. Half-widths shrink as 1/√blocks: "
+                    f"about {math.ceil(rep['provenance']['blocks_stored'] * (ws / wg) ** 2):,} "
+                    f"blocks of search players would match greedy's median width."]
+    return out
+
+
 SECTIONS = (
     Section("seat_advantage", "Seat advantage", _seat),
     Section("messages_figure_policy", "The Messages: scoring-figure policies", _arms),
@@ -222,6 +355,15 @@ SECTIONS = (
     Section("mayors_road_forks",
             "Messengers & Mayors: messenger meeple or follower on a road, at the moment of choice",
             _roads_when),
+    Section("search_vs_greedy_base_1000", "Search against greedy: the base game", _strength),
+    Section("search_vs_greedy_1000", "Search against greedy: The Messages (c3.1)", _strength),
+    Section("search_vs_greedy_base", "Search budget ladder: the base game", _budgets),
+    Section("search_vs_greedy", "Search budget ladder: The Messages (c3.1)", _budgets),
+    Section("search_seat_advantage", "Seat advantage between search players", _seat_beside,
+            beside=("seat_advantage",)),
+    Section("search_message_counterfactual",
+            "Message values to search players, by counterfactual forks", _message_values_beside,
+            beside=("message_counterfactual",)),
 )
 
 
@@ -237,41 +379,49 @@ def _cpu_seconds(out: Path, spent: float, fresh: bool) -> float:
 def regenerate(root: str | Path = ".", doc: str | Path = "docs/findings.md", workers: int = 0,
                force: bool = False, only: tuple[str, ...] = (), echo=print,
                configs: dict[str, Path] | None = None) -> str:
-    """Run (or resume) every section's config (the shipped ones unless `configs` maps
-    names to files) with its run directory under `root`, report, and write `root/doc`.
-    Returns the document's text."""
+    """Run (or resume) every section's config and the ones it sets itself beside (the
+    shipped ones, or the files `configs` maps names to) with its run directory under
+    `root`, report, and write `root/doc`. Returns the document's text."""
     root = Path(root)
-    configs = configs or shipped_configs()
+    configs = {**shipped_configs(), **(configs or {})}
     parts = [f"# Findings\n\nRegenerated by `carcsim findings` on "
              f"{time.strftime('%Y-%m-%d', time.gmtime())} from the shipped configs: each "
              f"section's run is the command shown under its title, its numbers the output of "
              f"`carcsim report` on that run. {UNIT_NOTE} Win shares count a shared win as "
              f"1/winners; 95% intervals; p adjusted by Holm within each question's family.\n\n"
-             f"All players are the built-in `greedy` policy or variants of it, two players: "
-             f"findings about greedy players, which a stronger search policy may not share. "
-             f"Run sizes are what one shared core of this machine finishes in minutes (CPU "
-             f"time per run below): the fork designs play in the Python engine (every branch "
-             f"is a clone), the others mostly in the C engine; more blocks give tighter "
+             f"Two players throughout. The players are the built-in `greedy` policy or "
+             f"variants of it (findings about greedy players), except in the sections on "
+             f"the `search` strategy at the end: how much stronger than greedy it is, and "
+             f"the seat-advantage and message-value findings rerun with search players "
+             f"beside greedy's. Run sizes are what one shared core of this machine finishes in minutes (CPU "
+             f"time per run below): every design now plays in the C game (a fork's branches "
+             f"are C clones; some runs below were made before, on the Python engine); more blocks give tighter "
              f"intervals at a cost that grows with them.\n"]
-    total = 0.0
+    done: dict[str, tuple] = {}  # config name -> (experiment, report, CPU seconds)
+
+    def report(name: str) -> tuple:
+        """Run (or resume) a config once per call and build its report."""
+        if name not in done:
+            exp = load_experiment(configs[name])
+            out = root / exp.out
+            t0 = time.process_time()
+            summary = run_experiment(exp, out, workers=workers, force=force)
+            cpu = _cpu_seconds(out, time.process_time() - t0, fresh=summary.shards_skipped == 0)
+            echo(f"{name}: {summary.games} games run ({summary.shards_skipped} shards already "
+                 f"stored), {cpu:.0f} CPU s in all")
+            done[name] = (exp, build(out), cpu)
+        return done[name]
+
     for s in SECTIONS:
-        name = s.config
-        if only and name not in only:
+        if only and s.config not in only:
             continue
-        exp = load_experiment(configs[name])
-        out = root / exp.out
-        t0 = time.process_time()
-        summary = run_experiment(exp, out, workers=workers, force=force)
-        cpu = _cpu_seconds(out, time.process_time() - t0, fresh=summary.shards_skipped == 0)
-        total += cpu
-        echo(f"{name}: {summary.games} games run ({summary.shards_skipped} shards already "
-             f"stored), {cpu:.0f} CPU s in all")
-        rep = build(out)
+        exp, rep, cpu = report(s.config)
         prov = rep["provenance"]
-        parts.append(f"\n## {s.title}\n\n`carcsim run {name} && carcsim report {exp.out}` "
+        parts.append(f"\n## {s.title}\n\n`carcsim run {s.config} && carcsim report {exp.out}` "
                      f"({prov['games_stored']:,} games in {prov['blocks_stored']:,} blocks; "
                      f"code {prov['code_version']}; {cpu:.0f} CPU s here)\n\n"
-                     + "\n".join(s.render(rep)) + "\n")
+                     + "\n".join(s.render(rep, *(report(b)[1] for b in s.beside))) + "\n")
+    total = sum(cpu for _, _, cpu in done.values())
     parts.append(f"\n---\nCPU time of these runs: {total / 60:.1f} minutes in all, measured "
                  f"on a shared, loaded 2-core machine (in-process unless --workers).\n")
     text = "".join(parts)

@@ -169,3 +169,40 @@ def test_a_c_game_without_its_record_is_refused_clearly():
     c = Game(Rules(players=2), 3, record=False)
     with pytest.raises(ValueError, match="keeps no events"):
         Search(rollouts=1).choose(c, c.decision, Stream(1))
+
+
+def test_strength_verdict_needs_the_blocks_and_the_whole_interval():
+    from sim.findings import strength_verdict
+    row = {"win_share": 0.70, "low": 0.66, "high": 0.74, "blocks": 1000}
+    assert strength_verdict(row).startswith("met")
+    assert strength_verdict({**row, "blocks": 999}).startswith("not tested")
+    assert strength_verdict({**row, "low": 0.64}).startswith("not shown")  # interval reaches 0.64
+    assert strength_verdict({**row, "win_share": 0.65, "low": 0.63}).startswith("not met")
+
+
+def test_search_seat_section_sits_beside_greedys(tmp_path):
+    """`carcsim findings --only search_seat_advantage` also runs the greedy config it
+    is set beside, and quotes both runs' own numbers (cut to a few blocks and a small
+    budget here); the difference is the two intervals' normal approximation."""
+    import re
+
+    from sim.analysis.report import build
+    from sim.config import shipped_configs
+    from sim.findings import est, regenerate
+    (tmp_path / "docs").mkdir()
+    configs = {}
+    for name in ("search_seat_advantage", "seat_advantage"):
+        text = re.sub(r"(?m)^blocks = \d+", "blocks = 4", shipped_configs()[name].read_text())
+        configs[name] = tmp_path / f"{name}.toml"
+        configs[name].write_text(text.replace("rollouts=8,candidates=6", "rollouts=1,candidates=2"))
+    doc = regenerate(tmp_path, only=("search_seat_advantage",), echo=lambda s: None, configs=configs)
+    assert "## Seat advantage between search players" in doc and "\n## Seat advantage\n" not in doc
+
+    def seat(name):
+        h = next(h for h in build(tmp_path / "runs" / name)["headline"]
+                 if h["family"] == "seat advantage")
+        return h["estimate"], h["low"], h["high"]
+    s, g = seat("search_seat_advantage"), seat("seat_advantage")
+    assert f"wins {est(*s)} of mirror games" in doc and f"{est(*g)} over 4 blocks" in doc
+    d, hw = s[0] - g[0], ((s[2] - s[1]) ** 2 + (g[2] - g[1]) ** 2) ** 0.5 / 2
+    assert f"Search − greedy: {est(d, d - hw, d + hw, signed=True)}" in doc

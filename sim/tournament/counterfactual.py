@@ -5,7 +5,11 @@ that choice; both are reseeded with the same key (`Game.reseed`: common random n
 for every strategy stream) and finished by the same players, for several rollouts.
 The difference in the deciding seat's final margin and win share is the value of the
 first option over the second with the rest of the game held as equal as the rules
-allow. The main game then goes on as its own player decides. Fork kinds:
+allow. The main game then goes on as its own player decides. On a Game of built-in
+seats paused at the forked kinds (what the runner plays when it can), a fork's
+branches are played in C by one call (`c_branches`, cc_branch_play in
+sim/csrc/branch.c), and the branch of the choice the game goes on with is read from
+the game's own end when that is provably the same game (`Taken`). Fork kinds:
 
     messages        at each message draw: the drawer's best way of taking the action
                     (most immediate points) against the 2 points (R-MSG-8)
