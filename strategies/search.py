@@ -24,9 +24,9 @@ and the rollouts' streams), so games stay reproducible under any number of worke
 The game given is never changed; it must keep its events and history (Game's
 default).
 
-Where the C game does not play the rules (Messengers & Mayors, sim.game.supports)
-the whole decision is answered by `greedy`, without search: Python rollouts would be
-far too slow to be worth having.
+Every decision kind of every expansion is searched (the C game plays them all): the
+place candidates are greedy's best rows over every figure the seat may place
+(R-BASE-4, R-MM-1/5/7), every other decision's choices are all candidates.
 """
 
 from __future__ import annotations
@@ -35,14 +35,15 @@ import dataclasses
 from collections import Counter
 
 from sim import messages
-from sim.cdeal import FOLLOWER_RULE, stack_tiles
-from sim.game import PAUSABLE, Game, supports
+from sim.cdeal import stack_tiles
+from sim.game import PAUSABLE, Game
 from sim.river import is_river_tile
 from sim.rng import Stream
+from sim.view import view_of
 from strategies import player, register
 from strategies.greedy import Greedy
 
-SEARCHED = ("place", "messages", "scoring_figure")  # the decisions of the C game
+SEARCHED = PAUSABLE  # every decision kind the C game can stop at
 
 
 @register("search")
@@ -68,7 +69,7 @@ class Search:
     def choose(self, game, decision, rng):
         if len(decision.choices) == 1:
             return decision.choices[0]
-        if decision.kind not in SEARCHED or not supports(game.rules):
+        if decision.kind not in SEARCHED:
             return self.greedy.choose(game, decision, rng)
         cands = self._candidates(game, decision)
         if len(cands) == 1:
@@ -103,7 +104,7 @@ class Search:
             return list(enumerate(decision.choices))
         gr, seat = self.greedy, decision.seat
         t = game.catalogue.index[decision.tile]
-        figure_rules = (FOLLOWER_RULE,) if game.supply[seat] > 0 else ()  # R-BASE-4
+        figure_rules = view_of(game).figure_rules(seat)  # R-BASE-4, R-MM-1/5/7
         in_play = game.tiles_left + len(game.board)
         rows, values = game.board.turn_values(t, figure_rules, seat, game.rules.players,
                                               gr.open_weight, gr.opponent,
@@ -119,7 +120,7 @@ class Search:
         seat greedy but paused at every decision (its clones play on in C)."""
         rules, events = game.rules, game.events
         drawn = [e["tile"] for e in events if e["e"] in ("draw", "discard")]
-        if not drawn:  # a place decision's own tile is always drawn, so no events are kept
+        if not events:  # a game always records its start: this one records nothing
             raise ValueError("search: the game keeps no events (Game(record=False)): "
                              "expected a game that records its events and history")
         unseen = self._unseen(game, drawn)

@@ -109,8 +109,10 @@ def test_never_mutates_the_game():
     assert pickle.dumps(game) == saved
 
 
-def test_the_search_changes_choices_and_its_draws_come_from_the_seat_stream():
-    rules = Rules(players=2)
+@pytest.mark.parametrize("expansions", [(), ("mayors",)])
+def test_the_search_changes_choices_and_its_draws_come_from_the_seat_stream(expansions):
+    # with Messengers & Mayors too: its decisions are searched in C, not answered as greedy
+    rules = Rules(players=2, expansions=expansions)
     game = _at_turn(rules, 6, 10)
     greedy = player("greedy")
     s = Search(rollouts=4, candidates=6)
