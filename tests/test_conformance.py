@@ -29,6 +29,10 @@ def registered_players() -> list[str]:
     specs = []
     for name, cls in sorted(REGISTRY.items()):
         kinds = getattr(cls, "KINDS", ())
+        params = getattr(cls, "PARAMS", {})
+        budget = {k: v for k, v in (("rollouts", 1), ("candidates", 2)) if k in params}
+        if budget:  # a search policy at its smallest budget: what is checked is legality
+            name += "(" + ",".join(f"{k}={v}" for k, v in budget.items()) + ")"
         if set(DECISION_KINDS) <= set(kinds):
             specs.append(name)
         else:
