@@ -95,14 +95,6 @@ SCARECROW_CHOICES = ("farmer", "lie", "return")  # the C core's order (MM_SC_*)
 
 
 
-def supports(rules: Rules) -> bool:
-    """Whether the C game stands in for the Python engine for these rules wherever it is
-    asked (the fast path of the runner, the search's rollouts): `plays`, but not yet
-    Messengers & Mayors, whose turn options strategies/search.py does not value (it
-    ranks follower rows only) and which the fast path leaves to the engine until then."""
-    return plays(rules) and "mayors" not in rules.expansions
-
-
 def built_in(rules: Rules, players) -> bool:
     """Whether a game of these rules and players is played in C unaided: every seat's
     every policy built in."""

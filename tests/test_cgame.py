@@ -12,7 +12,7 @@ import pytest
 
 from sim.cdeal import plays
 from sim.errors import IllegalMove, InputError
-from sim.game import Game, supports
+from sim.game import Game
 from sim.messages import MessagesOptions
 from sim.play import play
 from sim.rules import Rules
@@ -200,7 +200,6 @@ def test_illegal_choices_and_unplayed_rules_are_refused():
         c.apply((999, 999, 0, -1, -1))
     assert c.decision == d and c.history == []  # nothing changed
     assert plays(Rules(players=2, expansions=("mayors", "messages", "river", "courier")))
-    assert not supports(Rules(players=2, expansions=("mayors",)))  # not yet for search
     with pytest.raises(InputError, match="2 seats for a 3-player game"):
         Game(Rules(players=3), 1, [None, None])
 
