@@ -60,6 +60,7 @@ harness (sim/differential.py) checks the C game against the reference engine
 
 from __future__ import annotations
 
+import weakref
 from typing import NamedTuple
 
 from sim import messages, scoring
@@ -104,43 +105,113 @@ def built_in(rules: Rules, players) -> bool:
     return all(seat_policy(p, rules.messages.edition, scratch) for p in players)
 
 
-def _builtin(policy, table: dict):
-    """The C code of a registered built-in policy, or None (a Python policy)."""
-    name = getattr(policy, "name", None)
-    if name not in table or type(policy) is not REGISTRY.get(name):
-        return None
-    return table[name]
+def _builtin(policy, table: dict, exact: bool = True):
+    """The C code of a registered built-in policy, or None (a Python policy). Not
+    `exact`: the built-in class a subclass inherits its `choose` from (for policy_choice,
+    which plays that built-in's choose)."""
+    for cls in (type(policy),) if exact else type(policy).__mro__:
+        name = getattr(cls, "name", None)
+        if name in table and REGISTRY.get(name) is cls:
+            return table[name]
+    return None
+
+
+# the C codes of the built-in policies by cc_seat_policy decision field (PAUSABLE)
+POLICY_CODES = {"place": PLACE_POLICIES, "scoring_figure": FIGURE_POLICIES,
+                "messages": MESSAGE_POLICIES, **dict.fromkeys(MM_KINDS, MM_POLICIES)}
+
+
+def _set_kind(out, kind: str, policy, edition: str, exact: bool = True) -> bool:
+    """Set cc_seat_policy `out`'s policy for decision `kind` to `policy` with its
+    parameters: its C code if it is built in (`exact` as for _builtin), else
+    CC_POL_PYTHON. True if built in."""
+    code = _builtin(policy, POLICY_CODES[kind], exact)
+    setattr(out, kind, lib.CC_POL_PYTHON if code is None else code)
+    if code == lib.CC_POL_GREEDY and kind == "place":
+        for k in range(4):
+            out.open_weight[k] = policy.open_weight[k]
+        out.opponent, out.follower, out.courier = policy.opponent, policy.follower, policy.courier
+        out.road_figure[0] = _road_figure(policy)
+    elif code == lib.CC_POL_GREEDY and kind == "figure":  # the figure decision after activations
+        for k in range(4):
+            out.figure_weight[k] = policy.open_weight[k]
+        out.figure_opponent, out.figure_follower = policy.opponent, policy.follower
+        out.road_figure[1] = _road_figure(policy)
+    elif code is not None and kind == "messages":
+        if code == lib.CC_POL_GREEDY:
+            out.extra = policy.extra
+        for action, how in getattr(policy, "overrides", {}).items():
+            if action in ACTION_NAMES[edition]:  # the other edition's names never match
+                out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
+    return code is not None
 
 
 def seat_policy(player, edition: str, out) -> bool:
     """Fill cc_seat_policy `out` for `player`: each decision kind whose policy is built
     in is played in C, every other kind is CC_POL_PYTHON (returned to the caller).
     True when every kind is built in (the seat never leaves C)."""
-    place = player.by_kind.get("place", player.default)
-    figure = player.by_kind.get("scoring_figure", player.default)
-    message = player.by_kind.get("messages", player.default)
-    mm = [player.by_kind.get(kind, player.default) for kind in MM_KINDS]
-    codes = (_builtin(place, PLACE_POLICIES), _builtin(figure, FIGURE_POLICIES),
-             _builtin(message, MESSAGE_POLICIES), *(_builtin(p, MM_POLICIES) for p in mm))
-    (out.place, out.scoring_figure, out.messages, out.figure, out.town_hall, out.favour,
-     out.scarecrow, out.ride) = (lib.CC_POL_PYTHON if c is None else c for c in codes)
-    if codes[0] == lib.CC_POL_GREEDY:
-        for k in range(4):
-            out.open_weight[k] = place.open_weight[k]
-        out.opponent, out.follower, out.courier = place.opponent, place.follower, place.courier
-        out.road_figure[0] = _road_figure(place)
-    if codes[3] == lib.CC_POL_GREEDY:  # the figure decision after activations
-        for k in range(4):
-            out.figure_weight[k] = mm[0].open_weight[k]
-        out.figure_opponent, out.figure_follower = mm[0].opponent, mm[0].follower
-        out.road_figure[1] = _road_figure(mm[0])
-    if codes[2] is not None:
-        if codes[2] == lib.CC_POL_GREEDY:
-            out.extra = message.extra
-        for action, how in getattr(message, "overrides", {}).items():
-            if action in ACTION_NAMES[edition]:  # the other edition's names never match
-                out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
-    return None not in codes
+    return all([_set_kind(out, kind, player.by_kind.get(kind, player.default), edition)
+                for kind in PAUSABLE])
+
+
+_POLICY_STRUCTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _policy_struct(policy, edition: str):
+    """cc_seat_policy playing `policy` (or the built-in it inherits `choose` from) for
+    every decision kind that is built in for (the others CC_POL_PYTHON); kept per
+    policy object, whose parameters never change."""
+    by_edition = _POLICY_STRUCTS.setdefault(policy, {})
+    if edition not in by_edition:
+        out = ffi.new("cc_seat_policy *")
+        for kind in PAUSABLE:
+            _set_kind(out, kind, policy, edition, exact=False)
+        by_edition[edition] = out
+    return by_edition[edition]
+
+
+def _c_game(game, policy) -> Game:
+    if not isinstance(game, Game):
+        raise TypeError(f"{getattr(policy, 'name', policy)!r} is a built-in policy, played by the "
+                        f"C game (sim.game.Game): got {type(game).__module__}.{type(game).__qualname__}")
+    return game
+
+
+def policy_choice(game: Game, policy, decision):
+    """`decision`, the current decision of `game`, answered by the built-in `policy` as
+    the C game answers it for a seat playing `policy` (cc_game_policy_choice): the same
+    C functions and parameters, and the deciding seat's own policy stream in `game` (a
+    clone's own), which a random policy advances as in play.
+
+    Raises TypeError for anything but a C game, IllegalMove once the game is over,
+    ValueError for a decision other than the game's current one, and CoreArgumentError
+    for a policy that is not built in for the decision's kind."""
+    game = _c_game(game, policy)
+    d = game.decision
+    if d is None:
+        raise IllegalMove("the game is over")
+    if decision is not d and (decision.kind, decision.seat, decision.tile, len(decision.choices)) != (
+            d.kind, d.seat, d.tile, len(d.choices)):
+        raise ValueError(f"{policy.name}: a built-in policy answers the game's current decision "
+                         f"({d.kind} of seat {d.seat}), not a {decision.kind} of seat {decision.seat}")
+    index = ffi.new("int32_t *")
+    check(lib.cc_game_policy_choice(game._ptr, _policy_struct(policy, game.rules.messages.edition),
+                                    index), "cc_game_policy_choice", policy=policy.name,
+          decision=d.kind)
+    return d.choices[index[0]]
+
+
+def policy_values(game: Game, greedy) -> list[float]:
+    """The value built-in `greedy` gives each choice of `game`'s current place decision
+    (cc_game_policy_values: its valuation before the courier bonus and road_figure)."""
+    game = _c_game(game, greedy)
+    d = game.decision
+    n = 0 if d is None else len(d.choices)
+    values = ffi.new("double[]", max(1, n))
+    got = check(lib.cc_game_policy_values(game._ptr, _policy_struct(greedy, game.rules.messages.edition),
+                                          values, n), "cc_game_policy_values", policy=greedy.name,
+                decision=None if d is None else d.kind)
+    return ffi.unpack(values, got)
 
 
 def _road_figure(greedy) -> int:

@@ -58,6 +58,20 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
         raise InputError(f"{where}: {name}: {e}") from None
 
 
+class BuiltIn:
+    """A policy the C game plays itself (sim/csrc/policy.c; sim/game.py seat_policy
+    names it for a C seat). Called from Python (a seat the caller answers, a strategy
+    that composes it, tests), it asks the game for the answer a C seat playing it gives
+    (sim/csrc/choice.c): its valuation exists once, in C."""
+
+    def choose(self, view, decision, rng):
+        """The game's current `decision` answered by this policy as the C game plays
+        it. `rng` is not used: a built-in policy is played by the game, drawing from
+        the deciding seat's own policy stream in the C game the view shows (a clone's
+        own), exactly as in play."""
+        return view_of(view)._built_in_choice(self, decision)
+
+
 # Who answers a decision kind that a seat's main policy does not know (each expansion
 # declares its decision kinds and their default policies: sim/expansions.py).
 DEFAULTS = expansions.default_policies()

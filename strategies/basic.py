@@ -1,37 +1,25 @@
-"""The simplest policies: `first` (deterministic) and `random` (uniform)."""
+"""The simplest policies: `first` (deterministic) and `random` (uniform). Both are
+played by the C game (sim/csrc/policy.c); `choose` asks it (strategies.BuiltIn)."""
 
-from strategies import register
+from strategies import BuiltIn, register
+
+ALL_KINDS = ("place", "figure", "scoring_figure", "messages", "town_hall", "favour", "scarecrow",
+             "ride")
 
 
 @register("first")
-class First:
-    """The first legal choice; a figure whenever one may be placed (a trivial,
-    deterministic chooser for tests and golden games)."""
+class First(BuiltIn):
+    """The first legal choice; a figure whenever one may be placed (the first
+    placement's first row with a figure, or in a step-2 "figure" decision the first
+    figure rather than none): a trivial, deterministic chooser for tests and golden
+    games."""
 
-    KINDS = ("place", "figure", "scoring_figure", "messages", "town_hall", "favour", "scarecrow",
-             "ride")
-
-    def choose(self, view, decision, rng):
-        first = decision.choices[0]
-        if decision.kind == "figure":  # (-1, -1) "none" comes first
-            return decision.choices[1]
-        if decision.kind != "place":
-            return first
-        for c in decision.choices:  # the first placement's rows are contiguous
-            if c[:3] != first[:3]:
-                break
-            if c[3] >= 0:
-                return c
-        return first
+    KINDS = ALL_KINDS
 
 
 @register("random")
-class Random:
+class Random(BuiltIn):
     """Uniform over the legal choices of each decision (every placement × figure option
-    of a turn equally likely)."""
+    of a turn equally likely): one draw below(n) from the seat's stream per decision."""
 
-    KINDS = ("place", "figure", "scoring_figure", "messages", "town_hall", "favour", "scarecrow",
-             "ride")
-
-    def choose(self, view, decision, rng):
-        return decision.choices[rng.below(len(decision.choices))]
+    KINDS = ALL_KINDS

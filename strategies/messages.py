@@ -1,5 +1,6 @@
 """Policies for The Messages' decisions: which scoring figure moves ("scoring_figure")
-and how a drawn message is resolved ("messages"). See RULES.md section 2.
+and how a drawn message is resolved ("messages"). See RULES.md section 2. All are
+played by the C game (sim/csrc/policy.c); `choose` asks it (strategies.BuiltIn).
 
 Scoring figure (info: points, source, positions of meeple and messenger):
     meeple_only  always the scoring meeple
@@ -8,9 +9,9 @@ Scoring figure (info: points, source, positions of meeple and messenger):
     spread       dark_seeker, else keep the two figures on different residues mod 5,
                  so the next points hit a dark space with either figure
     coverage     dark_seeker, else maximise the chance that the next award puts a
-                 figure on a dark space, under PRIOR (points mod 5 of awards measured
-                 in 300 greedy 2-player games: mostly 4s, from 2-tile cities and
-                 9-point monasteries)
+                 figure on a dark space, under a prior of the next award's points mod 5
+                 (policy.c PRIOR, measured in 300 greedy 2-player games: mostly 4s,
+                 from 2-tile cities and 9-point monasteries)
 
 Messages (info: action, number, points of each choice), each with per-action
 overrides as parameters, e.g. `always_action(smallest_road="2")`:
@@ -18,94 +19,54 @@ overrides as parameters, e.g. `always_action(smallest_road="2")`:
     always_2       always the 2 points
     greedy         (strategies/greedy.py) whichever gives more immediate points; an
                    extra tile or turn counts as `extra` points; ties take the action
+An override "2" takes the 2 points for that action, "action" its best target when
+possible; the best target is the one with the most immediate points, the first of
+equals (R-MSG-8: an impossible action gets the 2 points).
 """
 
 from __future__ import annotations
 
-from sim.messages import ALL_ACTIONS, FIGURES, TWO_POINTS, on_dark
-from strategies import register
-
-PRIOR = (0.093, 0.095, 0.165, 0.169, 0.479)  # P(points % 5 == k) of the next award
-MEEPLE, MESSENGER = FIGURES
-
-
-def _dark_choice(info) -> str | None:
-    points, (meeple, messenger) = info["points"], info["positions"]
-    m, s = on_dark(meeple + points), on_dark(messenger + points)
-    if m != s:
-        return MEEPLE if m else MESSENGER
-    return MEEPLE if m else None
+from sim.messages import ALL_ACTIONS, TWO_POINTS
+from strategies import BuiltIn, register
 
 
 @register("meeple_only")
-class MeepleOnly:
+class MeepleOnly(BuiltIn):
     """Every point on the scoring meeple (the messenger never moves)."""
 
     KINDS = ("scoring_figure",)
 
-    def choose(self, view, decision, rng):
-        return MEEPLE
-
 
 @register("alternate")
-class Alternate:
+class Alternate(BuiltIn):
     """Meeple and messenger in turn."""
 
     KINDS = ("scoring_figure",)
 
-    def choose(self, view, decision, rng):
-        return FIGURES[sum(view.messages.seats[decision.seat].moves) % 2]
-
 
 @register("dark_seeker")
-class DarkSeeker:
+class DarkSeeker(BuiltIn):
     """The figure that lands on a dark space; otherwise the meeple."""
 
     KINDS = ("scoring_figure",)
 
-    def choose(self, view, decision, rng):
-        return _dark_choice(decision.info) or MEEPLE
-
 
 @register("spread")
-class Spread:
+class Spread(BuiltIn):
     """Dark space first; else keep the figures on different residues mod 5."""
 
     KINDS = ("scoring_figure",)
 
-    def choose(self, view, decision, rng):
-        dark = _dark_choice(decision.info)
-        if dark:
-            return dark
-        points, (meeple, messenger) = decision.info["points"], decision.info["positions"]
-        if (meeple + points) % 5 == messenger % 5:
-            return MESSENGER
-        return MEEPLE
-
 
 @register("coverage")
-class Coverage:
+class Coverage(BuiltIn):
     """Dark space first; else the move most likely to let the next award hit one."""
 
     KINDS = ("scoring_figure",)
 
-    @staticmethod
-    def chance(a: int, b: int) -> float:
-        return sum(p for k, p in enumerate(PRIOR) if (a + k) % 5 == 0 or (b + k) % 5 == 0)
 
-    def choose(self, view, decision, rng):
-        dark = _dark_choice(decision.info)
-        if dark:
-            return dark
-        points, (meeple, messenger) = decision.info["points"], decision.info["positions"]
-        on_meeple = self.chance(meeple + points, messenger)
-        on_messenger = self.chance(meeple, messenger + points)
-        return MESSENGER if on_messenger > on_meeple else MEEPLE
-
-
-class MessagePolicy:
-    """Shared by the message policies: per-action overrides ("2" or "action") and
-    the choice of the action's best target (most immediate points, then first)."""
+class MessagePolicy(BuiltIn):
+    """Shared by the message policies: per-action overrides ("2" or "action")."""
 
     KINDS = ("messages",)
     PARAMS = {a: str for a in ALL_ACTIONS}
@@ -118,37 +79,21 @@ class MessagePolicy:
 
     @staticmethod
     def best_action(decision):
-        """(choice, points) of the action's best way, or None if not possible."""
+        """(choice, points) of the drawn action's best way, or None if it is not
+        possible: the branch sim/tournament/counterfactual.py compares with the 2
+        points (the same way the policies take, policy.c policy_messages)."""
         ways = [(c, p) for c, p in zip(decision.choices, decision.info["points"])
                 if c[0] != TWO_POINTS]
         if not ways:
             return None
         return max(ways, key=lambda w: -1 if w[1] is None else w[1])
 
-    def prefer_action(self, decision, best) -> bool:
-        raise NotImplementedError
-
-    def choose(self, view, decision, rng):
-        best = self.best_action(decision)
-        how = self.overrides.get(decision.info["action"])
-        if best is None or how == "2":
-            return (TWO_POINTS, None)  # R-MSG-8: an impossible action gets the 2 points
-        if how == "action" or self.prefer_action(decision, best):
-            return best[0]
-        return (TWO_POINTS, None)
-
 
 @register("always_action")
 class AlwaysAction(MessagePolicy):
     """The message's action whenever possible, at its best target."""
 
-    def prefer_action(self, decision, best) -> bool:
-        return True
-
 
 @register("always_2")
 class AlwaysTwo(MessagePolicy):
     """Always the 2 points."""
-
-    def prefer_action(self, decision, best) -> bool:
-        return False

@@ -1,7 +1,7 @@
 """`search`: determinised greedy rollouts, played in C, over greedy's best few choices.
 
 For a place decision the candidates are greedy's `candidates` best rows by its own C
-valuation (strategies/greedy.py; greedy's choice comes first); for a messages or
+valuation (strategies/greedy.py `values`; greedy's choice comes first); for a messages or
 scoring_figure decision, every choice. Each candidate is scored by `rollouts`
 determinised rollouts: rollout r deals the tiles not yet seen in a fresh random order
 (river tiles still first, the lake last of them, R-RIV-1) and the message tiles not
@@ -39,7 +39,6 @@ from sim.cdeal import stack_tiles
 from sim.game import PAUSABLE, Game
 from sim.river import is_river_tile
 from sim.rng import Stream
-from sim.view import view_of
 from strategies import player, register
 from strategies.greedy import Greedy
 
@@ -102,18 +101,9 @@ class Search:
         best placements by its valuation, or every choice of another decision."""
         if decision.kind != "place":
             return list(enumerate(decision.choices))
-        gr, seat = self.greedy, decision.seat
-        t = game.catalogue.index[decision.tile]
-        figure_rules = view_of(game).figure_rules(seat)  # R-BASE-4, R-MM-1/5/7
-        in_play = game.tiles_left + len(game.board)
-        rows, values = game.board.turn_values(t, figure_rules, seat, game.rules.players,
-                                              gr.open_weight, gr.opponent,
-                                              gr.follower * game.tiles_left / in_play)
-        allowed = set(decision.choices)  # the river narrows the rows (R-RIV-2)
-        ranked = sorted((-v, i, r) for i, (r, v) in enumerate(zip(rows, values)) if r in allowed)
-        if len(ranked) != len(allowed):
-            raise RuntimeError("search: greedy's valuation rows are not the decision's choices")
-        return [(i, r) for _, i, r in ranked[:self.candidates]]
+        values = self.greedy.values(game)  # in C, over every figure the seat may place
+        ranked = sorted((-v, i) for i, v in enumerate(values))
+        return [(i, decision.choices[i]) for _, i in ranked[:self.candidates]]
 
     def _positioned(self, game, decision, deals: Stream) -> Game:
         """A C game at `decision` on a fresh deal of what the seat has not seen, every

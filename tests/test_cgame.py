@@ -1,12 +1,13 @@
 """The game as a C handle (sim/game.py) beyond what the differential harness compares
-against the reference engine: built-in policies played in C give the game their
-Python `choose()` gives; clone, deepcopy and pickle (a C save) at a decision play on
-identically; batches give the columns of single games; bad calls are refused.
-Over every combination of The Messages (both editions, ZMG), the River and the
-Courier, 2-6 players and every built-in policy (Messengers & Mayors:
-tests/test_cgame_mayors.py)."""
+against the reference engine: a built-in policy asked decision by decision from
+Python (cc_game_policy_choice, sim/csrc/choice.c) gives the game the C seats play,
+and refuses misuse without a change; clone, deepcopy and pickle (a C save) at a
+decision play on identically; batches give the columns of single games; bad calls
+are refused. Over every combination of the expansions, both editions of The Messages
+(and ZMG), 2-6 players and every built-in policy. Longer runs: CARCSIM_SOAK=1."""
 
 import itertools
+import os
 
 import pytest
 
@@ -73,15 +74,190 @@ def _from_python(rules, seed, specs, **kw):
     return play(Game(rules, seed, **kw), [player(p) for p in specs])
 
 
-@pytest.mark.parametrize("name,expansions,options", VARIANTS, ids=[v[0] for v in VARIANTS])
-def test_built_in_seats_in_c_play_the_game_their_python_policies_play(name, expansions, options):
-    """A game of built-in seats never leaves C, and is the game the same policies
-    play when each decision is asked from Python (strategies/*.py choose())."""
-    for seed in range(6):  # 16 variants x 6: 96 games
-        specs = _seats(seed, 2 + seed % 5)
-        rules = _rules(expansions, options, len(specs))
-        _same_game(Game(rules, seed, [player(p) for p in specs]), _from_python(rules, seed, specs),
-                   (name, seed, specs))
+def _all_variants():
+    """(name, expansions, messages options) for every combination of the four
+    expansions, The Messages in each edition (and ZMG)."""
+    for n in range(len(ALL_EXPANSIONS) + 1):
+        for combo in itertools.combinations(ALL_EXPANSIONS, n):
+            for ed in (MESSAGE_OPTIONS if "messages" in combo else ("c3.1",)):
+                yield f"{'+'.join(combo) or 'base'}-{ed}", combo, MESSAGE_OPTIONS[ed]
+
+
+ALL_EXPANSIONS = ("messages", "river", "courier", "mayors")
+ALL_VARIANTS = list(_all_variants())  # 8 without The Messages + 8 x 3 with: 32
+# every built-in policy for every decision kind, with parameters and overrides
+EVERY_POLICY = SEATS + [
+    "greedy(road_figure=\"messenger\")",
+    "greedy(road_figure=\"follower\",courier=2.0)+scoring_figure=coverage",
+    "random+figure=greedy(city=2.0,opponent=0.5)+ride=greedy",
+    "greedy(follower=0.5,field=0.2)+town_hall=random+favour=first+scarecrow=random",
+    "first+ride=random+figure=greedy(road_figure=\"messenger\")+messages=always_action",
+    "greedy+town_hall=first+scarecrow=first+ride=first+figure=random",
+    "random+messages=always_2(smallest_city=\"action\",extra_turn=\"action\")"]
+SOAK = os.environ.get("CARCSIM_SOAK") == "1"
+
+
+def _streams(g: Game) -> list[int]:
+    return [g.stream(s).state for s in range(g.rules.players)]
+
+
+@pytest.mark.parametrize("name,expansions,options", ALL_VARIANTS, ids=[v[0] for v in ALL_VARIANTS])
+def test_built_in_policies_asked_from_python_play_the_game_the_c_seats_play(name, expansions, options):
+    """Every decision of a game answered from Python through cc_game_policy_choice
+    (strategies' choose()) gives the game built-in seats play without leaving C: every
+    choice, event and result, and each seat's policy stream where it ended. Every
+    combination x 2-6 players x every built-in policy (cycled over the seats)."""
+    for seed in range(30 if SOAK else 3):
+        for n in range(2, 7):
+            k = seed * 5 + n
+            specs = [EVERY_POLICY[(k * 3 + s * 7) % len(EVERY_POLICY)] for s in range(n)]
+            rules = _rules(expansions, options, n)
+            c = Game(rules, k, [player(p) for p in specs])
+            assert c.decision is None  # built-in seats never leave C
+            asked = _from_python(rules, k, specs)
+            _same_game(c, asked, (name, k, specs))
+            assert _streams(c) == _streams(asked), (name, k, specs)
+
+
+def test_every_built_in_policy_is_asked_in_the_matrix():
+    """The matrix above is not vacuous: its seats name every registered built-in."""
+    from strategies import REGISTRY
+
+    seats = [player(spec) for spec in EVERY_POLICY]
+    named = {p.name for s in seats for p in (s.default, *s.by_kind.values())}
+    assert named == set(REGISTRY) - {"search"}
+
+
+def _at_place(seed: int = 3, players=2, expansions=()) -> Game:
+    return Game(_rules(expansions, MESSAGE_OPTIONS["c3.1"], players), seed)
+
+
+def _raw_choice(g: Game, pol):
+    """cc_game_policy_choice's return code and index."""
+    from sim._core import ffi, lib
+
+    out = ffi.new("int32_t *", -7)
+    return lib.cc_game_policy_choice(g._ptr, pol, out), out[0]
+
+
+def _state(g: Game):
+    d = g.decision
+    return (tuple(g.history), len(g.events), tuple(g.scores), _streams(g),
+            None if d is None else (d.kind, d.seat, tuple(d.choices)))
+
+
+def test_the_entry_refuses_misuse_and_changes_nothing():
+    from sim._core import CoreArgumentError, ffi, lib
+    from sim.game import _policy_struct, policy_values
+    from strategies import make
+
+    g = _at_place()
+    before = _state(g)
+    python = ffi.new("cc_seat_policy *")
+    for kind in ("place", "scoring_figure", "messages", "figure", "town_hall", "favour",
+                 "scarecrow", "ride"):
+        setattr(python, kind, lib.CC_POL_PYTHON)
+    assert _raw_choice(g, python) == (lib.CC_ERR_ARG, -7)  # no built-in for this kind
+    bad = ffi.new("cc_seat_policy *", _policy_struct(make("random"), "c3.1")[0])
+    bad.place = 42
+    assert _raw_choice(g, bad) == (lib.CC_ERR_ARG, -7)  # not a policy code
+    bad.place, bad.road_figure[0] = lib.CC_POL_GREEDY, 9
+    assert _raw_choice(g, bad) == (lib.CC_ERR_ARG, -7)  # road_figure not a figure
+    out = ffi.new("int32_t *")
+    assert lib.cc_game_policy_choice(ffi.NULL, python, out) == lib.CC_ERR_ARG
+    assert lib.cc_game_policy_choice(g._ptr, ffi.NULL, out) == lib.CC_ERR_ARG
+    assert lib.cc_game_policy_choice(g._ptr, python, ffi.NULL) == lib.CC_ERR_ARG
+    with pytest.raises(CoreArgumentError, match="policy='meeple_only', decision='place'"):
+        make("meeple_only").choose(g, g.decision, None)  # a scoring-figure policy only
+    values = ffi.new("double[]", 1)
+    assert lib.cc_game_policy_values(g._ptr, _policy_struct(make("greedy"), "c3.1"), values, 1) \
+        == lib.CC_ERR_FULL  # the decision has more rows than that
+    with pytest.raises(CoreArgumentError, match="policy='random'"):
+        policy_values(g, make("random"))  # only greedy values rows
+    with pytest.raises(ValueError, match="current decision"):
+        make("first").choose(g, g.decision._replace(kind="messages"), None)
+    assert _state(g) == before  # every refusal left the game as it was
+    play(g, [player("random")] * 2)
+    assert _raw_choice(g, _policy_struct(make("random"), "c3.1")) == (lib.CC_ERR_ARG, -7)
+    with pytest.raises(IllegalMove, match="over"):
+        make("random").choose(g, None, None)
+    with pytest.raises(CoreArgumentError, match="cc_game_policy_values"):
+        make("greedy").values(g)
+
+
+def test_a_built_in_policy_needs_the_c_game():
+    from strategies import make
+
+    class NotAGame:
+        rules = Rules()
+
+    with pytest.raises(TypeError, match="played by the C game"):
+        make("greedy").choose(NotAGame(), None, None)
+
+
+def test_random_draws_once_from_the_deciding_seats_own_stream_not_the_rng_given():
+    """R-BASE-3 place rows: `random` takes row Stream(seat state).below(rows), as the C
+    seat does (one draw per decision); the Stream passed in is not touched, the other
+    seats' streams neither; a deterministic policy draws nothing."""
+    from sim.rng import Stream
+    from strategies import make
+
+    g = _at_place(seed=8, players=3)
+    for _ in range(5):  # into the game: seat 0, 1, 2, 0, 1 place
+        d = g.decision
+        mine = Stream(g.stream(d.seat).state)
+        want = mine.below(len(d.choices))
+        given = Stream(12345)
+        others = [g.stream(s).state for s in range(3) if s != d.seat]
+        assert make("random").choose(g, d, given) == d.choices[want]
+        assert g.stream(d.seat).state == mine.state and given.state == 12345
+        assert [g.stream(s).state for s in range(3) if s != d.seat] == others
+        state = g.stream(d.seat).state
+        choice = make("greedy").choose(g, d, given)
+        assert g.stream(d.seat).state == state and choice in d.choices
+        g.apply(choice)
+
+
+def test_a_clone_answers_from_its_own_stream():
+    from strategies import make
+
+    g = _at_place(seed=4)
+    twin = g.clone()
+    d = g.decision
+    state = g.stream(d.seat).state
+    picked = make("random").choose(twin, twin.decision, None)
+    assert g.stream(d.seat).state == state != twin.stream(d.seat).state  # the clone's moved
+    assert make("random").choose(g, d, None) == picked  # the same state, the same draw
+    assert g.stream(d.seat).state == twin.stream(d.seat).state
+
+
+def test_a_python_policy_composing_a_built_in_one():
+    """A Python place policy that asks greedy (a strategy composing a built-in, as
+    `search` does), with built-in messages and scoring-figure policies: the seat is
+    asked from Python for its place decisions only, and plays greedy's game."""
+    from strategies import Player, make
+
+    class Delegate:
+        name, KINDS = "delegate", ("place",)
+
+        def __init__(self):
+            self.inner = make("greedy")
+
+        def choose(self, view, decision, rng):
+            return self.inner.choose(view, decision, rng)
+
+    rules = _rules(("messages", "mayors"), MESSAGE_OPTIONS["classic"], 3)
+    spec = "greedy+messages=always_action+scoring_figure=spread"
+    seats = [player("random"), Player(Delegate(), {"messages": make("always_action"),
+                                                   "scoring_figure": make("spread")}),
+             player("first")]
+    g = Game(rules, 21, seats)
+    asked = set()
+    while g.decision is not None:
+        asked.add((g.decision.seat, g.decision.kind))
+        g.apply(seats[g.decision.seat].choose(g, g.decision))
+    assert asked == {(1, "place")}
+    _same_game(g, Game(rules, 21, [player(p) for p in ("random", spec, "first")]), "delegate")
 
 
 @pytest.mark.parametrize("name,expansions,options", VARIANTS[::2], ids=[v[0] for v in VARIANTS[::2]])

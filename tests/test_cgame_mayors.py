@@ -1,9 +1,10 @@
 """Messengers & Mayors in the C game (sim/csrc/mayors.c) beyond the differential
-harness: built-in policies played in C give the game their Python choose() gives,
-alone and with every combination of The Messages (both editions), the River and the
-Courier, 2-6 players, every built-in policy for every M&M decision (greedy's
-road_figure too); clone and pickle at every M&M decision kind; batches and the
-records' M&M columns. Longer runs: CARCSIM_SOAK=1."""
+harness: seats answered from Python get every M&M decision kind, alone and with
+every combination of The Messages (both editions), the River and the Courier, 2-6
+players, every built-in policy for every M&M decision (greedy's road_figure too);
+clone and pickle at every M&M decision kind; batches and the records' M&M columns.
+(Built-in policies asked from Python play the C seats' game: tests/test_cgame.py.)
+Longer runs: CARCSIM_SOAK=1."""
 
 import itertools
 import os
@@ -48,23 +49,9 @@ def _rules(expansions, edition, players) -> Rules:
                  messages=MessagesOptions(edition=edition))
 
 
-@pytest.mark.parametrize("name,expansions,edition", VARIANTS, ids=[v[0] for v in VARIANTS])
-def test_built_in_seats_in_c_play_the_mayors_game_their_python_policies_play(name, expansions, edition):
-    """Built-in seats never leave C and play the game their policies play when asked
-    from Python: every choice, event (town halls, crisis meetings, favours,
-    scarecrows, rides), score and the M&M statistics of the result."""
-    for seed in range(40 if SOAK else 6):
-        specs = _seats(seed, 2 + seed % 5)
-        rules = _rules(expansions, edition, len(specs))
-        ref = _from_python(rules, seed, specs)
-        c = Game(rules, seed, [player(p) for p in specs])
-        assert c.decision is None  # no decision came back to Python
-        _same_game(c, ref, (name, seed, specs))
-
-
 def test_every_mayors_rule_is_exercised():
-    """The games above are not vacuous: over a few seeded games every M&M step occurs
-    (a guard on the comparison, which would pass trivially without them)."""
+    """The games of these seats are not vacuous: over a few seeded games every M&M step
+    occurs (a guard on the comparisons, which would pass trivially without them)."""
     seen = set()
     for seed in range(60):
         specs = _seats(seed, 4)

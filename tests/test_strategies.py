@@ -6,7 +6,6 @@ import pytest
 
 from sim.errors import InputError
 from sim.game import Game
-from sim.view import view_of
 from sim.play import play
 from sim.rules import Rules
 from strategies import make, player
@@ -31,14 +30,12 @@ def test_swapped_seats_draw_the_same_tiles():
 
 
 def values(stack):
+    """greedy's value of each choice of the first place decision, as the C game works
+    it out for a greedy seat (cc_game_policy_values)."""
     g = Game(Rules(), 0, stack=stack)
-    t = g.catalogue.index[g.decision.tile]
-    gr = make("greedy")
-    in_play = g.tiles_left + len(g.board)
-    rows, vals = g.board.turn_values(t, view_of(g).figure_rules(0), 0, 2, gr.open_weight, gr.opponent,
-                                     gr.follower * g.tiles_left / in_play)
-    assert rows == list(g.decision.choices)
-    return g, dict(zip(rows, vals))
+    vals = make("greedy").values(g)
+    assert len(vals) == len(g.decision.choices)
+    return g, dict(zip(g.decision.choices, vals))
 
 
 def test_greedy_values_by_hand_last_tile():

@@ -305,6 +305,18 @@ int cc_game_set_stream(cc_game *g, int seat, uint64_t state);
 /* Replaces seat's policies (checked as cc_game_new does; nothing changes on an error).
  * The current decision, if any, is not answered until the next cc_game_apply. */
 int cc_game_set_seat(cc_game *g, int seat, const cc_seat_policy *policy);
+/* The current decision answered by the built-in policy `pol` names for its kind, with
+ * pol's parameters, exactly as the game answers it for a seat playing pol (choice.c):
+ * *choice_index is an index into the decision's choices. A random policy draws from
+ * the deciding seat's own stream, as in play; nothing else changes. Returns CC_OK, or
+ * CC_ERR_ARG with nothing changed: no decision (over), pol invalid, or pol's policy for
+ * this kind is CC_POL_PYTHON. */
+int cc_game_policy_choice(cc_game *g, const cc_seat_policy *pol, int32_t *choice_index);
+/* greedy's valuation of each row of the current place decision for pol (whose place
+ * policy must be greedy), before its courier bonus and road_figure swap: values[i]
+ * for row i (cap doubles). Returns the number of rows, or an error (CC_ERR_ARG: no
+ * place decision or pol not greedy; CC_ERR_FULL: cap too small). */
+int cc_game_policy_values(const cc_game *g, const cc_seat_policy *pol, double *values, int cap);
 
 /* A shard of games of built-in seats in one call (no events, no history): game i is
  * cc_game_new(cfg with shuffle_stack and shuffle_deck set, stack) dealt from its own

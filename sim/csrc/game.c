@@ -97,6 +97,18 @@ int game_tiles_left(const cc_game *g) { return g->nstack - g->top; }
 
 /* ---------------------------------------------------------------- the turn */
 
+cc_greedy_params *game_greedy_params(const cc_game *g, int seat, const cc_seat_policy *sp,
+                                     cc_greedy_params *p) {
+    /* strategies/greedy.py: the follower weight shrinks with the tiles left */
+    int left = game_tiles_left(g), in_play = left + g->board->ntiles;
+    p->player = seat;
+    p->nplayers = g->nplayers;
+    memcpy(p->open_weight, sp->open_weight, sizeof p->open_weight);
+    p->opponent_weight = sp->opponent;
+    p->follower_value = sp->follower * left / in_play;
+    return p;
+}
+
 /* The place decision's rows for tile type t and the active seat (sim/game.py
  * _options); greedy values too when a built-in greedy seat will choose. Returns the
  * number of rows (0: the tile fits nowhere). */
@@ -104,18 +116,8 @@ static int options(cc_game *g, int t) {
     int seat = g->seat;
     cc_figure_rule rules[4];
     int nrules = game_figure_rules(g, seat, rules);
-    const cc_seat_policy *sp = &g->seats[seat];
     cc_greedy_params p, *pp = NULL;
-    if (sp->place == CC_POL_GREEDY) {
-        /* strategies/greedy.py: the follower weight shrinks with the tiles left */
-        int left = game_tiles_left(g), in_play = left + g->board->ntiles;
-        p.player = seat;
-        p.nplayers = g->nplayers;
-        memcpy(p.open_weight, sp->open_weight, sizeof p.open_weight);
-        p.opponent_weight = sp->opponent;
-        p.follower_value = sp->follower * left / in_play;
-        pp = &p;
-    }
+    if (g->seats[seat].place == CC_POL_GREEDY) pp = game_greedy_params(g, seat, &g->seats[seat], &p);
     int n;
     for (;;) {
         n = cc_turn_options(g->board, t, rules, nrules, pp, g->rows, g->values, g->rows_cap);
@@ -365,7 +367,7 @@ static int apply_place(cc_game *g, const int32_t *row) {
     return rc;
 }
 
-static int nchoices(const cc_game *g) {
+int nchoices(const cc_game *g) {
     switch (g->dec_kind) {
     case CC_DEC_PLACE: return g->nrows;
     case CC_DEC_SCORING_FIGURE: return 2;
@@ -426,7 +428,7 @@ static int run(cc_game *g) {
     return 0;
 }
 
-static int policy_of(const cc_game *g) {
+int policy_of(const cc_game *g) {
     const cc_seat_policy *s = &g->seats[g->dec_seat];
     switch (g->dec_kind) {
     case CC_DEC_PLACE: return s->place;
@@ -447,10 +449,8 @@ static int advance(cc_game *g) {
         if (rc < 0) return rc;
         if (g->over) return CC_DEC_NONE;
         if (policy_of(g) == CC_POL_PYTHON) return g->dec_kind;
-        int idx = g->dec_kind == CC_DEC_PLACE ? policy_place(g)
-                : g->dec_kind == CC_DEC_SCORING_FIGURE ? policy_scoring_figure(g)
-                : g->dec_kind == CC_DEC_MESSAGES ? policy_messages(g) : policy_mayors(g);
-        if (idx < 0 || idx >= nchoices(g)) return fail(g, idx < 0 ? idx : CC_ERR_ARG);
+        int idx = policy_choice(g);
+        if (idx < 0) return fail(g, idx);
         rc = apply_choice(g, idx);
         if (rc < 0) return fail(g, rc);
     }
@@ -476,7 +476,7 @@ static int valid_policy(int kind, int p) {
     return 0;
 }
 
-static int check_seat(const cc_seat_policy *p) {
+int check_seat(const cc_seat_policy *p) {
     if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
         || !valid_policy(CC_DEC_MESSAGES, p->messages) || !valid_policy(CC_DEC_FIGURE, p->figure)
         || !valid_policy(CC_DEC_TOWN_HALL, p->town_hall) || !valid_policy(CC_DEC_FAVOUR, p->favour)
