@@ -92,3 +92,111 @@ def test_bad_strategy_specs(spec, message):
     with pytest.raises(InputError) as err:
         player(spec, "--players")
     assert message in str(err.value)
+
+
+def test_greedy_weights_reach_the_c_valuation():
+    # The open 1-tile city of test_greedy_values_by_hand_with_a_tile_left, city weighted
+    # 3.0: 3 × 1 − 1 (the follower's cost) = 2; the farmer by the completed city keeps 3 − 1
+    # (a field's weight multiplies it: field 2.0 gives 6 − 1).
+    g = Game(Rules(), 0, stack=["E", "U"])
+    south = g.catalogue.variant(g.catalogue.index["E"], 1)
+    north = g.catalogue.variant(g.catalogue.index["E"], 2)
+    for spec, row, want in (("greedy(city=3.0)", (0, -1, 1, 0, south.segment_at("city E")), 2.0),
+                            ("greedy(field=2.0)", (0, 1, 2, 0, north.segment_at("field Nw")), 5.0),
+                            ("greedy(follower=0.0)", (0, 1, 2, 0, north.segment_at("field Nw")), 3.0)):
+        from strategies import parse_policy
+
+        v = dict(zip(g.decision.choices, parse_policy(spec, "test").values(g)))
+        assert v[row] == want, spec
+
+
+def _decisions(rules, kind, games=40, spec="greedy+messages=random+scoring_figure=random"):
+    """(game, decision) at every decision of `kind` over seeded games (a copy of each
+    game at it, so a policy can be asked there)."""
+    seats = [player(spec)] * rules.players
+    for seed in range(games):
+        g = Game(rules, seed)
+        while g.decision is not None:
+            d = g.decision
+            if d.kind == kind:
+                yield g.clone(), d
+            g.apply(seats[d.seat].choose(g, d))
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_message_policies_and_their_overrides_by_hand(edition):
+    """R-MSG-8 at every message drawn in 40 greedy games: the action's best way is the
+    choice with the most immediate points (the first of equals; an extra tile or turn
+    has none). always_action takes it when possible, always_2 never; greedy takes it
+    when it gives at least 2 points, an extra tile or turn counting `extra` (3.0: yes;
+    1.0: no); an override "2" or "action" decides that action whatever the policy."""
+    from sim.messages import MessagesOptions
+    from strategies import parse_policy
+
+    extra = "extra_tile" if edition == "classic" else "extra_turn"
+    other = "extra_turn" if edition == "classic" else "extra_tile"  # the other edition's name
+    specs = ["always_action", "always_2", "greedy", "greedy(extra=1.0)", f"greedy({other}=\"2\")",
+             f"always_action({extra}=\"2\",smallest_city=\"2\")",
+             f"always_2({extra}=\"action\",per_knight=\"action\")", f"greedy(extra=1.0,{extra}=\"action\")"]
+    policies = {s: parse_policy(s, "test") for s in specs}
+    seen = set()
+    for g, d in _decisions(Rules(expansions=("messages",), messages=MessagesOptions(edition)), "messages"):
+        two = ("2", None)
+        ways = [(c, p) for c, p in zip(d.choices, d.info["points"]) if c != two]
+        best = None
+        for c, p in ways:  # the most points, the first of equals; None is below any
+            if best is None or (-1 if p is None else p) > (-1 if best[1] is None else best[1]):
+                best = (c, p)
+        action = d.info["action"]
+        for spec, policy in policies.items():
+            how = getattr(policy, "overrides", {}).get(action)
+            if best is None or how == "2":
+                want = two
+            elif how == "action" or spec.startswith("always_action"):
+                want = best[0]
+            elif spec.startswith("greedy"):
+                worth = policy.extra if best[1] is None else best[1]
+                want = best[0] if worth >= 2 else two
+            else:
+                want = two
+            assert policy.choose(g, d, None) == want, (spec, d)
+            seen.add((spec, want == two))
+        seen.add(("extra", action == extra and best is not None))
+    assert ("extra", True) in seen and all((s, True) in seen and (s, False) in seen
+                                           for s in specs if s != "always_2" and s != "always_action")
+
+
+PRIOR = (0.093, 0.095, 0.165, 0.169, 0.479)  # strategies/messages.py coverage's prior
+
+
+def _chance(a: int, b: int) -> float:
+    return sum(p for k, p in enumerate(PRIOR) if (a + k) % 5 == 0 or (b + k) % 5 == 0)
+
+
+@pytest.mark.parametrize("edition", ["classic", "c3.1"])
+def test_scoring_figure_policies_by_hand(edition):
+    """R-MSG-C1 / R-MSG-N1 at every scoring-figure decision of 40 greedy games, each
+    policy by its documented rule (strategies/messages.py): a figure landing on a dark
+    space (a multiple of 5) first for dark_seeker, spread and coverage (greedy plays
+    dark_seeker); else the meeple, spread's messenger when the meeple would land on the
+    messenger's residue, coverage's messenger when that gives the next award the better
+    chance of a dark space; meeple_only always, alternate by the seat's moves so far."""
+    from sim.messages import MessagesOptions
+    from sim.view import view_of
+    from strategies import make
+
+    count = 0
+    for g, d in _decisions(Rules(expansions=("messages",), messages=MessagesOptions(edition)),
+                           "scoring_figure"):
+        points, (m, s) = d.info["points"], d.info["positions"]
+        dark = "meeple" if (m + points) % 5 == 0 else "messenger" if (s + points) % 5 == 0 else None
+        moves = sum(view_of(g).messages.seats[d.seat].moves)
+        want = {"meeple_only": "meeple", "alternate": ("meeple", "messenger")[moves % 2],
+                "dark_seeker": dark or "meeple", "greedy": dark or "meeple",
+                "spread": dark or ("messenger" if (m + points) % 5 == s % 5 else "meeple"),
+                "coverage": dark or ("messenger" if _chance(m, s + points) > _chance(m + points, s)
+                                     else "meeple")}
+        for name, figure in want.items():
+            assert make(name).choose(g, d, None) == figure, (name, d.info)
+        count += dark is None and want["coverage"] == "messenger"
+    assert count > 0  # coverage's prior decided some moves
