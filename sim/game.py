@@ -50,7 +50,8 @@ Seats: `Game(rules, seed)` leaves every decision to the caller. `Game(rules, see
 seats)` takes per seat a `strategies.Player` or None: the decision kinds whose policy
 is built in (`seat_policy`) are played in C, the others (and every kind of a None
 seat) stop the C game and come back as `decision`; a game of built-in seats never
-leaves C. `sim.play.play(game, players)` answers them through the strategies' view.
+leaves C. `sim.play.play(game, players)` answers them through the strategies' view;
+a built-in policy asked from Python (`policy_choice`) answers as the C seat would.
 
 `play_batch` plays a shard of seeded games of built-in seats in one C call into numpy
 arrays; `players_table` turns them into the records' players table. The differential

@@ -10,8 +10,8 @@ SOURCES = ("road", "city", "monastery", "field", "message", "courier")
 
 def feature_value(board: Board, f: Feature, final: bool) -> int:
     """What feature `f` is worth, completed during play (R-BASE-6) or in final
-    scoring (R-BASE-8, `final`): the one place that knows a feature's points (the C
-    valuation of the greedy policy mirrors it, sim/csrc/core.c feature_value).
+    scoring (R-BASE-8, `final`), for the tests' Python engine (the C game's is
+    sim/csrc/board.c feature_value).
 
     A monastery's `tiles` is its own tile plus every neighbour but town halls
     (R-MM-10, counted by the C core): 9 when completed without a town hall, 8 with one.

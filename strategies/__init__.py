@@ -5,6 +5,11 @@ rng)` gets the game's read-only view (sim/view.py) and the decision with read-on
 choices, and returns one of `decision.choices`; `rng` is the seat's own stream, owned
 by the game so that clones stay identical. A player is a composition of policies, one per
 decision kind: `Player({"place": ..., "figure": ...})`, or one policy for everything.
+
+The built-in policies (`BuiltIn`: first, random, greedy, the scoring-figure and
+message policies) are played by the C game: a seat whose policy for a kind is built in
+never leaves C for it (sim/game.py seat_policy), and their `choose` asks the C game
+for that same answer (sim/csrc/choice.c), so a Python strategy may compose them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-/* carcsim C core: the built-in policies, the same choices as the strategies package
- * (strategies/basic.py, greedy.py, messages.py document them; this is their C form,
- * tested against them decision by decision). Random choices use the seat's stream
- * exactly as the Python policies do: one below(n) per random decision. */
+/* carcsim C core: the built-in policies of the strategies package (strategies/basic.py,
+ * greedy.py, messages.py document them; this is their one form, asked from Python
+ * through choice.c). Random choices draw from the seat's stream as a Python policy
+ * would (sim/rng.py): one below(n) per random decision. */
 #include "game.h"
 
 /* first: the first placement, with a figure whenever one may go on it. */
@@ -57,7 +57,7 @@ int policy_place(cc_game *g) {
 
 /* ---------------------------------------------------------------- scoring figure */
 
-/* P(points % 5 == k) of the next award (strategies/messages.py PRIOR). */
+/* P(points % 5 == k) of the next award (strategies/messages.py coverage). */
 static const double PRIOR[5] = {0.093, 0.095, 0.165, 0.169, 0.479};
 
 static double chance(int a, int b) {
@@ -115,7 +115,7 @@ int policy_messages(cc_game *g) {
 
 /* ---------------------------------------------------------------- Messengers & Mayors */
 
-/* greedy's figure after activations (strategies/greedy.py _figure): per option my gain
+/* greedy's figure after activations (strategies/greedy.py): per option my gain
  * minus `opponent` x the others' mean gain, for its one feature: the weighted final
  * value if it stays open, its points if it is complete now; minus the follower's cost
  * (follower x tiles left / tiles in play) unless it scores now. Ties: the first. */
