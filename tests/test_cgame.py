@@ -231,6 +231,15 @@ def test_a_clone_answers_from_its_own_stream():
     assert g.stream(d.seat).state == twin.stream(d.seat).state
 
 
+def _asked(g: Game, seats) -> set:
+    """Play `g` out with `seats`; the (seat, kind) of every decision that came back."""
+    asked = set()
+    while g.decision is not None:
+        asked.add((g.decision.seat, g.decision.kind))
+        g.apply(seats[g.decision.seat].choose(g, g.decision))
+    return asked
+
+
 def test_a_python_policy_composing_a_built_in_one():
     """A Python place policy that asks greedy (a strategy composing a built-in, as
     `search` does), with built-in messages and scoring-figure policies: the seat is
@@ -252,11 +261,7 @@ def test_a_python_policy_composing_a_built_in_one():
                                                    "scoring_figure": make("spread")}),
              player("first")]
     g = Game(rules, 21, seats)
-    asked = set()
-    while g.decision is not None:
-        asked.add((g.decision.seat, g.decision.kind))
-        g.apply(seats[g.decision.seat].choose(g, g.decision))
-    assert asked == {(1, "place")}
+    assert _asked(g, seats) == {(1, "place")}
     _same_game(g, Game(rules, 21, [player(p) for p in ("random", spec, "first")]), "delegate")
 
 
@@ -400,11 +405,7 @@ def test_a_seat_mixing_python_and_built_in_policies_is_asked_only_for_the_python
     mixed = _python_policy_player()  # place: Python; scoring figure, messages: built in
     seats = [player("greedy"), mixed]
     g = Game(rules, 2, seats)
-    asked = set()
-    while g.decision is not None:
-        asked.add((g.decision.seat, g.decision.kind))
-        g.apply(seats[g.decision.seat].choose(g, g.decision))
-    assert asked == {(1, "place")}
+    assert _asked(g, seats) == {(1, "place")}
     _same_game(g, _from_python(rules, 2, ["greedy", "random+scoring_figure=greedy+messages=greedy"]), "mixed")
     with pytest.raises(InputError, match="seat 1"):
         play_batch(rules, [1], seats)
