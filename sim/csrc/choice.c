@@ -24,11 +24,18 @@ static int place_values(const cc_game *g, const cc_seat_policy *sp, double *valu
     int nrules = game_figure_rules(g, seat, rules);
     cc_greedy_params p;
     game_greedy_params(g, seat, sp, &p);
-    /* the decision's own rows were found with rows_cap slots: no growth is needed */
-    int32_t *rows = malloc((size_t)cap * sizeof *rows);
-    double *all = malloc(((size_t)cap / 5 + 1) * sizeof *all);
-    n = rows && all ? cc_turn_options(g->board, g->drawn_type, rules, nrules, &p, rows, all, cap)
-                    : CC_ERR_NOMEM;
+    int32_t *rows;
+    double *all;
+    for (;;) {  /* rows_cap held them when the tile was drawn, but a loaded game's may not */
+        rows = malloc((size_t)cap * sizeof *rows);
+        all = malloc(((size_t)cap / 5 + 1) * sizeof *all);
+        n = rows && all ? cc_turn_options(g->board, g->drawn_type, rules, nrules, &p, rows, all, cap)
+                        : CC_ERR_NOMEM;
+        if (n != CC_ERR_FULL || cap > INT32_MAX / 4) break;
+        free(rows);
+        free(all);
+        cap *= 2;
+    }
     for (int i = 0; i < n && k < g->nrows; i++)
         if (!memcmp(&rows[5 * i], &g->rows[5 * k], 5 * sizeof *rows)) values[k++] = all[i];
     free(rows);
