@@ -5,26 +5,29 @@ rulings it implements (ids of docs/RULES.md), the tile sets it adds, the figure 
 it adds, the decision kinds it adds with the built-in policy that answers each when
 a seat's own policy does not, its options (the config table, its keys and how they
 become a value of Rules), the counterfactual forks it makes possible, the key it adds
-to each player's result and the record columns that key becomes, and the read-only
-snapshot of its state a strategy sees (sim/view.py).
+to each player's result and the record columns that key becomes, the read-only
+snapshot of its state a strategy sees (sim/view.py), its rule editions and deck.
+
+The engine (the C core, sim/csrc) implements the rules; the declarations describe
+them, and say what the C boundary needs of each part: its CC_X_* bit, the built-in
+tiles it adds to the catalogue and the board, how it fills cc_game_config, and which
+slice of cc_game_result's row (ROW_*, the layout of sim/csrc/core.h) becomes its part
+of result(), of Game.msg / Game.mm and of the players table.
 
 Everything outside the engines asks this registry instead of testing which expansion
 is on: sim/rules.py (names, tile sets), sim/config.py (options, decisions, forks),
-strategies/__init__.py (default policies), sim/tournament/records.py (columns),
-sim/view.py (snapshots), sim/render.py, sim/analysis/report.py.
-
-The engine (sim/game.py over the C core, sim/csrc) implements the rules; the
-declarations describe them, and say what the C boundary needs of each part: its
-CC_X_* bit, the built-in tiles it adds to the catalogue, how it fills cc_game_config,
-and which slice of cc_game_result's row becomes its part of result() and of the
-players table. sim/cdeal.py and sim/game.py loop over the parts in play and call
-these; they never test which expansion is on.
+sim/cdeal.py and sim/game.py (the C boundary: they loop over `in_play` and call the
+declarations), strategies/__init__.py (default policies), strategies/search.py (the
+deck), sim/tournament/plan.py, worker.py and sim/cli.py (editions),
+sim/tournament/records.py (columns), sim/view.py (snapshots), sim/render.py,
+sim/analysis/report.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from sim import messages
 from sim._core import lib
@@ -87,6 +90,8 @@ class Expansion:
     # (rules, games x seats x CC_RESULT_INTS array) -> {players-table column: values per
     # row}; the columns it leaves out are 0
     read_batch: Callable | None = None
+    # (every seat's cc_game_result row) -> its state as Game.msg / Game.mm give it
+    read_state: Callable | None = None
 
 
 # ---------------------------------------------------------------- the C result row
@@ -147,6 +152,28 @@ def _mayors_row(p: dict) -> dict:
 
 # ---------------------------------------------------------------- the C boundary
 
+# the states Game.msg and Game.mm give (read by sim/view.py and the differential harness)
+class _MessagesSeat(NamedTuple):
+    position: tuple[int, int]  # scoring meeple, messenger
+    moves: tuple[int, int]
+
+
+class _Messages(NamedTuple):
+    figures: list  # per seat (meeple, messenger), as the reference engine names them
+    players: list  # per seat _MessagesSeat, as Game.msg.players
+
+
+class _MayorsSeat(NamedTuple):
+    supply: dict  # figure kind code -> in supply (mayor, messenger, scarecrow)
+    town_hall: bool  # still in hand
+
+
+class _Mayors(NamedTuple):
+    players: list  # per seat _MayorsSeat, as Game.mm.players
+    supply: list  # per seat its supply, and
+    town_hall: list  # whether its town hall is in hand, as the reference engine names them
+
+
 def _messages_config(rules, cfg, catalogue, town_halls_at_end) -> None:
     options, names = rules.messages, ACTION_NAMES[rules.messages.edition]
     cfg.edition = EDITION_CODES[options.edition]
@@ -168,6 +195,11 @@ def _messages_result(rules, r: list[int]) -> dict:
                          "points": {names[a]: points[a] for a in range(len(names)) if resolved[a]},
                          "figure_moves": dict(zip(messages.FIGURES, r[ROW_MOVES])),
                          "live_moves": r[ROW_LIVE_MOVES]}}
+
+
+def _messages_state(rows) -> _Messages:
+    seats = [_MessagesSeat(tuple(r[ROW_FIGURES]), tuple(r[ROW_MOVES])) for r in rows]
+    return _Messages([s.position for s in seats], seats)
 
 
 def _messages_batch(rules, res) -> dict:
@@ -199,6 +231,11 @@ def _mayors_result(rules, r: list[int]) -> dict:
     return {"mayors": {"placed": dict(zip(KIND_NAMES[1:], mm[0:3])), "favours": mm[3],
                        "scarecrows": dict(zip(SCARECROW_CHOICES, mm[4:7])), "rides": mm[7],
                        "ride_points": mm[8], "town_hall_turn": mm[9]}}
+
+
+def _mayors_state(rows) -> _Mayors:
+    seats = [_MayorsSeat(dict(enumerate(r[ROW_MM_SUPPLY], 1)), bool(r[ROW_TOWN_HALL])) for r in rows]
+    return _Mayors(seats, [s.supply for s in seats], [s.town_hall for s in seats])
 
 
 def _mayors_batch(rules, res) -> dict:
@@ -238,7 +275,8 @@ EXPANSIONS: tuple[Expansion, ...] = (
         row=_messages_row, analyses=("naive_messages",), design_keys=("editions",),
         script_keys=("score_on", "message", "message_target"), snapshot="messages",
         editions=messages.EDITIONS, deck=True, bit=lib.CC_X_MESSAGES,
-        fill_config=_messages_config, read_result=_messages_result, read_batch=_messages_batch),
+        fill_config=_messages_config, read_result=_messages_result, read_batch=_messages_batch,
+        read_state=_messages_state),
     Expansion("river", "the River", ("R-RIV",), tile_sets=("river",), snapshot="river",
               bit=lib.CC_X_RIVER, river_stack=True, fill_config=_river_config),
     Expansion("courier", "the Courier", ("R-COU",), tile_sets=("courier",), figures=("courier",),
@@ -251,7 +289,8 @@ EXPANSIONS: tuple[Expansion, ...] = (
         forks=("road_figure",), result_keys=("mayors",), columns=MAYORS_COLUMNS, row=_mayors_row,
         script_keys=("favour", "ride", "scarecrow"), snapshot="mayors",
         bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,), tiles_per_player=1,  # a town hall each (R-MM-10)
-        fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch),
+        fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,
+        read_state=_mayors_state),
 )
 BY_NAME: dict[str, Expansion] = {e.name: e for e in EXPANSIONS}
 DESIGN_KEYS: dict[str, str] = {k: e.name for e in EXPANSIONS for k in e.design_keys}

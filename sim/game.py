@@ -60,15 +60,12 @@ harness (sim/differential.py) checks the C game against the reference engine
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from sim import expansions, messages, scoring
 from sim._core import check, ffi, lib
 from sim.board import Board
 from sim.cdeal import FIGURE_KINDS, Decision, catalogue_for, dealt, plays, tile_flags
 from sim.errors import IllegalMove, InputError
-from sim.expansions import (ACTION_NAMES, ROW_FIGURES, ROW_MM_SUPPLY, ROW_MOVES, ROW_POINTS,
-                            ROW_SCORE, ROW_SUPPLY, ROW_TOWN_HALL, SCARECROW_CHOICES)
+from sim.expansions import ACTION_NAMES, ROW_POINTS, ROW_SCORE, ROW_SUPPLY, SCARECROW_CHOICES
 from sim.rng import Stream, derive
 from sim.rules import Rules
 from sim.tiles import KINDS
@@ -147,27 +144,6 @@ def seat_policy(player, edition: str, out) -> bool:
 def _road_figure(greedy) -> int:
     """cc_seat_policy.road_figure of a greedy policy: 0 none, else 1 + the figure kind."""
     return 0 if greedy.road_figure is None else 1 + greedy.road_figure
-
-
-class _MessagesSeat(NamedTuple):
-    position: tuple[int, int]  # scoring meeple, messenger
-    moves: tuple[int, int]
-
-
-class _Messages(NamedTuple):
-    figures: list  # per seat (meeple, messenger), as the reference engine names them
-    players: list  # per seat _MessagesSeat, as Game.msg.players
-
-
-class _MayorsSeat(NamedTuple):
-    supply: dict  # figure kind code -> in supply (mayor, messenger, scarecrow)
-    town_hall: bool  # still in hand
-
-
-class _Mayors(NamedTuple):
-    players: list  # per seat _MayorsSeat, as Game.mm.players
-    supply: list  # per seat its supply, and
-    town_hall: list  # whether its town hall is in hand, as the reference engine names them
 
 
 class _SeatStream(Stream):
@@ -401,20 +377,19 @@ class Game:
     def msg(self):
         """The Messages as a read-only snapshot (None without them): per seat the two
         scoring figures (`figures`, and `players[s].position` / `.moves` as Game.msg)."""
-        if "messages" not in self.rules.expansions:
-            return None
-        seats = [_MessagesSeat(tuple(r[ROW_FIGURES]), tuple(r[ROW_MOVES])) for r in self._rows()]
-        return _Messages([s.position for s in seats], seats)
+        return self._part_state("messages")
 
     @property
     def mm(self):
         """Messengers & Mayors as a read-only snapshot (None without it): per seat the
         figures in supply and the town hall in hand, as Game.mm.players."""
-        if "mayors" not in self.rules.expansions:
-            return None
-        seats = [_MayorsSeat(dict(enumerate(r[ROW_MM_SUPPLY], 1)), bool(r[ROW_TOWN_HALL]))
-                 for r in self._rows()]
-        return _Mayors(seats, [s.supply for s in seats], [s.town_hall for s in seats])
+        return self._part_state("mayors")
+
+    def _part_state(self, name: str):
+        """Part `name`'s state as its declaration reads it from the result rows
+        (sim/expansions.py read_state), None when the part is not in play."""
+        part = expansions.BY_NAME[name]
+        return part.read_state(self._rows()) if part in expansions.in_play(self.rules.expansions) else None
 
     @property
     def placed_index(self) -> int:
