@@ -47,8 +47,16 @@ def _built_in_tiles(rules: Rules) -> tuple[Tile, ...]:
     return tuple(t for e in expansions.in_play(rules.expansions) for t in e.tiles)
 
 
+_keys: dict[tuple[str, ...], tuple] = {}
+
+
 def _catalogue_key(rules: Rules) -> tuple:
-    return rules.tile_sets, tuple(t.id for t in _built_in_tiles(rules))
+    """(tile sets, built-in tile ids): what a catalogue is made of (looked up once per
+    expansion list: every game asks)."""
+    key = _keys.get(rules.expansions)
+    if key is None:
+        key = _keys[rules.expansions] = (rules.tile_sets, tuple(t.id for t in _built_in_tiles(rules)))
+    return key
 
 
 def catalogue_for(rules: Rules) -> Catalogue:
@@ -73,9 +81,6 @@ def plays(rules: Rules) -> bool:
     return all(expansions.BY_NAME[e].bit for e in rules.expansions)
 
 
-def _river_stack(rules: Rules) -> bool:
-    """R-RIV-1: whether a part in play deals the river tiles as a stack of their own."""
-    return any(e.river_stack for e in expansions.in_play(rules.expansions))
 
 
 _plans: dict[tuple, tuple] = {}
@@ -88,10 +93,12 @@ def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
     stack. R-RIV-1: with the River the spring starts instead, every land tile (the
     usual start tile's copies too) is a land tile, and the lake ends the river stack.
     """
-    key = (rules.tile_sets, _river_stack(rules))
+    key = rules.expansions
     if key not in _plans:
         tiles = [t for name in rules.tile_sets for t in tile_set(name)]
-        if not key[1]:  # MMR joins only with the River (R-MM-0)
+        # R-RIV-1: a part in play deals the river tiles as a stack of their own, else
+        # none plays (MMR joins only with the River, R-MM-0)
+        if not any(e.river_stack for e in expansions.in_play(rules.expansions)):
             tiles = [t for t in tiles if not is_river_tile(t)]
         river = [t for t in tiles if is_river_tile(t)]
         land = [t for t in tiles if not is_river_tile(t)]
