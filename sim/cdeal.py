@@ -1,6 +1,7 @@
 """Dealing a game for the C core: the tile catalogue, the stack and the message deck
 as the C game is given them (R-BASE-2, R-RIV-1, R-MSG-11), and the vocabulary shared
-by sim/game.py and the batch runner (figure kinds, expansion bits, action codes).
+by sim/game.py and the batch runner (figure kinds, action codes). What each expansion
+adds to them (its bit, tiles, config fields) is its declaration's (sim/expansions.py).
 
 The shuffles themselves are done in C (the same Fisher-Yates on the same SplitMix64
 streams as sim/rng.py Stream.shuffle); `tile_order` and `deck_order` give the same
@@ -11,31 +12,21 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sim import messages
+from sim import expansions, messages
 from sim._core import check, ffi, lib
 from sim.board import Catalogue
 from sim.errors import InputError
-from sim.mayors import KIND_NAMES, TOWN_HALL_ID
-from sim.river import is_river_tile, river_edges
+from sim.mayors import KIND_NAMES
+from sim.river import is_river_tile
 from sim.rng import Stream, derive
 from sim.rules import Rules
-from sim.tiles import ANY_EDGE, Tile, tile_set
+from sim.tiles import Tile, tile_set
 
 FIGURE_KINDS = KIND_NAMES  # index = the kind code stored in the C core
 # How each figure kind may be placed (core.h cc_figure_rule): kind, segment kinds
 # (bits city, road, field, monastery), only on a free feature, strength, scores.
 FOLLOWER_RULE = (0, 0b1111, 1, 1, 1)  # R-BASE-4: any free feature
 
-EXPANSION_BITS = {"messages": lib.CC_X_MESSAGES, "river": lib.CC_X_RIVER, "courier": lib.CC_X_COURIER,
-                  "mayors": lib.CC_X_MAYORS}
-# message action names per edition, indexed by the C core's action code (CC_MSG_*):
-# what the message does, whatever number its edition gives it
-ACTION_NAMES = {
-    "classic": messages.ACTIONS["classic"],
-    "c3.1": ("smallest_road", "smallest_city", "smallest_monastery", "extra_turn",
-             "coats_of_arms", "per_knight", "per_farmer", "score_and_retrieve"),
-}
-EDITIONS = {"classic": lib.CC_EDITION_CLASSIC, "c3.1": lib.CC_EDITION_C31}
 ROAD_ENDS = {"": lib.CC_END_NONE, "village": lib.CC_END_VILLAGE, "monastery": lib.CC_END_MONASTERY,
              "house": lib.CC_END_HOUSE}
 
@@ -48,20 +39,34 @@ class Decision(NamedTuple):
     info: dict | None = None
 
 
-# R-MM-10: fits every neighbour, holds no segment (no figure, no road, city or field)
-TOWN_HALL = Tile(TOWN_HALL_ID, 1, ANY_EDGE * 4, (), ("townhall",), "built-in")
+_catalogues: dict[tuple, Catalogue] = {}
 
-_catalogues: dict[tuple[str, ...], Catalogue] = {}
+
+def _built_in_tiles(rules: Rules) -> tuple[Tile, ...]:
+    """The tile types the rules' parts add after their tile sets' own (sim/expansions.py)."""
+    return tuple(t for e in expansions.in_play(rules.expansions) for t in e.tiles)
+
+
+_keys: dict[tuple[str, ...], tuple] = {}
+
+
+def _catalogue_key(rules: Rules) -> tuple:
+    """(tile sets, built-in tile ids): what a catalogue is made of (looked up once per
+    expansion list: every game asks)."""
+    key = _keys.get(rules.expansions)
+    if key is None:
+        key = _keys[rules.expansions] = (rules.tile_sets, tuple(t.id for t in _built_in_tiles(rules)))
+    return key
 
 
 def catalogue_for(rules: Rules) -> Catalogue:
-    """The tile catalogue of a rules' tile sets (built once per process and set list),
-    with the town hall when Messengers & Mayors is in play, and every road's end given
-    to its C tile set (the messenger's rides, R-MM-6)."""
-    key = rules.tile_sets
+    """The tile catalogue of a rules' tile sets and its parts' built-in tiles (the town
+    hall, R-MM-10), built once per process and key, with every road's end given to its
+    C tile set (the messenger's rides, R-MM-6)."""
+    key = _catalogue_key(rules)
     if key not in _catalogues:
-        extra = [TOWN_HALL] if "mayors" in key else []
-        cat = Catalogue([t for name in key for t in tile_set(name)] + extra)
+        cat = Catalogue([t for name in rules.tile_sets for t in tile_set(name)]
+                        + list(_built_in_tiles(rules)))
         for i, t in enumerate(cat.types):
             ends = [(lib.CC_END_GATE + s.gate) if s.end == "city" else ROAD_ENDS[s.end]
                     for s in t.segments]
@@ -72,8 +77,10 @@ def catalogue_for(rules: Rules) -> Catalogue:
 
 
 def plays(rules: Rules) -> bool:
-    """Whether the C game plays these rules (every expansion)."""
-    return all(e in EXPANSION_BITS for e in rules.expansions)
+    """Whether the C game plays these rules: every expansion has its C bit."""
+    return all(expansions.BY_NAME[e].bit for e in rules.expansions)
+
+
 
 
 _plans: dict[tuple, tuple] = {}
@@ -86,10 +93,12 @@ def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
     stack. R-RIV-1: with the River the spring starts instead, every land tile (the
     usual start tile's copies too) is a land tile, and the lake ends the river stack.
     """
-    key = (rules.tile_sets, "river" in rules.expansions)
+    key = rules.expansions
     if key not in _plans:
         tiles = [t for name in rules.tile_sets for t in tile_set(name)]
-        if "river" not in rules.expansions:  # MMR joins only with the River (R-MM-0)
+        # R-RIV-1: a part in play deals the river tiles as a stack of their own, else
+        # none plays (MMR joins only with the River, R-MM-0)
+        if not any(e.river_stack for e in expansions.in_play(rules.expansions)):
             tiles = [t for t in tiles if not is_river_tile(t)]
         river = [t for t in tiles if is_river_tile(t)]
         land = [t for t in tiles if not is_river_tile(t)]
@@ -119,9 +128,8 @@ def tile_order(rules: Rules, seed: int) -> tuple[Tile, list[str]]:
 def deck_order(rules: Rules, seed: int) -> list[str]:
     """R-MSG-11: the message deck from the top, as the C game shuffles it ([] without
     The Messages)."""
-    if "messages" not in rules.expansions:
-        return []
-    return messages.deck_order(rules.messages, Stream(derive(seed, "messages")))
+    options = expansions.deck_options(rules)
+    return [] if options is None else messages.deck_order(options, Stream(derive(seed, "messages")))
 
 
 def stack_tiles(rules: Rules) -> tuple[Tile, list[str]]:
@@ -143,12 +151,12 @@ def check_stack(order: list[str], available: list[str]) -> None:
         left[tid] -= 1
 
 
-_flags: dict[tuple[str, ...], bytes] = {}
+_flags: dict[tuple, bytes] = {}
 
 
 def tile_flags(rules: Rules) -> bytes:
-    """CC_TILE_* of every tile type of the rules' catalogue (built once per tile sets)."""
-    key = rules.tile_sets
+    """CC_TILE_* of every tile type of the rules' catalogue (built once per catalogue)."""
+    key = _catalogue_key(rules)
     if key not in _flags:
         _flags[key] = bytes((lib.CC_TILE_RIVER if is_river_tile(t) else 0)
                             | (lib.CC_TILE_LETTER if t.has("letter") else 0)
@@ -165,7 +173,7 @@ def dealt(rules: Rules, record: int, stack: list[str] | None = None, town_halls_
     Raises InputError for rules the C game does not play or a bad stack."""
     if not plays(rules):
         raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
-                         f"{', '.join(EXPANSION_BITS)}")
+                         f"{', '.join(e.name for e in expansions.EXPANSIONS if e.bit)}")
     cat = catalogue_for(rules)
     cfg = ffi.new("cc_game_config *")
     start, river, lake, land = stack_plan(rules)
@@ -176,21 +184,10 @@ def dealt(rules: Rules, record: int, stack: list[str] | None = None, town_halls_
         order = list(stack)
         check_stack(order, river + lake + land)
     cfg.nplayers, cfg.followers = rules.players, rules.followers
-    cfg.expansions = sum(EXPANSION_BITS[e] for e in rules.expansions)
     cfg.start_type = cat.index[start.id]
     cfg.record = record
-    if "river" in rules.expansions:
-        cfg.river_edge = river_edges(start)[0]  # R-RIV-1: the river leaves the spring
-    if "mayors" in rules.expansions:
-        cfg.town_hall_type = cat.index[TOWN_HALL_ID]
-        cfg.town_halls_at_end = int(town_halls_at_end)
-    if "messages" in rules.expansions:
-        options, names = rules.messages, ACTION_NAMES[rules.messages.edition]
-        cfg.edition = EDITIONS[options.edition]
-        cfg.zmg_alone = int(options.zmg_alone)
-        # a fixed deck as it is, else the rulebook order, shuffled in C
-        deck = messages.deck_order(options, None) if options.deck else messages.ACTIONS[options.edition]
-        cfg.shuffle_deck = int(not options.deck)
-        for i, name in enumerate(deck):
-            cfg.deck[i] = names.index(name)
+    for e in expansions.in_play(rules.expansions):
+        cfg.expansions |= e.bit
+        if e.fill_config is not None:
+            e.fill_config(rules, cfg, cat, town_halls_at_end)
     return cfg, ffi.new("int32_t[]", [cat.index[t] for t in order] or [0]), len(order)

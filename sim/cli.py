@@ -136,6 +136,7 @@ def play(
         head = {"script": str(script), "seed": None, "rules": rules_dict(loaded.rules),
                 "policies": loaded.policies}
     else:
+        from sim.expansions import EDITIONED
         from sim.messages import MessagesOptions
 
         seed = 0 if seed is None else seed
@@ -146,9 +147,9 @@ def play(
         if not 2 <= len(specs) <= 6:
             raise InputError(f"--players: {len(specs)} strategies given: expected 2..6")
         chosen = tuple(e.strip() for e in (expansions or "").split(",") if e.strip())
-        if edition is not None and "messages" not in chosen:
-            raise InputError(f"--edition {edition}: does nothing without The Messages "
-                             f"(--expansions messages)")
+        if edition is not None and EDITIONED.name not in chosen:
+            raise InputError(f"--edition {edition}: does nothing without {EDITIONED.title} "
+                             f"(--expansions {EDITIONED.name})")
         try:
             rules = Rules(players=len(specs), expansions=chosen,
                           messages=MessagesOptions(edition=edition or "c3.1"))

@@ -62,13 +62,13 @@ harness (sim/differential.py) checks the C game against the reference engine
 from __future__ import annotations
 
 import weakref
-from typing import NamedTuple
 
-from sim import messages, scoring
+from sim import expansions, messages, scoring
 from sim._core import check, ffi, lib
 from sim.board import Board
-from sim.cdeal import ACTION_NAMES, FIGURE_KINDS, Decision, catalogue_for, dealt, plays, tile_flags
+from sim.cdeal import FIGURE_KINDS, Decision, catalogue_for, dealt, plays, tile_flags
 from sim.errors import IllegalMove, InputError
+from sim.expansions import ACTION_NAMES, ROW_POINTS, ROW_SCORE, ROW_SUPPLY, SCARECROW_CHOICES
 from sim.rng import Stream, derive
 from sim.rules import Rules
 from sim.tiles import KINDS
@@ -93,7 +93,6 @@ MM_DECISIONS = {lib.CC_DEC_TOWN_HALL: "town_hall", lib.CC_DEC_FAVOUR: "favour",
                 lib.CC_DEC_SCARECROW: "scarecrow", lib.CC_DEC_RIDE: "ride", lib.CC_DEC_FIGURE: "figure"}
 MM_WORDS = {lib.CC_MM_DRAW: "draw", lib.CC_MM_END: "end", lib.CC_MM_NONE: "none",
             lib.CC_MM_FARMER: "farmer", lib.CC_MM_LIE: "lie", lib.CC_MM_RETURN: "return"}
-SCARECROW_CHOICES = ("farmer", "lie", "return")  # the C core's order (MM_SC_*)
 
 
 
@@ -218,27 +217,6 @@ def policy_values(game: Game, greedy) -> list[float]:
 def _road_figure(greedy) -> int:
     """cc_seat_policy.road_figure of a greedy policy: 0 none, else 1 + the figure kind."""
     return 0 if greedy.road_figure is None else 1 + greedy.road_figure
-
-
-class _MessagesSeat(NamedTuple):
-    position: tuple[int, int]  # scoring meeple, messenger
-    moves: tuple[int, int]
-
-
-class _Messages(NamedTuple):
-    figures: list  # per seat (meeple, messenger), as the reference engine names them
-    players: list  # per seat _MessagesSeat, as Game.msg.players
-
-
-class _MayorsSeat(NamedTuple):
-    supply: dict  # figure kind code -> in supply (mayor, messenger, scarecrow)
-    town_hall: bool  # still in hand
-
-
-class _Mayors(NamedTuple):
-    players: list  # per seat _MayorsSeat, as Game.mm.players
-    supply: list  # per seat its supply, and
-    town_hall: list  # whether its town hall is in hand, as the reference engine names them
 
 
 class _SeatStream(Stream):
@@ -403,7 +381,9 @@ class Game:
         out = ffi.new("cc_game **")
         check(lib.cc_game_new(cat._ts, cfg, tiles, ntiles, flags, len(flags), states, pol, out),
               "cc_game_new", rules=rules, seed=seed)
-        self._own(out[0], ntiles + 1 + (rules.players if "mayors" in rules.expansions else 0))
+        # the start tile, the stack, and what the players may place beyond it (town halls)
+        beyond = sum(e.tiles_per_player for e in expansions.in_play(rules.expansions))
+        self._own(out[0], ntiles + 1 + rules.players * beyond)
 
     def _own(self, ptr, max_tiles: int) -> None:
         self._ptr = ffi.gc(ptr, lib.cc_game_free)
@@ -454,35 +434,35 @@ class Game:
 
     @property
     def scores(self) -> list[int]:
-        return [r[0] for r in self._rows()]
+        return [r[ROW_SCORE] for r in self._rows()]
 
     @property
     def points(self) -> list[dict]:
         """Per seat, points by source (sim/scoring.py SOURCES)."""
-        return [dict(zip(scoring.SOURCES, r[1:7])) for r in self._rows()]
+        return [dict(zip(scoring.SOURCES, r[ROW_POINTS])) for r in self._rows()]
 
     @property
     def supply(self) -> list[int]:
         """Per seat, followers in supply."""
-        return [r[44] for r in self._rows()]
+        return [r[ROW_SUPPLY] for r in self._rows()]
 
     @property
     def msg(self):
         """The Messages as a read-only snapshot (None without them): per seat the two
         scoring figures (`figures`, and `players[s].position` / `.moves` as Game.msg)."""
-        if "messages" not in self.rules.expansions:
-            return None
-        seats = [_MessagesSeat((r[7], r[8]), (r[9], r[10])) for r in self._rows()]
-        return _Messages([s.position for s in seats], seats)
+        return self._part_state("messages")
 
     @property
     def mm(self):
         """Messengers & Mayors as a read-only snapshot (None without it): per seat the
         figures in supply and the town hall in hand, as Game.mm.players."""
-        if "mayors" not in self.rules.expansions:
-            return None
-        seats = [_MayorsSeat({1: r[55], 2: r[56], 3: r[57]}, bool(r[58])) for r in self._rows()]
-        return _Mayors(seats, [s.supply for s in seats], [s.town_hall for s in seats])
+        return self._part_state("mayors")
+
+    def _part_state(self, name: str):
+        """Part `name`'s state as its declaration reads it from the result rows
+        (sim/expansions.py read_state), None when the part is not in play."""
+        part = expansions.BY_NAME[name]
+        return part.read_state(self._rows()) if part in expansions.in_play(self.rules.expansions) else None
 
     @property
     def placed_index(self) -> int:
@@ -712,27 +692,16 @@ class Game:
         return e
 
     def result(self) -> dict:
-        """As Game.result(): scores, points by source, ranks and winners (R-BASE-9);
-        with The Messages each player's figures and message statistics."""
+        """As Game.result(): scores, points by source, ranks and winners (R-BASE-9),
+        and each part in play's keys per player (The Messages' figures and message
+        statistics, Messengers & Mayors' figures, favours and rides: sim/expansions.py)."""
         rows = self._rows()
-        points = [dict(zip(scoring.SOURCES, r[1:7])) for r in rows]
-        out = scoring.result([r[0] for r in rows], points)
-        if "messages" in self.rules.expansions:
-            names = self._names
-            for p, r in zip(out["players"], rows):
-                drawn, taken, mpoints, resolved = r[12:20], r[20:28], r[28:36], r[36:44]
-                p["scoring_meeple"], p["messenger"] = r[7], r[8]
-                p["messages"] = {
-                    "drawn": {names[a]: c for a, c in enumerate(drawn) if c},
-                    "taken": {names[a]: c for a, c in enumerate(taken) if c},
-                    "points": {names[a]: mpoints[a] for a in range(8) if resolved[a]},
-                    "figure_moves": dict(zip(messages.FIGURES, r[9:11])),
-                    "live_moves": r[11]}
-        if "mayors" in self.rules.expansions:
-            for p, r in zip(out["players"], rows):
-                p["mayors"] = {"placed": dict(zip(FIGURE_KINDS[1:], r[45:48])), "favours": r[48],
-                               "scarecrows": dict(zip(SCARECROW_CHOICES, r[49:52])), "rides": r[52],
-                               "ride_points": r[53], "town_hall_turn": r[54]}
+        points = [dict(zip(scoring.SOURCES, r[ROW_POINTS])) for r in rows]
+        out = scoring.result([r[ROW_SCORE] for r in rows], points)
+        for e in expansions.in_play(self.rules.expansions):
+            if e.read_result is not None:
+                for p, r in zip(out["players"], rows):
+                    p.update(e.read_result(self.rules, r))
         return out
 
     # ------------------------------------------------------------ read by sim/view.py
@@ -752,15 +721,14 @@ def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
     import numpy as np
     import pyarrow as pa
 
-    from sim.tournament.records import MM_COLUMNS, PLAYERS
+    from sim.tournament.records import PLAYERS
 
     res = batch["results"]  # games x seats x CC_RESULT_INTS
     games, n = res.shape[:2]
-    score = res[:, :, 0]
+    score = res[:, :, ROW_SCORE]
     ahead = (score[:, None, :] > score[:, :, None]).sum(axis=2)  # players strictly ahead
     won = (batch["winners"][:, None] >> np.arange(n)) & 1
     share = won / won.sum(axis=1, keepdims=True)
-    names = ACTION_NAMES[rules.messages.edition]
     cols = {"game_id": np.repeat(np.asarray(game_ids, dtype=np.int64), n),
             "seat": np.tile(np.arange(n, dtype=np.int8), games),
             "player": [s for specs in seat_specs for s in specs],
@@ -768,21 +736,11 @@ def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
                       np.arange(n)[None, :] == np.asarray(focal)[:, None]).ravel(),
             "score": score.ravel(), "rank": (1 + ahead).ravel(), "win_share": share.ravel()}
     for i, source in enumerate(scoring.SOURCES):
-        cols[f"points_{source}"] = res[:, :, 1 + i].ravel()
-    drawn, taken, points = res[:, :, 12:20], res[:, :, 20:28], res[:, :, 28:36]
-    cols.update({"scoring_meeple": res[:, :, 7].ravel(), "messenger": res[:, :, 8].ravel(),
-                 "messages_drawn": drawn.sum(axis=2).ravel(),
-                 "messages_taken": taken.sum(axis=2).ravel(),
-                 "moves_meeple": res[:, :, 9].ravel(), "moves_messenger": res[:, :, 10].ravel(),
-                 "moves_live": res[:, :, 11].ravel()})
-    zero = np.zeros(games * n, dtype=np.int16)
-    for a in messages.ALL_ACTIONS:
-        k = names.index(a) if a in names else None  # the other edition's names stay 0
-        for what, arr in (("drawn", drawn), ("taken", taken), ("points", points)):
-            cols[f"{what}_{a}"] = zero if k is None else arr[:, :, k].ravel()
-    if "mayors" in rules.expansions:  # MM_COLUMNS order = cc_game_result's 45..54
-        cols.update({c: res[:, :, 45 + i].ravel() for i, c in enumerate(MM_COLUMNS)})
-    else:
-        cols.update(dict.fromkeys(MM_COLUMNS, zero))
+        cols[f"points_{source}"] = res[:, :, ROW_POINTS.start + i].ravel()
+    # each part in play's columns (sim/expansions.py), the others' 0
+    cols.update(dict.fromkeys(expansions.columns(), np.zeros(games * n, dtype=np.int16)))
+    for e in expansions.in_play(rules.expansions):
+        if e.read_batch is not None:
+            cols.update(e.read_batch(rules, res))
     return pa.Table.from_pydict({f.name: pa.array(cols[f.name], type=f.type) for f in PLAYERS},
                                 schema=PLAYERS)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from sim import messages
+from sim import expansions, messages
 from sim.cdeal import stack_tiles
 from sim.game import PAUSABLE, Game
 from sim.river import is_river_tile
@@ -121,9 +121,10 @@ class Search:
         land = [i for i in unseen if not is_river_tile(cat.types[cat.index[i]])]
         deals.shuffle(river)
         deals.shuffle(land)
-        if "messages" in rules.expansions and not rules.messages.deck:
+        deck = expansions.deck_options(rules)  # None without a deck of messages
+        if deck is not None and not deck.deck:  # a shuffled deck: deal its unseen cards anew
             seen = list(dict.fromkeys(e["action"] for e in events if e["e"] == "message_draw"))
-            rest = [a for a in messages.ACTIONS[rules.messages.edition] if a not in seen]
+            rest = [a for a in messages.ACTIONS[deck.edition] if a not in seen]
             deals.shuffle(rest)
             rules = dataclasses.replace(rules, messages=dataclasses.replace(
                 rules.messages, deck=tuple(seen + rest)))

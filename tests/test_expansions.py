@@ -119,3 +119,83 @@ def test_a_scripted_turn_may_use_only_keys_of_expansions_in_play(tmp_path):
         script.write_text(f'[[turns]]\ntile = "U"\nat = [1, 0]\n{keys}\n')
         with pytest.raises(InputError, match=f"s.toml: turn 1: {error}$"):
             load_script(script)
+
+
+# ---------------------------------------------------------------- the C boundary
+
+def test_each_expansion_declares_its_own_c_bit():
+    from sim._core import lib
+    from sim.cdeal import dealt, plays
+
+    bits = [e.bit for e in expansions.EXPANSIONS]
+    assert all(b and b & (b - 1) == 0 for b in bits) and len(set(bits)) == len(bits)
+    assert expansions.BASE.bit == 0
+    for combo in COMBOS:
+        assert plays(Rules(expansions=combo))
+        cfg = dealt(Rules(expansions=combo), 0)[0]
+        assert cfg.expansions == sum(expansions.BY_NAME[e].bit for e in combo)
+    everything = dealt(Rules(expansions=expansions.NAMES), 0)[0]
+    assert everything.expansions == 1 + 2 + 4 + 8 == (lib.CC_X_MESSAGES | lib.CC_X_RIVER
+                                                      | lib.CC_X_COURIER | lib.CC_X_MAYORS)
+
+
+def test_the_town_hall_comes_with_messengers_and_mayors_only():
+    from sim.cdeal import catalogue_for
+
+    assert "townhall" not in catalogue_for(Rules(expansions=("messages", "river", "courier"))).index
+    cat = catalogue_for(Rules(expansions=("mayors",)))
+    assert cat.types[-1].id == "townhall"  # R-MM-10: after the tile sets' own
+    # the board holds the start tile, the stack and a town hall per player (R-MM-10):
+    # base 71 + the 11 M&M land tiles (TILES.md R-MM-0; MMR only with the River) + 1 + 3
+    assert Game(Rules(players=3, expansions=("mayors",)), 0).board.max_tiles == 71 + 11 + 1 + 3
+    assert Game(Rules(players=3), 0).board.max_tiles == 72
+
+
+def test_config_fillers_set_each_expansion_s_fields():
+    from sim._core import lib
+    from sim.cdeal import catalogue_for, dealt
+
+    rules = Rules(expansions=("messages", "river", "mayors"),
+                  messages=MessagesOptions("classic", True, ("extra_tile",)))
+    cfg = dealt(rules, 0, town_halls_at_end=False)[0]
+    assert cfg.river_edge == 1  # R-RIV-1: the spring RA is F~FF (N E S W): the river leaves east
+    assert cfg.town_hall_type == catalogue_for(rules).index["townhall"]
+    assert cfg.town_halls_at_end == 0
+    assert (cfg.edition, cfg.zmg_alone, cfg.shuffle_deck) == (lib.CC_EDITION_CLASSIC, 1, 0)
+    assert cfg.deck[0] == expansions.ACTION_NAMES["classic"].index("extra_tile")
+    assert dealt(Rules(expansions=("messages",)), 0)[0].shuffle_deck == 1
+
+
+def test_the_result_row_layout_fills_cc_game_result():
+    from sim._core import lib
+
+    assert expansions.ROW_TOWN_HALL == lib.CC_RESULT_INTS - 1
+    width = {k: s.stop - s.start for k, s in (("drawn", expansions.ROW_DRAWN),
+                                               ("resolved", expansions.ROW_RESOLVED),
+                                               ("mayors", expansions.ROW_MAYORS))}
+    assert width["drawn"] == width["resolved"] == len(expansions.ACTION_NAMES["c3.1"]) == 8
+    assert expansions.ROW_RESOLVED.stop == expansions.ROW_SUPPLY
+    assert width["mayors"] == len(expansions.MAYORS_COLUMNS) == 10
+    assert expansions.ROW_MAYORS.stop == expansions.ROW_MM_SUPPLY.start
+
+
+def test_editions_and_the_deck_come_from_the_registry():
+    base, msg = Rules(), Rules(expansions=("messages",), messages=MessagesOptions("classic"))
+    assert expansions.EDITIONED.name == "messages"
+    assert (expansions.edition(base), expansions.edition(msg)) == ("", "classic")
+    assert expansions.with_edition(msg, "") is msg and expansions.with_edition(msg, "classic") is msg
+    assert expansions.with_edition(msg, "c3.1").messages.edition == "c3.1"
+    assert expansions.deck_options(base) is None and expansions.deck_options(msg) is msg.messages
+
+
+# the boundary modules ask the registry; they never name an expansion to test it
+BOUNDARY = ("sim/game.py", "sim/cdeal.py", "sim/tournament/plan.py", "sim/tournament/worker.py",
+            "sim/cli.py", "strategies/search.py")
+NAMED = re.compile(r'"(%s)"\s+(not\s+)?in\b' % "|".join(expansions.NAMES))
+
+
+@pytest.mark.parametrize("path", BOUNDARY)
+def test_no_boundary_module_tests_which_expansion_is_on(path):
+    source = (RULES_MD.parent.parent / path).read_text()
+    assert not NAMED.findall(source)
+    assert "rules.messages.edition ==" not in source and "edition ==" not in source

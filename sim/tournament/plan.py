@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from sim import expansions
 from sim.config import Experiment
 from sim.messages import ACTIONS, ALL_ACTIONS
 from sim.rng import derive
@@ -69,8 +70,7 @@ def effective_spec(spec: str, edition: str) -> str:
 
 
 def _editions(exp: Experiment) -> list[str]:
-    return list(exp.editions) or ([exp.rules.messages.edition]
-                                  if "messages" in exp.rules.expansions else [""])
+    return list(exp.editions) or [expansions.edition(exp.rules)]  # "": no editions in play
 
 
 def layout(exp: Experiment) -> list[tuple]:

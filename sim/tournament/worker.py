@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 import pyarrow as pa
 
+from sim import expansions
 from sim.config import Experiment
 from sim.game import PAUSABLE, Game, built_in, play_batch, players_table
 from sim.play import play
@@ -42,9 +42,7 @@ def _player(spec: str):
 
 def rules_for(exp: Experiment, edition: str):
     """The experiment's rules with The Messages' edition `edition` ("": as configured)."""
-    if not edition or edition == exp.rules.messages.edition:
-        return exp.rules
-    return replace(exp.rules, messages=replace(exp.rules.messages, edition=edition))
+    return expansions.with_edition(exp.rules, edition)
 
 
 def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
