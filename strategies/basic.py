@@ -1,10 +1,7 @@
 """The simplest policies: `first` (deterministic) and `random` (uniform). Both are
 played by the C game (sim/csrc/policy.c); `choose` asks it (strategies.BuiltIn)."""
 
-from strategies import BuiltIn, register
-
-ALL_KINDS = ("place", "figure", "scoring_figure", "messages", "town_hall", "favour", "scarecrow",
-             "ride")
+from strategies import DECISION_KINDS, BuiltIn, register
 
 
 @register("first")
@@ -14,7 +11,7 @@ class First(BuiltIn):
     figure rather than none): a trivial, deterministic chooser for tests and golden
     games."""
 
-    KINDS = ALL_KINDS
+    KINDS = DECISION_KINDS
 
 
 @register("random")
@@ -22,4 +19,4 @@ class Random(BuiltIn):
     """Uniform over the legal choices of each decision (every placement × figure option
     of a turn equally likely): one draw below(n) from the seat's stream per decision."""
 
-    KINDS = ALL_KINDS
+    KINDS = DECISION_KINDS

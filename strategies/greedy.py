@@ -39,8 +39,7 @@ that lands on a dark space (`dark_seeker`).
 """
 
 from sim.view import view_of
-from strategies import register
-from strategies.basic import ALL_KINDS
+from strategies import DECISION_KINDS, register
 from strategies.messages import MessagePolicy
 
 
@@ -48,7 +47,7 @@ from strategies.messages import MessagePolicy
 class Greedy(MessagePolicy):
     """Best immediate valuation: points now, weighted open features, followers kept."""
 
-    KINDS = ALL_KINDS
+    KINDS = DECISION_KINDS
     PARAMS = {"road": float, "city": float, "monastery": float, "field": float,
               "opponent": float, "follower": float, "extra": float, "courier": float,
               "road_figure": str, **MessagePolicy.PARAMS}

@@ -39,7 +39,7 @@ from sim.cdeal import stack_tiles
 from sim.game import PAUSABLE, Game
 from sim.river import is_river_tile
 from sim.rng import Stream
-from strategies import player, register
+from strategies import DECISION_KINDS, player, register
 from strategies.greedy import Greedy
 
 SEARCHED = PAUSABLE  # every decision kind the C game can stop at
@@ -49,8 +49,7 @@ SEARCHED = PAUSABLE  # every decision kind the C game can stop at
 class Search:
     """Greedy's best few choices, each scored by determinised greedy rollouts in C."""
 
-    KINDS = ("place", "figure", "scoring_figure", "messages", "town_hall", "favour", "scarecrow",
-             "ride")
+    KINDS = DECISION_KINDS
     PARAMS = {"rollouts": int, "candidates": int, "score": str}
     SCORES = ("margin", "win")
 
