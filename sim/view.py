@@ -115,12 +115,6 @@ class Choices:
     def __repr__(self) -> str:
         return f"Choices({list(self._c)!r})"
 
-    @property
-    def restricted(self) -> bool:
-        """False when the choices are every edge-matching placement with every figure
-        option (a policy may then ask the C core for its best row directly)."""
-        return getattr(self._c, "restricted", True)
-
 
 def strategy_decision(decision):
     """The decision as a strategy receives it: choices and info read-only."""
