@@ -24,6 +24,16 @@ def place(g, x, y, rot, figure=None):
     g.apply((x, y, rot, -1 if figure is None else 0, local))
 
 
+def mm_place(g, x, y, rot, kind=None, where=None):
+    """With Messengers & Mayors: draw (not the town hall), then place with `kind` on
+    `where`."""
+    if g.decision.kind == "town_hall":
+        g.apply("draw")
+    t = g.catalogue.index[g.decision.tile]
+    local = -1 if kind is None else g.catalogue.variant(t, rot).segment_at(where)
+    g.apply((x, y, rot, -1 if kind is None else kind, local))
+
+
 def thank_yous(g):
     return [(e["turn"], e["seat"], tuple(e["at"]), e["points"]) for e in g.events if e["e"] == "courier"]
 
@@ -71,15 +81,13 @@ def test_r_cou_4_the_first_qualifying_meeple_wins():
     # (1 tile), placed in step 2 before the ride of step 3, the knight is listed first
     # and seat 0 gets the thank-you; without it the rider, seat 1's in seat 0's turn,
     # does: the first listed wins, whoever owns it. (B at 0,-1 and -1,-1 and E at 0,1
-    # fill the other turns.)
+    # fill the other turns.) A figure listed but gone home since gets nothing:
+    # test_r_cou_3 (the completed road's highwayman).
     for knight, want in ((True, (5, 0, (1, 0), "city N", 1)), (False, (5, 1, (1, 0), "road E", 1))):
         g = new_game(Rules(expansions=("mayors", "courier")), 0, stack=["B", "A", "E", "B", "CO2", "U"])
-        for x, y, rot, fig in ((0, -1, 0, None), (-1, 0, 3, (2, "road E")), (0, 1, 2, None),
-                               (-1, -1, 0, None), (1, 0, 0, (0, "city N") if knight else None)):
-            if g.decision.kind == "town_hall":
-                g.apply("draw")
-            t = g.catalogue.variant(g.catalogue.index[g.decision.tile], rot)
-            g.apply((x, y, rot, -1, -1) if fig is None else (x, y, rot, fig[0], t.segment_at(fig[1])))
+        for move in ((0, -1, 0), (-1, 0, 3, 2, "road E"), (0, 1, 2), (-1, -1, 0),
+                     (1, 0, 0, 0, "city N") if knight else (1, 0, 0)):
+            mm_place(g, *move)
         assert [e["points"] for e in g.events if e["e"] == "score" and e["feature"] == "road"] == [3]
         d = g.decision
         assert (d.kind, d.seat) == ("ride", 1)
@@ -139,18 +147,11 @@ def test_r_cou_4_a_favours_follower_comes_first_even_for_the_other_seat():
     tiles, in seat 0's turn."""
     g = new_game(Rules(expansions=("mayors", "courier")), 0, stack=["CO3", "N", "N", "B", "U", "E"])
 
-    def put(x, y, rot, kind=None, where=None):
-        if g.decision.kind == "town_hall":
-            g.apply("draw")
-        t = g.catalogue.index[g.decision.tile]
-        local = -1 if kind is None else g.catalogue.variant(t, rot).segment_at(where)
-        g.apply((x, y, rot, -1 if kind is None else kind, local))
-
-    put(0, 1, 2, 0, "city S")
-    put(1, 1, 0, 1, "city W")
-    put(1, 2, 2)
-    put(2, 1, 0)
-    put(1, 0, 0)  # surrounds the mayor's tile: the figure comes after step 1 (RULES.md 6)
+    mm_place(g, 0, 1, 2, 0, "city S")
+    mm_place(g, 1, 1, 0, 1, "city W")
+    mm_place(g, 1, 2, 2)
+    mm_place(g, 2, 1, 0)
+    mm_place(g, 1, 0, 0)  # surrounds the mayor's tile: the figure comes after step 1 (RULES.md 6)
     assert g.decision.kind == "favour" and g.decision.seat == 1
     g.apply(g.decision.choices[1])
     assert g.decision.kind == "figure" and g.decision.seat == 0
@@ -179,25 +180,18 @@ def test_r_cou_4_a_figure_that_left_does_not_lend_its_place_to_a_new_one():
     g = new_game(rules, 0, stack=["A", "N", "B", "B", "CO2", "T", "U"])
     g.set_scoreboard(0, 2, 0)
 
-    def put(x, y, rot, kind=None, where=None):
-        if g.decision.kind == "town_hall":
-            g.apply("draw")
-        t = g.catalogue.index[g.decision.tile]
-        local = -1 if kind is None else g.catalogue.variant(t, rot).segment_at(where)
-        g.apply((x, y, rot, -1 if kind is None else kind, local))
-
-    put(-1, 0, 3, 2, "road E")
-    put(0, 1, 2, 1, "city S")
-    put(-1, 1, 0)
-    put(0, 2, 0)
-    put(1, 0, 0, 0, "city N")
+    mm_place(g, -1, 0, 3, 2, "road E")
+    mm_place(g, 0, 1, 2, 1, "city S")
+    mm_place(g, -1, 1, 0)
+    mm_place(g, 0, 2, 0)
+    mm_place(g, 1, 0, 0, 0, "city N")
     knight = next(f for f, i in g.board.figures() if i.kind == 0)
     g.apply("meeple")
     assert g.decision.kind == "ride" and g.decision.seat == 0
     g.apply(5 * 12 + g.catalogue.variant(g.catalogue.index["CO2"], 0).segment_at("road E"))
     g.apply(("extra_tile", None))
     g.apply("draw")  # the extra tile, not the town hall
-    put(1, 1, 3)
+    mm_place(g, 1, 1, 3)
     assert g.decision.kind == "favour" and g.decision.choices == ("none", knight)
     g.apply(knight)
     g.apply((-1, -1))  # seat 0's figure for T, asked after the favour: none
