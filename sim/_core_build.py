@@ -16,7 +16,7 @@ WARNINGS = ["-std=c11", "-O2", "-Wall", "-Wextra"]
 # one file per thing the core holds; internal.h is what they share (never cdef'd)
 SOURCES = ("tileset.c", "board.c", "options.c", "game.c", "policy.c", "save.c",
            "messages.c", "river.c", "courier.c", "mayors.c", "branch.c",
-           "choice.c")
+           "setup.c", "choice.c")
 
 
 def build_ffi(module_name: str = "sim._sim_core", extra_compile_args=(), extra_link_args=(),

@@ -596,6 +596,32 @@ class Game:
             g.apply(choice)
         return g
 
+    # ------------------------------------------------------------ position setup
+
+    def set_scoreboard(self, seat: int, meeple: int, messenger: int) -> None:
+        """Start `seat` from given scoreboard spaces, like a chess FEN (The Messages):
+        its scoring meeple on total `meeple`, its messenger on `messenger`, its score
+        their sum (R-MSG-C1). For studying a position play would not give, e.g. a
+        figure one point before a dark space. Only while the seat has scored no point:
+        the head start counts in no point source. Raises CoreArgumentError (a
+        ValueError) quoting the values refused: no Messages, game over, seat or a
+        position out of range (0..CC_SETUP_MAX_POSITION), points already scored."""
+        check(lib.cc_game_set_scoreboard(self._ptr, seat, meeple, messenger), "cc_game_set_scoreboard",
+              seat=seat, meeple=meeple, messenger=messenger)
+        self._decision_key = None  # a scoring-figure decision shows the positions
+
+    def set_supply(self, seat: int, kind: str, n: int) -> None:
+        """Leave `n` figures of `kind` (FIGURE_KINDS: "follower"; with Messengers &
+        Mayors "mayor", "messenger", "scarecrow") in `seat`'s supply, as if the rest
+        stood elsewhere: a position setup, e.g. a seat with its followers used up.
+        Raises CoreArgumentError quoting the values refused: game over, seat out of
+        range, unknown kind, n below 0 or above the seat's complement less its figures
+        on the board, or a decision waiting for that seat (its choices were worked
+        out from its supply)."""
+        code = FIGURE_KINDS.index(kind) if kind in FIGURE_KINDS else -1
+        check(lib.cc_game_set_supply(self._ptr, seat, code, n), "cc_game_set_supply",
+              seat=seat, kind=kind, n=n)
+
     # ------------------------------------------------------------ record
 
     @property

@@ -1,10 +1,7 @@
 """How the rules tests build and read games: through the contract only (sim/game.py
-Game, the C game), the result, the events and the strategies' view (sim/view.py).
-
-Tests marked `python_engine` set up a position by writing the state of the previous
-Python engine (tests/pyengine.py), which the C game does not let a caller do; for them
-(and only them) `new_game` builds that engine's game (tests/conftest.py switches it).
-They go once they are rewritten as scripted games (docs/SCRIPTS.md).
+Game, the C game), the result, the events and the strategies' view (sim/view.py). A
+position play would not give starts from the game's own setup (Game.set_scoreboard,
+Game.set_supply).
 """
 
 from __future__ import annotations
@@ -14,15 +11,8 @@ from sim.game import Game
 from sim.view import view_of
 
 
-OLD_ENGINE = [False]  # set by tests/conftest.py for the tests marked python_engine
-
-
 def new_game(rules, seed, *, stack=None, town_halls_at_end=True):
     """A game with every seat answered by the caller."""
-    if OLD_ENGINE[0]:
-        from pyengine import Game as PythonGame
-
-        return PythonGame(rules, seed, stack=stack, town_halls_at_end=town_halls_at_end)
     return Game(rules, seed, stack=stack, town_halls_at_end=town_halls_at_end)
 
 

@@ -7,7 +7,6 @@ import polars as pl
 import pytest
 
 from sim.analysis.balance import counterfactual_values
-from engine import new_game
 from sim.game import Game
 from sim.messages import MessagesOptions
 from sim.rules import Rules
@@ -20,34 +19,47 @@ def forced_game():
     its E closes D's city with a knight: 4 points -> 5, dark: smallest_road is drawn.
     Taking it scores the road's 5 (the highwayman stays) instead of 2; final scoring
     then adds the same 5 for the road in both branches: seat 0 ends at 15 or 12 against
-    seat 1's 0, so the action is worth exactly 3 points of margin and no win."""
+    seat 1's 0, so the action is worth exactly 3 points of margin and no win.
+
+    Greedy seats, paused at every decision kind so the moves here are the test's; the
+    branches are played by the seats' own (built-in) policies, in C."""
     rules = Rules(expansions=("messages",), messages=MessagesOptions("c3.1", False, ("smallest_road",)))
-    g = new_game(rules, 0, stack=["U", "U", "U", "U", "E"])
+    g = Game(rules, 0, [player("greedy")] * 2, stack=["U", "U", "U", "U", "E"],
+             pause=("place", "scoring_figure", "messages"))
     cat = g.catalogue
     g.apply((1, 0, 0, 0, cat.variant(cat.index["U"], 0).segment_at("road E")))
     for x in (2, 3, 4):
         g.apply((x, 0, 0, -1, -1))
-    g.msg.players[0].position = [1, 0]
-    g.scores[0] = 1
+    g.set_scoreboard(0, 1, 0)  # seat 0 has scored nothing yet
     g.apply((0, 1, 2, 0, cat.variant(cat.index["E"], 2).segment_at("city S")))
     g.apply("meeple")
     assert g.decision.kind == "messages" and g.decision.info["action"] == "smallest_road"
+    assert cfm.in_c(g)
     return g
 
 
-@pytest.mark.python_engine
-def test_branch_value_by_hand():
+def _in_c(monkeypatch) -> list:
+    """The branch sets played by cc_branch_play (sim/csrc/branch.c)."""
+    played, real = [], cfm.c_branches
+    monkeypatch.setattr(cfm, "c_branches", lambda g, b: played.append(b) or real(g, b))
+    return played
+
+
+def test_branch_value_by_hand(monkeypatch):
+    played = _in_c(monkeypatch)
     g = forced_game()
     rows = branch(g, [player("greedy")] * 2, rollouts=3, key="t")
     assert [(r["margin_action"], r["margin_two"], r["win_action"], r["win_two"]) for r in rows] == [
         (15, 12, 1.0, 1.0)] * 3
+    assert sum(len(b) for b in played) == 2 * 3  # both branches of every rollout, in C
     assert g.decision.kind == "messages"  # the game itself did not move
 
 
-@pytest.mark.python_engine
-def test_estimator_on_the_forced_case():
+def test_estimator_on_the_forced_case(monkeypatch):
+    played = _in_c(monkeypatch)
     g = forced_game()
     rows = play_with_branches(g, [player("greedy")] * 2, rollouts=2)
+    assert played  # the branches were played in C
     assert g.over and len(rows) == 2 and rows[0]["phase"] == "late"
     cf = pl.DataFrame([{"game_id": 0, "edition": "c3.1", **r} for r in rows])
     v = counterfactual_values(cf).filter(pl.col("phase") == "all").row(0, named=True)
@@ -268,10 +280,10 @@ editions = ["classic", "c3.1"]
 
 
 @pytest.mark.parametrize("name", sorted(CF_CONFIGS))
-def test_branches_in_c_give_the_python_engines_rows(name, monkeypatch):
+def test_branches_in_c_give_the_rows_of_branches_played_from_python(name, monkeypatch):
     """The worker's counterfactual games on a paused C game (cc_branch_play, the
     aligned branch on a rotated clone, the game's own branch from its end) give the
-    rows of the Python engine's forks, value for value."""
+    rows of the forks played move by move from Python, value for value."""
     from sim.config import load_experiment, parse_experiment
     from sim.tournament import worker
 

@@ -3,7 +3,6 @@
 import pytest
 from test_conformance import check_points_from_events
 
-from pyengine_courier import CourierState, qualifying
 from engine import new_game
 from sim.view import view_of
 from sim.cdeal import stack_plan
@@ -23,6 +22,16 @@ def place(g, x, y, rot, figure=None):
     t = g.catalogue.index[g.decision.tile]
     local = -1 if figure is None else g.catalogue.variant(t, rot).segment_at(figure)
     g.apply((x, y, rot, -1 if figure is None else 0, local))
+
+
+def mm_place(g, x, y, rot, kind=None, where=None):
+    """With Messengers & Mayors: draw (not the town hall), then place with `kind` on
+    `where`."""
+    if g.decision.kind == "town_hall":
+        g.apply("draw")
+    t = g.catalogue.index[g.decision.tile]
+    local = -1 if kind is None else g.catalogue.variant(t, rot).segment_at(where)
+    g.apply((x, y, rot, -1 if kind is None else kind, local))
 
 
 def thank_yous(g):
@@ -60,41 +69,48 @@ def test_r_cou_3_no_thank_you_for_a_farmer_or_a_completed_feature():
     assert thank_yous(g) == []
 
 
-@pytest.mark.python_engine
 def test_r_cou_4_the_first_qualifying_meeple_wins():
     g = cgame(["CO1", "CO6", "U"])
     place(g, 1, 0, 0, "road E")  # thank-you to 1,0
     place(g, 0, -1, 0, "monastery")  # seat 1's monk on the letter tile CO6 (a monastery)
     assert thank_yous(g)[-1] == (2, 1, (0, -1), 1 + 2)  # D and CO1 around it
-    first, second = [f for f, _ in g.board.figures()]
-    segs = {f: i.segment for f, i in g.board.figures()}
-    state = CourierState(None, [(first, segs[first]), (second, segs[second])])
-    assert qualifying(g.board, state)[0] == 0  # listed first: seat 0's highwayman
-    state = CourierState(None, [(second, segs[second]), (first, segs[first])])
-    assert qualifying(g.board, state)[0] == 1  # listed first: seat 1's monk, not the active seat's
-    state = CourierState(None, [(first, segs[second])])  # a figure no longer where it was
-    assert qualifying(g.board, state) is None
+    # Two qualifying meeples in one turn, with Messengers & Mayors: seat 1's messenger
+    # on A r3 at -1,0 (road E into D); on turn 5 seat 0's letter tile CO2 at 1,0 (a
+    # village) completes that road (A + D + CO2, 3 to seat 1), and the messenger rides
+    # on to CO2's open east road (1 tile). If seat 0 put a knight on CO2's open city
+    # (1 tile), placed in step 2 before the ride of step 3, the knight is listed first
+    # and seat 0 gets the thank-you; without it the rider, seat 1's in seat 0's turn,
+    # does: the first listed wins, whoever owns it. (B at 0,-1 and -1,-1 and E at 0,1
+    # fill the other turns.) A figure listed but gone home since gets nothing:
+    # test_r_cou_3 (the completed road's highwayman).
+    for knight, want in ((True, (5, 0, (1, 0), "city N", 1)), (False, (5, 1, (1, 0), "road E", 1))):
+        g = new_game(Rules(expansions=("mayors", "courier")), 0, stack=["B", "A", "E", "B", "CO2", "U"])
+        for move in ((0, -1, 0), (-1, 0, 3, 2, "road E"), (0, 1, 2), (-1, -1, 0),
+                     (1, 0, 0, 0, "city N") if knight else (1, 0, 0)):
+            mm_place(g, *move)
+        assert [e["points"] for e in g.events if e["e"] == "score" and e["feature"] == "road"] == [3]
+        d = g.decision
+        assert (d.kind, d.seat) == ("ride", 1)
+        g.apply(5 * 12 + g.catalogue.variant(g.catalogue.index["CO2"], 0).segment_at("road E"))
+        assert [(e["turn"], e["seat"], tuple(e["at"]), e["where"], e["points"])
+                for e in g.events if e["e"] == "courier"] == [want]
 
 
-@pytest.mark.python_engine
 def test_r_cou_5_classic_thank_you_can_bring_a_message():
     g = cgame(["CO1", "U", "U"], messages="classic")
-    g.msg.players[0].position = [3, 0]
-    g.scores[0] = 3
+    g.set_scoreboard(0, 3, 0)
     place(g, 1, 0, 0, "road E")
     assert g.decision.kind == "scoring_figure" and g.decision.info["source"] == "courier"
     g.apply("meeple")  # 3 + 2 = 5: a dark space after the thank-you's round of scoring
     assert g.decision.kind == "messages" and g.decision.seat == 0
 
 
-@pytest.mark.python_engine
 def test_r_cou_5_c31_thank_you_goes_on_the_turn_figure_and_brings_nothing():
     g = cgame(["CO1", "U", "U"], messages="c3.1")
-    g.msg.players[0].position = [3, 0]
-    g.scores[0] = 3
+    g.set_scoreboard(0, 3, 0)
     place(g, 1, 0, 0, "road E")
     g.apply("meeple")  # the first points of the turn choose its figure (R-MSG-N1)
-    assert g.msg.players[0].position == [5, 0]
+    assert view_of(g).messages.seats[0].position == (5, 0)
     assert g.decision.kind == "place" and g.decision.seat == 1  # no message (R-MSG-N3)
 
 
@@ -131,18 +147,11 @@ def test_r_cou_4_a_favours_follower_comes_first_even_for_the_other_seat():
     tiles, in seat 0's turn."""
     g = new_game(Rules(expansions=("mayors", "courier")), 0, stack=["CO3", "N", "N", "B", "U", "E"])
 
-    def put(x, y, rot, kind=None, where=None):
-        if g.decision.kind == "town_hall":
-            g.apply("draw")
-        t = g.catalogue.index[g.decision.tile]
-        local = -1 if kind is None else g.catalogue.variant(t, rot).segment_at(where)
-        g.apply((x, y, rot, -1 if kind is None else kind, local))
-
-    put(0, 1, 2, 0, "city S")
-    put(1, 1, 0, 1, "city W")
-    put(1, 2, 2)
-    put(2, 1, 0)
-    put(1, 0, 0)  # surrounds the mayor's tile: the figure comes after step 1 (RULES.md 6)
+    mm_place(g, 0, 1, 2, 0, "city S")
+    mm_place(g, 1, 1, 0, 1, "city W")
+    mm_place(g, 1, 2, 2)
+    mm_place(g, 2, 1, 0)
+    mm_place(g, 1, 0, 0)  # surrounds the mayor's tile: the figure comes after step 1 (RULES.md 6)
     assert g.decision.kind == "favour" and g.decision.seat == 1
     g.apply(g.decision.choices[1])
     assert g.decision.kind == "figure" and g.decision.seat == 0
@@ -150,31 +159,43 @@ def test_r_cou_4_a_favours_follower_comes_first_even_for_the_other_seat():
     assert thank_yous(g) == [(1, 0, (0, 1), 2), (2, 1, (1, 1), 3), (5, 1, (0, 1), 4)]
 
 
-@pytest.mark.python_engine
-def test_r_cou_4_a_zero_point_feature_still_moves_the_courier(monkeypatch):
-    # no tile set here makes a road, city or monastery worth 0 in final scoring, so the
-    # value is forced to 0: the Courier must move all the same
-    import pyengine_courier
-    monkeypatch.setattr(pyengine_courier, "thank_you_points", lambda board, seg: 0)
-    g = cgame(["CO1", "U"])
-    place(g, 1, 0, 0, "road E")
-    assert thank_yous(g) == [(1, 0, (1, 0), 0)] and view_of(g).courier.at == (1, 0)
-
-
-@pytest.mark.python_engine
 def test_r_cou_4_a_figure_that_left_does_not_lend_its_place_to_a_new_one():
-    """Figure ids are reused: a highwayman placed this turn goes home, and the follower
-    put on the same segment after another figure gets its id. The newcomer was placed
-    last, so it must not inherit the first place in the turn's list (a favour does
-    exactly this, R-MM-2)."""
-    g = new_game(Rules(expansions=("courier", "mayors")), 0, stack=["CO1", "U"])
-    if g.decision.kind == "town_hall":
-        g.apply("draw")
-    seg = 12 + g.catalogue.variant(g.catalogue.index["CO1"], 0).segment_at("road E")
-    g.board.place(g.catalogue.index["CO1"], 1, 0, 0)  # the drawn copy, laid by hand
-    knight = g.put_figure(0, 0, seg)
-    other = g.put_figure(0, 0, 12 + g.catalogue.variant(g.catalogue.index["CO1"], 0).segment_at("field Nw"))
-    g.return_figure(knight)
-    newcomer = g.put_figure(0, 0, seg)
-    assert newcomer == knight  # the id came back
-    assert [f for f, _ in g.courier.moved_this_turn] == [other, newcomer]
+    """Figure ids are reused: a knight placed this turn goes home, and the follower a
+    favour puts on its very segment gets its id (R-MM-2). The newcomer was placed
+    last, so it must not inherit the knight's first place in the turn's list.
+
+    Classic Messages with Messengers & Mayors, extra_tile on top of the deck, seat 0's
+    meeple on 2. Seat 0's messenger on A r3 at -1,0 (road E into D); seat 1's mayor on
+    N r2 at 0,1 (city S into D's, and E); B at -1,1 and 0,2 fill in three sides of
+    0,1. Turn 5, seat 0: the letter tile CO2 at 1,0 with a knight on its city N (listed
+    first), completing the road A + D + CO2: 3 points, 2 + 3 = 5, dark; the messenger
+    rides on to CO2's east road (listed second); extra_tile. The extra tile T r3 at 1,1
+    (city W, N, S) joins D's city with CO2's and surrounds 0,1: seat 1's favour
+    replaces the knight with its own follower, which gets the knight's id on the
+    knight's segment. Phase 4: the knight left, so the rider is first: seat 0's
+    thank-you for CO2's 1-tile east road (the newcomer would have taken the city's 4:
+    D, N, T, CO2)."""
+    rules = Rules(expansions=("mayors", "courier", "messages"),
+                  messages=MessagesOptions("classic", False, ("extra_tile",)))
+    g = new_game(rules, 0, stack=["A", "N", "B", "B", "CO2", "T", "U"])
+    g.set_scoreboard(0, 2, 0)
+
+    mm_place(g, -1, 0, 3, 2, "road E")
+    mm_place(g, 0, 1, 2, 1, "city S")
+    mm_place(g, -1, 1, 0)
+    mm_place(g, 0, 2, 0)
+    mm_place(g, 1, 0, 0, 0, "city N")
+    knight = next(f for f, i in g.board.figures() if i.kind == 0)
+    g.apply("meeple")
+    assert g.decision.kind == "ride" and g.decision.seat == 0
+    g.apply(5 * 12 + g.catalogue.variant(g.catalogue.index["CO2"], 0).segment_at("road E"))
+    g.apply(("extra_tile", None))
+    g.apply("draw")  # the extra tile, not the town hall
+    mm_place(g, 1, 1, 3)
+    assert g.decision.kind == "favour" and g.decision.choices == ("none", knight)
+    g.apply(knight)
+    g.apply((-1, -1))  # seat 0's figure for T, asked after the favour: none
+    newcomer = g.board.figure(knight)
+    assert (newcomer.player, newcomer.kind) == (1, 0)  # the id came back, same segment
+    assert [(e["turn"], e["seat"], tuple(e["at"]), e["where"], e["points"])
+            for e in g.events if e["e"] == "courier"] == [(6, 0, (1, 0), "road E", 1)]

@@ -1,14 +1,14 @@
 """Messengers & Mayors: rulings R-MM-1..13 with outcomes worked out by hand.
 
-Boards are built through the game API. Every turn of a player who still holds the
-town hall starts with a `town_hall` decision; `place` answers it with "draw".
+Boards are built through the game API (where a case needs it, a seat's scoreboard or
+supply is set up with Game.set_scoreboard / set_supply). Every turn of a player who
+still holds the town hall starts with a `town_hall` decision; `place` answers it with
+"draw".
 Figure kind codes: 0 follower, 1 mayor, 2 messenger, 3 scarecrow.
 """
 
 import pytest
 
-import pyengine_courier as courier
-import pyengine_message_actions as message_actions
 from sim import scoring
 from sim.board import Board
 from engine import new_game
@@ -147,31 +147,54 @@ def test_r_mm_6_never_into_a_completed_feature_and_home_on_request():
     assert held(g)[0].messenger == 1 and not g.board.figures()
 
 
-@pytest.mark.python_engine
 def test_r_mm_6_several_messengers_ride_clockwise_from_the_active_seat():
-    g = mm(["W", "A", "U"])
+    """Seat 0's messenger on W's west road at 1,0 (W + D, open west); seat 1's on A r2
+    at -1,-1 (road N, open). Seat 1's curve V r3 at -1,0 joins the two roads and
+    completes them: A + V + D + W = 4 tiles, both strength 1, both score 4. (B at 0,-1
+    holds A up; seat 0's B at 1,1 and 0,-2 fill its turns, off every road.)"""
+    g = mm(["W", "B", "B", "A", "B", "V", "U"])
     place(g, 1, 0, 0, MESSENGER, "road W")
-    road = g.board.figures()[0][1].segment
-    g.put_figure(1, MESSENGER, road)  # seat 1's messenger on the same road
-    place(g, -1, 0, 3)  # seat 1 completes it: both hold strength 1, both score 3
-    assert scored(g) == [("road", 3, [0, 1])]
+    place(g, 0, -1, 0)
+    place(g, 1, 1, 0)
+    place(g, -1, -1, 2, MESSENGER, "road N")  # seat 1's messenger on its own road
+    place(g, 0, -2, 0)
+    place(g, -1, 0, 3)  # seat 1 completes the joined road
+    assert scored(g) == [("road", 4, [0, 1])]
     assert (g.decision.kind, g.decision.seat) == ("ride", 1)  # the active seat first
     g.apply("return")
     assert (g.decision.kind, g.decision.seat) == ("ride", 0)
 
 
-@pytest.mark.python_engine
 def test_r_mm_6_rides_into_an_occupied_city():
-    g = mm(["T", "A", "U"])
+    """Seat 0's messenger on T's road W at 1,0 (T r1: the road enters the city N, E, S
+    at its gate); seat 1's knight on E r2 at 1,1, which joins T's city; seat 1's A at
+    -1,0 closes the road (A + D + T). The messenger may ride into the city though a
+    knight holds it: to either of its segments, T's or E's."""
+    g = mm(["T", "E", "B", "A", "U"])
     t = g.catalogue.variant(g.catalogue.index["T"], 1)
+    e = g.catalogue.variant(g.catalogue.index["E"], 2)
     place(g, 1, 0, 1, MESSENGER, "road W")
-    city = 12 + t.segment_at("city N")
-    g.put_figure(1, FOLLOWER, city)  # seat 1's knight already in the city
+    place(g, 1, 1, 2, FOLLOWER, "city S")  # board index 2
+    place(g, 0, -1, 0)
     place(g, -1, 0, 3)
-    assert g.decision.choices == ("return", city)
+    assert scored(g) == [("road", 3, [0])]
+    assert g.decision.choices == ("return", 12 + t.segment_at("city N"), 2 * 12 + e.segment_at("city S"))
 
 
-@pytest.mark.python_engine
+def riders(extra=(), crossing="X"):
+    """Three seats. Seat 2's messenger on A r3 at -1,0 (road E into D, open east) and
+    seat 0's on A r2 at 1,-1 (road N, open); seat 1's `crossing` at 1,0 (a village)
+    completes both: the south road A + crossing (2, seat 0's) and the west road A + D +
+    crossing (3, seat 2's). (B at 0,-1 holds A up; E at 0,1 closes D's city, empty.)"""
+    g = mm(["B", "E", "A", "A", crossing], players=3, extra=extra)
+    place(g, 0, -1, 0)  # seat 0
+    place(g, 0, 1, 2)  # seat 1
+    place(g, -1, 0, 3, MESSENGER, "road E")  # seat 2
+    place(g, 1, -1, 2, MESSENGER, "road N")  # seat 0
+    place(g, 1, 0, 0)  # seat 1: the crossing
+    return g
+
+
 def test_r_mm_6_r_cou_4_the_first_rider_clockwise_gets_the_thank_you():
     """As above with the Courier, the crossing being the letter tile CO2 (a village with
     roads E, S, W): seat 1's CO2 at 1,0 completes the south road (seat 0's messenger) and
@@ -179,16 +202,7 @@ def test_r_mm_6_r_cou_4_the_first_rider_clockwise_gets_the_thank_you():
     seat 2 rides first (clockwise from seat 1), so seat 2's messenger is the first figure
     moved this turn and gets the thank-you, the east road's 1 tile (R-COU-3/4); road by
     road, seat 0 would have ridden first and got it."""
-    g = mm(["B", "A", "A", "E", "CO2"], players=3, extra=("courier",))
-    place(g, 0, -1, 0)
-    place(g, -1, 0, 3)
-    place(g, 1, -1, 2)
-    a = g.catalogue.variant(g.catalogue.index["A"], 3).segment_at("road E")
-    g.put_figure(2, MESSENGER, 2 * 12 + a)
-    a = g.catalogue.variant(g.catalogue.index["A"], 2).segment_at("road N")
-    g.put_figure(0, MESSENGER, 3 * 12 + a)
-    place(g, 0, 1, 2)
-    place(g, 1, 0, 0)  # seat 1: CO2
+    g = riders(("courier",), "CO2")
     east = 5 * 12 + g.catalogue.variant(g.catalogue.index["CO2"], 0).segment_at("road E")
     for seat in (2, 0):
         assert (g.decision.kind, g.decision.seat) == ("ride", seat) and east in g.decision.choices
@@ -269,34 +283,46 @@ def test_rules_6_a_lying_scarecrow_still_bars_the_farmer():
     assert (FOLLOWER, b.segment_at("monastery")) in g.decision.choices
 
 
-@pytest.mark.python_engine
 def test_r_mm_6_rides_go_clockwise_across_roads():
-    """Seat 1's crossroads X at 1,0 completes two roads at once: its south road with A
-    at 1,-1 (seat 0's messenger), scored first, and A at -1,0 + D + its west road (seat
-    2's messenger). Both may ride on to X's open roads. Clockwise from seat 1: seat 2's
-    ride first, then seat 0's (road by road would give seat 0 first)."""
-    g = mm(["B", "A", "A", "E", "X"], players=3)
-    place(g, 0, -1, 0)  # seat 0
-    place(g, -1, 0, 3)  # seat 1: A, road east into D
-    place(g, 1, -1, 2)  # seat 2: A, road north
-    a = g.catalogue.variant(g.catalogue.index["A"], 3).segment_at("road E")
-    g.put_figure(2, MESSENGER, 2 * 12 + a)  # board index 2: A at -1,0
-    a = g.catalogue.variant(g.catalogue.index["A"], 2).segment_at("road N")
-    g.put_figure(0, MESSENGER, 3 * 12 + a)  # board index 3: A at 1,-1
-    place(g, 0, 1, 2)  # seat 0: E closes D's city
-    place(g, 1, 0, 0)  # seat 1: X
+    """Seat 1's crossroads X at 1,0 completes two roads at once (riders above): its
+    south road with A at 1,-1 (seat 0's messenger), scored first, and A at -1,0 + D +
+    its west road (seat 2's messenger). Both may ride on to X's open roads. Clockwise
+    from seat 1: seat 2's ride first, then seat 0's (road by road would give seat 0
+    first)."""
+    g = riders()
     assert [(f, p, w) for f, p, w in scored(g) if f == "road"] == [("road", 2, [0]), ("road", 3, [2])]
     assert (g.decision.kind, g.decision.seat) == ("ride", 2)
     g.apply("return")
     assert (g.decision.kind, g.decision.seat) == ("ride", 0)
 
 
-@pytest.mark.python_engine
 def test_r_mm_8_lying_scarecrow_is_a_farmer():
     g = scarecrow_game("lie")
     assert (0, SCARECROW, (0, 1)) in figures(g)
     assert g.over and g.points[0]["field"] == 3  # the field borders one completed city
-    assert message_actions.choices(g, 0, "per_farmer")[1][1] == 2  # R-MSG-10
+    # R-MSG-10: message 7 counts it as a farmer. The scarecrow game with The Messages
+    # and a road of seat 0's: its highwayman on A r1 at 1,0 (road W into D), closed by
+    # its A r3 at -1,0 on turn 7: A + D + A, 3 points from 2: 5, dark (B at 0,-1
+    # fills seat 1's turn 6). No farmer of seat 0 on the board, the lying scarecrow:
+    # 2 points.
+    rules = Rules(expansions=("mayors", "messages"), messages=MessagesOptions("c3.1", False, ("per_farmer",)))
+    g = new_game(rules, 0, stack=["E", "B", "A", "B", "B", "B", "A", "U"])
+    g.set_scoreboard(0, 2, 0)
+    place(g, 0, 1, 2, SCARECROW, "field Nw")
+    place(g, 1, 1, 0)
+    place(g, 1, 0, 1, FOLLOWER, "road W")
+    place(g, -1, 1, 0)
+    place(g, 0, 2, 0)  # seat 0's own B surrounds its scarecrow
+    assert (g.decision.kind, g.decision.seat) == ("scarecrow", 0)
+    g.apply("lie")
+    g.apply((-1, -1))  # then its figure for that B (RULES.md 6): none
+    place(g, 0, -1, 0)
+    place(g, -1, 0, 3)
+    assert scored(g)[-1] == ("road", 3, [0])
+    g.apply("meeple")
+    d = g.decision
+    assert d.kind == "messages" and d.info["action"] == "per_farmer"
+    assert dict(zip(d.choices, d.info["points"]))[("per_farmer", None)] == 2
 
 
 def test_r_mm_8_scarecrow_replaced_by_a_farmer():
@@ -344,28 +370,37 @@ def test_r_mm_10_monastery_completed_with_a_town_hall_scores_8():
     assert scored(g)[-1] == ("monastery", 8, [0])
 
 
-def monastery_beside_a_town_hall():
-    """Seat 0's monk on B at 0,-1; seat 1's town hall at 1,-1; seat 0's E at -1,-1.
-    The monastery's tiles: its own, D at 0,0 and E; the town hall adds nothing."""
-    rules = Rules(expansions=("mayors", "messages", "courier"), messages=MessagesOptions("classic"))
-    g = new_game(rules, 0, stack=["B", "E", "U"])
-    place(g, 0, -1, 0, FOLLOWER, "monastery")
+def monastery_beside_a_town_hall(action):
+    """Classic Messages, the Courier, `action` on top of the deck, seat 0's meeple on
+    2. Seat 0's U at 1,0; seat 1's town hall at 1,-1; seat 0's monk on the letter
+    monastery CO6 at 0,-1, beside the hall. The monastery's tiles: its own, D at 0,0
+    and U; the town hall adds nothing: 3 (4 if the hall counted). Placed on a letter
+    tile, the monk gets the Courier's thank-you: the monastery's 3 (R-COU-3), onto the
+    meeple: 5, a dark space after that round of scoring (R-COU-5): `action` is drawn."""
+    rules = Rules(expansions=("mayors", "messages", "courier"),
+                  messages=MessagesOptions("classic", False, (action,)))
+    g = new_game(rules, 0, stack=["U", "CO6", "E"])
+    g.set_scoreboard(0, 2, 0)
+    place(g, 1, 0, 0)
     assert g.decision.kind == "town_hall" and g.decision.seat == 1
     g.apply((1, -1))
-    place(g, -1, -1, 0)
+    place(g, 0, -1, 0, FOLLOWER, "monastery")
+    assert g.decision.kind == "scoring_figure" and g.decision.info["source"] == "courier"
+    g.apply("meeple")
     monk = next(f for f, i in g.board.figures() if i.player == 0)
     return g, monk, g.board.figure(monk).segment
 
 
-@pytest.mark.python_engine
 def test_r_mm_10_a_town_hall_counts_in_no_monastery_value():
-    g, monk, seg = monastery_beside_a_town_hall()
-    assert g.board.feature(seg).tiles == 3  # 1 + D + E (4 if the hall counted)
     # message 3 (smallest monastery), message 8 and the Courier's thank-you: 3 each
-    assert dict(message_actions.choices(g, 0, "smallest_monastery"))[
-        ("smallest_monastery", g.board.find(seg))] == 3
-    assert dict(message_actions.choices(g, 0, "score_and_return"))[("score_and_return", monk)] == 3
-    assert courier.thank_you_points(g.board, seg) == 3
+    for action in ("smallest_monastery", "score_and_return"):
+        g, monk, seg = monastery_beside_a_town_hall(action)
+        assert g.board.feature(seg).tiles == 3  # 1 + D + U (4 if the hall counted)
+        assert [e["points"] for e in g.events if e["e"] == "courier"] == [3]
+        d = g.decision
+        assert d.kind == "messages" and d.info["action"] == action
+        target = g.board.find(seg) if action == "smallest_monastery" else monk
+        assert dict(zip(d.choices, d.info["points"]))[(action, target)] == 3
 
 
 def test_r_mm_10_greedy_values_a_monastery_without_its_town_hall():
@@ -434,28 +469,47 @@ def test_no_town_hall_while_the_river_flows():
     assert g.decision.kind == "town_hall"  # the first turn after the lake
 
 
-@pytest.mark.python_engine
+def message_8_after(stack, first_moves, closing_from):
+    """Messengers & Mayors with c3.1's message 8 on top of the deck: `first_moves` in
+    turn order from seat 0's, then seat 0's highwayman on A r3 at -1,0 (road E into
+    D), seat 1's B at -1,-1, and seat 0's A r1 at `closing_from` closes the road:
+    A + D (+ U) + A, 3 or 4 points, from 5 less that: 5, dark (R-MSG-N2)."""
+    rules = Rules(expansions=("mayors", "messages"), messages=MessagesOptions("c3.1", False, ("score_and_retrieve",)))
+    g = new_game(rules, 0, stack=stack)
+    g.set_scoreboard(0, 5 - (closing_from[0] + 2), 0)  # the road: -1 .. x, x + 2 tiles
+    for move in first_moves:
+        place(g, *move)
+    place(g, -1, 0, 3, FOLLOWER, "road E")
+    place(g, -1, -1, 0)
+    place(g, *closing_from, 1)
+    g.apply("meeple")
+    d = g.decision
+    assert d.kind == "messages" and d.info["action"] == "score_and_retrieve", d
+    return g, d
+
+
 def test_r_msg_10_message_8_on_a_standing_scarecrow_scores_nothing():
     """Seat 0's farmer on E at 0,1 and its standing scarecrow on B at 1,1 share the field
     next to the completed city D + E (3 points). Message 8 on the farmer scores the
     field; on the scarecrow it scores 0 (R-MSG-10: a standing scarecrow never holds the
-    majority), though seat 0 holds the field."""
-    g = new_game(Rules(expansions=("mayors", "messages")), 0, stack=["E", "U", "B", "V"])
-    place(g, 0, 1, 2, FOLLOWER, "field Nw")
-    place(g, 1, 0, 0)
-    place(g, 1, 1, 0, SCARECROW, "field Nw")
+    majority), though seat 0 holds the field. (Seat 0's road A + D + U + A closed on
+    turn 7 brings the message, its highwayman home.)"""
+    g, d = message_8_after(["E", "U", "B", "B", "A", "B", "A", "V"],
+                           [(0, 1, 2, FOLLOWER, "field Nw"), (1, 0, 0), (1, 1, 0, SCARECROW, "field Nw"),
+                            (0, -1, 0)], (2, 0))
     kinds = {f: i.kind for f, i in g.board.figures()}
-    points = {kinds[fig]: p for (_, fig), p in message_actions.choices(g, 0, "score_and_retrieve")[1:]}
+    points = {kinds[fig]: p for (_, fig), p in list(zip(d.choices, d.info["points"]))[1:]}
     assert points == {FOLLOWER: 3, SCARECROW: 0}
 
 
-@pytest.mark.python_engine
 def test_message_8_may_choose_a_mayor():
-    g = new_game(Rules(expansions=("mayors", "messages")), 0, stack=["M", "U"])
-    place(g, 0, 1, 2, MAYOR, "city S")
-    ch = message_actions.choices(g, 0, "score_and_retrieve")
-    assert [p for _, p in ch] == [2, 3]  # the mayor alone holds D + M: 2 tiles + 1 coat
-    assert message_actions.resolve(g, 0, ch[1][0])[0] == 3
+    """Seat 0's mayor on M r2 at 0,1: city D + M, open, 2 tiles + 1 coat = 3. (Seat 0's
+    road A + D + A closed on turn 5 brings the message, its highwayman home.)"""
+    g, d = message_8_after(["M", "B", "A", "B", "A", "U"], [(0, 1, 2, MAYOR, "city S"), (0, -1, 0)],
+                           (1, 0))
+    assert list(d.info["points"]) == [2, 3]  # the mayor alone holds D + M
+    g.apply(d.choices[1])
+    assert [e["points"] for e in g.events if e["e"] == "message"] == [3]
     assert held(g)[0].mayor == 1
 
 
@@ -509,7 +563,6 @@ def test_scripted_mayors_errors(tmp_path):
         play_script(load_script(bad))
 
 
-@pytest.mark.python_engine
 def test_scripted_figure_with_nowhere_to_go_after_step_1_is_an_error(tmp_path):
     """Seat 1 (its followers used up, its scarecrow already out) names a monk for B at
     0,2, which surrounds seat 0's scarecrow: after the activation it can place nothing,
@@ -525,7 +578,7 @@ def test_scripted_figure_with_nowhere_to_go_after_step_1_is_an_error(tmp_path):
     path.write_text(f'[rules]\nexpansions = ["mayors"]\n\n{body}')
     script = load_script(path)
     g = new_game(script.rules, 0, stack=[t for t, *_ in turns], town_halls_at_end=False)
-    g.supply[1] = 0  # as if seat 1's seven followers stood elsewhere
+    g.set_supply(1, "follower", 0)  # as if seat 1's seven followers stood elsewhere
     scripted = _ScriptPlayer(script)
     with pytest.raises(InputError, match=r"turn 4: figure 'follower monastery': after the step-1 "
                                          r"activations seat 1 can place no figure"):
@@ -542,14 +595,12 @@ def test_mmr_joins_the_river_only_with_the_river():
     assert river == [] and "MMR" not in land and land.count("MM05") == 1
 
 
-@pytest.mark.python_engine
 def test_classic_extra_tile_may_be_the_town_hall():
     from sim.messages import MessagesOptions
     rules = Rules(expansions=("mayors", "messages"),
                   messages=MessagesOptions("classic", False, ("extra_tile",)))
     g = new_game(rules, 0, stack=["E"])
-    g.msg.players[0].position = [1, 0]
-    g.scores[0] = 1
+    g.set_scoreboard(0, 1, 0)
     place(g, 0, 1, 2, FOLLOWER, "city S")  # 4 points -> 5: extra_tile, with the stack empty
     g.apply("meeple")
     assert ("extra_tile", None) in g.decision.choices  # possible: the town hall is in hand

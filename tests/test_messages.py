@@ -1,15 +1,16 @@
 """The Messages, both editions: rulings R-MSG-C1..C4, R-MSG-N1..N3, R-MSG-8..11,
 with figure positions and scores worked out by hand.
 
-Boards are built by placing tiles through the game API; `put` sets a seat's two
-scoring figures (keeping its score their sum) so a case starts where it needs to.
+Boards are built by placing tiles through the game API; a case that must start with a
+seat's scoring figures on given spaces sets them up with `Game.set_scoreboard` (the
+score is their sum), before that seat scores anything.
 """
 
 import pytest
 
-import pyengine_message_actions as message_actions
 from sim.errors import InputError
 from engine import new_game
+from sim.game import Game
 from sim.view import view_of
 from sim.messages import ACTIONS, MessagesOptions
 from sim.play import play
@@ -21,11 +22,6 @@ def mgame(stack, edition="c3.1", deck=(), zmg=False, players=2):
     rules = Rules(players=players, expansions=("messages",),
                   messages=MessagesOptions(edition, zmg, tuple(deck)))
     return new_game(rules, 0, stack=stack)
-
-
-def put(g, seat, meeple, messenger):
-    g.msg.players[seat].position = [meeple, messenger]
-    g.scores[seat] = meeple + messenger
 
 
 def place(g, x, y, rot, figure=None):
@@ -49,6 +45,12 @@ def positions(g, seat):
 
 def draws(g):
     return [e["action"] for e in g.events if e["e"] == "message_draw"]
+
+
+def offered(d):
+    """A messages decision's choices with their immediate points."""
+    assert d.kind == "messages", d
+    return list(zip(d.choices, d.info["points"]))
 
 
 def two_cities(edition, **kw):
@@ -78,10 +80,9 @@ def long_road(edition, **kw):
 # ---------------------------------------------------------------- c3.1
 
 
-@pytest.mark.python_engine
 def test_r_msg_n2_trigger_after_the_scoring_phase():
     g = mgame(["E", "U"], "c3.1", deck=["per_knight"])
-    put(g, 0, 1, 0)
+    g.set_scoreboard(0, 1, 0)
     place(g, 0, 1, 2, "city S")  # completes D's city: 4 points
     figure_to(g, 0, "meeple", points=4)  # 1 + 4 = 5, a dark space
     d = g.decision
@@ -96,19 +97,17 @@ def test_r_msg_n2_trigger_after_the_scoring_phase():
     assert g.decision.kind == "place" and g.decision.seat == 1
 
 
-@pytest.mark.python_engine
 def test_r_msg_n2_no_trigger_off_a_dark_space():
     g = mgame(["E", "U"], "c3.1")
-    put(g, 0, 2, 0)
+    g.set_scoreboard(0, 2, 0)
     place(g, 0, 1, 2, "city S")
     figure_to(g, 0, "meeple")  # 6: not dark
     assert g.decision.kind == "place" and draws(g) == []
 
 
-@pytest.mark.python_engine
 def test_r_msg_n1_all_points_of_a_turn_on_one_figure():
     g = two_cities("c3.1", deck=["per_farmer"])
-    put(g, 0, 0, 2)
+    g.set_scoreboard(0, 0, 2)
     place(g, 0, 1, 0, "city S")
     figure_to(g, 0, "messenger", points=4)  # chosen at the first points of the turn
     # the second city's 4 points follow without a decision: 2 + 4 + 4 = 10, dark
@@ -121,10 +120,9 @@ def test_r_msg_n1_all_points_of_a_turn_on_one_figure():
     assert positions(g, 0) == [0, 12]
 
 
-@pytest.mark.python_engine
 def test_r_msg_n3_message_points_never_trigger_a_second_message():
     g = long_road("c3.1", deck=["smallest_road", "per_knight"])
-    put(g, 0, 1, 0)
+    g.set_scoreboard(0, 1, 0)
     place(g, 0, 1, 2, "city S")
     figure_to(g, 0, "meeple", points=4)  # 5: dark
     d = g.decision
@@ -159,10 +157,9 @@ def test_r_msg_c1_one_figure_per_source():
     assert g.result()["players"][0]["messages"]["live_moves"] == 0  # 0 + 4 misses a dark space either way
 
 
-@pytest.mark.python_engine
 def test_r_msg_c2_only_final_positions_count():
     g = two_cities("classic")
-    put(g, 0, 1, 0)
+    g.set_scoreboard(0, 1, 0)
     place(g, 0, 1, 0, "city S")
     figure_to(g, 0, "meeple")  # 5: dark, but the round is not over
     figure_to(g, 0, "meeple")  # 9
@@ -170,10 +167,9 @@ def test_r_msg_c2_only_final_positions_count():
     assert draws(g) == [] and g.decision.kind == "place"
 
 
-@pytest.mark.python_engine
 def test_r_msg_c2_one_message_when_both_figures_are_dark():
     g = two_cities("classic", deck=["per_farmer", "per_knight"])
-    put(g, 0, 1, 1)
+    g.set_scoreboard(0, 1, 1)
     place(g, 0, 1, 0, "city S")
     figure_to(g, 0, "meeple")  # 5
     figure_to(g, 0, "messenger")  # 5
@@ -183,10 +179,9 @@ def test_r_msg_c2_one_message_when_both_figures_are_dark():
     assert draws(g) == ["per_farmer"] and g.decision.kind == "place"
 
 
-@pytest.mark.python_engine
 def test_r_msg_c3_chain():
     g = long_road("classic", deck=["smallest_road", "per_knight"])
-    put(g, 0, 1, 0)
+    g.set_scoreboard(0, 1, 0)
     place(g, 0, 1, 2, "city S")
     figure_to(g, 0, "meeple", points=4)  # 5: message 1
     g.apply(g.decision.choices[1])  # the 5-tile road: 5 points
@@ -199,12 +194,11 @@ def test_r_msg_c3_chain():
     assert draws(g) == ["smallest_road", "per_knight"]
 
 
-@pytest.mark.python_engine
 def test_r_msg_c4_zmg_alone():
     for zmg, other, drawn in ((False, 5, True), (True, 5, False), (True, 55, False), (True, 10, True)):
         g = mgame(["E", "U"], "classic", zmg=zmg)
-        put(g, 0, 1, 0)
-        put(g, 1, other, 0)
+        g.set_scoreboard(0, 1, 0)
+        g.set_scoreboard(1, other, 0)
         place(g, 0, 1, 2, "city S")
         figure_to(g, 0, "meeple")  # 5; seat 1's meeple on space `other` mod 50
         assert (g.decision.kind == "messages") == drawn, (zmg, other)
@@ -218,22 +212,20 @@ def test_zmg_is_a_classic_switch():
 # ---------------------------------------------------------------- both editions
 
 
-@pytest.mark.python_engine
 @pytest.mark.parametrize("edition", ["classic", "c3.1"])
 def test_no_message_in_an_opponents_turn(edition):
     g = mgame(["M", "E", "U"], edition)
-    put(g, 0, 2, 0)
+    g.set_scoreboard(0, 2, 0)
     place(g, 0, 1, 2, "city S")
     place(g, 1, 1, 3)  # seat 1 completes seat 0's city: 8 points
     figure_to(g, 0, "meeple", points=8)  # 10: dark, but seat 0 is not active
     assert draws(g) == [] and g.decision.kind == "place" and g.decision.seat == 0
 
 
-@pytest.mark.python_engine
 @pytest.mark.parametrize("edition", ["classic", "c3.1"])
 def test_r_msg_9_final_scoring_adds_the_figures_and_draws_nothing(edition):
     g = mgame(["M"], edition)
-    put(g, 0, 2, 0)
+    g.set_scoreboard(0, 2, 0)
     place(g, 0, 1, 2, "city S")  # open city: 2 tiles + 1 coat = 3 at the end
     assert g.over
     res = g.result()["players"][0]
@@ -257,90 +249,155 @@ def test_r_msg_11_the_deck_cycles(edition):
     assert longest > 8  # the cycle was really exercised
 
 
-@pytest.mark.python_engine
 def test_deck_option_puts_named_tiles_on_top():
-    g = mgame(["E"], "classic", deck=["per_farmer", "extra_tile"])
-    assert g.msg.deck == ["per_farmer", "extra_tile", "smallest_road", "smallest_city",
-                          "smallest_monastery", "coats_of_arms", "per_knight", "score_and_return"]
-    assert sorted(mgame(["E"], "c3.1").msg.deck) == sorted(ACTIONS["c3.1"])
+    """R-MSG-11: the deck is drawn in order and a resolved message goes to the bottom,
+    so a game's first eight draws are its deck from the top. Classic with a deck
+    option: the named messages first, the rest in rulebook order; c3.1 shuffled: the
+    eight c3.1 messages once each."""
+    want = {"classic": ["per_farmer", "extra_tile", "smallest_road", "smallest_city",
+                        "smallest_monastery", "coats_of_arms", "per_knight", "score_and_return"],
+            "c3.1": None}
+    seats = [player("greedy+scoring_figure=coverage")] * 2
+    for edition, deck in (("classic", ("per_farmer", "extra_tile")), ("c3.1", ())):
+        rules = Rules(expansions=("messages",), messages=MessagesOptions(edition, False, deck))
+        for seed in range(40):
+            got = draws(Game(rules, seed, seats))
+            if len(got) >= 8:
+                break
+        else:
+            raise AssertionError(f"{edition}: no game of 40 drew eight messages")
+        if want[edition] is None:
+            assert sorted(got[:8]) == sorted(ACTIONS["c3.1"])
+        else:
+            assert got[:8] == want[edition]
 
 
 # ---------------------------------------------------------------- the 8 actions (R-MSG-8, R-MSG-10)
 
 
-def board_with_figures():
+def board_with_figures(action, seat):
     """Seat 0: a highwayman on D + U at 1,0 (2 tiles) and another on the lone curve V
-    at 0,-1 (1 tile). Seat 1: a monk on B at 1,-1, whose neighbours are D, U and V."""
-    g = mgame(["U", "E", "V", "B"], "classic")
+    at 0,-1 (1 tile). Seat 1: a monk on B at 1,-1, whose neighbours are D, U and V.
+    (A B at 1,1, and for seat 1 another at 1,2, fill the other turns, touching none
+    of these.) Then `seat`, on 1, closes D's city with a knight on E at 0,1: 4 points,
+    5, a dark space: `action` is drawn, the knight back home (classic)."""
+    g = mgame(["U", "B", "V", "B"] + ["B"] * seat + ["E"], "classic", deck=[action])
+    g.set_scoreboard(seat, 1, 0)
     place(g, 1, 0, 0, "road E")
-    place(g, 0, 1, 2)  # seat 1 closes D's city, nobody in it
+    place(g, 1, 1, 0)
     place(g, 0, -1, 0, "road S")  # V r0: road S-W, its own road
     place(g, 1, -1, 0, "monastery")  # seat 1
+    if seat == 1:
+        place(g, 1, 2, 0)
+    place(g, 0, 1, 2, "city S")
+    figure_to(g, seat, "meeple", points=4)
     return g
 
 
 def test_smallest_road_offers_only_the_cheapest():
-    g = board_with_figures()
-    ch = dict(message_actions.choices(g, 0, "smallest_road"))
-    (road, pts), = [(c, p) for c, p in ch.items() if c[0] == "smallest_road"]
-    assert pts == 1  # the 1-tile curve, not the 2-tile road
+    g = board_with_figures("smallest_road", 0)
+    ((two, p2), (road, pts)) = offered(g.decision)
+    assert two == ("2", None) and p2 == 2
+    assert road[0] == "smallest_road" and pts == 1  # the 1-tile curve, not the 2-tile road
     assert g.board.segment_place(road[1])[:2] == (0, -1)
+    g.apply(road)
+    ev = [e for e in g.events if e["e"] == "message"][-1]
+    assert ev["points"] == 1 and ev["target"].startswith("0,-1 road")
+    assert len(g.board.figures()) == 3  # the highwayman stays (classic message 1)
 
 
 def test_smallest_actions_not_possible_without_a_figure():
-    g = board_with_figures()
-    assert message_actions.choices(g, 0, "smallest_city") == [(("2", None), 2)]
-    assert message_actions.choices(g, 0, "smallest_monastery") == [(("2", None), 2)]
-    mon = message_actions.choices(g, 1, "smallest_monastery")
-    assert mon[1][1] == 1 + 3  # the monk's tile and D, U, V around it
-    assert message_actions.choices(g, 1, "smallest_road") == [(("2", None), 2)]
+    for action in ("smallest_city", "smallest_monastery"):  # seat 0's knight went home
+        assert offered(board_with_figures(action, 0).decision) == [(("2", None), 2)]
+    (_, _), (mon, pts) = offered(board_with_figures("smallest_monastery", 1).decision)
+    assert mon[0] == "smallest_monastery" and pts == 1 + 3  # the monk's tile and D, U, V
+    assert offered(board_with_figures("smallest_road", 1).decision) == [(("2", None), 2)]
+
+
+def counting_board(action, scorer):
+    """Seat 0's knight on M r2 at 0,1 (city S, E; 1 coat), joined from the east by M r0
+    at 1,1 (city N, W; 1 coat): city D + M + M, 2 coats, open. Seat 1's farmer on U's
+    north field at 1,0 (no city of its own). `scorer` also holds a highwayman on A at
+    2,0 (road W) and closes the road with A at -1,0 (road E): A + D + U + A, 4 points
+    from 1: 5, dark, and `action` is drawn with the highwayman home; the knight and
+    the farmer stay. (The other seat's fillers: B below the road.)"""
+    g = mgame(["M", "U"] + (["A", "M", "A"] if scorer == 0 else ["M", "A", "B", "A"]),
+              "classic", deck=[action])
+    g.set_scoreboard(scorer, 1, 0)
+    place(g, 0, 1, 2, "city S")  # seat 0's knight: D + M r2 (city S, E), 1 coat
+    place(g, 1, 0, 0, "field Nw")  # seat 1's farmer on U's north field
+    if scorer == 0:
+        place(g, 2, 0, 1, "road W")
+        place(g, 1, 1, 0)  # M r0 (city N, W) joins the city from the east: 2 coats
+    else:
+        place(g, 1, 1, 0)
+        place(g, 2, 0, 1, "road W")
+        place(g, 0, -1, 0)
+    place(g, -1, 0, 3)
+    figure_to(g, scorer, "meeple", points=4)
+    return offered(g.decision)
 
 
 def test_counting_actions():
-    g = mgame(["M", "U", "M", "E"], "classic")
-    place(g, 0, 1, 2, "city S")  # seat 0's knight: D + M r2 (city S, E), 1 coat
-    place(g, 1, 0, 0, "field Nw")  # seat 1's farmer on U's north field
-    place(g, 1, 1, 0)  # M r0 (city N, W) joins the city from the east: 2 coats
-    ch0 = dict(message_actions.choices(g, 0, "coats_of_arms"))
-    assert ch0[("coats_of_arms", None)] == 2 * 2  # city D + M + M: 2 coats
-    assert dict(message_actions.choices(g, 0, "per_knight"))[("per_knight", None)] == 2
-    assert dict(message_actions.choices(g, 0, "per_farmer"))[("per_farmer", None)] == 0
-    assert dict(message_actions.choices(g, 1, "per_farmer"))[("per_farmer", None)] == 2
-    assert dict(message_actions.choices(g, 1, "coats_of_arms"))[("coats_of_arms", None)] == 0
+    assert counting_board("coats_of_arms", 0)[1] == (("coats_of_arms", None), 2 * 2)  # 2 coats
+    assert counting_board("per_knight", 0)[1] == (("per_knight", None), 2)
+    assert counting_board("per_farmer", 0)[1] == (("per_farmer", None), 0)
+    assert counting_board("per_farmer", 1)[1] == (("per_farmer", None), 2)
+    assert counting_board("coats_of_arms", 1)[1] == (("coats_of_arms", None), 0)
 
 
-@pytest.mark.python_engine
+def message_8_shared(edition, action, scorer):
+    """Seat 0's farmer on E's field at 0,1 (E closes D's city: nobody in it); seat 1's
+    farmers on U's south field at 1,0 and on the inner field of the curve V r1 at 2,0;
+    A at 2,1 (road S) and B at 1,1 join the three fields (with fillers B below the
+    road): one field, seat 0 one farmer, seat 1 two, bordering the completed city D +
+    E: 3 points. `scorer` also has a highwayman on A at 2,1, whose road it closes with
+    A at -1,0: A + D + U + V + A, 5 points from 0: 5, dark: `action` is drawn."""
+    g = mgame(["E", "U", "B", "V"] + (["A", "B", "A"] if scorer == 0 else ["B", "A", "B", "A"]),
+              edition, deck=[action])
+    place(g, 0, 1, 2, "field Nw")
+    place(g, 1, 0, 0, "field Se")
+    place(g, 0, -1, 0)
+    place(g, 2, 0, 1, "field Wn")
+    if scorer == 1:
+        place(g, 1, -1, 0)
+    place(g, 2, 1, 0, "road S")
+    place(g, 1, 1, 0)
+    place(g, -1, 0, 3)
+    figure_to(g, scorer, "meeple", points=5)
+    return g
+
+
 @pytest.mark.parametrize("edition, action", [("classic", "score_and_return"),
                                              ("c3.1", "score_and_retrieve")])
-
-
 def test_message_8_with_and_without_the_majority(edition, action):
     # seat 0 alone on the open road D + U (2 tiles): majority, 2 points, returned
-    g = mgame(["U", "E"], edition)
+    g = mgame(["U", "B", "E"], edition, deck=[action])
+    g.set_scoreboard(0, 1, 0)
     place(g, 1, 0, 0, "road E")
-    ch = message_actions.choices(g, 0, action)
+    place(g, 0, -1, 0)
+    place(g, 0, 1, 2, "city S")  # closes D's city with a knight: 4 points, 5
+    figure_to(g, 0, "meeple", points=4)
+    ch = offered(g.decision)
     assert [p for _, p in ch] == [2, 2]
-    assert message_actions.resolve(g, 0, ch[1][0])[0] == 2
+    g.apply(ch[1][0])
+    assert [e["points"] for e in g.events if e["e"] == "message"] == [2]
     assert g.supply[0] == 7 and not g.board.figures()
-    # the same road with two of seat 1's followers on it as well: seat 0 has no
-    # majority, scores 0 and still takes its follower back; seat 1 scores 2 alone
-    g = mgame(["U", "E"], edition)
-    place(g, 1, 0, 0, "road E")
-    seg = g.board.figures()[0][1].segment
-    for _ in range(2):
-        g.board.add_figure(1, 0, 1, seg)
-        g.supply[1] -= 1
-    ch = message_actions.choices(g, 0, action)
+    # a field shared with two of seat 1's farmers: seat 0 has no majority, scores 0
+    # and still takes its farmer back; seat 1 (its own message) scores the field's 3
+    # with either farmer (by hand: message_8_shared)
+    g = message_8_shared(edition, action, 0)
+    ch = offered(g.decision)
     assert [p for _, p in ch] == [2, 0]
-    assert message_actions.resolve(g, 0, ch[1][0])[0] == 0 and g.supply[0] == 7
-    assert [p for _, p in message_actions.choices(g, 1, action)] == [2, 2, 2]
+    g.apply(ch[1][0])
+    assert [e["points"] for e in g.events if e["e"] == "message"] == [0] and g.supply[0] == 7
+    assert [p for _, p in offered(message_8_shared(edition, action, 1).decision)] == [2, 3, 3]
 
 
-@pytest.mark.python_engine
 @pytest.mark.parametrize("edition, action", [("classic", "extra_tile"), ("c3.1", "extra_turn")])
 def test_message_4_extra_tile_or_turn(edition, action):
     g = mgame(["E", "U", "U"], edition, deck=[action])
-    put(g, 0, 1, 0)
+    g.set_scoreboard(0, 1, 0)
     place(g, 0, 1, 2, "city S")
     figure_to(g, 0, "meeple")  # 5
     assert (action, None) in g.decision.choices
@@ -353,27 +410,26 @@ def test_message_4_extra_tile_or_turn(edition, action):
     assert ev["resolved"] == "action" and ev["extra"] and ev["points"] == 0
 
 
-@pytest.mark.python_engine
 @pytest.mark.parametrize("edition, action", [("classic", "extra_tile"), ("c3.1", "extra_turn")])
 def test_message_4_not_possible_with_the_stack_empty(edition, action):
     g = mgame(["E"], edition, deck=[action])
-    put(g, 0, 1, 0)
+    g.set_scoreboard(0, 1, 0)
     place(g, 0, 1, 2, "city S")
     figure_to(g, 0, "meeple")
     assert g.decision.choices == (("2", None),)
 
 
-@pytest.mark.python_engine
 def test_asking_the_impossible_gets_2_points():
-    # R-MSG-8: a policy asking for an impossible action gets the 2 points
-    g = mgame(["E", "U"], "c3.1", deck=["smallest_road"])
-    put(g, 0, 1, 0)
+    # R-MSG-8: a policy asking for an impossible action gets the 2 points; seat 0's
+    # always_action plays the message in C (the other kinds come back here)
+    rules = Rules(expansions=("messages",), messages=MessagesOptions("c3.1", False, ("smallest_road",)))
+    g = Game(rules, 0, [player("always_action"), None], stack=["E", "U"], pause=("place", "scoring_figure"))
+    g.set_scoreboard(0, 1, 0)
     place(g, 0, 1, 2, "city S")
-    figure_to(g, 0, "meeple")
-    d = g.decision
-    assert d.choices == (("2", None),)
-    pick = player("always_action")._policies["messages"].choose(g, d, g.stream(0))
-    assert pick == ("2", None)
+    figure_to(g, 0, "meeple")  # 5: smallest_road, and seat 0 has no highwayman
+    ev = [e for e in g.events if e["e"] == "message"]
+    assert [(e["action"], e["resolved"], e["points"]) for e in ev] == [("smallest_road", "2", 2)]
+    assert positions(g, 0) == [7, 0] and g.decision.seat == 1
 
 
 # ---------------------------------------------------------------- properties

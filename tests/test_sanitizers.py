@@ -77,7 +77,7 @@ def test_core_under_asan_and_ubsan(tmp_path):
                           *(str(TESTS / f) for f in ("test_board.py", "test_game.py",
                                                      "test_strategies.py", "test_cgame.py",
                                                      "test_cgame_mayors.py",
-                                                     "test_core_hygiene.py",
+                                                     "test_core_hygiene.py", "test_setup.py",
                                                      # every expansion combination × policy
                                                      "test_conformance.py", "test_mayors.py"))],
                          env=env, capture_output=True, text=True, cwd=tmp_path)

@@ -337,6 +337,19 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
 int64_t cc_game_save(const cc_game *g, uint8_t *out, int64_t cap);
 int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_game **out);
 
+/* Position setup (setup.c), like a chess FEN: a game started from a position play
+ * would not give. Each refuses (CC_ERR_ARG, nothing changed) a game that is over, a
+ * seat out of range or a value out of its bounds.
+ * cc_game_set_scoreboard: The Messages' two scoring figures of seat on totals meeple
+ * and messenger (0..CC_SETUP_MAX_POSITION), its score their sum; only while the seat
+ * has scored no point.
+ * cc_game_set_supply: n figures of kind (CC_FIG_*; mayor, messenger and scarecrow with
+ * Messengers & Mayors) in seat's supply, 0 up to its complement less those on the
+ * board; not while a decision waits for that seat. */
+enum { CC_SETUP_MAX_POSITION = 1000 };
+int cc_game_set_scoreboard(cc_game *g, int seat, int meeple, int messenger);
+int cc_game_set_supply(cc_game *g, int seat, int kind, int n);
+
 /* ==================================================================== branches
  * Counterfactual branches (branch.c; sim/tournament/counterfactual.py). */
 

@@ -32,6 +32,20 @@ static void courier_figure_placed(cc_game *g, int fig, int seg) {
     c->moved_seg[c->nmoved++] = seg;
 }
 
+/* R-COU-4: a figure that left the board no longer counts as placed or moved this turn;
+ * a figure put down later may get its id (a favour's follower on the very segment of
+ * the follower it replaced), and must not inherit that one's place in the list. */
+static void courier_figure_removed(cc_game *g, int fig) {
+    courier_state_t *c = &g->courier;
+    int kept = 0;
+    for (int i = 0; i < c->nmoved; i++)
+        if (c->moved_fig[i] != fig) {
+            c->moved_fig[kept] = c->moved_fig[i];
+            c->moved_seg[kept++] = c->moved_seg[i];
+        }
+    c->nmoved = kept;
+}
+
 static int courier_step(cc_game *g, const step_t *s) {
     if (s->kind != STEP_COURIER) return 0;
     courier_state_t *c = &g->courier;
@@ -39,7 +53,7 @@ static int courier_step(cc_game *g, const step_t *s) {
         int32_t fig[5], f[8], tile[4];
         int seg = c->moved_seg[i];
         if (cc_figure_info(g->board, c->moved_fig[i], fig, 5) < 0) return CC_ERR_ARG;
-        if (fig[3] != seg) continue;  /* back in supply since, or its slot reused */
+        if (fig[3] != seg) continue;  /* moved on since (a ride lists it anew) */
         if (cc_feature_info(g->board, seg, f, 8) < 0) return CC_ERR_ARG;
         if (f[1] == CC_FIELD || f[5]) continue;  /* fields never; complete features no more */
         if (cc_tile_info(g->board, seg / CC_MAX_SEGS, tile, 4) < 0) return CC_ERR_ARG;
@@ -61,5 +75,5 @@ static int courier_step(cc_game *g, const step_t *s) {
 const expansion_t courier_expansion = {
     .name = "courier", .bit = CC_X_COURIER, .start = courier_start,
     .next_turn = courier_next_turn, .figure_placed = courier_figure_placed,
-    .step = courier_step,
+    .step = courier_step, .figure_removed = courier_figure_removed,
 };
