@@ -128,13 +128,11 @@ def _set_kind(out, kind: str, policy, edition: str, exact: bool = True) -> bool:
     code = _builtin(policy, POLICY_CODES[kind], exact)
     setattr(out, kind, lib.CC_POL_PYTHON if code is None else code)
     if code == lib.CC_POL_GREEDY and kind == "place":
-        for k in range(4):
-            out.open_weight[k] = policy.open_weight[k]
+        out.open_weight = policy.open_weight
         out.opponent, out.follower, out.courier = policy.opponent, policy.follower, policy.courier
         out.road_figure[0] = _road_figure(policy)
     elif code == lib.CC_POL_GREEDY and kind == "figure":  # the figure decision after activations
-        for k in range(4):
-            out.figure_weight[k] = policy.open_weight[k]
+        out.figure_weight = policy.open_weight
         out.figure_opponent, out.figure_follower = policy.opponent, policy.follower
         out.road_figure[1] = _road_figure(policy)
     elif code is not None and kind == "messages":
