@@ -60,7 +60,8 @@ cc_board *cc_board_clone(const cc_board *b) {
 
 int cc_board_ntiles(const cc_board *b) { return b ? b->ntiles : CC_ERR_ARG; }
 
-/* Cell index of (x, y), or -1 outside the grid. */
+/* The root of segment s. Unions keep every path one step long (unite); a loaded
+ * state may hold longer ones, which this compresses. */
 static int find(cc_board *b, int s) {
     int r = s;
     while (b->segs[r].parent != r) r = b->segs[r].parent;
@@ -112,10 +113,16 @@ static int unite(cc_board *b, int a, int c) {
         B->count[p] = (uint16_t)(B->count[p] + A->count[p]);
         B->strength[p] = (uint16_t)(B->strength[p] + A->strength[p]);
     }
+    /* every segment of the smaller feature points at the root at once, so a find is
+     * one step (the root, and so every feature's name, is what union by size gives) */
+    int s = ra;
+    do {
+        b->segs[s].parent = rb;
+        s = b->segs[s].next;
+    } while (s != ra);
     int32_t t = A->next; /* splice the two circular lists */
     A->next = B->next;
     B->next = t;
-    A->parent = rb;
     return rb;
 }
 
@@ -155,11 +162,13 @@ int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
     const uint8_t *fit = &b->ts->fit[(size_t)type * NEED_CODES];
     int n = 0;
     for (int i = 0; i < b->nfront; i++) {
-        int x = cells[i] % b->dim - b->origin, y = cells[i] / b->dim - b->origin;
-        if (x + b->origin < 1 || y + b->origin < 1 || x + b->origin >= b->dim - 1
-            || y + b->origin >= b->dim - 1)
-            continue;  /* the outermost ring stays empty (see cc_misfit) */
+        /* the fit lookup first: most cells fit no rotation, and they need no division */
         unsigned fits = fit[b->need[cells[i]]];
+        if (!fits) continue;
+        int gx = cells[i] % b->dim, gy = cells[i] / b->dim;
+        if (gx < 1 || gy < 1 || gx >= b->dim - 1 || gy >= b->dim - 1)
+            continue;  /* the outermost ring stays empty (see cc_misfit) */
+        int x = gx - b->origin, y = gy - b->origin;
         for (int r = 0; r < 4; r++) {
             if (!(fits >> r & 1)) continue;
             if (n + 3 > cap) return CC_ERR_FULL;
@@ -260,7 +269,7 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
         s->nsegs = 1;
         s->coats = v->def.seg_coats[l];
         if (s->kind == CC_CITY || s->kind == CC_ROAD)
-            s->open = (int16_t)__builtin_popcount(v->def.seg_mask[l]);
+            s->open = v->nedges[l];
     }
     int32_t closed[4];  /* neighbours' segments whose edge this tile closed */
     int nclosed = 0;
