@@ -15,6 +15,11 @@ typedef struct {
     int32_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
     uint16_t count[CC_MAX_SEGS][CC_MAX_PLAYERS], strength[CC_MAX_SEGS][CC_MAX_PLAYERS];
     int8_t complete[CC_MAX_SEGS];
+    /* the existing cities the new tile joins, and the group each joins (a root is in
+     * one group at most: segments reaching one feature are one group) */
+    int njoined;
+    int32_t joined[CC_MAX_SEGS * 8];
+    int8_t joined_group[CC_MAX_SEGS * 8];
 } trial_t;
 
 static int root_in(const int32_t *list, int n, int32_t r) {
@@ -94,7 +99,7 @@ static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *
     return n;
 }
 
-static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_t *t) {
+static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, int np, trial_t *t) {
     int nseg = v->def.nseg;
     int32_t segroots[CC_MAX_SEGS][8], root[MAX_LINKS];
     int8_t seg[MAX_LINKS];
@@ -141,13 +146,18 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
             t->open[g] = (int32_t)(t->open[g] + rs->open);
             t->coats[g] = (int32_t)(t->coats[g] + rs->coats);
             t->nfig[g] = (int32_t)(t->nfig[g] + rs->nfig);
-            for (int q = 0; q < CC_MAX_PLAYERS; q++) {
+            for (int q = 0; q < np; q++) {  /* no figure is any other player's */
                 t->count[g][q] = (uint16_t)(t->count[g][q] + rs->count[q]);
                 t->strength[g][q] = (uint16_t)(t->strength[g][q] + rs->strength[q]);
             }
         }
     }
+    t->njoined = 0;
     for (int g = 0; g < t->ngroups; g++) {
+        for (int k = 0; k < t->nroots[g] && t->kind[g] == CC_CITY; k++) {
+            t->joined[t->njoined] = t->roots[g][k];
+            t->joined_group[t->njoined++] = (int8_t)g;
+        }
         if (t->kind[g] == CC_CITY || t->kind[g] == CC_ROAD) t->complete[g] = t->open[g] == 0;
         if (t->kind[g] == CC_MONASTERY) t->complete[g] = cell_around(b, c) == 8;
     }
@@ -201,9 +211,9 @@ static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int3
     do {
         const seg_t *sg = &b->segs[s];
         const placed_t *pl = &b->tiles[sg->tile];
-        uint16_t cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
-        for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
-            if (!(cities & (1u << ci))) continue;
+        unsigned cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
+        for (; cities; cities &= cities - 1) {  /* the city bits, lowest first */
+            int ci = __builtin_ctz(cities);
             int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci);
             if (!root_in(scratch, n, cr) && n < FIELD_CITIES) scratch[n++] = cr;
         }
@@ -246,24 +256,17 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
     int32_t ids[FIELD_CITIES];  /* a valuation: cities past this many are not seen */
     int nids = 0, done = 0;
     int32_t scratch[FIELD_CITIES];
-    /* the existing cities the new tile joins, and the group each joins (a root is in
-     * one group at most: segments reaching one feature are one group) */
-    int32_t joined[CC_MAX_SEGS * 8];
-    int8_t joined_group[CC_MAX_SEGS * 8];
-    int njoined = 0;
-    for (int h = 0; t && h < t->ngroups; h++)
-        for (int k = 0; k < t->nroots[h] && t->kind[h] == CC_CITY; k++) {
-            joined[njoined] = t->roots[h][k];
-            joined_group[njoined++] = (int8_t)h;
-        }
+    int njoined = t ? t->njoined : 0;
+    const int32_t *joined = t ? t->joined : NULL;
+    const int8_t *joined_group = t ? t->joined_group : NULL;
     for (int i = 0; i <= nroots; i++) {
         int s = i < nroots ? roots[i] : -1;
         if (s < 0) { /* the new tile's own field segments of this group */
             if (!t || g < 0) break;
             for (int l = 0; l < v->def.nseg; l++) {
                 if (t->group_of[l] != g || v->def.seg_kind[l] != CC_FIELD) continue;
-                for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
-                    if (!(v->def.seg_cities[l] & (1u << ci))) continue;
+                for (unsigned cities = v->def.seg_cities[l]; cities; cities &= cities - 1) {
+                    int ci = __builtin_ctz(cities);
                     int32_t id = -1 - t->group_of[ci];
                     if (root_in(ids, nids, id) || nids >= FIELD_CITIES) continue;
                     ids[nids++] = id;
@@ -383,12 +386,38 @@ typedef struct {
     int returned[8];        /* the deciding player's figures back if it completes */
 } monasteries_t;
 
+/* Where the monasteries holding figures are (a tile twice if it holds two), so that
+ * a cell next to none of them skips the look around. */
+typedef struct {
+    int n, overflow;
+    int32_t x[16], y[16];
+} held_t;
+
+static void held_monasteries(const cc_board *b, held_t *h) {
+    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+        int seg = b->figs[f].seg;
+        if (seg < 0 || b->segs[seg].kind != CC_MONASTERY) continue;
+        const placed_t *p = &b->tiles[b->segs[seg].tile];
+        if (h->n == 16) { h->overflow = 1; return; }
+        h->x[h->n] = p->x;
+        h->y[h->n++] = p->y;
+    }
+}
+
+static int near_monastery(const held_t *h, int x, int y) {
+    if (h->overflow) return 1;
+    for (int i = 0; i < h->n; i++)
+        if (abs(h->x[i] - x) <= 1 && abs(h->y[i] - y) <= 1) return 1;
+    return 0;
+}
+
 static void monasteries_around(const cc_board *b, const cc_greedy_params *p, int x, int y,
-                               int no_value, monasteries_t *m) {
+                               int no_value, int near, monasteries_t *m) {
     m->x = x;
     m->y = y;
     m->nomon = no_value;
     m->n = 0;
+    if (!near) return;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             int ti = (dx || dy) ? b->grid[cell(b, x + dx, y + dy)] : -1;
@@ -440,13 +469,15 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     int n = 0, rc = 0;
     cellinfo_t ci = {.present = {0}};
     monasteries_t mons = {.nomon = -1};
+    held_t held = {0};
+    if (params) held_monasteries(b, &held);
     for (int i = 0; i < nplace && rc == 0; i++) {
         int x = place[3 * i], y = place[3 * i + 1], r = place[3 * i + 2];
         const variant_t *v = variant(b, type, r);
         /* (a seat with no figure to place and no valuation asked needs no analysis) */
         if ((params || nrules) && (i == 0 || x != ci.x || y != ci.y)) cell_info(b, x, y, &ci);
         trial_t t;
-        if (params) analyze(b, v, &ci, &t);
+        if (params) analyze(b, v, &ci, params->nplayers, &t);
         else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: rule_fits only */
         double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
@@ -461,7 +492,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
             }
             /* monasteries around gain a neighbour, and may complete: in the order met */
             if (mons.nomon != v->def.no_value || mons.x != x || mons.y != y)
-                monasteries_around(b, params, x, y, v->def.no_value, &mons);
+                monasteries_around(b, params, x, y, v->def.no_value, near_monastery(&held, x, y), &mons);
             for (int k = 0; k < mons.n; k++) {
                 for (int q = 0; q < params->nplayers; q++)
                     if (mons.holders[k] >> q & 1) gain[q] += mons.delta[k];
@@ -527,7 +558,7 @@ int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind
     trial_t t;
     cellinfo_t c;
     cell_info(b, x, y, &c);
-    analyze(b, v, &c, &t);
+    analyze(b, v, &c, CC_MAX_PLAYERS, &t);
     for (int k = 0; k < nrules; k++)
         if (rules[k].kind == kind && rule_fits(&rules[k], &t, t.group_of[seg])) return 1;
     return 0;
