@@ -52,13 +52,22 @@ class Decision(NamedTuple):
 TOWN_HALL = Tile(TOWN_HALL_ID, 1, ANY_EDGE * 4, (), ("townhall",), "built-in")
 
 _catalogues: dict[tuple[str, ...], Catalogue] = {}
+_sets: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _tile_sets(rules: Rules) -> tuple[str, ...]:
+    """rules.tile_sets, worked out once per expansion list (it is asked per game)."""
+    sets = _sets.get(rules.expansions)
+    if sets is None:
+        sets = _sets[rules.expansions] = rules.tile_sets
+    return sets
 
 
 def catalogue_for(rules: Rules) -> Catalogue:
     """The tile catalogue of a rules' tile sets (built once per process and set list),
     with the town hall when Messengers & Mayors is in play, and every road's end given
     to its C tile set (the messenger's rides, R-MM-6)."""
-    key = rules.tile_sets
+    key = _tile_sets(rules)
     if key not in _catalogues:
         extra = [TOWN_HALL] if "mayors" in key else []
         cat = Catalogue([t for name in key for t in tile_set(name)] + extra)
@@ -86,7 +95,7 @@ def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
     stack. R-RIV-1: with the River the spring starts instead, every land tile (the
     usual start tile's copies too) is a land tile, and the lake ends the river stack.
     """
-    key = (rules.tile_sets, "river" in rules.expansions)
+    key = (_tile_sets(rules), "river" in rules.expansions)
     if key not in _plans:
         tiles = [t for name in rules.tile_sets for t in tile_set(name)]
         if "river" not in rules.expansions:  # MMR joins only with the River (R-MM-0)
@@ -148,7 +157,7 @@ _flags: dict[tuple[str, ...], bytes] = {}
 
 def tile_flags(rules: Rules) -> bytes:
     """CC_TILE_* of every tile type of the rules' catalogue (built once per tile sets)."""
-    key = rules.tile_sets
+    key = _tile_sets(rules)
     if key not in _flags:
         _flags[key] = bytes((lib.CC_TILE_RIVER if is_river_tile(t) else 0)
                             | (lib.CC_TILE_LETTER if t.has("letter") else 0)
@@ -156,13 +165,30 @@ def tile_flags(rules: Rules) -> bytes:
     return _flags[key]
 
 
+_deals: dict[tuple, tuple] = {}
+
+
 def dealt(rules: Rules, record: int, stack: list[str] | None = None, town_halls_at_end: bool = True):
     """(cc_game_config, stack cdata, its length) for `rules`: a seeded game's stack and
     deck in their unshuffled order with the shuffles left to C (the tiles stream and
     messages stream are the caller's to set), or a fixed `stack` of tile ids in draw
-    order.
+    order. The config is the caller's own; the stack cdata may be shared between games
+    (the C game copies it), so it must not be written to.
 
     Raises InputError for rules the C game does not play or a bad stack."""
+    if stack is not None:
+        return _deal(rules, record, stack, town_halls_at_end)
+    # every seeded game of these rules is dealt alike until C shuffles: dealt once
+    key = (rules, record, town_halls_at_end)
+    deal = _deals.get(key)
+    if deal is None:
+        deal = _deals[key] = _deal(rules, record, None, town_halls_at_end)
+    cfg, tiles, n = deal
+    return ffi.new("cc_game_config *", cfg[0]), tiles, n
+
+
+def _deal(rules: Rules, record: int, stack: list[str] | None, town_halls_at_end: bool):
+    """dealt() worked out."""
     if not plays(rules):
         raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
                          f"{', '.join(EXPANSION_BITS)}")
