@@ -110,15 +110,11 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, int np
     /* segments of the new tile that reach the same existing feature become one */
     int8_t par[CC_MAX_SEGS];
     for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
-    for (int s = 0; s < nseg; s++)
-        for (int u = s + 1; u < nseg; u++) {
-            if (v->def.seg_kind[s] != v->def.seg_kind[u]) continue;
-            for (int i = 0; i < nsr[s]; i++)
-                if (root_in(segroots[u], nsr[u], segroots[s][i])) {
-                    par[lfind(par, u)] = (int8_t)lfind(par, s);
-                    break;
-                }
-        }
+    for (int i = 1; i < nlinks; i++)
+        for (int j = 0; j < i; j++)
+            if (root[j] == root[i] && seg[j] != seg[i]
+                && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]])
+                par[lfind(par, seg[i])] = (int8_t)lfind(par, seg[j]);
     t->ngroups = 0;  /* each group's fields are cleared when it is made */
     int8_t gid[CC_MAX_SEGS];
     memset(gid, -1, sizeof gid);
