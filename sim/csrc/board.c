@@ -20,7 +20,9 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     /* each tile adds at most 4 frontier cells */
     b->front = malloc((4 * (size_t)max_tiles + 4) * sizeof *b->front);
     b->tiles = calloc((size_t)max_tiles, sizeof *b->tiles);
-    b->segs = calloc((size_t)max_tiles * CC_MAX_SEGS, sizeof *b->segs);
+    /* a tile's 12 segment slots are written when it is placed (cc_place), and no slot
+     * of an unplaced tile is read (seg_valid), so they need no zeroing */
+    b->segs = malloc((size_t)max_tiles * CC_MAX_SEGS * sizeof *b->segs);
     if (!b->grid || !b->need || !b->in_front || !b->front || !b->tiles || !b->segs) {
         cc_board_free(b);
         return NULL;
