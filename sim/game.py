@@ -104,6 +104,11 @@ def built_in(rules: Rules, players) -> bool:
     return all(seat_policy(p, rules.messages.edition, scratch) for p in players)
 
 
+# the decision kinds of cc_seat_policy in its field order, each with its built-in policies
+SEAT_KINDS = (("place", PLACE_POLICIES), ("scoring_figure", FIGURE_POLICIES),
+              ("messages", MESSAGE_POLICIES), *((kind, MM_POLICIES) for kind in MM_KINDS))
+
+
 def _builtin(policy, table: dict):
     """The C code of a registered built-in policy, or None (a Python policy)."""
     name = getattr(policy, "name", None)
@@ -116,24 +121,21 @@ def seat_policy(player, edition: str, out) -> bool:
     """Fill cc_seat_policy `out` for `player`: each decision kind whose policy is built
     in is played in C, every other kind is CC_POL_PYTHON (returned to the caller).
     True when every kind is built in (the seat never leaves C)."""
-    place = player.by_kind.get("place", player.default)
-    figure = player.by_kind.get("scoring_figure", player.default)
-    message = player.by_kind.get("messages", player.default)
-    mm = [player.by_kind.get(kind, player.default) for kind in MM_KINDS]
-    codes = (_builtin(place, PLACE_POLICIES), _builtin(figure, FIGURE_POLICIES),
-             _builtin(message, MESSAGE_POLICIES), *(_builtin(p, MM_POLICIES) for p in mm))
+    get, default = player.by_kind.get, player.default
+    policies = [get(kind, default) for kind, _ in SEAT_KINDS]
+    codes = [_builtin(policy, table) for policy, (_, table) in zip(policies, SEAT_KINDS)]
+    python = lib.CC_POL_PYTHON
     (out.place, out.scoring_figure, out.messages, out.figure, out.town_hall, out.favour,
-     out.scarecrow, out.ride) = (lib.CC_POL_PYTHON if c is None else c for c in codes)
+     out.scarecrow, out.ride) = [python if c is None else c for c in codes]
+    place, message, figure = policies[0], policies[2], policies[3]
     if codes[0] == lib.CC_POL_GREEDY:
-        for k in range(4):
-            out.open_weight[k] = place.open_weight[k]
+        out.open_weight = place.open_weight
         out.opponent, out.follower, out.courier = place.opponent, place.follower, place.courier
         out.road_figure[0] = _road_figure(place)
     if codes[3] == lib.CC_POL_GREEDY:  # the figure decision after activations
-        for k in range(4):
-            out.figure_weight[k] = mm[0].open_weight[k]
-        out.figure_opponent, out.figure_follower = mm[0].opponent, mm[0].follower
-        out.road_figure[1] = _road_figure(mm[0])
+        out.figure_weight = figure.open_weight
+        out.figure_opponent, out.figure_follower = figure.opponent, figure.follower
+        out.road_figure[1] = _road_figure(figure)
     if codes[2] is not None:
         if codes[2] == lib.CC_POL_GREEDY:
             out.extra = message.extra
