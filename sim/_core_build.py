@@ -37,7 +37,14 @@ def build_ffi(module_name: str = "sim._sim_core", extra_compile_args=(), extra_l
     return ffi
 
 
-ffibuilder = build_ffi(relative=True)
+# The product build (BENCHMARKS.md, "the base game's C rows"): -O3 with link-time
+# optimisation, so that calls between the files (each its own translation unit) can be
+# inlined, and every symbol but the module's init hidden. Not -march=native: the wheel
+# must run on any x86_64. The sanitizer twin (tests/test_sanitizers.py) keeps its own
+# flags.
+OPTIMIZE = ["-O3", "-flto", "-flto-partition=one", "-fvisibility=hidden"]
+OPTIMIZE_LINK = ["-O3", "-flto", "-flto-partition=one"]
+ffibuilder = build_ffi(relative=True, extra_compile_args=OPTIMIZE, extra_link_args=OPTIMIZE_LINK)
 
 if __name__ == "__main__":
     ffibuilder.compile(verbose=True)

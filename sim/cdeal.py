@@ -164,13 +164,30 @@ def tile_flags(rules: Rules) -> bytes:
     return _flags[key]
 
 
+_deals: dict[tuple, tuple] = {}
+
+
 def dealt(rules: Rules, record: int, stack: list[str] | None = None, town_halls_at_end: bool = True):
     """(cc_game_config, stack cdata, its length) for `rules`: a seeded game's stack and
     deck in their unshuffled order with the shuffles left to C (the tiles stream and
     messages stream are the caller's to set), or a fixed `stack` of tile ids in draw
-    order.
+    order. The config is the caller's own; the stack cdata may be shared between games
+    (the C game copies it), so it must not be written to.
 
     Raises InputError for rules the C game does not play or a bad stack."""
+    if stack is not None:
+        return _deal(rules, record, stack, town_halls_at_end)
+    # every seeded game of these rules is dealt alike until C shuffles: dealt once
+    key = (rules, record, town_halls_at_end)
+    deal = _deals.get(key)
+    if deal is None:
+        deal = _deals[key] = _deal(rules, record, None, town_halls_at_end)
+    cfg, tiles, n = deal
+    return ffi.new("cc_game_config *", cfg[0]), tiles, n
+
+
+def _deal(rules: Rules, record: int, stack: list[str] | None, town_halls_at_end: bool):
+    """dealt() worked out."""
     if not plays(rules):
         raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
                          f"{', '.join(e.name for e in expansions.EXPANSIONS if e.bit)}")

@@ -20,7 +20,9 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     /* each tile adds at most 4 frontier cells */
     b->front = malloc((4 * (size_t)max_tiles + 4) * sizeof *b->front);
     b->tiles = calloc((size_t)max_tiles, sizeof *b->tiles);
-    b->segs = calloc((size_t)max_tiles * CC_MAX_SEGS, sizeof *b->segs);
+    /* a tile's 12 segment slots are written when it is placed (cc_place), and no slot
+     * of an unplaced tile is read (seg_valid), so they need no zeroing */
+    b->segs = malloc((size_t)max_tiles * CC_MAX_SEGS * sizeof *b->segs);
     if (!b->grid || !b->need || !b->in_front || !b->front || !b->tiles || !b->segs) {
         cc_board_free(b);
         return NULL;
@@ -60,7 +62,8 @@ cc_board *cc_board_clone(const cc_board *b) {
 
 int cc_board_ntiles(const cc_board *b) { return b ? b->ntiles : CC_ERR_ARG; }
 
-/* Cell index of (x, y), or -1 outside the grid. */
+/* The root of segment s. Unions keep every path one step long (unite); a loaded
+ * state may hold longer ones, which this compresses. */
 static int find(cc_board *b, int s) {
     int r = s;
     while (b->segs[r].parent != r) r = b->segs[r].parent;
@@ -112,10 +115,16 @@ static int unite(cc_board *b, int a, int c) {
         B->count[p] = (uint16_t)(B->count[p] + A->count[p]);
         B->strength[p] = (uint16_t)(B->strength[p] + A->strength[p]);
     }
+    /* every segment of the smaller feature points at the root at once, so a find is
+     * one step (the root, and so every feature's name, is what union by size gives) */
+    int s = ra;
+    do {
+        b->segs[s].parent = rb;
+        s = b->segs[s].next;
+    } while (s != ra);
     int32_t t = A->next; /* splice the two circular lists */
     A->next = B->next;
     B->next = t;
-    A->parent = rb;
     return rb;
 }
 
@@ -151,15 +160,35 @@ int cc_fits(const cc_board *b, int type, int x, int y, int rot) {
 int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
     if (!b || !out || cap < 0 || type < 0 || type >= b->ts->n) return CC_ERR_ARG;
     if (b->ntiles >= b->max_tiles) return 0;
+    /* in locals: the stores to out could alias the board's fields */
     const int32_t *cells = b->front;  /* kept sorted: by y, x */
+    const uint16_t *need = b->need;
     const uint8_t *fit = &b->ts->fit[(size_t)type * NEED_CODES];
-    int n = 0;
-    for (int i = 0; i < b->nfront; i++) {
-        int x = cells[i] % b->dim - b->origin, y = cells[i] / b->dim - b->origin;
-        if (x + b->origin < 1 || y + b->origin < 1 || x + b->origin >= b->dim - 1
-            || y + b->origin >= b->dim - 1)
+    const int nfront = b->nfront, dim = b->dim, origin = b->origin;
+    if (nfront == 0) return 0;
+    /* the row of the cell looked at and its first cell: cells ascend, so the row only
+     * moves on (no division per cell) */
+    int gy = cells[0] / dim, row = gy * dim, n = 0;
+    for (int i = 0; i < nfront; i++) {
+        int c = cells[i];
+        while (c >= row + dim) {
+            row += dim;
+            gy++;
+        }
+        int gx = c - row;
+        if (gx < 1 || gy < 1 || gx >= dim - 1 || gy >= dim - 1)
             continue;  /* the outermost ring stays empty (see cc_misfit) */
-        unsigned fits = fit[b->need[cells[i]]];
+        unsigned fits = fit[need[c]];
+        int x = gx - origin, y = gy - origin;
+        if (n + 12 <= cap) {  /* every rotation written, kept where it fits: no branch on fits */
+            for (int r = 0; r < 4; r++) {
+                out[n] = x;
+                out[n + 1] = y;
+                out[n + 2] = r;
+                n += 3 * (int)(fits >> r & 1);
+            }
+            continue;
+        }
         for (int r = 0; r < 4; r++) {
             if (!(fits >> r & 1)) continue;
             if (n + 3 > cap) return CC_ERR_FULL;
@@ -260,7 +289,7 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
         s->nsegs = 1;
         s->coats = v->def.seg_coats[l];
         if (s->kind == CC_CITY || s->kind == CC_ROAD)
-            s->open = (int16_t)__builtin_popcount(v->def.seg_mask[l]);
+            s->open = v->nedges[l];
     }
     int32_t closed[4];  /* neighbours' segments whose edge this tile closed */
     int nclosed = 0;

@@ -134,6 +134,13 @@ static int options(cc_game *g, int t) {
         if (ncells < 0) return ncells;
     }
     /* placements an expansion forbids (R-RIV-2) leave the choices */
+    int filter = ncells > 0;
+    for (int k = 0; k < NREGISTRY && !filter; k++)
+        filter = game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->allows;
+    if (!filter) {  /* nothing may forbid a row: the base game's every turn */
+        g->nrows = n;
+        return n;
+    }
     int kept = 0;
     for (int i = 0; i < n; i++) {
         const int32_t *r = &g->rows[5 * i];

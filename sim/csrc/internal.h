@@ -19,6 +19,7 @@ typedef struct {
     int8_t edge_seg[4];  /* local city/road segment on each edge, -1 if none */
     int8_t half_seg[8];  /* local field segment on each half-edge, -1 if none */
     int8_t monastery;    /* local monastery segment, -1 if none */
+    int8_t nedges[CC_MAX_SEGS];    /* edges a city or road segment is on (0 for others) */
     int8_t road_end[CC_MAX_SEGS];  /* CC_END_* per local segment (R-MM-6) */
 } variant_t;
 

@@ -15,6 +15,11 @@ typedef struct {
     int32_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
     uint16_t count[CC_MAX_SEGS][CC_MAX_PLAYERS], strength[CC_MAX_SEGS][CC_MAX_PLAYERS];
     int8_t complete[CC_MAX_SEGS];
+    /* the existing cities the new tile joins, and the group each joins (a root is in
+     * one group at most: segments reaching one feature are one group) */
+    int njoined;
+    int32_t joined[CC_MAX_SEGS * 8];
+    int8_t joined_group[CC_MAX_SEGS * 8];
 } trial_t;
 
 static int root_in(const int32_t *list, int n, int32_t r) {
@@ -30,55 +35,86 @@ static int lfind(int8_t *p, int s) {
 
 enum { MAX_LINKS = 4 * 3 };  /* per edge: a city or road, and two field halves */
 
-/* The existing features the new tile (v at x, y) would join, as (new segment, root)
- * pairs in edge order; with `matched`, per new city or road segment the edges it
- * closes: 2 a matched edge, 1 an edge a town hall closes. Returns the pair count. */
-static int links(const cc_board *b, const variant_t *v, int x, int y, int8_t *seg, int32_t *root,
-                 int *matched) {
-    int n = 0;
+/* What a cell's placed neighbours show it: the same for every rotation tried there,
+ * so worked out once per cell (the placements come sorted by cell). */
+typedef struct {
+    int x, y;
+    int8_t present[4];       /* a tile on that side */
+    int8_t their_edge[4];    /* the edge type it shows this cell */
+    int8_t theirs[4];        /* its city or road segment on that edge, -1 if none */
+    int8_t ft[8];            /* its field segment on the partner of each half-edge */
+    int32_t theirs_root[4], ft_root[8];  /* their features' roots */
+    int around;              /* tiles among the 8 around (R-BASE-5), -1 not yet known */
+} cellinfo_t;
+
+static void cell_info(const cc_board *b, int x, int y, cellinfo_t *c) {
+    c->x = x;
+    c->y = y;
     for (int e = 0; e < 4; e++) {
         int t = b->grid[cell(b, x + DX[e], y + DY[e])];
+        c->present[e] = t >= 0;
         if (t < 0) continue;
         const placed_t *p = &b->tiles[t];
         const variant_t *w = variant(b, p->type, p->rot);
-        int mine = v->edge_seg[e], theirs = w->edge_seg[(e + 2) % 4];
-        if (mine >= 0 && theirs >= 0 && v->def.edges[e] == w->def.edges[(e + 2) % 4]) {
-            root[n] = find_const(b, t * CC_MAX_SEGS + theirs);
+        int theirs = w->edge_seg[(e + 2) % 4];
+        c->their_edge[e] = (int8_t)w->def.edges[(e + 2) % 4];
+        c->theirs[e] = (int8_t)theirs;
+        c->theirs_root[e] = theirs >= 0 ? find_const(b, t * CC_MAX_SEGS + theirs) : -1;
+        for (int h = 2 * e; h < 2 * e + 2; h++) {
+            int ft = w->half_seg[HALF_PARTNER[h]];
+            c->ft[h] = (int8_t)ft;
+            c->ft_root[h] = ft >= 0 ? find_const(b, t * CC_MAX_SEGS + ft) : -1;
+        }
+    }
+    c->around = -1;  /* worked out when a monastery asks (cell_around) */
+}
+
+static int cell_around(const cc_board *b, cellinfo_t *c) {
+    if (c->around < 0) c->around = cc_neighbours8(b, c->x, c->y);
+    return c->around;
+}
+
+/* The existing features the new tile (v on cell c) would join, as (new segment, root)
+ * pairs in edge order; with `matched`, per new city or road segment the edges it
+ * closes: 2 a matched edge, 1 an edge a town hall closes. Returns the pair count. */
+static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *root, int *matched) {
+    int n = 0;
+    for (int e = 0; e < 4; e++) {
+        if (!c->present[e]) continue;
+        int mine = v->edge_seg[e], theirs = c->theirs[e];
+        if (mine >= 0 && theirs >= 0 && v->def.edges[e] == c->their_edge[e]) {
+            root[n] = c->theirs_root[e];
             seg[n++] = (int8_t)mine;
             if (matched) matched[mine] += 2;
         } else if (mine >= 0 && matched) {
             matched[mine] += 1;  /* a town hall closes this edge */
         }
         for (int h = 2 * e; h < 2 * e + 2; h++) {
-            int fm = v->half_seg[h], ft = w->half_seg[HALF_PARTNER[h]];
-            if (fm < 0 || ft < 0) continue;
-            root[n] = find_const(b, t * CC_MAX_SEGS + ft);
+            int fm = v->half_seg[h];
+            if (fm < 0 || c->ft[h] < 0) continue;
+            root[n] = c->ft_root[h];
             seg[n++] = (int8_t)fm;
         }
     }
     return n;
 }
 
-static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t *t) {
+static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, int np, trial_t *t) {
     int nseg = v->def.nseg;
     int32_t segroots[CC_MAX_SEGS][8], root[MAX_LINKS];
     int8_t seg[MAX_LINKS];
     int nsr[CC_MAX_SEGS] = {0}, matched[CC_MAX_SEGS] = {0};
-    int nlinks = links(b, v, x, y, seg, root, matched);
+    int nlinks = links(v, c, seg, root, matched);
     for (int i = 0; i < nlinks; i++)
         if (!root_in(segroots[seg[i]], nsr[seg[i]], root[i])) segroots[seg[i]][nsr[seg[i]]++] = root[i];
     /* segments of the new tile that reach the same existing feature become one */
     int8_t par[CC_MAX_SEGS];
     for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
-    for (int s = 0; s < nseg; s++)
-        for (int u = s + 1; u < nseg; u++) {
-            if (v->def.seg_kind[s] != v->def.seg_kind[u]) continue;
-            for (int i = 0; i < nsr[s]; i++)
-                if (root_in(segroots[u], nsr[u], segroots[s][i])) {
-                    par[lfind(par, u)] = (int8_t)lfind(par, s);
-                    break;
-                }
-        }
+    for (int i = 1; i < nlinks; i++)
+        for (int j = 0; j < i; j++)
+            if (root[j] == root[i] && seg[j] != seg[i]
+                && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]])
+                par[lfind(par, seg[i])] = (int8_t)lfind(par, seg[j]);
     t->ngroups = 0;  /* each group's fields are cleared when it is made */
     int8_t gid[CC_MAX_SEGS];
     memset(gid, -1, sizeof gid);
@@ -97,7 +133,7 @@ static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t
         t->group_of[s] = (int8_t)g;
         t->coats[g] = (int32_t)(t->coats[g] + v->def.seg_coats[s]);
         if (v->def.seg_kind[s] == CC_CITY || v->def.seg_kind[s] == CC_ROAD)
-            t->open[g] = (int32_t)(t->open[g] + __builtin_popcount(v->def.seg_mask[s]) - matched[s]);
+            t->open[g] = (int32_t)(t->open[g] + v->nedges[s] - matched[s]);
         for (int i = 0; i < nsr[s]; i++) {
             int32_t r = segroots[s][i];
             if (root_in(t->roots[g], t->nroots[g], r)) continue;
@@ -106,25 +142,30 @@ static void analyze(const cc_board *b, const variant_t *v, int x, int y, trial_t
             t->open[g] = (int32_t)(t->open[g] + rs->open);
             t->coats[g] = (int32_t)(t->coats[g] + rs->coats);
             t->nfig[g] = (int32_t)(t->nfig[g] + rs->nfig);
-            for (int q = 0; q < CC_MAX_PLAYERS; q++) {
+            for (int q = 0; q < np; q++) {  /* no figure is any other player's */
                 t->count[g][q] = (uint16_t)(t->count[g][q] + rs->count[q]);
                 t->strength[g][q] = (uint16_t)(t->strength[g][q] + rs->strength[q]);
             }
         }
     }
+    t->njoined = 0;
     for (int g = 0; g < t->ngroups; g++) {
+        for (int k = 0; k < t->nroots[g] && t->kind[g] == CC_CITY; k++) {
+            t->joined[t->njoined] = t->roots[g][k];
+            t->joined_group[t->njoined++] = (int8_t)g;
+        }
         if (t->kind[g] == CC_CITY || t->kind[g] == CC_ROAD) t->complete[g] = t->open[g] == 0;
-        if (t->kind[g] == CC_MONASTERY) t->complete[g] = cc_neighbours8(b, x, y) == 8;
+        if (t->kind[g] == CC_MONASTERY) t->complete[g] = cell_around(b, c) == 8;
     }
 }
 
 /* What rule_fits needs of a trial, and nothing more (no valuation asked): each new
  * segment's group (segments reaching one existing feature are one group, as in
  * analyze), its kind, and whether it would hold a figure (nfig 0 or 1). */
-static void analyze_occupancy(const cc_board *b, const variant_t *v, int x, int y, trial_t *t) {
+static void analyze_occupancy(const cc_board *b, const variant_t *v, const cellinfo_t *c, trial_t *t) {
     int32_t root[MAX_LINKS];
     int8_t seg[MAX_LINKS], par[CC_MAX_SEGS], busy[CC_MAX_SEGS] = {0};
-    int nseg = v->def.nseg, npairs = links(b, v, x, y, seg, root, NULL);
+    int nseg = v->def.nseg, npairs = links(v, c, seg, root, NULL);
     for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
     for (int i = 0; i < npairs; i++) {
         busy[seg[i]] |= b->segs[root[i]].nfig > 0;
@@ -166,9 +207,9 @@ static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int3
     do {
         const seg_t *sg = &b->segs[s];
         const placed_t *pl = &b->tiles[sg->tile];
-        uint16_t cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
-        for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
-            if (!(cities & (1u << ci))) continue;
+        unsigned cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
+        for (; cities; cities &= cities - 1) {  /* the city bits, lowest first */
+            int ci = __builtin_ctz(cities);
             int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci);
             if (!root_in(scratch, n, cr) && n < FIELD_CITIES) scratch[n++] = cr;
         }
@@ -211,24 +252,17 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
     int32_t ids[FIELD_CITIES];  /* a valuation: cities past this many are not seen */
     int nids = 0, done = 0;
     int32_t scratch[FIELD_CITIES];
-    /* the existing cities the new tile joins, and the group each joins (a root is in
-     * one group at most: segments reaching one feature are one group) */
-    int32_t joined[CC_MAX_SEGS * 8];
-    int8_t joined_group[CC_MAX_SEGS * 8];
-    int njoined = 0;
-    for (int h = 0; t && h < t->ngroups; h++)
-        for (int k = 0; k < t->nroots[h] && t->kind[h] == CC_CITY; k++) {
-            joined[njoined] = t->roots[h][k];
-            joined_group[njoined++] = (int8_t)h;
-        }
+    int njoined = t ? t->njoined : 0;
+    const int32_t *joined = t ? t->joined : NULL;
+    const int8_t *joined_group = t ? t->joined_group : NULL;
     for (int i = 0; i <= nroots; i++) {
         int s = i < nroots ? roots[i] : -1;
         if (s < 0) { /* the new tile's own field segments of this group */
             if (!t || g < 0) break;
             for (int l = 0; l < v->def.nseg; l++) {
                 if (t->group_of[l] != g || v->def.seg_kind[l] != CC_FIELD) continue;
-                for (int ci = 0; ci < CC_MAX_SEGS; ci++) {
-                    if (!(v->def.seg_cities[l] & (1u << ci))) continue;
+                for (unsigned cities = v->def.seg_cities[l]; cities; cities &= cities - 1) {
+                    int ci = __builtin_ctz(cities);
                     int32_t id = -1 - t->group_of[ci];
                     if (root_in(ids, nids, id) || nids >= FIELD_CITIES) continue;
                     ids[nids++] = id;
@@ -337,6 +371,71 @@ static double combine(const cc_greedy_params *p, const double *gain, int supply_
     return gain[p->player] - p->opponent_weight * opp + p->follower_value * supply_change;
 }
 
+/* The monasteries holding figures around a cell and what a tile there would give
+ * their majority holders (a tile more, perhaps completing them): the same for every
+ * rotation of the tile, so worked out once per cell. */
+typedef struct {
+    int x, y, nomon;        /* the cell, the tile's no_value */
+    int n;
+    uint8_t holders[8];     /* bit per player holding the majority */
+    double delta[8];        /* value after - value before, for each holder */
+    int returned[8];        /* the deciding player's figures back if it completes */
+} monasteries_t;
+
+/* Where the monasteries holding figures are (a tile twice if it holds two), so that
+ * a cell next to none of them skips the look around. */
+typedef struct {
+    int n, overflow;
+    int32_t x[16], y[16];
+} held_t;
+
+static void held_monasteries(const cc_board *b, held_t *h) {
+    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+        int seg = b->figs[f].seg;
+        if (seg < 0 || b->segs[seg].kind != CC_MONASTERY) continue;
+        const placed_t *p = &b->tiles[b->segs[seg].tile];
+        if (h->n == 16) { h->overflow = 1; return; }
+        h->x[h->n] = p->x;
+        h->y[h->n++] = p->y;
+    }
+}
+
+static int near_monastery(const held_t *h, int x, int y) {
+    if (h->overflow) return 1;
+    for (int i = 0; i < h->n; i++)
+        if (abs(h->x[i] - x) <= 1 && abs(h->y[i] - y) <= 1) return 1;
+    return 0;
+}
+
+static void monasteries_around(const cc_board *b, const cc_greedy_params *p, int x, int y,
+                               int no_value, int near, monasteries_t *m) {
+    m->x = x;
+    m->y = y;
+    m->nomon = no_value;
+    m->n = 0;
+    if (!near) return;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int ti = (dx || dy) ? b->grid[cell(b, x + dx, y + dy)] : -1;
+            if (ti < 0) continue;
+            const placed_t *pl = &b->tiles[ti];
+            int mon = variant(b, pl->type, pl->rot)->monastery;
+            if (mon < 0) continue;
+            const seg_t *ms = &b->segs[find_const(b, ti * CC_MAX_SEGS + mon)];
+            if (!ms->nfig) continue;
+            int around = cc_neighbours8(b, pl->x, pl->y);
+            int worth = monastery_tiles(b, pl->x, pl->y), after_worth = worth + !no_value;
+            double before = p->open_weight[CC_MONASTERY] * worth;
+            double after = around + 1 == 8 ? (double)after_worth : p->open_weight[CC_MONASTERY] * after_worth;
+            int k = m->n++, holders = 0;
+            for (int q = 0; q < p->nplayers; q++)
+                if (holds_majority(ms->count, ms->strength, p->nplayers, q)) holders |= 1 << q;
+            m->holders[k] = (uint8_t)holders;
+            m->delta[k] = after - before;
+            m->returned[k] = around + 1 == 8 ? ms->count[p->player] : 0;
+        }
+}
+
 int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
                     const cc_greedy_params *params, int32_t *rows, double *values, int cap) {
     if (!b || !rows || cap < 0 || type < 0 || type >= b->ts->n || nrules < 0 || nrules > MAX_RULES
@@ -364,12 +463,18 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     if (memo) memset(memo_off, -1, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *memo_off);
     evalctx_t ctx = {b, params, stamp, 0, memo ? memo_off : NULL, memo_len, pool, 0};
     int n = 0, rc = 0;
+    cellinfo_t ci = {.present = {0}};
+    monasteries_t mons = {.nomon = -1};
+    held_t held = {0};
+    if (params) held_monasteries(b, &held);
     for (int i = 0; i < nplace && rc == 0; i++) {
         int x = place[3 * i], y = place[3 * i + 1], r = place[3 * i + 2];
         const variant_t *v = variant(b, type, r);
+        /* (a seat with no figure to place and no valuation asked needs no analysis) */
+        if ((params || nrules) && (i == 0 || x != ci.x || y != ci.y)) cell_info(b, x, y, &ci);
         trial_t t;
-        if (params) analyze(b, v, x, y, &t);
-        else if (nrules) analyze_occupancy(b, v, x, y, &t);  /* no valuation: rule_fits only */
+        if (params) analyze(b, v, &ci, params->nplayers, &t);
+        else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: rule_fits only */
         double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
         int returned = 0;
@@ -381,27 +486,14 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
                 if (t.complete[g] && t.kind[g] != CC_FIELD)
                     for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
             }
-            /* monasteries around gain a neighbour, and may complete */
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dx = -1; dx <= 1; dx++) {
-                    int ti = (dx || dy) ? b->grid[cell(b, x + dx, y + dy)] : -1;
-                    if (ti < 0) continue;
-                    const placed_t *pl = &b->tiles[ti];
-                    int mon = variant(b, pl->type, pl->rot)->monastery;
-                    if (mon < 0) continue;
-                    const seg_t *ms = &b->segs[find_const(b, ti * CC_MAX_SEGS + mon)];
-                    if (!ms->nfig) continue;
-                    int around = cc_neighbours8(b, pl->x, pl->y);
-                    int worth = monastery_tiles(b, pl->x, pl->y), after_worth = worth + !v->def.no_value;
-                    for (int q = 0; q < params->nplayers; q++) {
-                        if (!holds_majority(ms->count, ms->strength, params->nplayers, q)) continue;
-                        double before = params->open_weight[CC_MONASTERY] * worth;
-                        double after = around + 1 == 8 ? (double)after_worth
-                                                       : params->open_weight[CC_MONASTERY] * after_worth;
-                        gain[q] += after - before;
-                    }
-                    if (around + 1 == 8) returned += ms->count[me];
-                }
+            /* monasteries around gain a neighbour, and may complete: in the order met */
+            if (mons.nomon != v->def.no_value || mons.x != x || mons.y != y)
+                monasteries_around(b, params, x, y, v->def.no_value, near_monastery(&held, x, y), &mons);
+            for (int k = 0; k < mons.n; k++) {
+                for (int q = 0; q < params->nplayers; q++)
+                    if (mons.holders[k] >> q & 1) gain[q] += mons.delta[k];
+                returned += mons.returned[k];
+            }
             base = combine(params, gain, returned);
         }
         if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
@@ -460,7 +552,9 @@ int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind
     if (kind == -1 && seg == -1) return 1;
     if (seg < 0 || seg >= v->def.nseg) return 0;
     trial_t t;
-    analyze(b, v, x, y, &t);
+    cellinfo_t c;
+    cell_info(b, x, y, &c);
+    analyze(b, v, &c, CC_MAX_PLAYERS, &t);
     for (int k = 0; k < nrules; k++)
         if (rules[k].kind == kind && rule_fits(&rules[k], &t, t.group_of[seg])) return 1;
     return 0;

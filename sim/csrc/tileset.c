@@ -38,6 +38,7 @@ static int build_variant(const cc_tiledef *d, const cc_tiledef *first, variant_t
     memset(w->edge_seg, -1, sizeof w->edge_seg);
     memset(w->half_seg, -1, sizeof w->half_seg);
     w->monastery = -1;
+    memset(w->nedges, 0, sizeof w->nedges);
     memset(w->road_end, 0, sizeof w->road_end);  /* cc_tileset_set_road_ends fills them */
     for (int s = 0; s < d->nseg; s++) {
         int k = d->seg_kind[s];
@@ -57,6 +58,7 @@ static int build_variant(const cc_tiledef *d, const cc_tiledef *first, variant_t
             continue;
         }
         if (k != CC_FIELD && m > 15) return CC_ERR_ARG;
+        if (k != CC_FIELD) w->nedges[s] = (int8_t)__builtin_popcount(m);
         for (int bit = 0; bit < (k == CC_FIELD ? 8 : 4); bit++) {
             if (!(m & (1u << bit))) continue;
             /* a city or road segment on an edge showing the same; a field beside a
