@@ -9,7 +9,6 @@ is valid until the next placement, so keep segments, not roots, across placement
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from sim._core import check, ffi, lib
@@ -89,7 +88,7 @@ class Board:
         self._cap = 12 * (2 * max_tiles + 4)
         self._buf = ffi.new("int32_t[]", self._cap)
         self._rows = self._values = None  # turn-option buffers, grown on demand
-        self._params = self._best = None  # greedy's parameters and best-row buffer
+        self._params = None  # greedy's parameters
 
     def clone(self) -> Board:
         """An independent copy of this board."""
@@ -145,24 +144,6 @@ class Board:
         `cc_greedy_params` in core.h; open_weight is per kind: city, road, field, monastery)."""
         p = self._greedy_params(player, players, open_weight, opponent_weight, follower_value)
         return self.turn_options(type_index, rules, p)
-
-    def turn_best(self, type_index: int, rules: tuple, player: int, players: int,
-                  open_weight: tuple[float, float, float, float], opponent_weight: float,
-                  follower_value: float) -> tuple | None:
-        """The row of `turn_values` with the highest value (the first of equals), or None."""
-        p = self._greedy_params(player, players, open_weight, opponent_weight, follower_value)
-        if self._rows is None:
-            self._grow_rows(5 * 1024)
-        if self._best is None:
-            self._best = ffi.new("int32_t[5]")
-        best = self._best
-        while True:
-            n = lib.cc_turn_best(self._ptr, type_index, self._rules(rules), len(rules), p,
-                                 self._rows, self._values, len(self._rows), best, 5)
-            if n != lib.CC_ERR_FULL:
-                break
-            self._grow_rows(2 * len(self._rows))
-        return tuple(best) if check(n, "cc_turn_best") else None
 
     def option_legal(self, type_index: int, row: tuple, rules: tuple) -> bool:
         """Whether `row` (x, y, rotation, figure, segment) is one of `turn_options`'."""
@@ -249,6 +230,11 @@ class Board:
         v = ffi.unpack(self._buf, 12)
         return tuple(v[:6]), tuple(v[6:])
 
+    def value(self, segment: int, final: bool) -> int:
+        """What the feature of `segment` is worth, completed during play or (`final`) in
+        final scoring: the C core's one feature value (cc_feature_value)."""
+        return check(lib.cc_feature_value(self._ptr, segment, int(final)), "cc_feature_value")
+
     def field_cities(self, segment: int) -> list[int]:
         """Roots of the distinct cities the field of `segment` borders."""
         n = check(lib.cc_field_cities(self._ptr, segment, self._buf, self._cap), "cc_field_cities")
@@ -313,53 +299,12 @@ class Board:
         return x, y, self.catalogue.variant(t, r).segments[local].where()
 
 
-class TurnOptions(Sequence):
-    """The choices of a place decision: `Board.turn_options` rows, computed on first
-    use (a policy that asks the C core for its best row never needs the list), and
-    checked one by one in C for `in` until then. Valid until the decision is applied.
-    """
-
-    __slots__ = ("board", "type_index", "rules", "_rows", "restricted")
-
-    def __init__(self, board: Board, type_index: int, rules: tuple, rows=None,
-                 restricted: bool | None = None):
-        """`rules`: the figure rules the player may use. `rows` given: the choices are
-        exactly those (a rule beyond edge matching, such as the river's, has filtered
-        them), and `restricted` is true."""
-        self.board = board
-        self.type_index = type_index
-        self.rules = rules
-        self._rows = rows
-        self.restricted = rows is not None if restricted is None else restricted
-
-    def rows(self) -> tuple:
-        if self._rows is None:
-            self._rows = tuple(self.board.turn_options(self.type_index, self.rules)[0])
-        return self._rows
-
-    def rebound(self, board: Board) -> TurnOptions:
-        """The same choices on another (cloned) board."""
-        return TurnOptions(board, self.type_index, self.rules, self._rows, self.restricted)
-
-    def __len__(self) -> int:
-        return len(self.rows())
-
-    def __getitem__(self, i):
-        return self.rows()[i]
-
-    def __iter__(self):
-        return iter(self.rows())
-
-    def __contains__(self, row) -> bool:
-        if self._rows is not None:
-            return row in self._rows
-        return isinstance(row, tuple) and self.board.option_legal(self.type_index, row, self.rules)
-
-    def __eq__(self, other) -> bool:
-        return tuple(self) == tuple(other)
-
-    def __hash__(self) -> int:
-        return hash(self.rows())
-
-    def __repr__(self) -> str:
-        return f"TurnOptions({list(self.rows())!r})"
+def majority(counts: tuple[int, ...], strengths: tuple[int, ...]) -> list[int]:
+    """Seats holding the majority given each seat's figure count and strength on a
+    feature (R-BASE-7: ties share; strength-0 presence wins only when nobody present has
+    more, R-MM-4): the C core's rule (cc_majority), as scoring applies it."""
+    n = len(counts)
+    got = check(lib.cc_majority(ffi.new("int32_t[]", list(counts)),
+                                ffi.new("int32_t[]", list(strengths)), n), "cc_majority",
+                counts=counts, strengths=strengths)
+    return [q for q in range(n) if got >> q & 1]

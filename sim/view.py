@@ -52,7 +52,7 @@ FOLLOWER_RULE = (0, 0b1111, 1, 1, 1)
 
 # Board methods that only read (sim/board.py Board); anything else is refused
 BOARD_QUERIES = frozenset({
-    "catalogue", "max_tiles", "legal_placements", "turn_values", "turn_best", "option_legal",
+    "catalogue", "max_tiles", "legal_placements", "turn_values", "option_legal", "value",
     "has_placement", "turn_options", "misfit", "tile", "tile_at", "variant_at", "tiles", "find",
     "feature", "strength", "field_cities", "feature_segments", "sides", "free_segments",
     "occupied_features", "figure", "figures_on", "figures", "segment_place",
@@ -81,8 +81,7 @@ class BoardView:
 
 
 class Choices:
-    """A decision's choices, read-only, in the decision's order (a place decision's
-    rows are computed lazily, as TurnOptions does)."""
+    """A decision's choices, read-only, in the decision's order."""
 
     __slots__ = ("_c",)
 

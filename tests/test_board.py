@@ -154,6 +154,26 @@ def test_feature_aggregates_match_reference():
                 assert ref.feature(some) == members
 
 
+def test_feature_values_by_hand():
+    """cc_feature_value, the one value scoring, the messages, the Courier and greedy use
+    (R-BASE-6: road 1 a tile, city 2 a tile in play; R-BASE-8: city 1, monastery 1 a
+    tile, field 3 a completed city bordered)."""
+    b, _ = start()
+    seg = lambda i, tile, rot, where: i * MAX_SEGS + CAT.variant(CAT.index[tile], rot).segment_at(where)
+    road, city = seg(0, "D", 0, "road E"), seg(0, "D", 0, "city N")
+    assert (b.value(road, final=False), b.value(city, final=True)) == (1, 1)
+    b.place(CAT.index["U"], 1, 0, 0)  # the road: D + U
+    b.place(CAT.index["E"], 0, 1, 2)  # E's city S closes D's city N: 2 tiles, no coat
+    b.place(CAT.index["B"], 0, -1, 0)  # a monastery; D above it, U diagonally (1, 0)
+    assert b.value(road, final=False) == 2
+    assert (b.value(city, final=False), b.value(city, final=True)) == (4, 2)
+    assert b.value(seg(3, "B", 0, "monastery"), final=True) == 1 + 2
+    assert b.value(seg(0, "D", 0, "field Wn"), final=True) == 3  # borders the closed city
+    assert b.value(seg(0, "D", 0, "field Es"), final=True) == 0  # borders no city
+    with pytest.raises(CoreError, match="cc_feature_value"):
+        b.value(10_000, final=True)
+
+
 def test_clone_is_independent():
     b, _ = start()
     c = b.clone()

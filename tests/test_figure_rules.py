@@ -2,8 +2,7 @@
 segment kinds and occupancy (R-BASE-4, R-MM-1/5/7), non-scoring presence (R-MM-9),
 town halls closing features (R-MM-10/13)."""
 
-from sim.board import MAX_SEGS, Board, Catalogue
-from sim.scoring import majority
+from sim.board import MAX_SEGS, Board, Catalogue, majority
 from sim.tiles import ANY_EDGE, Tile, tile_set
 
 FOLLOWER = (0, 0b1111, 1, 1, 1)

@@ -9,7 +9,6 @@ Figure kind codes: 0 follower, 1 mayor, 2 messenger, 3 scarecrow.
 
 import pytest
 
-from sim import scoring
 from sim.board import Board
 from engine import new_game
 from sim.view import view_of
@@ -420,7 +419,7 @@ def test_r_mm_10_greedy_values_a_monastery_without_its_town_hall():
     assert dict(zip(rows, values))[(1, -2, 0, -1, -1)] == pytest.approx(4.5)
     board.place(cat.index["E"], 1, -2, 0)
     f = board.feature(seg)
-    assert f.complete and scoring.feature_value(board, f, final=False) == 8
+    assert f.complete and board.value(seg, final=False) == 8
 
 
 def test_r_mm_11_crisis_meeting():

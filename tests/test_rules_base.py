@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from sim import scoreboard
+from sim.board import majority
 from sim.errors import IllegalMove, InputError
 from engine import new_game
 from sim.play import play
 from strategies import player
 from sim.rules import Rules
-from sim.scoring import majority
 from engine import play_script
 from sim.script import load_script
 
@@ -156,6 +156,10 @@ def test_r_base_7_majority_rule():
     assert majority((0, 0), (0, 0)) == []
     assert majority((1, 1), (0, 0)) == [0, 1]
     assert majority((1, 2), (0, 1)) == [1]
+    assert majority((0, 3, 0, 1, 0, 2), (0, 0, 0, 1, 0, 1)) == [3, 5]  # 6 seats, strength 0 loses
+    for bad in (((1, -1), (1, 1)), ((1,), (70000,)), ((), ())):  # refused, not wrapped
+        with pytest.raises(ValueError, match="cc_majority"):
+            majority(*bad)
 
 
 def test_r_base_8_field_bordering_two_cities():

@@ -119,7 +119,7 @@ def test_the_view_cannot_change_the_game():
     with pytest.raises(TypeError):
         d.choices.rows = ()
     with pytest.raises(AttributeError):
-        d.choices.board  # a Game's TurnOptions hold the game's own board: not reachable
+        d.choices.board  # the game's board is not reachable through the choices
     assert (g.turn, tuple(g.scores), len(g.board), len(g.events), g.tiles_left) == before
 
 

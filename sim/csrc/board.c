@@ -559,3 +559,22 @@ int feature_value(const cc_board *b, int seg, int final) {
     }
     }
 }
+
+int cc_feature_value(const cc_board *b, int seg, int final) {
+    return feature_value(b, seg, final != 0);  /* it checks b and seg */
+}
+
+int cc_majority(const int32_t *count, const int32_t *strength, int np) {
+    if (!count || !strength || np < 1 || np > CC_MAX_PLAYERS) return CC_ERR_ARG;
+    uint16_t c[CC_MAX_PLAYERS], s[CC_MAX_PLAYERS];
+    for (int q = 0; q < np; q++) {
+        if (count[q] < 0 || count[q] > UINT16_MAX || strength[q] < 0 || strength[q] > UINT16_MAX)
+            return CC_ERR_ARG;
+        c[q] = (uint16_t)count[q];
+        s[q] = (uint16_t)strength[q];
+    }
+    int holders = 0;
+    for (int q = 0; q < np; q++)
+        if (holds_majority(c, s, np, q)) holders |= 1 << q;
+    return holders;
+}

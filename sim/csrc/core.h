@@ -102,6 +102,14 @@ int cc_feature_info(const cc_board *b, int seg, int32_t *out, int cap);
 int cc_feature_strength(const cc_board *b, int seg, int32_t *out, int cap);
 /* Distinct city features a field feature borders (root ids). */
 int cc_field_cities(const cc_board *b, int seg, int32_t *out, int cap);
+/* What the feature of seg is worth, completed during play or (final) in final scoring
+ * (R-BASE-6..8; a monastery's town halls not counted, R-MM-10): the one value that
+ * scoring, the messages, the Courier and the greedy valuation use. */
+int cc_feature_value(const cc_board *b, int seg, int final);
+/* Bit per player (of np) holding the majority given each player's figure count and
+ * strength on a feature (R-BASE-7; strength-0 presence wins only alone, R-MM-4): the
+ * rule scoring applies. Counts and strengths must be 0..65535. */
+int cc_majority(const int32_t *count, const int32_t *strength, int np);
 /* Local segments of placed tile idx whose feature holds no figure. */
 int cc_free_segments(const cc_board *b, int idx, int32_t *out, int cap);
 /* Distinct features (root ids) that hold at least one figure, ascending. */
@@ -150,12 +158,6 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
  * scores), by id. Returns the number of figures. */
 int cc_figures(const cc_board *b, int32_t *out, int cap);
 
-/* The best row of cc_turn_options for params->player (the first of equal values),
- * written to best (5 int32). rows/values/cap as for cc_turn_options (scratch).
- * Returns the number of rows (0: nothing to place, best untouched). */
-int cc_turn_best(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
-                 const cc_greedy_params *params, int32_t *rows, double *values, int cap,
-                 int32_t *best, int best_cap);
 /* 1 if (x, y, rot, kind, seg) is one of cc_turn_options' rows, 0 if not, or an error. */
 int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
                     const cc_figure_rule *rules, int nrules);

@@ -525,20 +525,6 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     return rc ? rc : n / 5;
 }
 
-int cc_turn_best(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
-                 const cc_greedy_params *params, int32_t *rows, double *values, int cap,
-                 int32_t *best, int best_cap) {
-    if (!params || !best) return CC_ERR_ARG;
-    if (best_cap < 5) return CC_ERR_FULL;
-    int n = cc_turn_options(b, type, rules, nrules, params, rows, values, cap);
-    if (n <= 0) return n;
-    int pick = 0;
-    for (int k = 1; k < n; k++)
-        if (values[k] > values[pick]) pick = k;
-    memcpy(best, &rows[5 * pick], 5 * sizeof *best);
-    return n;
-}
-
 int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
                     const cc_figure_rule *rules, int nrules) {
     if (!b || type < 0 || type >= b->ts->n || rot < 0 || rot > 3 || nrules < 0
