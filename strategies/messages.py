@@ -77,17 +77,6 @@ class MessagePolicy(BuiltIn):
                 raise ValueError(f"{action} = {how!r}: expected \"2\" or \"action\"")
         self.overrides = overrides
 
-    @staticmethod
-    def best_action(decision):
-        """(choice, points) of the drawn action's best way, or None if it is not
-        possible: the branch sim/tournament/counterfactual.py compares with the 2
-        points (the same way the policies take, policy.c policy_messages)."""
-        ways = [(c, p) for c, p in zip(decision.choices, decision.info["points"])
-                if c[0] != TWO_POINTS]
-        if not ways:
-            return None
-        return max(ways, key=lambda w: -1 if w[1] is None else w[1])
-
 
 @register("always_action")
 class AlwaysAction(MessagePolicy):

@@ -125,12 +125,12 @@ def test_aligned_branch_hands_the_same_tiles_to_the_same_players():
     for seed in range(200):
         g = Game(Rules(expansions=("messages",)), seed)
         if _first(g, seats, lambda g, d, c: d.kind == "messages" and d.info["action"] == "extra_turn"
-                  and cfm.MessagePolicy.best_action(d) is not None):
+                  and cfm.best_action(g) is not None):
             break
     else:
         raise AssertionError("no extra-turn draw in 200 games")
     d = g.decision
-    action = cfm.MessagePolicy.best_action(d)[0]
+    action = cfm.best_action(g)[0]
     fork_at = len(g.events)
     a = g.clone()
     a.reseed("k/rollout0")

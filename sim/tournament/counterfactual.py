@@ -43,16 +43,28 @@ from __future__ import annotations
 from sim import mayors, messages
 from sim._core import check, ffi, lib
 from sim.errors import IllegalMove
-from sim.game import PAUSABLE, Game
+from sim.game import PAUSABLE, Game, policy_choice
 from sim.messages import TWO_POINTS
 from sim.play import play
 from sim.river import is_river_tile
 from sim.rng import derive
-from strategies.messages import MessagePolicy
+from strategies.messages import AlwaysAction
 
 FOLLOWER, MESSENGER = 0, 2  # figure kinds (sim.cdeal.FIGURE_KINDS)
 
 EXTRA = ("extra_tile", "extra_turn")  # message 4 in each edition
+_ACTION = AlwaysAction()  # the action branch: the way a policy taking the action takes
+
+
+def best_action(game: Game) -> tuple | None:
+    """(choice, points) of the drawn message's best way at `game`'s messages decision,
+    as the policies take it (always_action, asked of the C game: policy.c), or None if
+    the action is not possible."""
+    d = game.decision
+    choice = policy_choice(game, _ACTION, d)
+    if choice[0] == TWO_POINTS:
+        return None
+    return choice, d.info["points"][d.choices.index(choice)]
 
 
 def outcome(scores: list[int], seat: int) -> tuple[int, float]:
@@ -223,7 +235,7 @@ def branch(game: Game, players, rollouts: int, key: str, taken=None,
     d = game.decision
     if d is None or d.kind != "messages":
         raise ValueError("branch() needs a game paused at a messages decision")
-    best = MessagePolicy.best_action(d)
+    best = best_action(game)
     if best is None:
         return []
     rows = [{**row, "action_points": best[1]}
