@@ -1,4 +1,5 @@
-/* carcsim C core: the Courier (RULES.md 4; sim/courier.py states the same rules).
+/* carcsim C core: the Courier (RULES.md 4; sim/reference/courier.py is the reference
+ * engine's reading of the same rules).
  *
  * R-COU-2  The Courier starts off the board.
  * R-COU-3  Phase 4, after scoring and messages: the first meeple placed or moved this

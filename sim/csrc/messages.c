@@ -1,5 +1,5 @@
-/* carcsim C core: The Messages, both editions (RULES.md 2; sim/messages.py and
- * sim/message_actions.py state the same rules).
+/* carcsim C core: The Messages, both editions (RULES.md 2; sim/messages.py holds its
+ * facts, sim/reference/messages.py is the reference engine's reading of the rules).
  *
  * R-MSG-C1 / R-MSG-N1  Points go to one of two scoring figures; in c3.1 the first
  *          award of a turn fixes the figure for the rest of that turn.
@@ -121,7 +121,7 @@ static void sort_by_key(int32_t *ids, int64_t *keys, int n) {
 }
 
 /* The legal resolutions of `action` for `seat` with their immediate points
- * (sim/message_actions.py choices): "2 points" first, then the action's ways. */
+ * (the decision's choices): "2 points" first, then the action's ways. */
 static int message_choices(cc_game *g, int seat, int action) {
     const cc_board *b = g->board;
     msg_state_t *m = &g->msg;
