@@ -48,10 +48,11 @@ sim/cdeal.py `tile_order` and `deck_order`.
 
 Seats: `Game(rules, seed)` leaves every decision to the caller. `Game(rules, seed,
 seats)` takes per seat a `strategies.Player` or None: the decision kinds whose policy
-is built in (`seat_policy`) are played in C, the others (and every kind of a None
+is built in (sim/seats.py) are played in C, the others (and every kind of a None
 seat) stop the C game and come back as `decision`; a game of built-in seats never
 leaves C. `sim.play.play(game, players)` answers them through the strategies' view;
-a built-in policy asked from Python (`policy_choice`) answers as the C seat would.
+a built-in policy asked from Python (sim/seats.py policy_choice) answers as the C
+seat would.
 
 `play_batch` plays a shard of seeded games of built-in seats in one C call into numpy
 arrays; `players_table` turns them into the records' players table. The differential
@@ -61,30 +62,17 @@ harness (sim/differential.py) checks the C game against the reference engine
 
 from __future__ import annotations
 
-import weakref
-
 from sim import expansions, messages, scoring
 from sim._core import check, ffi, lib
 from sim.board import Board
-from sim.cdeal import FIGURE_KINDS, Decision, catalogue_for, dealt, plays, tile_flags
+from sim.cdeal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
 from sim.errors import IllegalMove, InputError
 from sim.expansions import ACTION_NAMES, ROW_POINTS, ROW_SCORE, ROW_SUPPLY, SCARECROW_CHOICES
 from sim.rng import Stream, derive
 from sim.rules import Rules
+from sim.seats import PAUSABLE, seat_policy
 from sim.tiles import KINDS
-from strategies import REGISTRY
 
-PLACE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY}
-FIGURE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
-                   "meeple_only": lib.CC_POL_MEEPLE_ONLY, "alternate": lib.CC_POL_ALTERNATE,
-                   "dark_seeker": lib.CC_POL_DARK_SEEKER, "spread": lib.CC_POL_SPREAD,
-                   "coverage": lib.CC_POL_COVERAGE}
-MESSAGE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
-                    "always_action": lib.CC_POL_ALWAYS_ACTION, "always_2": lib.CC_POL_ALWAYS_2}
-OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
-MM_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY}
-MM_KINDS = ("figure", "town_hall", "favour", "scarecrow", "ride")  # Messengers & Mayors decisions
-PAUSABLE = ("place", "scoring_figure", "messages", *MM_KINDS)  # cc_seat_policy's decision fields
 EVENT_NAMES = ("start", "draw", "discard", "place", "figure", "score", "points", "move",
                "message_draw", "message", "courier", "final", "end", "townhall", "crisis", "favour",
                "scarecrow", "ride")
@@ -93,128 +81,6 @@ MM_DECISIONS = {lib.CC_DEC_TOWN_HALL: "town_hall", lib.CC_DEC_FAVOUR: "favour",
                 lib.CC_DEC_SCARECROW: "scarecrow", lib.CC_DEC_RIDE: "ride", lib.CC_DEC_FIGURE: "figure"}
 MM_WORDS = {lib.CC_MM_DRAW: "draw", lib.CC_MM_END: "end", lib.CC_MM_NONE: "none",
             lib.CC_MM_FARMER: "farmer", lib.CC_MM_LIE: "lie", lib.CC_MM_RETURN: "return"}
-
-
-
-def built_in(rules: Rules, players) -> bool:
-    """Whether a game of these rules and players is played in C unaided: every seat's
-    every policy built in."""
-    if not plays(rules) or len(players) != rules.players:
-        return False
-    scratch = ffi.new("cc_seat_policy *")
-    return all(seat_policy(p, rules.messages.edition, scratch) for p in players)
-
-
-def _builtin(policy, table: dict, exact: bool = True):
-    """The C code of a registered built-in policy, or None (a Python policy). Not
-    `exact`: the built-in class a subclass inherits its `choose` from (for policy_choice,
-    which plays that built-in's choose)."""
-    for cls in (type(policy),) if exact else type(policy).__mro__:
-        name = getattr(cls, "name", None)
-        if name in table and REGISTRY.get(name) is cls:
-            return table[name]
-    return None
-
-
-# the C codes of the built-in policies by cc_seat_policy decision field (PAUSABLE)
-POLICY_CODES = {"place": PLACE_POLICIES, "scoring_figure": FIGURE_POLICIES,
-                "messages": MESSAGE_POLICIES, **dict.fromkeys(MM_KINDS, MM_POLICIES)}
-
-
-def _set_kind(out, kind: str, policy, edition: str, exact: bool = True) -> bool:
-    """Set cc_seat_policy `out`'s policy for decision `kind` to `policy` with its
-    parameters: its C code if it is built in (`exact` as for _builtin), else
-    CC_POL_PYTHON. True if built in."""
-    code = _builtin(policy, POLICY_CODES[kind], exact)
-    setattr(out, kind, lib.CC_POL_PYTHON if code is None else code)
-    if code == lib.CC_POL_GREEDY and kind == "place":
-        out.open_weight = policy.open_weight
-        out.opponent, out.follower, out.courier = policy.opponent, policy.follower, policy.courier
-        out.road_figure[0] = _road_figure(policy)
-    elif code == lib.CC_POL_GREEDY and kind == "figure":  # the figure decision after activations
-        out.figure_weight = policy.open_weight
-        out.figure_opponent, out.figure_follower = policy.opponent, policy.follower
-        out.road_figure[1] = _road_figure(policy)
-    elif code is not None and kind == "messages":
-        if code == lib.CC_POL_GREEDY:
-            out.extra = policy.extra
-        for action, how in getattr(policy, "overrides", {}).items():
-            if action in ACTION_NAMES[edition]:  # the other edition's names never match
-                out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
-    return code is not None
-
-
-def seat_policy(player, edition: str, out) -> bool:
-    """Fill cc_seat_policy `out` for `player`: each decision kind whose policy is built
-    in is played in C, every other kind is CC_POL_PYTHON (returned to the caller).
-    True when every kind is built in (the seat never leaves C)."""
-    return all([_set_kind(out, kind, player.by_kind.get(kind, player.default), edition)
-                for kind in PAUSABLE])
-
-
-_POLICY_STRUCTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _policy_struct(policy, edition: str):
-    """cc_seat_policy playing `policy` (or the built-in it inherits `choose` from) for
-    every decision kind that is built in for (the others CC_POL_PYTHON); kept per
-    policy object, whose parameters never change."""
-    by_edition = _POLICY_STRUCTS.setdefault(policy, {})
-    if edition not in by_edition:
-        out = ffi.new("cc_seat_policy *")
-        for kind in PAUSABLE:
-            _set_kind(out, kind, policy, edition, exact=False)
-        by_edition[edition] = out
-    return by_edition[edition]
-
-
-def _c_game(game, policy) -> Game:
-    if not isinstance(game, Game):
-        raise TypeError(f"{getattr(policy, 'name', policy)!r} is a built-in policy, played by the "
-                        f"C game (sim.game.Game): got {type(game).__module__}.{type(game).__qualname__}")
-    return game
-
-
-def policy_choice(game: Game, policy, decision):
-    """`decision`, the current decision of `game`, answered by the built-in `policy` as
-    the C game answers it for a seat playing `policy` (cc_game_policy_choice): the same
-    C functions and parameters, and the deciding seat's own policy stream in `game` (a
-    clone's own), which a random policy advances as in play.
-
-    Raises TypeError for anything but a C game, IllegalMove once the game is over,
-    ValueError for a decision other than the game's current one, and CoreArgumentError
-    for a policy that is not built in for the decision's kind."""
-    game = _c_game(game, policy)
-    d = game.decision
-    if d is None:
-        raise IllegalMove("the game is over")
-    if decision is not d and (decision.kind, decision.seat, decision.tile, len(decision.choices)) != (
-            d.kind, d.seat, d.tile, len(d.choices)):
-        raise ValueError(f"{policy.name}: a built-in policy answers the game's current decision "
-                         f"({d.kind} of seat {d.seat}), not a {decision.kind} of seat {decision.seat}")
-    index = ffi.new("int32_t *")
-    check(lib.cc_game_policy_choice(game._ptr, _policy_struct(policy, game.rules.messages.edition),
-                                    index), "cc_game_policy_choice", policy=policy.name,
-          decision=d.kind)
-    return d.choices[index[0]]
-
-
-def policy_values(game: Game, greedy) -> list[float]:
-    """The value built-in `greedy` gives each choice of `game`'s current place decision
-    (cc_game_policy_values: its valuation before the courier bonus and road_figure)."""
-    game = _c_game(game, greedy)
-    d = game.decision
-    n = 0 if d is None else len(d.choices)
-    values = ffi.new("double[]", max(1, n))
-    got = check(lib.cc_game_policy_values(game._ptr, _policy_struct(greedy, game.rules.messages.edition),
-                                          values, n), "cc_game_policy_values", policy=greedy.name,
-                decision=None if d is None else d.kind)
-    return ffi.unpack(values, got)
-
-
-def _road_figure(greedy) -> int:
-    """cc_seat_policy.road_figure of a greedy policy: 0 none, else 1 + the figure kind."""
-    return 0 if greedy.road_figure is None else 1 + greedy.road_figure
 
 
 class _SeatStream(Stream):

@@ -293,14 +293,14 @@ class View:
 
     def _built_in_choice(self, policy, decision):
         """`decision` answered by the built-in `policy` as the C game plays it (for
-        strategies.BuiltIn only: sim/game.py policy_choice, on the game behind the view)."""
-        from sim.game import policy_choice  # sim.game imports the strategies, which import this
+        strategies.BuiltIn only: sim/seats.py policy_choice, on the game behind the view)."""
+        from sim.seats import policy_choice  # sim.seats imports the strategies, which import this
 
         return policy_choice(self._game, policy, decision)
 
     def _built_in_values(self, greedy):
-        """greedy's value of each choice of the place decision (sim/game.py policy_values)."""
-        from sim.game import policy_values
+        """greedy's value of each choice of the place decision (sim/seats.py policy_values)."""
+        from sim.seats import policy_values
 
         return policy_values(self._game, greedy)
 

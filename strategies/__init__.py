@@ -8,7 +8,7 @@ decision kind: `Player({"place": ..., "figure": ...})`, or one policy for everyt
 
 The built-in policies (`BuiltIn`: first, random, greedy, the scoring-figure and
 message policies) are played by the C game: a seat whose policy for a kind is built in
-never leaves C for it (sim/game.py seat_policy), and their `choose` asks the C game
+never leaves C for it (sim/seats.py seat_policy), and their `choose` asks the C game
 for that same answer (sim/csrc/choice.c), so a Python strategy may compose them.
 """
 
@@ -64,7 +64,7 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
 
 
 class BuiltIn:
-    """A policy the C game plays itself (sim/csrc/policy.c; sim/game.py seat_policy
+    """A policy the C game plays itself (sim/csrc/policy.c; sim/seats.py seat_policy
     names it for a C seat). Called from Python (a seat the caller answers, a strategy
     that composes it, tests), it asks the game for the answer a C seat playing it gives
     (sim/csrc/choice.c): its valuation exists once, in C."""

@@ -36,9 +36,10 @@ from collections import Counter
 
 from sim import expansions, messages
 from sim.cdeal import stack_tiles
-from sim.game import PAUSABLE, Game
+from sim.game import Game
 from sim.river import is_river_tile
 from sim.rng import Stream
+from sim.seats import PAUSABLE
 from strategies import DECISION_KINDS, player, register
 from strategies.greedy import Greedy
 

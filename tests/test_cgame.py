@@ -148,7 +148,7 @@ def _state(g: Game):
 
 def test_the_entry_refuses_misuse_and_changes_nothing():
     from sim._core import CoreArgumentError, ffi, lib
-    from sim.game import _policy_struct, policy_values
+    from sim.seats import _policy_struct, policy_values
     from strategies import make
 
     g = _at_place()

@@ -43,11 +43,12 @@ from __future__ import annotations
 from sim import mayors, messages
 from sim._core import check, ffi, lib
 from sim.errors import IllegalMove
-from sim.game import PAUSABLE, Game, policy_choice
+from sim.game import Game
 from sim.messages import TWO_POINTS
 from sim.play import play
 from sim.river import is_river_tile
 from sim.rng import derive
+from sim.seats import PAUSABLE, policy_choice
 from strategies.messages import AlwaysAction
 
 FOLLOWER, MESSENGER = 0, 2  # figure kinds (sim.cdeal.FIGURE_KINDS)

@@ -22,9 +22,10 @@ import pyarrow as pa
 
 from sim import expansions
 from sim.config import Experiment
-from sim.game import PAUSABLE, Game, built_in, play_batch, players_table
+from sim.game import Game, play_batch, players_table
 from sim.play import play
 from sim.rules import RULESET_VERSION
+from sim.seats import PAUSABLE, built_in
 from sim.tournament import plan
 from sim.tournament.counterfactual import play_with_branches
 from sim.tournament.records import COUNTERFACTUALS, EVENTS, GAMES, PLAYERS, player_row
