@@ -73,7 +73,7 @@ def _set_kind(out, kind: str, policy, edition: str, exact: bool = True) -> bool:
     elif code is not None and kind == "messages":
         if code == lib.CC_POL_GREEDY:
             out.extra = policy.extra
-        for action, how in getattr(policy, "overrides", {}).items():
+        for action, how in getattr(policy, "overrides", ()):
             if action in ACTION_NAMES[edition]:  # the other edition's names never match
                 out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
     return code is not None
@@ -97,8 +97,9 @@ _POLICY_STRUCTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _policy_struct(policy, edition: str):
     """cc_seat_policy playing `policy` (or the built-in it inherits `choose` from) for
-    every decision kind that is built in for (the others CC_POL_PYTHON); kept per
-    policy object, whose parameters never change."""
+    every decision kind it is built in for (the others CC_POL_PYTHON), per edition (the
+    overrides name actions by edition). Built once per policy object: a built-in
+    policy's parameters cannot change after it is built (strategies.BuiltIn)."""
     by_edition = _POLICY_STRUCTS.setdefault(policy, {})
     if edition not in by_edition:
         out = ffi.new("cc_seat_policy *")

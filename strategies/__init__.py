@@ -14,6 +14,7 @@ for that same answer (sim/csrc/choice.c), so a Python strategy may compose them.
 
 from __future__ import annotations
 
+import functools
 import math
 import tomllib
 
@@ -67,7 +68,40 @@ class BuiltIn:
     """A policy the C game plays itself (sim/csrc/policy.c; sim/seats.py seat_policy
     names it for a C seat). Called from Python (a seat the caller answers, a strategy
     that composes it, tests), it asks the game for the answer a C seat playing it gives
-    (sim/csrc/choice.c): its valuation exists once, in C."""
+    (sim/csrc/choice.c): its valuation exists once, in C.
+
+    Its parameters are fixed once __init__ returns: the C game keeps what it was given
+    (a seat's cc_seat_policy, and the one sim/seats.py caches per policy object for
+    `choose`), so a changed attribute would be played by some paths and not others.
+    Setting or deleting an attribute afterwards raises TypeError; build a new policy
+    instead (strategies.make)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None:  # attributes may be set while any __init__ of the chain runs
+            @functools.wraps(init)
+            def __init__(self, *args, **kw):
+                state = self.__dict__
+                state["_initialising"] = state.get("_initialising", 0) + 1
+                try:
+                    init(self, *args, **kw)
+                finally:
+                    state["_initialising"] -= 1
+            cls.__init__ = __init__
+
+    def _refuse(self, name: str):
+        if not self.__dict__.get("_initialising"):
+            raise TypeError(f"{type(self).name}.{name}: a built-in policy's parameters are fixed "
+                            f"when it is built; build a new one (strategies.make) instead")
+
+    def __setattr__(self, name, value):
+        self._refuse(name)
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        self._refuse(name)
+        object.__delattr__(self, name)
 
     def choose(self, view, decision, rng):
         """The game's current `decision` answered by this policy as the C game plays

@@ -75,7 +75,7 @@ class MessagePolicy(BuiltIn):
         for action, how in overrides.items():
             if how not in ("2", "action"):
                 raise ValueError(f"{action} = {how!r}: expected \"2\" or \"action\"")
-        self.overrides = overrides
+        self.overrides = tuple(overrides.items())  # (action, "2" or "action"), read-only
 
 
 @register("always_action")

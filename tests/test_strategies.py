@@ -60,6 +60,45 @@ def test_greedy_values_by_hand_with_a_tile_left():
     assert v[(0, -1, 1, 0, south.segment_at("field Nw"))] == -1.0  # no completed city: 0 - 1
 
 
+def test_a_built_in_policy_cannot_be_changed_once_built():
+    """sim/seats.py keeps the C policy that `choose` and `values` ask with per policy
+    object: a weight changed afterwards was played by a seat built from the object but
+    not by its own `values` (the stale cache). Its parameters are fixed when it is built."""
+    g, _ = values(["E", "U"])
+    greedy = make("greedy")
+    before = greedy.values(g)  # the C policy is now kept for this object
+    for name, value in (("follower", 50.0), ("open_weight", (0.0,) * 4), ("opponent", 0.0),
+                        ("overrides", ()), ("new", 1)):
+        with pytest.raises(TypeError, match=rf"greedy\.{name}: .*fixed.*build a new one"):
+            setattr(greedy, name, value)
+    with pytest.raises(TypeError, match=r"greedy\.follower"):
+        del greedy.follower
+    assert greedy.follower == 2.0 and greedy.values(g) == before
+    # what a new one is for: a follower costs 50 × 1/2 (one tile left of two in play)
+    farm = g.catalogue.variant(g.catalogue.index["E"], 2).segment_at("field Nw")
+    row = g.decision.choices.index((0, 1, 2, 0, farm))
+    assert before[row] == 2.0 and make("greedy", {"follower": 50.0}).values(g)[row] == 3.0 - 25.0
+    from strategies import REGISTRY, BuiltIn
+    for name, cls in REGISTRY.items():
+        if issubclass(cls, BuiltIn):
+            with pytest.raises(TypeError, match=rf"{name}\.x: "):
+                make(name).x = 1
+
+
+def test_a_subclass_of_a_built_in_sets_its_own_attributes_while_it_is_built():
+    from strategies.greedy import Greedy
+
+    class Careful(Greedy):
+        def __init__(self):
+            super().__init__(follower=0.5)
+            self.note = "after the parent's __init__"
+
+    c = Careful()
+    assert (c.note, c.follower, c.open_weight) == ("after the parent's __init__", 0.5, (1.5, 1.0, 1.0, 1.0))
+    with pytest.raises(TypeError, match=r"greedy\.note"):
+        c.note = "later"
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
@@ -149,7 +188,7 @@ def test_message_policies_and_their_overrides_by_hand(edition):
                 best = (c, p)
         action = d.info["action"]
         for spec, policy in policies.items():
-            how = getattr(policy, "overrides", {}).get(action)
+            how = dict(getattr(policy, "overrides", ())).get(action)
             if best is None or how == "2":
                 want = two
             elif how == "action" or spec.startswith("always_action"):
