@@ -88,7 +88,6 @@ class Board:
         self._cap = 12 * (2 * max_tiles + 4)
         self._buf = ffi.new("int32_t[]", self._cap)
         self._rows = self._values = None  # turn-option buffers, grown on demand
-        self._params = None  # greedy's parameters
 
     def clone(self) -> Board:
         """An independent copy of this board."""
@@ -127,31 +126,6 @@ class Board:
             cls._rule_arrays[rules] = arr
         return arr
 
-    def _greedy_params(self, player, players, open_weight, opponent_weight, follower_value):
-        p = self._params
-        if p is None:
-            p = self._params = ffi.new("cc_greedy_params *")
-        p.player, p.nplayers = player, players
-        for k in range(4):
-            p.open_weight[k] = open_weight[k]
-        p.opponent_weight, p.follower_value = opponent_weight, follower_value
-        return p
-
-    def turn_values(self, type_index: int, rules: tuple, player: int, players: int,
-                    open_weight: tuple[float, float, float, float], opponent_weight: float,
-                    follower_value: float) -> tuple[list, list[float]]:
-        """`turn_options` rows with each row's greedy value for `player` (see
-        `cc_greedy_params` in core.h; open_weight is per kind: city, road, field, monastery)."""
-        p = self._greedy_params(player, players, open_weight, opponent_weight, follower_value)
-        return self.turn_options(type_index, rules, p)
-
-    def option_legal(self, type_index: int, row: tuple, rules: tuple) -> bool:
-        """Whether `row` (x, y, rotation, figure, segment) is one of `turn_options`'."""
-        if len(row) != 5 or not all(isinstance(v, int) for v in row):
-            return False
-        return check(lib.cc_option_legal(self._ptr, type_index, *row, self._rules(rules), len(rules)),
-                     "cc_option_legal") == 1
-
     def has_placement(self, type_index: int) -> bool:
         """Whether the tile fits anywhere (R-BASE-3)."""
         return check(lib.cc_legal_placements(self._ptr, type_index, self._buf, self._cap),
@@ -165,7 +139,8 @@ class Board:
         """Every legal placement × figure option as (x, y, rotation, figure_kind, segment)
         rows (kind and segment -1 for no figure), in the order of `cc_turn_options`;
         `rules` are the figure rules the player may use now (() for none).
-        Returns (rows, None), or (rows, values) from `turn_values`."""
+        Returns (rows, None), or with `params` (a cc_greedy_params, core.h) (rows,
+        each row's greedy value)."""
         if self._rows is None:
             self._grow_rows(5 * 1024)
         while True:

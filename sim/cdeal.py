@@ -1,7 +1,7 @@
 """Dealing a game for the C core: the tile catalogue, the stack and the message deck
-as the C game is given them (R-BASE-2, R-RIV-1, R-MSG-11), and the vocabulary shared
-by sim/game.py and the batch runner (figure kinds, action codes). What each expansion
-adds to them (its bit, tiles, config fields) is its declaration's (sim/expansions.py).
+as the C game is given them (R-BASE-2, R-RIV-1, R-MSG-11), and the decisions and
+figure kinds sim/game.py reads back. What each expansion adds to them (its bit, tiles,
+config fields, action codes) is its declaration's (sim/expansions.py).
 
 The shuffles themselves are done in C (the same Fisher-Yates on the same SplitMix64
 streams as sim/rng.py Stream.shuffle); `tile_order` and `deck_order` give the same
@@ -23,9 +23,6 @@ from sim.rules import Rules
 from sim.tiles import Tile, tile_set
 
 FIGURE_KINDS = KIND_NAMES  # index = the kind code stored in the C core
-# How each figure kind may be placed (core.h cc_figure_rule): kind, segment kinds
-# (bits city, road, field, monastery), only on a free feature, strength, scores.
-FOLLOWER_RULE = (0, 0b1111, 1, 1, 1)  # R-BASE-4: any free feature
 
 ROAD_ENDS = {"": lib.CC_END_NONE, "village": lib.CC_END_VILLAGE, "monastery": lib.CC_END_MONASTERY,
              "house": lib.CC_END_HOUSE}
@@ -74,13 +71,6 @@ def catalogue_for(rules: Rules) -> Catalogue:
                   f"cc_tileset_set_road_ends({t.id})")
         _catalogues[key] = cat
     return _catalogues[key]
-
-
-def plays(rules: Rules) -> bool:
-    """Whether the C game plays these rules: every expansion has its C bit."""
-    return all(expansions.BY_NAME[e].bit for e in rules.expansions)
-
-
 
 
 _plans: dict[tuple, tuple] = {}
@@ -174,7 +164,7 @@ def dealt(rules: Rules, record: int, stack: list[str] | None = None, town_halls_
     order. The config is the caller's own; the stack cdata may be shared between games
     (the C game copies it), so it must not be written to.
 
-    Raises InputError for rules the C game does not play or a bad stack."""
+    Raises InputError for a bad stack."""
     if stack is not None:
         return _deal(rules, record, stack, town_halls_at_end)
     # every seeded game of these rules is dealt alike until C shuffles: dealt once
@@ -188,9 +178,6 @@ def dealt(rules: Rules, record: int, stack: list[str] | None = None, town_halls_
 
 def _deal(rules: Rules, record: int, stack: list[str] | None, town_halls_at_end: bool):
     """dealt() worked out."""
-    if not plays(rules):
-        raise InputError(f"rules: expansions = {list(rules.expansions)!r}: the C game plays "
-                         f"{', '.join(e.name for e in expansions.EXPANSIONS if e.bit)}")
     cat = catalogue_for(rules)
     cfg = ffi.new("cc_game_config *")
     start, river, lake, land = stack_plan(rules)

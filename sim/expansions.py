@@ -159,7 +159,6 @@ class _MessagesSeat(NamedTuple):
 
 
 class _Messages(NamedTuple):
-    figures: list  # per seat (meeple, messenger), as the reference engine names them
     players: list  # per seat _MessagesSeat, as Game.msg.players
 
 
@@ -170,8 +169,6 @@ class _MayorsSeat(NamedTuple):
 
 class _Mayors(NamedTuple):
     players: list  # per seat _MayorsSeat, as Game.mm.players
-    supply: list  # per seat its supply, and
-    town_hall: list  # whether its town hall is in hand, as the reference engine names them
 
 
 def _messages_config(rules, cfg, catalogue, town_halls_at_end) -> None:
@@ -198,8 +195,7 @@ def _messages_result(rules, r: list[int]) -> dict:
 
 
 def _messages_state(rows) -> _Messages:
-    seats = [_MessagesSeat(tuple(r[ROW_FIGURES]), tuple(r[ROW_MOVES])) for r in rows]
-    return _Messages([s.position for s in seats], seats)
+    return _Messages([_MessagesSeat(tuple(r[ROW_FIGURES]), tuple(r[ROW_MOVES])) for r in rows])
 
 
 def _messages_batch(rules, res) -> dict:
@@ -234,8 +230,8 @@ def _mayors_result(rules, r: list[int]) -> dict:
 
 
 def _mayors_state(rows) -> _Mayors:
-    seats = [_MayorsSeat(dict(enumerate(r[ROW_MM_SUPPLY], 1)), bool(r[ROW_TOWN_HALL])) for r in rows]
-    return _Mayors(seats, [s.supply for s in seats], [s.town_hall for s in seats])
+    return _Mayors([_MayorsSeat(dict(enumerate(r[ROW_MM_SUPPLY], 1)), bool(r[ROW_TOWN_HALL]))
+                    for r in rows])
 
 
 def _mayors_batch(rules, res) -> dict:

@@ -118,7 +118,6 @@ class _BoardView(Board):
         self._cap = 12 * (2 * max_tiles + 4)
         self._buf = ffi.new("int32_t[]", self._cap)
         self._rows = self._values = None
-        self._params = None
 
     def _read_only(self, *args, **kwargs):
         raise TypeError("the C game's board is read-only: change the game through apply()")

@@ -27,8 +27,8 @@ R-MM-12  With the stack empty, a player still holding the town hall must place i
          their turn, the others pass; the game ends when every town hall is placed.
 R-MM-13  What a town hall completes scores in that turn's phase 3.
 
-The C game plays these rules (sim/csrc/mayors.c); this module holds the figure kinds
-and their placement rules, `activating_cells` for scripted games (sim/script.py) and
+The C game plays these rules (sim/csrc/mayors.c; the figures' placement rules are
+its mayors_rule); this module holds the figure kinds, `activating_cells` for scripted games (sim/script.py) and
 `ride_targets` for the counterfactual road forks' statistics
 (sim/tournament/counterfactual.py). Turn order (RULES.md 6 with R-MM-2/8): favours and scarecrow activations happen in
 step 1, right after the tile is placed, and the figure options of step 2 are computed
@@ -43,15 +43,6 @@ from __future__ import annotations
 
 FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)  # figure kind codes in the C core
 KIND_NAMES = ("follower", "mayor", "messenger", "scarecrow")
-# cc_figure_rule: kind, segment kinds (bits city, road, field, monastery), only on a
-# free feature, strength, counts for the majority
-RULES = {
-    MAYOR: (MAYOR, 0b0001, 0, 0, 1),  # R-MM-1, R-MM-3
-    MESSENGER: (MESSENGER, 0b0010, 1, 1, 1),  # R-MM-5
-    SCARECROW: (SCARECROW, 0b0100, 0, 0, 0),  # R-MM-7, R-MM-9
-}
-STRENGTH = {FOLLOWER: 1, MAYOR: 0, MESSENGER: 1, SCARECROW: 0}
-SCORES = {FOLLOWER: True, MAYOR: True, MESSENGER: True, SCARECROW: False}
 TOWN_HALL_ID = "townhall"
 
 

@@ -10,7 +10,6 @@ behind it can change without touching a strategy. A policy may read:
     view.board                      the board's queries only (place, figures... raise)
     view.catalogue                  the tile catalogue (Catalogue is a value)
     view.placed_index               board index of the tile placed last
-    view.figure_rules(seat)         the figure rules `seat` may use on its tile
     view.events, .history           what happened so far (tuples; public information)
     view.seed                       the game's seed, for keying a policy's own randomness
     view.snapshots                  {expansion: frozen snapshot}, each expansion in play
@@ -42,17 +41,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from sim import expansions
-from sim.mayors import MAYOR, MESSENGER, RULES as MM_RULES, SCARECROW
+from sim.mayors import MAYOR, MESSENGER, SCARECROW
 from sim.messages import ACTIONS
 from sim.river import DX, DY, river_edges
 
-# R-BASE-4: a follower on any free feature (cc_figure_rule: kind, segment kinds, only
-# free, strength, scores); sim/game.py's FOLLOWER_RULE is the same value
-FOLLOWER_RULE = (0, 0b1111, 1, 1, 1)
-
 # Board methods that only read (sim/board.py Board); anything else is refused
 BOARD_QUERIES = frozenset({
-    "catalogue", "max_tiles", "legal_placements", "turn_values", "option_legal", "value",
+    "catalogue", "max_tiles", "legal_placements", "value",
     "has_placement", "turn_options", "misfit", "tile", "tile_at", "variant_at", "tiles", "find",
     "feature", "strength", "field_cities", "feature_segments", "sides", "free_segments",
     "occupied_features", "figure", "figures_on", "figures", "segment_place",
@@ -263,17 +258,6 @@ class View:
     def placed_index(self) -> int:
         """Board index of the tile placed last (tiles are indexed in placement order)."""
         return len(self._game.board) - 1
-
-    def figure_rules(self, seat: int) -> tuple:
-        """The figure rules `seat` may use on the tile it places: a follower from supply
-        (R-BASE-4), a mayor, messenger meeple or scarecrow from supply (R-MM-1/5/7)."""
-        rules = (FOLLOWER_RULE,) if self._game.supply[seat] > 0 else ()
-        mayors = self.mayors
-        if mayors is not None:
-            s = mayors.seats[seat]
-            rules += tuple(MM_RULES[k] for k, n in ((MAYOR, s.mayor), (MESSENGER, s.messenger),
-                                                      (SCARECROW, s.scarecrow)) if n > 0)
-        return rules
 
     @property
     def snapshots(self) -> MappingProxyType:

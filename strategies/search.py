@@ -43,8 +43,6 @@ from sim.seats import PAUSABLE
 from strategies import DECISION_KINDS, player, register
 from strategies.greedy import Greedy
 
-SEARCHED = PAUSABLE  # every decision kind the C game can stop at
-
 
 @register("search")
 class Search:
@@ -68,8 +66,6 @@ class Search:
     def choose(self, game, decision, rng):
         if len(decision.choices) == 1:
             return decision.choices[0]
-        if decision.kind not in SEARCHED:
-            return self.greedy.choose(game, decision, rng)
         cands = self._candidates(game, decision)
         if len(cands) == 1:
             return cands[0][1]

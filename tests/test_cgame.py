@@ -11,7 +11,6 @@ import os
 
 import pytest
 
-from sim.cdeal import plays
 from sim.errors import IllegalMove, InputError
 from sim.game import Game
 from sim.messages import MessagesOptions
@@ -374,13 +373,12 @@ def test_same_seed_same_game_and_streams_advance():
     assert fresh.stream(2).state == a.stream(2).state  # greedy never draws
 
 
-def test_illegal_choices_and_unplayed_rules_are_refused():
+def test_illegal_choices_and_a_wrong_seat_count_are_refused():
     c = Game(Rules(players=2), 3)
     d = c.decision
     with pytest.raises(IllegalMove):
         c.apply((999, 999, 0, -1, -1))
     assert c.decision == d and c.history == []  # nothing changed
-    assert plays(Rules(players=2, expansions=("mayors", "messages", "river", "courier")))
     with pytest.raises(InputError, match="2 seats for a 3-player game"):
         Game(Rules(players=3), 1, [None, None])
 

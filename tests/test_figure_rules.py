@@ -38,10 +38,6 @@ def test_rules_choose_segment_kinds_and_occupancy():
     # U r0 at 1,0 continues D's free road
     assert offered(b, "U", (1, 0, 0), rules) == [
         (0, "road E"), (2, "road E"), (0, "field Nw"), (3, "field Nw"), (0, "field Es"), (3, "field Es")]
-    for row in b.turn_options(T["N"], rules)[0]:
-        assert b.option_legal(T["N"], row, rules)
-    assert not b.option_legal(T["N"], (0, 2, 2, 0, CAT.variant(T["N"], 2).segment_at("city S")), rules)
-    assert not b.option_legal(T["N"], (0, 2, 2, 2, 0), rules)  # no road on N
 
 
 def test_non_scoring_presence_occupies_but_never_wins():

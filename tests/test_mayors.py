@@ -9,6 +9,7 @@ Figure kind codes: 0 follower, 1 mayor, 2 messenger, 3 scarecrow.
 
 import pytest
 
+from sim._core import ffi
 from sim.board import Board
 from engine import new_game
 from sim.view import view_of
@@ -414,8 +415,10 @@ def test_r_mm_10_greedy_values_a_monastery_without_its_town_hall():
     seg = 1 * 12 + cat.types[cat.index["B"]].segment_at("monastery")
     board.add_figure(0, FOLLOWER, 1, seg)
     assert board.feature(seg).tiles == 7 and not board.feature(seg).complete
-    weights = (1.0, 1.0, 1.0, 0.5)  # city, road, field, monastery
-    rows, values = board.turn_values(cat.index["E"], (), 0, 2, weights, 0.0, 0.0)
+    params = ffi.new("cc_greedy_params *", {"player": 0, "nplayers": 2, "opponent_weight": 0.0,
+                                            "follower_value": 0.0})
+    params.open_weight = (1.0, 1.0, 1.0, 0.5)  # city, road, field, monastery
+    rows, values = board.turn_options(cat.index["E"], (), params)
     assert dict(zip(rows, values))[(1, -2, 0, -1, -1)] == pytest.approx(4.5)
     board.place(cat.index["E"], 1, -2, 0)
     f = board.feature(seg)

@@ -19,7 +19,7 @@ def messages_game(**kw):
 
 def state(g):
     return (g.scores, g.supply, [s.position for s in g.msg.players] if g.msg else None,
-            g.mm.supply if g.mm else None, g.decision)
+            [p.supply for p in g.mm.players] if g.mm else None, g.decision)
 
 
 def test_scoreboard_sets_both_figures_and_the_score():
