@@ -84,10 +84,30 @@ class Board:
             if _ptr == ffi.NULL:
                 raise MemoryError("cc_board_new failed")
         self._ptr = ffi.gc(_ptr, lib.cc_board_free)
-        # the frontier has at most 2 * tiles + 2 cells, each with 4 rotations of 3 ints
-        self._cap = 12 * (2 * max_tiles + 4)
-        self._buf = ffi.new("int32_t[]", self._cap)
+        self._out(max_tiles)
         self._rows = self._values = None  # turn-option buffers, grown on demand
+
+    def _out(self, tiles: int) -> None:
+        """A new output buffer for the queries below with room for what any of them
+        writes on `tiles` tiles: a frontier of n tiles has at most 2n + 2 cells, 4
+        rotations of 3 ints each; a feature at most 12n segments; and every figure on
+        the board (cc_figures) takes 6 ints."""
+        self._room = tiles
+        self._buffer = ffi.new("int32_t[]", max(12 * (2 * tiles + 4), 6 * lib.CC_MAX_FIGURES))
+
+    @property
+    def _buf(self):
+        """The output buffer, grown when the board holds more tiles than it has room
+        for (a game's board grows with no capacity given from Python: sim/game.py)."""
+        n = lib.cc_board_ntiles(self._ptr)
+        if n > self._room:
+            self._out(max(n, 2 * self._room))
+        return self._buffer
+
+    @property
+    def _cap(self) -> int:
+        """The output buffer's length in ints (`_buf` first: it grows the buffer)."""
+        return len(self._buffer)
 
     def clone(self) -> Board:
         """An independent copy of this board."""
@@ -259,9 +279,6 @@ class Board:
 
     def figures(self) -> list[tuple[int, FigureInfo]]:
         """Every figure on the board as (id, info), by id."""
-        if self._cap < 6 * lib.CC_MAX_FIGURES:
-            self._cap = 6 * lib.CC_MAX_FIGURES
-            self._buf = ffi.new("int32_t[]", self._cap)
         n = check(lib.cc_figures(self._ptr, self._buf, self._cap), "cc_figures")
         v = ffi.unpack(self._buf, 6 * n)
         return [(v[i], FigureInfo(v[i + 1], v[i + 2], v[i + 3], v[i + 4], v[i + 5]))

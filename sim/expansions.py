@@ -81,7 +81,6 @@ class Expansion:
     # ---- the C game (sim/cdeal.py, sim/game.py)
     bit: int = 0  # its CC_X_* bit of cc_game_config.expansions (0: the base game)
     tiles: tuple[Tile, ...] = ()  # built-in tile types it adds after the tile sets' own
-    tiles_per_player: int = 0  # tiles each player may place beyond the stack
     river_stack: bool = False  # river tiles are a first stack (R-RIV-1); else none play (R-MM-0)
     # (rules, cc_game_config, catalogue, town_halls_at_end) -> None: its config fields
     fill_config: Callable | None = None
@@ -284,7 +283,7 @@ EXPANSIONS: tuple[Expansion, ...] = (
                         for k in ("figure", "town_hall", "favour", "scarecrow", "ride")),
         forks=("road_figure",), result_keys=("mayors",), columns=MAYORS_COLUMNS, row=_mayors_row,
         script_keys=("favour", "ride", "scarecrow"), snapshot="mayors",
-        bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,), tiles_per_player=1,  # a town hall each (R-MM-10)
+        bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,),
         fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,
         read_state=_mayors_state),
 )

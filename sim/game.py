@@ -110,13 +110,13 @@ class _BoardView(Board):
     """The C game's board, read-only, valid while the game lives (for queries such as
     where a segment is); it owns nothing."""
 
-    def __init__(self, catalogue, max_tiles: int, ptr, owner):
+    def __init__(self, catalogue, ptr, owner):
+        # no max_tiles: the C game sizes its board (game.h game_max_tiles), and the
+        # output buffer grows with the tiles placed (Board._buf)
         self.catalogue = catalogue
-        self.max_tiles = max_tiles
         self._ptr = ptr
         self._owner = owner  # the game's cdata: keeps this board's memory alive
-        self._cap = 12 * (2 * max_tiles + 4)
-        self._buf = ffi.new("int32_t[]", self._cap)
+        self._out(lib.cc_board_ntiles(ptr))
         self._rows = self._values = None
 
     def _read_only(self, *args, **kwargs):
@@ -185,7 +185,7 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     return {"turns": turns, "winners": winners, "results": results}
 
 
-def _load(rules: Rules, seed: int, max_tiles: int, state: bytes, town_halls_at_end: bool = True,
+def _load(rules: Rules, seed: int, state: bytes, town_halls_at_end: bool = True,
           fixed_stack: tuple | None = None) -> Game:
     """A Game from cc_game_save's bytes (unpickling)."""
     g = Game.__new__(Game)
@@ -196,7 +196,7 @@ def _load(rules: Rules, seed: int, max_tiles: int, state: bytes, town_halls_at_e
     out = ffi.new("cc_game **")
     check(lib.cc_game_load(g.catalogue._ts, state, len(state), out), "cc_game_load",
           rules=rules, seed=seed, size=len(state))
-    g._own(out[0], max_tiles)
+    g._own(out[0])
     return g
 
 
@@ -244,13 +244,10 @@ class Game:
         out = ffi.new("cc_game **")
         check(lib.cc_game_new(cat._ts, cfg, tiles, ntiles, flags, len(flags), states, pol, out),
               "cc_game_new", rules=rules, seed=seed)
-        # the start tile, the stack, and what the players may place beyond it (town halls)
-        beyond = sum(e.tiles_per_player for e in expansions.in_play(rules.expansions))
-        self._own(out[0], ntiles + 1 + rules.players * beyond)
+        self._own(out[0])
 
-    def _own(self, ptr, max_tiles: int) -> None:
+    def _own(self, ptr) -> None:
         self._ptr = ffi.gc(ptr, lib.cc_game_free)
-        self._max_tiles = max_tiles
         self._board = None
         self._head = ffi.new("int32_t[]", lib.CC_HEAD_INTS)
         self._status = ffi.new("int32_t[]", lib.CC_STATUS_INTS)
@@ -265,8 +262,7 @@ class Game:
     def board(self) -> Board:
         """The game's board, read-only."""
         if self._board is None:  # it keeps the C game alive, not this object: no cycle
-            self._board = _BoardView(self.catalogue, self._max_tiles,
-                                     lib.cc_game_board(self._ptr), self._ptr)
+            self._board = _BoardView(self.catalogue, lib.cc_game_board(self._ptr), self._ptr)
         return self._board
 
     def _state(self) -> list[int]:
@@ -431,7 +427,7 @@ class Game:
         g.rules, g.seed, g.catalogue, g._names = self.rules, self.seed, self.catalogue, self._names
         g._policies = self._policies
         g.town_halls_at_end, g._fixed_stack = self.town_halls_at_end, self._fixed_stack
-        g._own(ptr, self._max_tiles)
+        g._own(ptr)
         if g._policies is not None:
             g._resume()  # a fork's branches are played out in C
         return g
@@ -441,7 +437,7 @@ class Game:
         size = check(lib.cc_game_save(self._ptr, ffi.NULL, 0), "cc_game_save")
         buf = ffi.new("uint8_t[]", size)
         check(lib.cc_game_save(self._ptr, buf, size), "cc_game_save")
-        return _load, (self.rules, self.seed, self._max_tiles, bytes(ffi.buffer(buf, size)),
+        return _load, (self.rules, self.seed, bytes(ffi.buffer(buf, size)),
                        self.town_halls_at_end, self._fixed_stack)
 
     def __deepcopy__(self, memo) -> Game:

@@ -338,15 +338,15 @@ def test_a_damaged_state_is_refused_not_run():
     from sim.game import _load
 
     c = Game(Rules(players=2, expansions=("messages",)), 4)
-    fn, (rules, seed, max_tiles, state, *_) = c.__reduce__()
+    fn, (rules, seed, state, *_) = c.__reduce__()
     assert fn is _load and pickle.loads(pickle.dumps(c)).decision == c.decision
     for bad in (state[:-1], state + b"\0", b"XXXX" + state[4:], state[:100]):
         with pytest.raises(CoreArgumentError, match="cc_game_load"):
-            _load(rules, seed, max_tiles, bad)
+            _load(rules, seed, bad)
     corrupt = bytearray(state)
     corrupt[-600:] = b"\xff" * 600  # the last segments' links point off the board
     with pytest.raises(CoreArgumentError):
-        _load(rules, seed, max_tiles, bytes(corrupt))
+        _load(rules, seed, bytes(corrupt))
 
 
 def test_reseed_gives_common_random_numbers():

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from sim import expansions
+from sim.board import Board
 from sim.config import RULES_KEYS, check_player
 from sim.game import Game
 from sim.messages import MessagesOptions
@@ -144,10 +145,24 @@ def test_the_town_hall_comes_with_messengers_and_mayors_only():
     assert "townhall" not in catalogue_for(Rules(expansions=("messages", "river", "courier"))).index
     cat = catalogue_for(Rules(expansions=("mayors",)))
     assert cat.types[-1].id == "townhall"  # R-MM-10: after the tile sets' own
-    # the board holds the start tile, the stack and a town hall per player (R-MM-10):
-    # base 71 + the 11 M&M land tiles (TILES.md R-MM-0; MMR only with the River) + 1 + 3
-    assert Game(Rules(players=3, expansions=("mayors",)), 0).board.max_tiles == 71 + 11 + 1 + 3
-    assert Game(Rules(players=3), 0).board.max_tiles == 72
+    # the C board holds the start tile, the stack and a town hall per player (R-MM-10):
+    # base 71 + the 11 M&M land tiles (TILES.md R-MM-0; MMR only with the River) + 3
+    g = Game(Rules(players=3, expansions=("mayors",)), 0)
+    assert len(g.board) == 1  # the board is read (its buffer made) before play
+    play(g, [player("first")] * 3)
+    discarded = sum(e["e"] == "discard" for e in g.events)
+    assert len(g.board) == 1 + 71 + 11 - discarded + 3
+    assert sum(e["e"] == "townhall" for e in g.events) == 3
+    # the read-only board's buffer grew with it: its queries answer on the full board
+    # as a board of that capacity does
+    full = Board(g.catalogue, len(g.board))
+    for t, r, x, y in g.board.tiles():
+        full.place(t, x, y, r)
+    for t in range(len(g.catalogue.types)):
+        assert g.board.legal_placements(t) == full.legal_placements(t)
+    for seg in range(len(g.board.variant_at(0).segments)):  # the start tile's features
+        assert g.board.feature_segments(seg) == full.feature_segments(seg)
+    assert g.board._cap >= 12 * (2 * len(g.board) + 4)  # room for a frontier of every tile
 
 
 def test_config_fillers_set_each_expansion_s_fields():
