@@ -6,8 +6,8 @@ Every case plays the C game (sim/game.py Game). Cases starting with `c-` give ev
 seat a built-in player and keep no events (a game never leaves C); those ending in
 `-events` keep events and history, as a run with `events = true` does; those ending
 in `-batch` play a whole batch in one C call (sim/game.py play_batch). Cases starting with `search-` play the
-search strategy (strategies/search.py, its rollouts in C) in seat 0 against greedy on
-the Python engine; their rows add `ms_per_decision`, the mean cost of one decision of
+search strategy (strategies/search.py: asked from Python at each decision, its rollouts
+C clones) in seat 0 against a built-in greedy seat; their rows add `ms_per_decision`, the mean cost of one decision of
 the search seat (every decision it answers, searched or not). Cases starting with
 `run-shard-` time the runner's worker (sim/tournament/worker.py run_shard: the C
 batch and the record tables built from it).

@@ -215,7 +215,7 @@ def _standings(game) -> list:
             mm = None if game.mm is None else (dict(game.mm.supply[s]), game.mm.town_hall[s])
             out.append((game.scores[s], dict(game.points[s]), figs, game.supply[s], mm))
         return out
-    view = view_of(game)  # production: what the contract shows, on either engine
+    view = view_of(game)  # production: what the contract shows a strategy
     messages, mayors = view.messages, view.mayors
     for s in range(game.rules.players):
         figs = None if messages is None else messages.seats[s].position

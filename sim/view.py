@@ -29,7 +29,7 @@ sequence and its info as a read-only mapping. Nothing reachable from the view ch
 the game: its attributes cannot be set, the board refuses every mutating call, and the
 snapshots are frozen values.
 
-Engine accessors read (the same names on both engines): rules, turn, seat, tiles_left,
+What the view reads of the game (sim/game.py Game): rules, turn, seat, tiles_left,
 over, scores, supply, points, board, catalogue, events, history, seed, decision,
 stream(seat), msg.players[s].position / .moves, courier_at, and for Messengers &
 Mayors mm.players[s].supply[kind] / .town_hall.

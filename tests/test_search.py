@@ -43,7 +43,7 @@ def test_answers_every_decision_legally(combo, edition):
         assert "messages" in seen
 
 
-def test_reproducible_and_the_same_on_both_engines():
+def test_reproducible_and_the_same_with_a_seat_played_in_c():
     rules = Rules(players=2, expansions=("messages",))
     runs = [play(Game(rules, 5), [player(SMALL), player("greedy")]).history for _ in range(2)]
     assert runs[0] == runs[1]
@@ -141,7 +141,8 @@ def test_bad_parameters():
 def test_last_tile_takes_the_best_final_margin(expansions, seed, misses):
     # On the last tile nothing is unseen: every rollout of a candidate is the same game,
     # so the search must take the candidate with the best final margin, here worked out
-    # independently on the Python engine (greedy finishing the game), ties to the first.
+    # independently: each candidate applied to a clone of the game that greedy finishes
+    # (sim.play.play), without the search's replay of the history, ties to the first.
     # Seed 9 with The Messages: greedy's placement ends 17 behind, the eighth candidate
     # 15 behind (found by scanning seeds 0-39; on the base game's last tiles greedy was
     # never beaten there).
