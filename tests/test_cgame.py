@@ -24,15 +24,16 @@ MESSAGE_OPTIONS = {"c3.1": MessagesOptions(edition="c3.1"),
                    "zmg": MessagesOptions(edition="classic", zmg_alone=True)}
 
 
-def _variants():
-    """(name, expansions, messages options) for every combination and edition."""
-    for n in range(len(EXPANSIONS) + 1):
-        for combo in itertools.combinations(EXPANSIONS, n):
+def _variants(expansions):
+    """(name, expansions, messages options) for every combination of `expansions`, The
+    Messages in each edition (and ZMG)."""
+    for n in range(len(expansions) + 1):
+        for combo in itertools.combinations(expansions, n):
             for ed in (MESSAGE_OPTIONS if "messages" in combo else ("c3.1",)):
                 yield f"{'+'.join(combo) or 'base'}-{ed}", combo, MESSAGE_OPTIONS[ed]
 
 
-VARIANTS = list(_variants())
+VARIANTS = list(_variants(EXPANSIONS))
 # every built-in policy, with parameters and per-action overrides, across the seats
 SEATS = ["greedy", "random", "first", "greedy(courier=2.0)+scoring_figure=coverage",
          "random+scoring_figure=spread+messages=always_action",
@@ -73,25 +74,19 @@ def _from_python(rules, seed, specs, **kw):
     return play(Game(rules, seed, **kw), [player(p) for p in specs])
 
 
-def _all_variants():
-    """(name, expansions, messages options) for every combination of the four
-    expansions, The Messages in each edition (and ZMG)."""
-    for n in range(len(ALL_EXPANSIONS) + 1):
-        for combo in itertools.combinations(ALL_EXPANSIONS, n):
-            for ed in (MESSAGE_OPTIONS if "messages" in combo else ("c3.1",)):
-                yield f"{'+'.join(combo) or 'base'}-{ed}", combo, MESSAGE_OPTIONS[ed]
-
-
 ALL_EXPANSIONS = ("messages", "river", "courier", "mayors")
-ALL_VARIANTS = list(_all_variants())  # 8 without The Messages + 8 x 3 with: 32
-# every built-in policy for every decision kind, with parameters and overrides
-EVERY_POLICY = SEATS + [
+ALL_VARIANTS = list(_variants(ALL_EXPANSIONS))  # 8 without The Messages + 8 x 3 with: 32
+# every built-in policy for the Messengers & Mayors decisions, greedy's road_figure both
+# ways (tests/test_cgame_mayors.py plays them beside greedy, random and first)
+MAYORS_SEATS = [
     "greedy(road_figure=\"messenger\")",
     "greedy(road_figure=\"follower\",courier=2.0)+scoring_figure=coverage",
     "random+figure=greedy(city=2.0,opponent=0.5)+ride=greedy",
     "greedy(follower=0.5,field=0.2)+town_hall=random+favour=first+scarecrow=random",
     "first+ride=random+figure=greedy(road_figure=\"messenger\")+messages=always_action",
-    "greedy+town_hall=first+scarecrow=first+ride=first+figure=random",
+    "greedy+town_hall=first+scarecrow=first+ride=first+figure=random"]
+# every built-in policy for every decision kind, with parameters and overrides
+EVERY_POLICY = SEATS + MAYORS_SEATS + [
     "random+messages=always_2(smallest_city=\"action\",extra_turn=\"action\")"]
 SOAK = os.environ.get("CARCSIM_SOAK") == "1"
 
@@ -407,6 +402,32 @@ def test_a_seat_mixing_python_and_built_in_policies_is_asked_only_for_the_python
     _same_game(g, _from_python(rules, 2, ["greedy", "random+scoring_figure=greedy+messages=greedy"]), "mixed")
     with pytest.raises(InputError, match="seat 1"):
         play_batch(rules, [1], seats)
+
+
+def test_the_shared_deal_is_never_written_to():
+    """cdeal.dealt hands every seeded game of the same rules one stack cdata (the C game
+    copies it) and a copy of one config: after games, a clone, a paused game and a batch
+    played on it, both are as dealt."""
+    from sim import cdeal
+    from sim._core import ffi, lib
+    from sim.game import play_batch
+
+    rules = _rules(ALL_EXPANSIONS, MESSAGE_OPTIONS["classic"], 3)
+    record = lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS  # what Game(record=True) deals with
+    cfg, stack, n = cdeal.dealt(rules, record)
+    shared_cfg, shared_stack, _ = cdeal._deals[(rules, record, True)]
+    assert shared_stack is stack and shared_cfg is not cfg  # the config is the caller's copy
+    before = (bytes(ffi.buffer(shared_cfg)), bytes(ffi.buffer(stack, n * ffi.sizeof("int32_t"))))
+    seats = [player(s) for s in EVERY_POLICY[:3]]
+    for seed in range(3):
+        g = Game(rules, seed, seats)
+        g.clone().reseed("x")
+        play(Game(rules, seed, pause=("place",)), seats)
+    play_batch(rules, range(4), seats)
+    assert cdeal._deals[(rules, record, True)][1] is stack
+    assert (bytes(ffi.buffer(shared_cfg)), bytes(ffi.buffer(stack, n * ffi.sizeof("int32_t")))) == before
+    batch_cfg, batch_stack, m = cdeal._deals[(rules, 0, True)]  # the batch's own deal (no record)
+    assert m == n and bytes(ffi.buffer(batch_stack, m * 4)) == before[1]
 
 
 def test_played_out_game_has_no_decision():

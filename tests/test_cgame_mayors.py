@@ -17,7 +17,7 @@ from sim.messages import MessagesOptions
 from sim.play import play
 from sim.rules import Rules
 from strategies import player
-from test_cgame import _from_python, _same_game
+from test_cgame import MAYORS_SEATS, _from_python, _same_game
 
 SOAK = os.environ.get("CARCSIM_SOAK") == "1"
 OTHERS = ("messages", "river", "courier")
@@ -31,13 +31,7 @@ def _variants():
 
 
 VARIANTS = list(_variants())  # 12
-# every built-in policy for the M&M decisions, greedy's road_figure both ways
-SEATS = ["greedy", "random", "first", "greedy(road_figure=\"messenger\")",
-         "greedy(road_figure=\"follower\",courier=2.0)+scoring_figure=coverage",
-         "random+figure=greedy(city=2.0,opponent=0.5)+ride=greedy",
-         "greedy(follower=0.5,field=0.2)+town_hall=random+favour=first+scarecrow=random",
-         "first+ride=random+figure=greedy(road_figure=\"messenger\")+messages=always_action",
-         "greedy+town_hall=first+scarecrow=first+ride=first+figure=random"]
+SEATS = ["greedy", "random", "first", *MAYORS_SEATS]  # every built-in policy for the M&M decisions
 
 
 def _seats(seed: int, n: int) -> list[str]:
