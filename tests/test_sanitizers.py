@@ -83,3 +83,29 @@ def test_core_under_asan_and_ubsan(tmp_path):
                          env=env, capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, (run.stdout[-3000:], run.stderr[-3000:])
     assert "passed" in run.stdout
+
+
+def _fake_compiler(tmp_path, macros: str) -> list[str]:
+    """A compiler command whose predefined macros (-dM -E) are `macros`."""
+    script = tmp_path / "fakecc"
+    script.write_text(f"#!/bin/sh\nprintf '%s\\n' '{macros}'\n")
+    script.chmod(0o755)
+    return [str(script)]
+
+
+def test_build_flags_keep_games_bit_for_bit_and_build_without_gcc(tmp_path):
+    """Every build of the core (the product, this file's twin) turns FMA contraction
+    off; link-time optimisation over one partition is asked of GCC only, since clang
+    (which also defines __GNUC__) knows no -flto-partition."""
+    from sim._core_build import OPTIMIZE, compiler, is_gcc, product_flags
+
+    for ffi in (build_ffi(), build_ffi("_sim_core_asan", FLAGS, LINK)):
+        assert "-ffp-contract=off" in ffi._assigned_source[3]["extra_compile_args"]
+    clang = _fake_compiler(tmp_path, "#define __GNUC__ 4\n#define __clang__ 1")
+    assert not is_gcc(clang) and not is_gcc([str(tmp_path / "missing-cc")])
+    compile_args, link_args = product_flags(clang)
+    assert not any(f.startswith("-flto") for f in compile_args + link_args)
+    assert "-O3" in compile_args and "-fvisibility=hidden" in compile_args
+    gcc = _fake_compiler(tmp_path, "#define __GNUC__ 13")
+    assert "-flto-partition=one" in product_flags(gcc)[0] and "-flto" in product_flags(gcc)[1]
+    assert ("-flto" in OPTIMIZE) == is_gcc(compiler())  # what this build used

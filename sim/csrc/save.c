@@ -1,8 +1,10 @@
 /* carcsim C core: a game's state as bytes and back (pickling, issue 13 item 3).
  * The layout is this build's own: a header naming the format and the struct sizes,
  * the game struct, its arrays, then the board's. Loading checks every count and
- * index before it trusts them, so a damaged or foreign blob is refused rather than
- * read out of bounds; plain values (scores, aggregates) are taken as they are. */
+ * index before it trusts them, and that the board is one play builds (its union-find,
+ * feature lists and their aggregates, cells and frontier), so a damaged or foreign
+ * blob is refused rather than read out of bounds or walked forever; plain values
+ * (scores, supplies, statistics) are taken as they are. */
 #include "game.h"
 
 enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 1 };  /* "CCG1" */
@@ -203,8 +205,6 @@ static int segs_sane(const cc_board *b) {
  * builds (cells_sane, segs_sane). */
 static int board_sane(const cc_board *b, const cc_tileset *ts) {
     int64_t nsegs = (int64_t)b->ntiles * CC_MAX_SEGS;
-    for (int64_t c = 0; c < cells_of(b); c++)
-        if (b->need[c] >= NEED_CODES || b->in_front[c] > 1) return 0;
     if (!cells_sane(b, ts)) return 0;
     for (int f = 0; f < CC_MAX_FIGURES; f++) {  /* before segs_sane tallies them */
         const figure_t *fg = &b->figs[f];
