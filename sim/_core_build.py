@@ -6,6 +6,9 @@ sanitizer test to build an instrumented twin of the same sources.
 """
 
 import os
+import shlex
+import subprocess
+import sysconfig
 from pathlib import Path
 
 from cffi import FFI
@@ -13,6 +16,10 @@ from cffi import FFI
 HERE = Path(__file__).resolve().parent
 CSRC = HERE / "csrc"
 WARNINGS = ["-std=c11", "-O2", "-Wall", "-Wextra"]
+# Same seed, same game, bit for bit (greedy compares doubles): no a*b+c fused into one
+# FMA with a single rounding where the compiler or its target could. GCC in ISO C mode
+# and clang's default differ here, so every build of the core says it.
+FLOAT = ["-ffp-contract=off"]
 # one file per thing the core holds; internal.h is what they share (never cdef'd)
 SOURCES = ("tileset.c", "board.c", "options.c", "game.c", "policy.c", "save.c",
            "messages.c", "river.c", "courier.c", "mayors.c", "branch.c",
@@ -31,19 +38,40 @@ def build_ffi(module_name: str = "sim._sim_core", extra_compile_args=(), extra_l
         '#include <stdint.h>\n#include "core.h"\n',
         sources=[where(CSRC / name) for name in SOURCES],
         include_dirs=[where(CSRC)],
-        extra_compile_args=[*WARNINGS, *extra_compile_args],
+        extra_compile_args=[*WARNINGS, *FLOAT, *extra_compile_args],
         extra_link_args=list(extra_link_args),
     )
     return ffi
 
 
-# The product build (BENCHMARKS.md, "the base game's C rows"): -O3 with link-time
-# optimisation, so that calls between the files (each its own translation unit) can be
-# inlined, and every symbol but the module's init hidden. Not -march=native: the wheel
-# must run on any x86_64. The sanitizer twin (tests/test_sanitizers.py) keeps its own
-# flags.
-OPTIMIZE = ["-O3", "-flto", "-flto-partition=one", "-fvisibility=hidden"]
-OPTIMIZE_LINK = ["-O3", "-flto", "-flto-partition=one"]
+def compiler() -> list[str]:
+    """The C compiler setuptools runs: $CC if set, else the one Python was built with."""
+    return shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+
+
+def is_gcc(command: list[str]) -> bool:
+    """GCC itself: clang and Intel's compilers define __GNUC__ too, so its absence of
+    theirs is what tells. False if the compiler cannot be run."""
+    try:
+        macros = subprocess.run([*command, "-dM", "-E", "-x", "c", os.devnull],
+                                capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "__GNUC__" in macros and "__clang__" not in macros and "__INTEL_COMPILER" not in macros
+
+
+def product_flags(command: list[str]) -> tuple[list[str], list[str]]:
+    """The product build's compile and link flags (BENCHMARKS.md, "the base game's C
+    rows"): -O3, and with GCC link-time optimisation over one partition, so that calls
+    between the files (each its own translation unit) can be inlined; every symbol but
+    the module's init hidden. -flto-partition is GCC's own, and clang's -flto needs a
+    linker plugin the system linker may lack, so another compiler builds without LTO.
+    Not -march=native: the wheel must run on any x86_64."""
+    lto = ["-flto", "-flto-partition=one"] if is_gcc(command) else []
+    return ["-O3", *lto, "-fvisibility=hidden"], ["-O3", *lto]
+
+
+OPTIMIZE, OPTIMIZE_LINK = product_flags(compiler())
 ffibuilder = build_ffi(relative=True, extra_compile_args=OPTIMIZE, extra_link_args=OPTIMIZE_LINK)
 
 if __name__ == "__main__":

@@ -204,3 +204,266 @@ def test_mayors_game_refuses_a_bad_town_hall_or_road_figure():
     seats[1].ride = lib.CC_POL_RANDOM
     assert new() == 0
     lib.cc_game_free(out[0])
+
+
+# ---------------------------------------------------------------- damaged saves
+# cc_game_load must refuse a blob whose structure play could not have built: the
+# union-find and the features' circular lists are walked without bounds (find,
+# shared_tiles, unite's relinking), so a wrong link there hangs the process or reads
+# outside the board rather than giving a wrong answer.
+
+SEG_SIZE = 52  # sizeof(seg_t), internal.h: the offsets below are this build's layout
+SEG = {"parent": (0, "<i"), "next": (4, "<i"), "tile": (8, "<h"), "ntiles": (12, "<h"),
+       "open": (14, "<h"), "nfig": (16, "<h"), "coats": (20, "<i"), "nsegs": (24, "<i"),
+       "count0": (28, "<H")}
+FIG_SIZE, NFIGS = 8, 192  # figure_t {player, kind, strength, scores: int8; seg: int32}
+
+
+class Blob:
+    """A saved game, its board's arrays located by the board struct's counts (found
+    as max_tiles, ntiles, dim, origin) and checked against what the live board says."""
+
+    def __init__(self, game):
+        import struct
+
+        self.game, self.struct = game, struct
+        n = lib.cc_game_save(game._ptr, ffi.NULL, 0)
+        buf = ffi.new("uint8_t[]", n)
+        assert lib.cc_game_save(game._ptr, buf, n) == n
+        self.data = bytearray(ffi.buffer(buf, n))
+        self.board_size = struct.unpack_from("<i", self.data, 12)[0]
+        b = lib.cc_game_board(game._ptr)
+        self.ntiles, m = lib.cc_board_ntiles(b), game._max_tiles
+        self.dim = 2 * m + 3
+        at = self.data.rfind(struct.pack("<iiii", m, self.ntiles, self.dim, m + 1))
+        self.board = at - 8  # after the tile set pointer
+        self.nfront = struct.unpack_from("<i", self.data, at + 16)[0]
+        cells = self.dim * self.dim
+        self.grid = self.board + self.board_size
+        self.need = self.grid + 2 * cells
+        self.in_front = self.need + 2 * cells
+        self.front = self.in_front + cells
+        self.segs = self.front + 4 * self.nfront + 8 * self.ntiles
+        assert self.segs + SEG_SIZE * 12 * self.ntiles == len(self.data)
+        self.figs = self.board + self.board_size - FIG_SIZE * NFIGS
+        for s in self.used():  # the layout is read right: the roots are the board's
+            r = s
+            while self.seg(r, "parent") != r:
+                r = self.seg(r, "parent")
+            assert r == lib.cc_find(b, s)
+
+    def seg(self, s, field, value=None):
+        off, fmt = SEG[field]
+        if value is None:
+            return self.struct.unpack_from(fmt, self.data, self.segs + SEG_SIZE * s + off)[0]
+        self.struct.pack_into(fmt, self.data, self.segs + SEG_SIZE * s + off, value)
+
+    def used(self):
+        return [s for s in range(12 * self.ntiles) if self.seg(s, "tile") >= 0]
+
+    def roots(self):
+        return [s for s in self.used() if self.seg(s, "parent") == s]
+
+    def members(self, r):
+        return [s for s in self.used() if lib.cc_find(lib.cc_game_board(self.game._ptr), s) == r]
+
+    def load(self):
+        from sim.game import _load
+
+        g = self.game
+        return _load(g.rules, g.seed, g._max_tiles, bytes(self.data))
+
+
+def _mid_game(seed=3, decisions=24):
+    """A base game some turns in: features joined across tiles, followers on them."""
+    from strategies import player
+
+    g = Game(Rules(players=2), seed)
+    first = player("first")
+    for _ in range(decisions):
+        g.apply(first.choose(g, g.decision))
+    return g
+
+
+def _joined(b):
+    """A root of more than one segment, and one of its other members."""
+    for r in b.roots():
+        rest = [s for s in b.members(r) if s != r]
+        if rest:
+            return r, rest[0]
+    raise AssertionError("no joined feature")
+
+
+def _unused(b):
+    return next(s for s in range(12 * b.ntiles) if b.seg(s, "tile") < 0)
+
+
+def _next_into_unused(b):  # the reviewer's reproducer, on a joined feature
+    r, _ = _joined(b)
+    b.seg(r, "next", _unused(b))
+    b.seg(r, "nsegs", 0)
+
+
+def _lists_cross(b):  # next stays one to one, but two features' lists swap tails
+    r1, m1 = _joined(b)
+    r2 = next(r for r in b.roots() if r != r1)
+    n1, n2 = b.seg(m1, "next"), b.seg(r2, "next")
+    b.seg(m1, "next", n2)
+    b.seg(r2, "next", n1)
+
+
+def _parent_cycle(b):
+    r, m = _joined(b)
+    b.seg(m, "parent", r)
+    b.seg(r, "parent", m)
+
+
+def _parent_other_kind(b):
+    r, m = _joined(b)
+    kind = b.data[b.segs + SEG_SIZE * r + 10]
+    other = next(s for s in b.roots() if b.data[b.segs + SEG_SIZE * s + 10] != kind)
+    b.seg(m, "parent", other)
+
+
+def _unused_joined(b):
+    b.seg(_unused(b), "parent", b.roots()[0])
+
+
+def _off_by_one(field):
+    def change(b):
+        r, _ = _joined(b)
+        b.seg(r, field, b.seg(r, field) + 1)
+    return change
+
+
+def _city_coats(b):
+    r = next(r for r in b.roots() if b.data[b.segs + SEG_SIZE * r + 10] == lib.CC_CITY)
+    b.seg(r, "coats", b.seg(r, "coats") + 1)
+
+
+def _count_without_figure(b):
+    occupied = {b.struct.unpack_from("<i", b.data, b.figs + FIG_SIZE * f + 4)[0] for f in range(NFIGS)}
+    r = next(r for r in b.roots() if r not in occupied and b.seg(r, "nfig") == 0)
+    b.seg(r, "count0", 1)
+
+
+def _grid_second_cell(b):  # an empty cell far from the tiles names tile 0 too
+    b.struct.pack_into("<h", b.data, b.grid + 2 * (2 * b.dim + 2), 0)
+
+
+def _need_changed(b):
+    c = b.struct.unpack_from("<i", b.data, b.front)[0]
+    need = b.struct.unpack_from("<H", b.data, b.need + 2 * c)[0]
+    b.struct.pack_into("<H", b.data, b.need + 2 * c, (need + 1) % 1296)
+
+
+def _frontier_flag_without_entry(b):  # frontier_remove would move a negative length
+    b.data[b.in_front + 2 * b.dim + 2] = 1
+
+
+def _frontier_entry_dropped(b):
+    del b.data[b.front:b.front + 4]
+    b.struct.pack_into("<i", b.data, b.board + 8 + 16, b.nfront - 1)
+
+
+def _figure_field(offset, value):
+    def change(b):
+        f = next(f for f in range(NFIGS)
+                 if b.struct.unpack_from("<i", b.data, b.figs + FIG_SIZE * f + 4)[0] >= 0)
+        if offset == 4:
+            b.struct.pack_into("<i", b.data, b.figs + FIG_SIZE * f + 4, value(b))
+        else:
+            b.data[b.figs + FIG_SIZE * f + offset] = value(b)
+    return change
+
+
+@pytest.mark.parametrize("what,change", [
+    ("next into an unused slot", _next_into_unused),
+    ("lists of two features crossed", _lists_cross),
+    ("parent cycle", _parent_cycle),
+    ("parent of another kind", _parent_other_kind),
+    ("unused slot joined to a feature", _unused_joined),
+    ("segment count off by one", _off_by_one("nsegs")),
+    ("tile count off by one", _off_by_one("ntiles")),
+    ("open edges off by one", _off_by_one("open")),
+    ("figure count off by one", _off_by_one("nfig")),
+    ("coats of arms off by one", _city_coats),
+    ("presence without a figure", _count_without_figure),
+    ("two cells name one tile", _grid_second_cell),
+    ("a side's need changed", _need_changed),
+    ("frontier flag without its entry", _frontier_flag_without_entry),
+    ("frontier entry dropped", _frontier_entry_dropped),
+    ("figure of a seat not playing", _figure_field(0, lambda b: 3)),
+    ("figure kind unknown", _figure_field(1, lambda b: 9)),  # indexes a supply by kind
+    ("figure strength out of range", _figure_field(2, lambda b: 100)),
+    ("figure on an unused slot", _figure_field(4, _unused)),
+    ("figure below a free slot", _figure_field(4, lambda b: -7)),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_a_damaged_board_is_refused(what, change):
+    g = _mid_game()
+    b = Blob(g)
+    b.load()  # the undamaged save loads
+    change(b)
+    with pytest.raises(CoreArgumentError, match="cc_game_load"):
+        b.load()
+
+
+def test_the_reviewers_hang_is_refused_without_hanging():
+    """The reproducer: segment 0's next at an unused self-linked slot, its nsegs 0. Load
+    accepted it and apply() never returned (shared_tiles walked b->segs[-12..-1]).
+    Run in a subprocess under a timeout so that a hang fails rather than stalls."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import struct
+        from sim._core import CoreArgumentError, ffi, lib
+        from sim.game import Game, _load
+        from sim.rules import Rules
+        g = Game(Rules(), 0, stack=["E", "U"])
+        n = lib.cc_game_save(g._ptr, ffi.NULL, 0)
+        buf = ffi.new("uint8_t[]", n)
+        lib.cc_game_save(g._ptr, buf, n)
+        data = bytearray(ffi.buffer(buf, n))
+        base = n - 12 * 52
+        seg = g.catalogue.variant(g.catalogue.index["D"], 0).segment_at("city N")
+        struct.pack_into("<i", data, base + 52 * seg + 4, 11)
+        struct.pack_into("<i", data, base + 52 * seg + 24, 0)
+        try:
+            h = _load(g.rules, g.seed, g._max_tiles, bytes(data))
+        except CoreArgumentError as e:
+            print("refused", e)
+        else:
+            h.apply((0, 1, 2, -1, -1))
+            print("accepted")
+    """)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.startswith("refused") and "cc_game_load" in run.stdout, run.stdout
+
+
+def _every_combination():
+    import itertools
+
+    from sim.expansions import NAMES
+
+    for k in range(len(NAMES) + 1):
+        yield from itertools.combinations(NAMES, k)
+
+
+@pytest.mark.parametrize("expansions", list(_every_combination()), ids="+".join)
+def test_every_state_play_builds_loads(expansions):
+    """The checks refuse nothing play makes: a save at every decision of a game loads,
+    at the same decision (every expansion combination; 3 seats of every policy kind)."""
+    from strategies import player
+
+    import pickle
+
+    rules = Rules(players=3, expansions=expansions)
+    seats = [player(p) for p in ("greedy", "random", "first")]
+    for seed in (11, 12, 13):
+        g = Game(rules, seed)
+        while g.decision is not None:
+            assert pickle.loads(pickle.dumps(g)).decision == g.decision  # through cc_game_load
+            g.apply(seats[g.decision.seat].choose(g, g.decision))

@@ -10,6 +10,10 @@ signed overflow and so removes UBSan's overflow checks; -fno-wrapv (later on the
 command line, so it wins) brings them back, and -fno-sanitize-recover=all makes every
 finding fatal. A planted `INT_MAX + 1`, built the same way, proves the checks are
 compiled in.
+
+The twin is built with the product's optimisation flags (-O3, and with GCC link-time
+optimisation: sim/_core_build.py product_flags) plus the sanitizers, so the code paths
+checked are the optimised ones the product runs, inlining across files included.
 """
 
 import os
@@ -22,12 +26,15 @@ import pytest
 
 from cffi import FFI
 
-from sim._core_build import WARNINGS, build_ffi
+from sim._core_build import OPTIMIZE, OPTIMIZE_LINK, WARNINGS, build_ffi
 
 TESTS = Path(__file__).resolve().parent
 FLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-wrapv",
          "-fno-sanitize-recover=all"]
 LINK = ["-fsanitize=address,undefined"]
+# the core's twin: the product's flags, then the sanitizers' (the later -O1 is left out)
+CORE_FLAGS = [*OPTIMIZE, *(f for f in FLAGS if f != "-O1")]
+CORE_LINK = [*OPTIMIZE_LINK, *LINK]
 
 
 def _runtime(name: str) -> str | None:
@@ -67,8 +74,11 @@ def test_planted_signed_overflow_is_caught(tmp_path):
 
 @needs_asan
 def test_core_under_asan_and_ubsan(tmp_path):
-    ffi = build_ffi("_sim_core_asan", FLAGS, LINK)
-    ffi.compile(tmpdir=str(tmp_path))
+    ffi = build_ffi("_sim_core_asan", CORE_FLAGS, CORE_LINK)
+    module = Path(ffi.compile(tmpdir=str(tmp_path)))
+    # the instrumentation survived link-time optimisation: the module calls the
+    # sanitizers' report functions
+    assert b"__asan_report_load" in module.read_bytes() and b"__ubsan_handle_" in module.read_bytes()
     env = _env(tmp_path, CARCSIM_CORE="_sim_core_asan", CARCSIM_SOAK_GAMES="120")
     check = subprocess.run([sys.executable, "-c", "import sim._core as c; print(c._module.__name__)"],
                            env=env, capture_output=True, text=True, cwd=tmp_path)
@@ -83,3 +93,29 @@ def test_core_under_asan_and_ubsan(tmp_path):
                          env=env, capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, (run.stdout[-3000:], run.stderr[-3000:])
     assert "passed" in run.stdout
+
+
+def _fake_compiler(tmp_path, macros: str) -> list[str]:
+    """A compiler command whose predefined macros (-dM -E) are `macros`."""
+    script = tmp_path / "fakecc"
+    script.write_text(f"#!/bin/sh\nprintf '%s\\n' '{macros}'\n")
+    script.chmod(0o755)
+    return [str(script)]
+
+
+def test_build_flags_keep_games_bit_for_bit_and_build_without_gcc(tmp_path):
+    """Every build of the core (the product, this file's twin) turns FMA contraction
+    off; link-time optimisation over one partition is asked of GCC only, since clang
+    (which also defines __GNUC__) knows no -flto-partition."""
+    from sim._core_build import OPTIMIZE, compiler, is_gcc, product_flags
+
+    for ffi in (build_ffi(), build_ffi("_sim_core_asan", CORE_FLAGS, CORE_LINK)):
+        assert "-ffp-contract=off" in ffi._assigned_source[3]["extra_compile_args"]
+    clang = _fake_compiler(tmp_path, "#define __GNUC__ 4\n#define __clang__ 1")
+    assert not is_gcc(clang) and not is_gcc([str(tmp_path / "missing-cc")])
+    compile_args, link_args = product_flags(clang)
+    assert not any(f.startswith("-flto") for f in compile_args + link_args)
+    assert "-O3" in compile_args and "-fvisibility=hidden" in compile_args
+    gcc = _fake_compiler(tmp_path, "#define __GNUC__ 13")
+    assert "-flto-partition=one" in product_flags(gcc)[0] and "-flto" in product_flags(gcc)[1]
+    assert ("-flto" in OPTIMIZE) == is_gcc(compiler())  # what this build used

@@ -6,11 +6,11 @@
  * parameters, the deciding seat's own policy stream. */
 #include "game.h"
 
-int policy_choice(cc_game *g) {
+int game_policy_choice(cc_game *g) {
     int idx = g->dec_kind == CC_DEC_PLACE ? policy_place(g)
             : g->dec_kind == CC_DEC_SCORING_FIGURE ? policy_scoring_figure(g)
             : g->dec_kind == CC_DEC_MESSAGES ? policy_messages(g) : policy_mayors(g);
-    return idx < 0 || idx < nchoices(g) ? idx : CC_ERR_ARG;
+    return idx < 0 || idx < game_nchoices(g) ? idx : CC_ERR_ARG;
 }
 
 /* greedy's value of each row of the current place decision for seat policy sp, as
@@ -45,7 +45,7 @@ static int place_values(const cc_game *g, const cc_seat_policy *sp, double *valu
 }
 
 int cc_game_policy_choice(cc_game *g, const cc_seat_policy *pol, int32_t *choice_index) {
-    if (!g || !pol || !choice_index || check_seat(pol) < 0) return CC_ERR_ARG;
+    if (!g || !pol || !choice_index || game_check_seat(pol) < 0) return CC_ERR_ARG;
     if (g->error) return g->error;
     if (g->over || g->dec_kind == CC_DEC_NONE) return CC_ERR_ARG;
     int seat = g->dec_seat, rc = 0;
@@ -55,12 +55,12 @@ int cc_game_policy_choice(cc_game *g, const cc_seat_policy *pol, int32_t *choice
     /* the policy answers as the seat's own would: the policy functions read the seat's
      * entry (and greedy's place values); both are put back below */
     g->seats[seat] = *pol;
-    if (policy_of(g) == CC_POL_PYTHON) rc = CC_ERR_ARG;
+    if (game_policy_of(g) == CC_POL_PYTHON) rc = CC_ERR_ARG;
     else if (g->dec_kind == CC_DEC_PLACE && pol->place == CC_POL_GREEDY) {
         g->values = malloc(((size_t)g->nrows + 1) * sizeof *g->values);
         rc = g->values ? place_values(g, pol, g->values) : CC_ERR_NOMEM;
     }
-    if (rc >= 0) rc = policy_choice(g);
+    if (rc >= 0) rc = game_policy_choice(g);
     if (g->values != values) {
         free(g->values);
         g->values = values;
@@ -75,7 +75,7 @@ int cc_game_policy_choice(cc_game *g, const cc_seat_policy *pol, int32_t *choice
 }
 
 int cc_game_policy_values(const cc_game *g, const cc_seat_policy *pol, double *values, int cap) {
-    if (!g || !pol || !values || cap < 0 || check_seat(pol) < 0 || pol->place != CC_POL_GREEDY)
+    if (!g || !pol || !values || cap < 0 || game_check_seat(pol) < 0 || pol->place != CC_POL_GREEDY)
         return CC_ERR_ARG;
     if (g->error) return g->error;
     if (g->over || g->dec_kind != CC_DEC_PLACE) return CC_ERR_ARG;

@@ -374,7 +374,7 @@ static int apply_place(cc_game *g, const int32_t *row) {
     return rc;
 }
 
-int nchoices(const cc_game *g) {
+int game_nchoices(const cc_game *g) {
     switch (g->dec_kind) {
     case CC_DEC_PLACE: return g->nrows;
     case CC_DEC_SCORING_FIGURE: return 2;
@@ -435,7 +435,7 @@ static int run(cc_game *g) {
     return 0;
 }
 
-int policy_of(const cc_game *g) {
+int game_policy_of(const cc_game *g) {
     const cc_seat_policy *s = &g->seats[g->dec_seat];
     switch (g->dec_kind) {
     case CC_DEC_PLACE: return s->place;
@@ -455,8 +455,8 @@ static int advance(cc_game *g) {
         int rc = run(g);
         if (rc < 0) return rc;
         if (g->over) return CC_DEC_NONE;
-        if (policy_of(g) == CC_POL_PYTHON) return g->dec_kind;
-        int idx = policy_choice(g);
+        if (game_policy_of(g) == CC_POL_PYTHON) return g->dec_kind;
+        int idx = game_policy_choice(g);
         if (idx < 0) return fail(g, idx);
         rc = apply_choice(g, idx);
         if (rc < 0) return fail(g, rc);
@@ -483,7 +483,7 @@ static int valid_policy(int kind, int p) {
     return 0;
 }
 
-int check_seat(const cc_seat_policy *p) {
+int game_check_seat(const cc_seat_policy *p) {
     if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
         || !valid_policy(CC_DEC_MESSAGES, p->messages) || !valid_policy(CC_DEC_FIGURE, p->figure)
         || !valid_policy(CC_DEC_TOWN_HALL, p->town_hall) || !valid_policy(CC_DEC_FAVOUR, p->favour)
@@ -524,7 +524,7 @@ static int check_config(const cc_tileset *ts, const cc_game_config *c, const int
         }
     }
     for (int s = 0; s < c->nplayers; s++)
-        if (check_seat(&seats[s]) < 0) return CC_ERR_ARG;
+        if (game_check_seat(&seats[s]) < 0) return CC_ERR_ARG;
     return 0;
 }
 
@@ -627,7 +627,7 @@ cc_game *cc_game_clone(const cc_game *g) {
 int cc_game_apply(cc_game *g, int index) {
     if (!g) return CC_ERR_ARG;
     if (g->error) return g->error;
-    if (g->dec_kind == CC_DEC_NONE || index < 0 || index >= nchoices(g)) return CC_ERR_ARG;
+    if (g->dec_kind == CC_DEC_NONE || index < 0 || index >= game_nchoices(g)) return CC_ERR_ARG;
     int rc = apply_choice(g, index);
     if (rc < 0) return fail(g, rc);
     return advance(g);
@@ -636,7 +636,7 @@ int cc_game_apply(cc_game *g, int index) {
 int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *choices, int cap) {
     if (!g || !head || head_cap < CC_HEAD_INTS || cap < 0 || (cap && !choices)) return CC_ERR_ARG;
     if (g->error) return g->error;
-    int n = nchoices(g);
+    int n = game_nchoices(g);
     for (int i = 0; i < CC_HEAD_INTS; i++) head[i] = -1;
     head[0] = g->dec_kind;
     head[1] = g->dec_kind ? g->dec_seat : -1;
@@ -716,7 +716,7 @@ int cc_game_result(const cc_game *g, int32_t *out, int cap) {
 const cc_board *cc_game_board(const cc_game *g) { return g ? g->board : NULL; }
 
 int cc_game_set_seat(cc_game *g, int seat, const cc_seat_policy *policy) {
-    if (!g || !policy || seat < 0 || seat >= g->nplayers || check_seat(policy) < 0) return CC_ERR_ARG;
+    if (!g || !policy || seat < 0 || seat >= g->nplayers || game_check_seat(policy) < 0) return CC_ERR_ARG;
     g->seats[seat] = *policy;
     return CC_OK;
 }

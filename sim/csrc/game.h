@@ -145,9 +145,9 @@ static inline int game_has(const cc_game *g, int bit) { return (g->cfg.expansion
 /* The greedy valuation's weights for seat with policy sp now, written to p (returned). */
 cc_greedy_params *game_greedy_params(const cc_game *g, int seat, const cc_seat_policy *sp,
                                      cc_greedy_params *p);
-int nchoices(const cc_game *g);               /* of the current decision (0: none) */
-int policy_of(const cc_game *g);              /* the deciding seat's CC_POL_* for its kind */
-int check_seat(const cc_seat_policy *p);      /* CC_ERR_ARG unless every field is valid */
+int game_nchoices(const cc_game *g);           /* of the current decision (0: none) */
+int game_policy_of(const cc_game *g);          /* the deciding seat's CC_POL_* for its kind */
+int game_check_seat(const cc_seat_policy *p);  /* CC_ERR_ARG unless every field is valid */
 
 /* The one feature-value function (R-BASE-6/8): points for the feature of seg, scored
  * complete during play (final = 0) or in final scoring (final = 1). board.c. */
@@ -173,7 +173,7 @@ int policy_mayors(cc_game *g);  /* every Messengers & Mayors decision kind */
 
 /* choice.c: the deciding seat's built-in policy answers the current decision (one of
  * the four above, by kind): a checked choice index, or an error. */
-int policy_choice(cc_game *g);
+int game_policy_choice(cc_game *g);
 
 /* mayors.c, for the turn options and policies */
 /* Cells whose tile would surround a tile holding a mayor or a standing scarecrow

@@ -39,10 +39,10 @@ static int road_figure(const cc_game *g, int want, const variant_t *v, int idx, 
 }
 
 int policy_place(cc_game *g) {
-    const cc_seat_policy *p = &g->seats[g->seat];
+    const cc_seat_policy *p = &g->seats[g->dec_seat];
     if (g->nrows <= 0) return CC_ERR_ARG;
     if (p->place == CC_POL_FIRST) return first_place(g);
-    if (p->place == CC_POL_RANDOM) return splitmix_below(&g->rng[g->seat], g->nrows);
+    if (p->place == CC_POL_RANDOM) return splitmix_below(&g->rng[g->dec_seat], g->nrows);
     /* greedy: the best value, the first of equals */
     int aim = p->courier != 0.0 && game_has(g, CC_X_COURIER), best = 0;
     double top = 0.0;
@@ -91,7 +91,7 @@ int policy_scoring_figure(cc_game *g) {
 /* ---------------------------------------------------------------- messages */
 
 int policy_messages(cc_game *g) {
-    int seat = g->seat, n = g->msg.nchoices;
+    int seat = g->dec_seat, n = g->msg.nchoices;
     const cc_seat_policy *p = &g->seats[seat];
     const int32_t *c = g->msg.choices;
     if (p->messages == CC_POL_FIRST) return 0;

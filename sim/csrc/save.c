@@ -1,8 +1,10 @@
 /* carcsim C core: a game's state as bytes and back (pickling, issue 13 item 3).
  * The layout is this build's own: a header naming the format and the struct sizes,
  * the game struct, its arrays, then the board's. Loading checks every count and
- * index before it trusts them, so a damaged or foreign blob is refused rather than
- * read out of bounds; plain values (scores, aggregates) are taken as they are. */
+ * index before it trusts them, and that the board is one play builds (its union-find,
+ * feature lists and their aggregates, cells and frontier), so a damaged or foreign
+ * blob is refused rather than read out of bounds or walked forever; plain values
+ * (scores, supplies, statistics) are taken as they are. */
 #include "game.h"
 
 enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 1 };  /* "CCG1" */
@@ -63,35 +65,157 @@ int64_t cc_game_save(const cc_game *g, uint8_t *out, int64_t cap) {
 
 static int in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v < hi; }
 
-/* Every index the board holds points inside it. */
-static int board_sane(const cc_board *b, const cc_tileset *ts) {
-    int64_t cells = cells_of(b), nsegs = (int64_t)b->ntiles * CC_MAX_SEGS;
-    for (int64_t c = 0; c < cells; c++)
-        if (!in(b->grid[c], -1, b->ntiles) || b->need[c] >= NEED_CODES || b->in_front[c] > 1) return 0;
-    for (int i = 0; i < b->nfront; i++)
-        if (!in(b->front[i], 0, cells) || (i && b->front[i] <= b->front[i - 1])) return 0;
+/* The tiles' cells, what every cell's sides must show and the frontier, exactly as
+ * placing the tiles one by one leaves them (cc_place): a later placement trusts each
+ * (a frontier cell missing from `front` would make frontier_remove move a negative
+ * length; a tile on the outermost ring, neighbours outside the grid). */
+static int cells_sane(const cc_board *b, const cc_tileset *ts) {
+    int64_t cells = cells_of(b), filled = 0, nfront = 0;
+    const int dim = b->dim;
     for (int i = 0; i < b->ntiles; i++) {
         const placed_t *p = &b->tiles[i];
-        int c = cell(b, p->x, p->y);
-        if (!in(p->type, 0, ts->n) || !in(p->rot, 0, 4) || c < 0 || b->grid[c] != i) return 0;
-    }
-    for (int64_t s = 0; s < nsegs; s++) {
-        const seg_t *g = &b->segs[s];
-        if (!in(g->parent, 0, nsegs) || !in(g->next, 0, nsegs) || !in(g->tile, -1, b->ntiles)
-            || !in(g->kind, CC_CITY, CC_MONASTERY + 1) || !in(g->local, 0, CC_MAX_SEGS))
+        int gx = p->x + b->origin, gy = p->y + b->origin;
+        if (!in(p->type, 0, ts->n) || !in(p->rot, 0, 4) || !in(gx, 1, dim - 1) || !in(gy, 1, dim - 1)
+            || b->grid[cell(b, p->x, p->y)] != i)
             return 0;
     }
-    for (int64_t s = 0; s < nsegs; s++) {  /* parents lead to a root within nsegs steps */
-        int64_t r = s, steps = 0;
-        while (b->segs[r].parent != r && steps++ < nsegs) r = b->segs[r].parent;
-        if (steps > nsegs) return 0;
+    for (int64_t c = 0; c < cells; c++) {
+        if (!in(b->grid[c], -1, b->ntiles)) return 0;
+        filled += b->grid[c] >= 0;
     }
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
-        const figure_t *fg = &b->figs[f];
-        if (!in(fg->seg, -1, nsegs) || !in(fg->player, 0, CC_MAX_PLAYERS)) return 0;
-        if (fg->seg >= 0 && b->segs[fg->seg].tile < 0) return 0;
+    if (filled != b->ntiles) return 0;  /* so cells and tiles match one to one */
+    for (int64_t c = 0; c < cells; c++) {
+        int gx = (int)(c % dim), gy = (int)(c / dim), near = 0, need = 0;
+        for (int e = 0; e < 4; e++) {
+            int nx = gx + DX[e], ny = gy + DY[e];
+            if (!in(nx, 0, dim) || !in(ny, 0, dim) || b->grid[ny * dim + nx] < 0) continue;
+            const placed_t *p = &b->tiles[b->grid[ny * dim + nx]];
+            near = 1;
+            need += (variant(b, p->type, p->rot)->def.edges[(e + 2) % 4] + 1) * NEED_PLACE[e];
+        }
+        int front = near && b->grid[c] < 0;
+        if (b->need[c] != need || b->in_front[c] != front) return 0;
+        nfront += front;
     }
+    if (nfront != b->nfront) return 0;
+    for (int i = 0; i < b->nfront; i++)  /* ascending, each a frontier cell: all of them */
+        if (!in(b->front[i], 0, cells) || !b->in_front[b->front[i]] || (i && b->front[i] <= b->front[i - 1]))
+            return 0;
     return 1;
+}
+
+/* What a segment slot's feature adds up to, worked out afresh (segs_sane). */
+typedef struct {
+    int32_t root, walk, into, ntiles, open, coats, nfig;  /* into: next links to it */
+    int32_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
+} tally_t;
+
+/* The root of s by the parent links, recorded in t; -1 on a cycle. Linear over all
+ * segments: a walk stops at the first segment whose root is known. */
+static int root_of(const cc_board *b, tally_t *t, int s) {
+    int r = s;
+    while (t[r].root < 0 && b->segs[r].parent != r) {
+        if (t[r].walk == s + 1) return -1;  /* back on this walk's own path */
+        t[r].walk = s + 1;
+        r = b->segs[r].parent;
+    }
+    r = t[r].root >= 0 ? t[r].root : r;
+    for (int q = s; t[q].root < 0; q = b->segs[q].parent) t[q].root = r;
+    return r;
+}
+
+/* The union-find forest and the features' circular lists, as unions leave them (board.c
+ * unite): a slot is used exactly where its tile has that segment; an unused slot stands
+ * alone; a used one's parents lead without a cycle to a root of its kind; `next` runs
+ * once round exactly the segments of each feature; every root's aggregates are its
+ * members' and its figures'. A find on a cycle, or a walk along a list that never
+ * comes back to its root (shared_tiles, the relinking in unite), would never return. */
+static int segs_sane(const cc_board *b) {
+    int nsegs = b->ntiles * CC_MAX_SEGS, ok = 1, used = 0, listed = 0;
+    tally_t *t = calloc((size_t)nsegs, sizeof *t);
+    if (!t) return 0;
+    for (int s = 0; s < nsegs && ok; s++) {
+        const seg_t *g = &b->segs[s];
+        const placed_t *p = &b->tiles[s / CC_MAX_SEGS];
+        const variant_t *v = variant(b, p->type, p->rot);
+        int l = s % CC_MAX_SEGS;
+        t[s].root = -1;
+        if (l >= v->def.nseg) {
+            ok = g->tile == -1 && g->parent == s && g->next == s;
+            continue;
+        }
+        used++;
+        ok = g->tile == s / CC_MAX_SEGS && g->local == l && g->kind == v->def.seg_kind[l]
+             && in(g->parent, 0, nsegs) && in(g->next, 0, nsegs);
+    }
+    for (int s = 0; s < nsegs && ok; s++) {  /* both links stay among used segments of the kind */
+        const seg_t *g = &b->segs[s];
+        if (g->tile < 0) continue;
+        ok = b->segs[g->parent].kind == g->kind && b->segs[g->parent].tile >= 0
+             && b->segs[g->next].tile >= 0 && t[g->next].into++ == 0;  /* next: one to one */
+    }
+    for (int s = 0; s < nsegs && ok; s++) {
+        if (b->segs[s].tile < 0) continue;
+        int r = root_of(b, t, s);
+        if (r < 0) { ok = 0; break; }
+        const seg_t *g = &b->segs[s];
+        const placed_t *p = &b->tiles[g->tile];
+        const variant_t *v = variant(b, p->type, p->rot);
+        int first = 1, base = s - g->local;
+        for (int l = 0; l < g->local; l++)  /* R-BASE-6: each tile once per feature */
+            if (t[base + l].root == r) first = 0;
+        t[r].ntiles += first;
+        t[r].coats += v->def.seg_coats[g->local];
+    }
+    for (int i = 0; i < b->ntiles && ok; i++) {  /* an edge is open while no tile faces it */
+        const placed_t *p = &b->tiles[i];
+        const variant_t *v = variant(b, p->type, p->rot);
+        for (int e = 0; e < 4; e++)
+            if (v->edge_seg[e] >= 0 && b->grid[cell(b, p->x + DX[e], p->y + DY[e])] < 0)
+                t[t[i * CC_MAX_SEGS + v->edge_seg[e]].root].open++;
+    }
+    for (int f = 0; f < CC_MAX_FIGURES && ok; f++) {
+        const figure_t *fg = &b->figs[f];
+        if (fg->seg < 0) continue;
+        tally_t *r = &t[t[fg->seg].root];
+        r->nfig++;
+        r->count[fg->player] += fg->scores;
+        r->strength[fg->player] += fg->strength;
+    }
+    for (int r = 0; r < nsegs && ok; r++) {
+        const seg_t *g = &b->segs[r];
+        if (g->tile < 0 || g->parent != r) continue;
+        int n = 0, s = r;
+        do {  /* next is one to one, so this comes back to r */
+            if (t[s].root != r) ok = 0;
+            n++;
+            s = b->segs[s].next;
+        } while (s != r);
+        listed += n;
+        ok = ok && g->nsegs == n && g->ntiles == t[r].ntiles && g->coats == t[r].coats
+             && g->open == t[r].open && g->nfig == t[r].nfig;
+        for (int q = 0; q < CC_MAX_PLAYERS && ok; q++)
+            ok = g->count[q] == t[r].count[q] && g->strength[q] == t[r].strength[q];
+    }
+    free(t);
+    return ok && listed == used;  /* every used segment on its root's list */
+}
+
+/* Every index the board holds points inside it, and its structure is one that play
+ * builds (cells_sane, segs_sane). */
+static int board_sane(const cc_board *b, const cc_tileset *ts) {
+    int64_t nsegs = (int64_t)b->ntiles * CC_MAX_SEGS;
+    if (!cells_sane(b, ts)) return 0;
+    for (int f = 0; f < CC_MAX_FIGURES; f++) {  /* before segs_sane tallies them */
+        const figure_t *fg = &b->figs[f];
+        if (!in(fg->seg, -1, nsegs)) return 0;
+        if (fg->seg < 0) continue;  /* a free slot */
+        if (b->segs[fg->seg].tile < 0 || !in(fg->player, 0, CC_MAX_PLAYERS)
+            || !in(fg->kind, CC_FIG_FOLLOWER, CC_FIG_SCARECROW + 1) || !in(fg->strength, 0, 10)
+            || !in(fg->scores, 0, 2))
+            return 0;
+    }
+    return segs_sane(b);
 }
 
 /* The game's counts (its arrays are not read yet). */
@@ -118,7 +242,9 @@ static int game_sane(const cc_game *g, const cc_tileset *ts) {
 
 /* What the game's steps, decisions and expansions index, against its board. */
 static int state_sane(const cc_game *g) {
-    int64_t nsegs = (int64_t)g->board->ntiles * CC_MAX_SEGS;
+    const cc_board *b = g->board;
+    for (int f = 0; f < CC_MAX_FIGURES; f++)
+        if (b->figs[f].seg >= 0 && !in(b->figs[f].player, 0, g->nplayers)) return 0;
     for (int i = 0; i < g->nstack; i++)
         if (!in(g->stack[i], 0, g->ts->n)) return 0;
     for (int i = 0; i < g->nrows; i++) {
@@ -128,23 +254,27 @@ static int state_sane(const cc_game *g) {
         if (g->dec_kind == CC_DEC_FIGURE && (!in(r[0], -1, 4) || !in(r[1], -1, CC_MAX_SEGS))) return 0;
         if (g->dec_kind > CC_DEC_MESSAGES && g->dec_kind != CC_DEC_FIGURE
             && (!in(r[0], CC_MM_CELL, CC_MM_RETURN + 1)
-                || (r[0] == CC_MM_TARGET && !in(r[1], 0, g->dec_kind == CC_DEC_RIDE ? nsegs : CC_MAX_FIGURES))))
+                || (r[0] == CC_MM_TARGET
+                    && !(g->dec_kind == CC_DEC_RIDE ? seg_valid(b, r[1]) : in(r[1], 0, CC_MAX_FIGURES)))))
             return 0;
     }
     if (g->dec_kind > CC_DEC_MESSAGES && g->dec_kind != CC_DEC_TOWN_HALL && g->dec_kind != CC_DEC_FIGURE
-        && !in(g->mm.pending_fig, 0, CC_MAX_FIGURES))
-        return 0;  /* a favour, scarecrow or ride names its figure */
-    if (g->dec_kind == CC_DEC_FIGURE && !in(g->placed_index, 0, g->board->ntiles)) return 0;
+        && !(in(g->mm.pending_fig, 0, CC_MAX_FIGURES) && b->figs[g->mm.pending_fig].seg >= 0))
+        return 0;  /* a favour, scarecrow or ride names its figure, on the board */
+    int on_tile = g->dec_kind == CC_DEC_FIGURE;  /* what names the tile just placed */
+    for (int i = 0; i < g->nagenda; i++)
+        on_tile |= g->agenda[i].kind == STEP_PLACE_FIGURE || g->agenda[i].kind == STEP_FIGURE_OPTIONS;
+    if (on_tile && !in(g->placed_index, 0, b->ntiles)) return 0;
     for (int i = 0; i < g->mm.ndue; i++)
         if (!in(g->mm.due_seat[i], 0, g->nplayers) || !in(g->mm.due_fig[i], 0, CC_MAX_FIGURES)
-            || !in(g->mm.due_road[i], 0, nsegs))
+            || !seg_valid(b, g->mm.due_road[i]))
             return 0;
     for (int i = 0; i < g->nagenda; i++) {
         const step_t *s = &g->agenda[i];
         if (!in(s->kind, STEP_SCORE, STEP_LAST)) return 0;
-        if (s->kind == STEP_SCORE && !in(s->a, 0, nsegs)) return 0;
+        if (s->kind == STEP_SCORE && !seg_valid(b, s->a)) return 0;
         if ((s->kind == STEP_ACTIVATE || s->kind == STEP_RIDE) && !in(s->a, 0, CC_MAX_FIGURES)) return 0;
-        if (s->kind == STEP_RIDE && !in(s->b, 0, nsegs)) return 0;
+        if (s->kind == STEP_RIDE && !seg_valid(b, s->b)) return 0;
         if (s->kind == STEP_PLACE_FIGURE && (!in(s->a, -1, 4) || !in(s->b, -1, CC_MAX_SEGS))) return 0;
         if (s->kind == STEP_AWARD && (!in(s->a, 0, g->nplayers) || !in(s->c, 0, CC_NSOURCES))) return 0;
     }
@@ -156,7 +286,7 @@ static int state_sane(const cc_game *g) {
         if (c[0] == CC_MSG_SCORE && !in(c[1], 0, CC_MAX_FIGURES)) return 0;
     }
     for (int i = 0; i < g->courier.nmoved; i++)
-        if (!in(g->courier.moved_fig[i], 0, CC_MAX_FIGURES) || !in(g->courier.moved_seg[i], 0, nsegs))
+        if (!in(g->courier.moved_fig[i], 0, CC_MAX_FIGURES) || !seg_valid(b, g->courier.moved_seg[i]))
             return 0;
     return 1;
 }
