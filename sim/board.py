@@ -78,36 +78,27 @@ class Board:
 
     def __init__(self, catalogue: Catalogue, max_tiles: int, _ptr=None):
         self.catalogue = catalogue
-        self.max_tiles = max_tiles
         if _ptr is None:
             _ptr = lib.cc_board_new(catalogue._ts, max_tiles)
             if _ptr == ffi.NULL:
                 raise MemoryError("cc_board_new failed")
         self._ptr = ffi.gc(_ptr, lib.cc_board_free)
-        self._out(max_tiles)
+        self._out()
         self._rows = self._values = None  # turn-option buffers, grown on demand
 
-    def _out(self, tiles: int) -> None:
-        """A new output buffer for the queries below with room for what any of them
-        writes on `tiles` tiles: a frontier of n tiles has at most 2n + 2 cells, 4
-        rotations of 3 ints each; a feature at most 12n segments; and every figure on
-        the board (cc_figures) takes 6 ints."""
-        self._room = tiles
-        self._buffer = ffi.new("int32_t[]", max(12 * (2 * tiles + 4), 6 * lib.CC_MAX_FIGURES))
-
     @property
-    def _buf(self):
-        """The output buffer, grown when the board holds more tiles than it has room
-        for (a game's board grows with no capacity given from Python: sim/game.py)."""
-        n = lib.cc_board_ntiles(self._ptr)
-        if n > self._room:
-            self._out(max(n, 2 * self._room))
-        return self._buffer
+    def max_tiles(self) -> int:
+        """The most tiles the board holds (the C board's own capacity)."""
+        return lib.cc_board_max_tiles(self._ptr)
 
-    @property
-    def _cap(self) -> int:
-        """The output buffer's length in ints (`_buf` first: it grows the buffer)."""
-        return len(self._buffer)
+    def _out(self) -> None:
+        """The output buffer of the queries below, with room for what any of them writes
+        on a full board of n tiles (cc_board_max_tiles): a frontier has at most 2n + 2
+        cells, 4 rotations of 3 ints each; a feature at most 12n segments; and every
+        figure on the board (cc_figures) takes 6 ints."""
+        n = lib.cc_board_max_tiles(self._ptr)
+        self._cap = max(12 * (2 * n + 4), 6 * lib.CC_MAX_FIGURES)
+        self._buf = ffi.new("int32_t[]", self._cap)
 
     def clone(self) -> Board:
         """An independent copy of this board."""

@@ -111,12 +111,11 @@ class _BoardView(Board):
     where a segment is); it owns nothing."""
 
     def __init__(self, catalogue, ptr, owner):
-        # no max_tiles: the C game sizes its board (game.h game_max_tiles), and the
-        # output buffer grows with the tiles placed (Board._buf)
+        # no max_tiles: the C game sizes its board (game.h game_max_tiles)
         self.catalogue = catalogue
         self._ptr = ptr
         self._owner = owner  # the game's cdata: keeps this board's memory alive
-        self._out(lib.cc_board_ntiles(ptr))
+        self._out()
         self._rows = self._values = None
 
     def _read_only(self, *args, **kwargs):

@@ -47,7 +47,7 @@ from sim.river import DX, DY, river_edges
 
 # Board methods that only read (sim/board.py Board); anything else is refused
 BOARD_QUERIES = frozenset({
-    "catalogue", "legal_placements", "value",
+    "catalogue", "max_tiles", "legal_placements", "value",
     "has_placement", "turn_options", "misfit", "tile", "tile_at", "variant_at", "tiles", "find",
     "feature", "strength", "field_cities", "feature_segments", "sides", "free_segments",
     "occupied_features", "figure", "figures_on", "figures", "segment_place",

@@ -233,7 +233,7 @@ class Blob:
         self.data = bytearray(ffi.buffer(buf, n))
         self.board_size = struct.unpack_from("<i", self.data, 12)[0]
         b = lib.cc_game_board(game._ptr)
-        self.ntiles, m = lib.cc_board_ntiles(b), game._max_tiles
+        self.ntiles, m = lib.cc_board_ntiles(b), lib.cc_board_max_tiles(b)
         self.dim = 2 * m + 3
         at = self.data.rfind(struct.pack("<iiii", m, self.ntiles, self.dim, m + 1))
         self.board = at - 8  # after the tile set pointer
@@ -271,7 +271,7 @@ class Blob:
         from sim.game import _load
 
         g = self.game
-        return _load(g.rules, g.seed, g._max_tiles, bytes(self.data))
+        return _load(g.rules, g.seed, bytes(self.data))
 
 
 def _mid_game(seed=3, decisions=24):
@@ -431,7 +431,7 @@ def test_the_reviewers_hang_is_refused_without_hanging():
         struct.pack_into("<i", data, base + 52 * seg + 4, 11)
         struct.pack_into("<i", data, base + 52 * seg + 24, 0)
         try:
-            h = _load(g.rules, g.seed, g._max_tiles, bytes(data))
+            h = _load(g.rules, g.seed, bytes(data))
         except CoreArgumentError as e:
             print("refused", e)
         else:

@@ -61,6 +61,7 @@ cc_board *cc_board_clone(const cc_board *b) {
 }
 
 int cc_board_ntiles(const cc_board *b) { return b ? b->ntiles : CC_ERR_ARG; }
+int cc_board_max_tiles(const cc_board *b) { return b ? b->max_tiles : CC_ERR_ARG; }
 
 /* The root of segment s. Unions keep every path one step long (unite); a loaded
  * state may hold longer ones, which this compresses. */

@@ -70,6 +70,8 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles);
 void cc_board_free(cc_board *b);
 cc_board *cc_board_clone(const cc_board *b);
 int cc_board_ntiles(const cc_board *b);
+/* The most tiles the board holds (a game's board: its stack, start and town halls). */
+int cc_board_max_tiles(const cc_board *b);
 
 /* All legal placements of a tile type: triples (x, y, rotation) sorted by y, x,
  * rotation; rotations that give an identical tile are listed once (the lowest).
@@ -333,8 +335,10 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
 
 /* The whole state of a game as bytes (for pickling): cc_game_save writes at most cap
  * bytes to out (out may be NULL with cap 0 to ask the size) and returns the size;
- * cc_game_load rebuilds a game over the same tile set from them, checking every
- * count and index first (a refused blob leaves *out NULL). The bytes are this
+ * cc_game_load rebuilds a game over the same tile set from them, checking first that
+ * every count and index is in range and that the board is one play could build
+ * (union-find without cycles, feature lists and aggregates matching their roots, cells
+ * and frontier; save.c): a refused blob leaves *out NULL. The bytes are this
  * build's own layout: for pickles between processes of one build, not for storage. */
 int64_t cc_game_save(const cc_game *g, uint8_t *out, int64_t cap);
 int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_game **out);

@@ -114,6 +114,5 @@ static inline int splitmix_below(uint64_t *state, int n) {
     return (int)(((unsigned __int128)splitmix_next(state) * (unsigned)n) >> 64);
 }
 
-int board_find(cc_board *b, int s);  /* find with path compression (board.c) */
 
 #endif
