@@ -1,7 +1,7 @@
 """The C core under AddressSanitizer + UBSan (brief: the core never crashes).
 
 Builds an instrumented twin of the core from the same sources, then reruns the board
-game-property, fast-path and strategy tests against it in a subprocess (CARCSIM_CORE picks the module;
+game-property, C game and strategy tests against it in a subprocess (CARCSIM_CORE picks the module;
 libasan must be preloaded into the uninstrumented Python). Any memory error or
 undefined behaviour aborts that subprocess and fails this test.
 
