@@ -184,26 +184,38 @@ static void analyze_occupancy(const cc_board *b, const variant_t *v, const celli
 
 enum { MEMO_SEGS = 2048, MEMO_POOL = 4096, FIELD_CITIES = 256 };
 
+/* What a cc_turn_options call learns of the existing features (the board does not
+ * change during it), per root: memo NULL on boards too big for the stack scratch. */
+typedef struct {
+    /* the cities a field borders: off into pool (-1 not yet), len of them, done the
+     * completed ones (all a lone field's valuation needs) */
+    int16_t off[MEMO_SEGS], len[MEMO_SEGS], done[MEMO_SEGS];
+    /* root_value and its majority holders (bit per player), once valued[r] */
+    uint8_t valued[MEMO_SEGS], holders[MEMO_SEGS];
+    double value[MEMO_SEGS];
+    int32_t pool[MEMO_POOL];
+    int32_t pool_n;
+} memo_t;
+
 typedef struct {
     const cc_board *b;
     const cc_greedy_params *p;
     int32_t *stamp;
     int32_t stampv;
-    /* the cities each existing field borders, worked out once per cc_turn_options call
-     * (the board does not change during it): memo_off[root] into pool, -1 not yet;
-     * memo_off NULL on boards too big for the stack scratch */
-    int32_t *memo_off, *memo_len, *pool;
-    int32_t pool_n;
+    memo_t *memo;
 } evalctx_t;
 
-/* Distinct city roots an existing field root borders, in the order first met. */
-static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int32_t **out) {
-    if (c->memo_off && c->memo_off[r] >= 0) {
-        *out = &c->pool[c->memo_off[r]];
-        return c->memo_len[r];
+/* Distinct city roots an existing field root borders, in the order first met; *done
+ * the completed ones among them. */
+static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int32_t **out, int *done) {
+    memo_t *m = c->memo;
+    if (m && m->off[r] >= 0) {
+        *out = &m->pool[m->off[r]];
+        *done = m->done[r];
+        return m->len[r];
     }
     const cc_board *b = c->b;
-    int n = 0, s = r;
+    int n = 0, s = r, complete = 0;
     do {
         const seg_t *sg = &b->segs[s];
         const placed_t *pl = &b->tiles[sg->tile];
@@ -211,17 +223,22 @@ static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int3
         for (; cities; cities &= cities - 1) {  /* the city bits, lowest first */
             int ci = __builtin_ctz(cities);
             int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci);
-            if (!root_in(scratch, n, cr) && n < FIELD_CITIES) scratch[n++] = cr;
+            if (!root_in(scratch, n, cr) && n < FIELD_CITIES) {
+                scratch[n++] = cr;
+                complete += b->segs[cr].open == 0;
+            }
         }
         s = sg->next;
     } while (s != r);
     *out = scratch;
-    if (c->memo_off && c->pool_n + n <= MEMO_POOL) {
-        memcpy(&c->pool[c->pool_n], scratch, (size_t)n * sizeof *scratch);
-        c->memo_off[r] = c->pool_n;
-        c->memo_len[r] = n;
-        *out = &c->pool[c->pool_n];
-        c->pool_n += n;
+    *done = complete;
+    if (m && m->pool_n + n <= MEMO_POOL) {
+        memcpy(&m->pool[m->pool_n], scratch, (size_t)n * sizeof *scratch);
+        m->off[r] = (int16_t)m->pool_n;
+        m->len[r] = (int16_t)n;
+        m->done[r] = (int16_t)complete;
+        *out = &m->pool[m->pool_n];
+        m->pool_n += n;
     }
     return n;
 }
@@ -244,35 +261,46 @@ static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
     return tiles;
 }
 
+/* The new tile's own field segments of group g: the distinct cities they border, as
+ * group ids (-1 - group), added to ids; returns the completed ones added. */
+static int own_field_cities(const trial_t *t, const variant_t *v, int g, int32_t *ids, int *nids) {
+    int done = 0;
+    for (int l = 0; l < v->def.nseg; l++) {
+        if (t->group_of[l] != g || v->def.seg_kind[l] != CC_FIELD) continue;
+        for (unsigned cities = v->def.seg_cities[l]; cities; cities &= cities - 1) {
+            int ci = __builtin_ctz(cities);
+            int32_t id = -1 - t->group_of[ci];
+            if (root_in(ids, *nids, id) || *nids >= FIELD_CITIES) continue;
+            ids[(*nids)++] = id;
+            done += t->complete[t->group_of[ci]];
+        }
+    }
+    return done;
+}
+
 /* Completed cities bordering a field: the field's existing roots plus the new tile's
  * field segments of group g; cities the new tile joins count once, as after placement. */
 static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_t *v, int g,
                                   const int32_t *roots, int nroots) {
     const cc_board *b = c->b;
     int32_t ids[FIELD_CITIES];  /* a valuation: cities past this many are not seen */
-    int nids = 0, done = 0;
+    int nids = 0, done = 0, listed;
     int32_t scratch[FIELD_CITIES];
+    const int32_t *list;
     int njoined = t ? t->njoined : 0;
+    /* one existing field and no existing city joined (most trials): its cities are
+     * distinct, none becomes the new tile's, and the new tile's own cities (group ids,
+     * negative) are none of them, so the remembered count stands; the same sum as the
+     * walk below while no cap is reached */
+    if (nroots == 1 && njoined == 0) {
+        int nlist = field_city_list(c, roots[0], scratch, &list, &listed);
+        if (!t || g < 0) return listed;
+        if (nlist + CC_MAX_SEGS <= FIELD_CITIES) return listed + own_field_cities(t, v, g, ids, &nids);
+    }
     const int32_t *joined = t ? t->joined : NULL;
     const int8_t *joined_group = t ? t->joined_group : NULL;
-    for (int i = 0; i <= nroots; i++) {
-        int s = i < nroots ? roots[i] : -1;
-        if (s < 0) { /* the new tile's own field segments of this group */
-            if (!t || g < 0) break;
-            for (int l = 0; l < v->def.nseg; l++) {
-                if (t->group_of[l] != g || v->def.seg_kind[l] != CC_FIELD) continue;
-                for (unsigned cities = v->def.seg_cities[l]; cities; cities &= cities - 1) {
-                    int ci = __builtin_ctz(cities);
-                    int32_t id = -1 - t->group_of[ci];
-                    if (root_in(ids, nids, id) || nids >= FIELD_CITIES) continue;
-                    ids[nids++] = id;
-                    done += t->complete[t->group_of[ci]];
-                }
-            }
-            break;
-        }
-        const int32_t *list;
-        int nlist = field_city_list(c, s, scratch, &list);
+    for (int i = 0; i < nroots; i++) {
+        int nlist = field_city_list(c, roots[i], scratch, &list, &listed);
         for (int k = 0; k < nlist; k++) {
             int32_t cr = list[k], id = cr;
             int complete = b->segs[cr].open == 0;
@@ -287,6 +315,7 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
             done += complete;
         }
     }
+    if (t && g >= 0) done += own_field_cities(t, v, g, ids, &nids);
     return done;
 }
 
@@ -338,11 +367,28 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
     if (!any && !fits) return;
     double before[CC_MAX_PLAYERS] = {0};
     for (int i = 0; i < t->nroots[g]; i++) {
-        const seg_t *rs = &c->b->segs[t->roots[g][i]];
+        int32_t r = t->roots[g][i];
+        const seg_t *rs = &c->b->segs[r];
         if (!rs->nfig) continue;
-        double value = root_value(c, t->roots[g][i]);
+        double value;
+        unsigned holders;
+        memo_t *m = c->memo;
+        if (m && m->valued[r]) {  /* valued for an earlier trial of this call */
+            value = m->value[r];
+            holders = m->holders[r];
+        } else {
+            value = root_value(c, r);
+            holders = 0;
+            for (int q = 0; q < np; q++)
+                if (holds_majority(rs->count, rs->strength, np, q)) holders |= 1u << q;
+            if (m) {
+                m->valued[r] = 1;
+                m->value[r] = value;
+                m->holders[r] = (uint8_t)holders;
+            }
+        }
         for (int q = 0; q < np; q++)
-            if (holds_majority(rs->count, rs->strength, np, q)) before[q] += value;
+            if (holders >> q & 1) before[q] += value;
     }
     int tiles = 0, cities = 0;
     if (t->kind[g] == CC_MONASTERY) tiles = monastery_tiles(c->b, x, y);
@@ -458,10 +504,15 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     }
     if (stamp) memset(stamp, 0, ((size_t)b->ntiles + 1) * sizeof *stamp);
     memcpy(place, rows, (size_t)nplace * 3 * sizeof *place);
-    int32_t memo_off[MEMO_SEGS], memo_len[MEMO_SEGS], pool[MEMO_POOL];
-    int memo = params && b->ntiles * CC_MAX_SEGS <= MEMO_SEGS;
-    if (memo) memset(memo_off, -1, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *memo_off);
-    evalctx_t ctx = {b, params, stamp, 0, memo ? memo_off : NULL, memo_len, pool, 0};
+    memo_t memo;  /* only the slots of placed tiles are made valid */
+    int memo_ok = params && b->ntiles * CC_MAX_SEGS <= MEMO_SEGS;
+    if (memo_ok) {
+        size_t slots = (size_t)b->ntiles * CC_MAX_SEGS;
+        memset(memo.off, -1, slots * sizeof *memo.off);
+        memset(memo.valued, 0, slots * sizeof *memo.valued);
+        memo.pool_n = 0;
+    }
+    evalctx_t ctx = {b, params, stamp, 0, memo_ok ? &memo : NULL};
     int n = 0, rc = 0;
     cellinfo_t ci = {.present = {0}};
     monasteries_t mons = {.nomon = -1};
