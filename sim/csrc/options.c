@@ -15,6 +15,7 @@ typedef struct {
     int32_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
     uint16_t count[CC_MAX_SEGS][CC_MAX_PLAYERS], strength[CC_MAX_SEGS][CC_MAX_PLAYERS];
     int8_t complete[CC_MAX_SEGS];
+    uint16_t segs_of[CC_MAX_SEGS];      /* the new tile's segments in each group, a bit each */
     /* the existing cities the new tile joins, and the group each joins (a root is in
      * one group at most: segments reaching one feature are one group) */
     int njoined;
@@ -27,6 +28,9 @@ static int root_in(const int32_t *list, int n, int32_t r) {
         if (list[i] == r) return 1;
     return 0;
 }
+
+/* Each segment its own set, copied in one go (a loop of byte stores costs more). */
+static const int8_t SINGLETONS[CC_MAX_SEGS] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
 
 static int lfind(int8_t *p, int s) {
     while (p[s] != s) s = p[s];
@@ -99,7 +103,7 @@ static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *
     return n;
 }
 
-static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, int np, trial_t *t) {
+static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_t *t) {
     int nseg = v->def.nseg;
     int32_t segroots[CC_MAX_SEGS][8], root[MAX_LINKS];
     int8_t seg[MAX_LINKS];
@@ -109,7 +113,7 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, int np
         if (!root_in(segroots[seg[i]], nsr[seg[i]], root[i])) segroots[seg[i]][nsr[seg[i]]++] = root[i];
     /* segments of the new tile that reach the same existing feature become one */
     int8_t par[CC_MAX_SEGS];
-    for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
+    memcpy(par, SINGLETONS, sizeof par);
     for (int i = 1; i < nlinks; i++)
         for (int j = 0; j < i; j++)
             if (root[j] == root[i] && seg[j] != seg[i]
@@ -126,11 +130,13 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, int np
             t->kind[g] = v->def.seg_kind[s];
             t->nroots[g] = t->complete[g] = 0;
             t->open[g] = t->coats[g] = t->nfig[g] = 0;
+            t->segs_of[g] = 0;
             memset(t->count[g], 0, sizeof t->count[g]);
             memset(t->strength[g], 0, sizeof t->strength[g]);
         }
         int g = gid[rep];
         t->group_of[s] = (int8_t)g;
+        t->segs_of[g] = (uint16_t)(t->segs_of[g] | 1u << s);
         t->coats[g] = (int32_t)(t->coats[g] + v->def.seg_coats[s]);
         if (v->def.seg_kind[s] == CC_CITY || v->def.seg_kind[s] == CC_ROAD)
             t->open[g] = (int32_t)(t->open[g] + v->nedges[s] - matched[s]);
@@ -142,7 +148,9 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, int np
             t->open[g] = (int32_t)(t->open[g] + rs->open);
             t->coats[g] = (int32_t)(t->coats[g] + rs->coats);
             t->nfig[g] = (int32_t)(t->nfig[g] + rs->nfig);
-            for (int q = 0; q < np; q++) {  /* no figure is any other player's */
+            /* every slot, not only the players': a fixed count the compiler unrolls,
+             * and the slots past the players hold no figure (they add 0) */
+            for (int q = 0; q < CC_MAX_PLAYERS; q++) {
                 t->count[g][q] = (uint16_t)(t->count[g][q] + rs->count[q]);
                 t->strength[g][q] = (uint16_t)(t->strength[g][q] + rs->strength[q]);
             }
@@ -265,8 +273,8 @@ static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
  * group ids (-1 - group), added to ids; returns the completed ones added. */
 static int own_field_cities(const trial_t *t, const variant_t *v, int g, int32_t *ids, int *nids) {
     int done = 0;
-    for (int l = 0; l < v->def.nseg; l++) {
-        if (t->group_of[l] != g || v->def.seg_kind[l] != CC_FIELD) continue;
+    for (unsigned segs = t->segs_of[g]; segs; segs &= segs - 1) {  /* a group is of one kind */
+        int l = __builtin_ctz(segs);
         for (unsigned cities = v->def.seg_cities[l]; cities; cities &= cities - 1) {
             int ci = __builtin_ctz(cities);
             int32_t id = -1 - t->group_of[ci];
@@ -344,25 +352,39 @@ static double root_value(evalctx_t *c, int32_t r) {
 
 enum { MAX_RULES = 8 };
 
-/* Whether `rule` lets a figure go on group g of a trial. */
-static int rule_fits(const cc_figure_rule *rule, const trial_t *t, int g) {
-    return (rule->segment_kinds & (1 << t->kind[g])) && !(rule->needs_free && t->nfig[g]);
+/* Which rules let a figure go on a feature, by its kind and whether it already holds a
+ * figure: a bit per rule, in the rules' order. Made once per call, so a trial's group
+ * asks one table entry instead of every rule. */
+typedef uint8_t rule_masks_t[4][2];
+
+static void rule_masks(const cc_figure_rule *rules, int nrules, rule_masks_t masks) {
+    for (int kind = 0; kind < 4; kind++)
+        for (int busy = 0; busy < 2; busy++) {
+            unsigned m = 0;
+            for (int r = 0; r < nrules; r++)
+                if ((rules[r].segment_kinds & (1 << kind)) && !(rules[r].needs_free && busy)) m |= 1u << r;
+            masks[kind][busy] = (uint8_t)m;
+        }
+}
+
+/* The rules that let a figure go on group g of a trial. */
+static unsigned group_fits(const rule_masks_t masks, const trial_t *t, int g) {
+    return masks[t->kind[g]][t->nfig[g] != 0];
 }
 
 /* Gains of every player from group g: `without` any new figure, and `with[r]` when the
- * deciding player adds the figure of rules[r] there (for the rules that fit). */
+ * deciding player adds the figure of rules[r] there, for the rules in `fits` (the only
+ * ones written, and the only ones read). */
 static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
-                        const cc_figure_rule *rules, int nrules, double *without,
+                        const cc_figure_rule *rules, unsigned fits, double *without,
                         double (*with)[CC_MAX_PLAYERS]) {
     const cc_greedy_params *p = c->p;
-    int np = p->nplayers, me = p->player, any = 0, fits = 0;
-    for (int q = 0; q < np; q++) {
+    int np = p->nplayers, me = p->player, any = 0;
+    /* every slot: a fixed count is a few stores, not a memset call; the slots past the
+     * players hold no figure */
+    for (int q = 0; q < CC_MAX_PLAYERS; q++) {
         without[q] = 0.0;
-        any |= t->count[g][q] != 0;
-    }
-    for (int r = 0; r < nrules; r++) {
-        for (int q = 0; q < np; q++) with[r][q] = 0.0;
-        fits |= rule_fits(&rules[r], t, g);
+        any |= t->count[g][q];
     }
     if (!any && !fits) return;
     double before[CC_MAX_PLAYERS] = {0};
@@ -397,8 +419,8 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
     double after = weighted_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
     for (int q = 0; q < np; q++)
         without[q] = (holds_majority(t->count[g], t->strength[g], np, q) ? after : 0.0) - before[q];
-    for (int r = 0; r < nrules; r++) {
-        if (!rule_fits(&rules[r], t, g)) continue;
+    for (unsigned m = fits; m; m &= m - 1) {
+        int r = __builtin_ctz(m);
         uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
         memcpy(count, t->count[g], sizeof count);
         memcpy(strength, t->strength[g], sizeof strength);
@@ -518,13 +540,15 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     monasteries_t mons = {.nomon = -1};
     held_t held = {0};
     if (params) held_monasteries(b, &held);
+    rule_masks_t masks;
+    rule_masks(rules, nrules, masks);
     for (int i = 0; i < nplace && rc == 0; i++) {
         int x = place[3 * i], y = place[3 * i + 1], r = place[3 * i + 2];
         const variant_t *v = variant(b, type, r);
         /* (a seat with no figure to place and no valuation asked needs no analysis) */
         if ((params || nrules) && (i == 0 || x != ci.x || y != ci.y)) cell_info(b, x, y, &ci);
         trial_t t;
-        if (params) analyze(b, v, &ci, params->nplayers, &t);
+        if (params) analyze(b, v, &ci, &t);
         else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: rule_fits only */
         double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
@@ -532,7 +556,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         if (params) {
             int me = params->player;
             for (int g = 0; g < t.ngroups; g++) {
-                group_gains(&ctx, &t, v, x, y, g, rules, nrules, without[g], with[g]);
+                group_gains(&ctx, &t, v, x, y, g, rules, group_fits(masks, &t, g), without[g], with[g]);
                 for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
                 if (t.complete[g] && t.kind[g] != CC_FIELD)
                     for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
@@ -552,10 +576,11 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         row[0] = x; row[1] = y; row[2] = r; row[3] = -1; row[4] = -1;
         if (params) values[n / 5] = base;
         n += 5;
-        for (int s = 0; s < v->def.nseg && rc == 0; s++) {
+        /* (no rule: t may be unset, see above) */
+        for (int s = 0; nrules && s < v->def.nseg && rc == 0; s++) {
           int g = t.group_of[s];
-          for (int k = 0; k < nrules; k++) {
-            if (!rule_fits(&rules[k], &t, g)) continue;
+          for (unsigned fits = group_fits(masks, &t, g); fits; fits &= fits - 1) {
+            int k = __builtin_ctz(fits);
             if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
             row = &rows[n];
             row[0] = x; row[1] = y; row[2] = r; row[3] = rules[k].kind; row[4] = s;
@@ -591,8 +616,11 @@ int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind
     trial_t t;
     cellinfo_t c;
     cell_info(b, x, y, &c);
-    analyze(b, v, &c, CC_MAX_PLAYERS, &t);
+    analyze(b, v, &c, &t);
+    rule_masks_t masks;
+    rule_masks(rules, nrules, masks);
+    unsigned fits = group_fits(masks, &t, t.group_of[seg]);
     for (int k = 0; k < nrules; k++)
-        if (rules[k].kind == kind && rule_fits(&rules[k], &t, t.group_of[seg])) return 1;
+        if (rules[k].kind == kind && (fits >> k & 1)) return 1;
     return 0;
 }
