@@ -388,7 +388,7 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
     }
     if (!any && !fits) return;
     double before[CC_MAX_PLAYERS] = {0};
-    for (int i = 0; i < t->nroots[g]; i++) {
+    for (int i = 0; any && i < t->nroots[g]; i++) {
         int32_t r = t->roots[g][i];
         const seg_t *rs = &c->b->segs[r];
         if (!rs->nfig) continue;
@@ -417,6 +417,17 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
     else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
     double after = weighted_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
+    if (!any) {
+        /* nobody's figure there (so none scores in a root: `before` is all 0): without
+         * stays 0, and a figure makes the deciding player the only holder, if it scores
+         * (what holds_majority says; x - 0.0 is x) */
+        for (unsigned m = fits; m; m &= m - 1) {
+            int r = __builtin_ctz(m);
+            for (int q = 0; q < CC_MAX_PLAYERS; q++) with[r][q] = 0.0;
+            with[r][me] = (uint16_t)rules[r].scores ? after : 0.0;
+        }
+        return;
+    }
     for (int q = 0; q < np; q++)
         without[q] = (holds_majority(t->count[g], t->strength[g], np, q) ? after : 0.0) - before[q];
     for (unsigned m = fits; m; m &= m - 1) {
