@@ -105,46 +105,48 @@ static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *
 
 static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_t *t) {
     int nseg = v->def.nseg;
-    int32_t segroots[CC_MAX_SEGS][8], root[MAX_LINKS];
+    int32_t root[MAX_LINKS];
     int8_t seg[MAX_LINKS];
-    int nsr[CC_MAX_SEGS] = {0}, matched[CC_MAX_SEGS] = {0};
+    int matched[CC_MAX_SEGS] = {0};
     int nlinks = links(v, c, seg, root, matched);
-    for (int i = 0; i < nlinks; i++)
-        if (!root_in(segroots[seg[i]], nsr[seg[i]], root[i])) segroots[seg[i]][nsr[seg[i]]++] = root[i];
-    /* segments of the new tile that reach the same existing feature become one */
+    /* each segment's links, a bit per link (so its roots come in link order), and the
+     * segments of the new tile that reach the same existing feature become one */
+    unsigned seglinks[CC_MAX_SEGS] = {0};
     int8_t par[CC_MAX_SEGS];
     memcpy(par, SINGLETONS, sizeof par);
-    for (int i = 1; i < nlinks; i++)
+    for (int i = 0; i < nlinks; i++) {
+        seglinks[seg[i]] |= 1u << i;
         for (int j = 0; j < i; j++)
             if (root[j] == root[i] && seg[j] != seg[i]
                 && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]])
                 par[lfind(par, seg[i])] = (int8_t)lfind(par, seg[j]);
-    t->ngroups = 0;  /* each group's fields are cleared when it is made */
-    int8_t gid[CC_MAX_SEGS];
+    }
+    /* counts kept in ints until the end: a store to an int8_t field may alias any
+     * other, which would make the compiler reload them all */
+    int ngroups = 0, nroots[CC_MAX_SEGS];
+    int8_t gid[CC_MAX_SEGS], group_of[CC_MAX_SEGS] = {0};
     memset(gid, -1, sizeof gid);
     for (int s = 0; s < nseg; s++) {
-        int rep = lfind(par, s);
-        if (gid[rep] < 0) {
-            int g = t->ngroups++;
+        int rep = lfind(par, s), g = gid[rep];
+        if (g < 0) {  /* each group's fields are cleared when it is made */
+            g = ngroups++;
             gid[rep] = (int8_t)g;
-            t->kind[g] = v->def.seg_kind[s];
-            t->nroots[g] = t->complete[g] = 0;
+            nroots[g] = 0;
             t->open[g] = t->coats[g] = t->nfig[g] = 0;
             t->segs_of[g] = 0;
             memset(t->count[g], 0, sizeof t->count[g]);
             memset(t->strength[g], 0, sizeof t->strength[g]);
         }
-        int g = gid[rep];
-        t->group_of[s] = (int8_t)g;
+        group_of[s] = (int8_t)g;
         t->segs_of[g] = (uint16_t)(t->segs_of[g] | 1u << s);
         t->coats[g] = (int32_t)(t->coats[g] + v->def.seg_coats[s]);
         if (v->def.seg_kind[s] == CC_CITY || v->def.seg_kind[s] == CC_ROAD)
             t->open[g] = (int32_t)(t->open[g] + v->nedges[s] - matched[s]);
-        for (int i = 0; i < nsr[s]; i++) {
-            int32_t r = segroots[s][i];
-            if (root_in(t->roots[g], t->nroots[g], r)) continue;
+        for (unsigned m = seglinks[s]; m; m &= m - 1) {
+            int32_t r = root[__builtin_ctz(m)];
+            if (root_in(t->roots[g], nroots[g], r)) continue;
             const seg_t *rs = &b->segs[r];
-            t->roots[g][t->nroots[g]++] = r;
+            t->roots[g][nroots[g]++] = r;
             t->open[g] = (int32_t)(t->open[g] + rs->open);
             t->coats[g] = (int32_t)(t->coats[g] + rs->coats);
             t->nfig[g] = (int32_t)(t->nfig[g] + rs->nfig);
@@ -156,14 +158,21 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
             }
         }
     }
+    memcpy(t->group_of, group_of, sizeof group_of);
+    t->ngroups = ngroups;
     t->njoined = 0;
-    for (int g = 0; g < t->ngroups; g++) {
-        for (int k = 0; k < t->nroots[g] && t->kind[g] == CC_CITY; k++) {
-            t->joined[t->njoined] = t->roots[g][k];
-            t->joined_group[t->njoined++] = (int8_t)g;
-        }
-        if (t->kind[g] == CC_CITY || t->kind[g] == CC_ROAD) t->complete[g] = t->open[g] == 0;
-        if (t->kind[g] == CC_MONASTERY) t->complete[g] = cell_around(b, c) == 8;
+    for (int g = 0; g < ngroups; g++) {
+        int kind = v->def.seg_kind[__builtin_ctz(t->segs_of[g])];  /* its first segment's */
+        t->kind[g] = (int8_t)kind;
+        t->nroots[g] = (int8_t)nroots[g];
+        if (kind == CC_CITY)
+            for (int k = 0; k < nroots[g]; k++) {
+                t->joined[t->njoined] = t->roots[g][k];
+                t->joined_group[t->njoined++] = (int8_t)g;
+            }
+        t->complete[g] = 0;
+        if (kind == CC_CITY || kind == CC_ROAD) t->complete[g] = t->open[g] == 0;
+        if (kind == CC_MONASTERY) t->complete[g] = cell_around(b, c) == 8;
     }
 }
 
