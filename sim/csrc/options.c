@@ -54,8 +54,14 @@ typedef struct {
 static void cell_info(const cc_board *b, int x, int y, cellinfo_t *c) {
     c->x = x;
     c->y = y;
+    /* the neighbours' cells by offset from this one, which is never on the outermost
+     * ring (cc_legal_placements, cc_misfit); else each is asked of cell() */
+    int here = cell(b, x, y), dim = b->dim, gx = x + b->origin, gy = y + b->origin;
+    int inside = here >= 0 && gx >= 1 && gy >= 1 && gx < dim - 1 && gy < dim - 1;
+    const int step[4] = {dim, 1, -dim, -1};  /* N E S W: y grows to the north */
     for (int e = 0; e < 4; e++) {
-        int t = b->grid[cell(b, x + DX[e], y + DY[e])];
+        int at = inside ? here + step[e] : cell(b, x + DX[e], y + DY[e]);
+        int t = at >= 0 ? b->grid[at] : -1;
         c->present[e] = t >= 0;
         if (t < 0) continue;
         const placed_t *p = &b->tiles[t];
