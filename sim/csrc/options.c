@@ -389,8 +389,8 @@ static unsigned group_fits(const rule_masks_t masks, const trial_t *t, int g) {
 
 /* Gains of every player from group g: `without` any new figure, and `with[r]` when the
  * deciding player adds the figure of rules[r] there, for the rules in `fits` (the only
- * ones written, and the only ones read). */
-static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
+ * ones written, and the only ones read). Returns 0 if `without` is all 0.0. */
+static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
                         const cc_figure_rule *rules, unsigned fits, double *without,
                         double (*with)[CC_MAX_PLAYERS]) {
     const cc_greedy_params *p = c->p;
@@ -401,7 +401,7 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
         without[q] = 0.0;
         any |= t->count[g][q];
     }
-    if (!any && !fits) return;
+    if (!any && !fits) return 0;
     double before[CC_MAX_PLAYERS] = {0};
     for (int i = 0; any && i < t->nroots[g]; i++) {
         int32_t r = t->roots[g][i];
@@ -441,7 +441,7 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
             for (int q = 0; q < CC_MAX_PLAYERS; q++) with[r][q] = 0.0;
             with[r][me] = (uint16_t)rules[r].scores ? after : 0.0;
         }
-        return;
+        return 0;
     }
     for (int q = 0; q < np; q++)
         without[q] = (holds_majority(t->count[g], t->strength[g], np, q) ? after : 0.0) - before[q];
@@ -455,6 +455,7 @@ static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int 
         for (int q = 0; q < np; q++)
             with[r][q] = (holds_majority(count, strength, np, q) ? after : 0.0) - before[q];
     }
+    return 1;
 }
 
 static double combine(const cc_greedy_params *p, const double *gain, int supply_change) {
@@ -582,8 +583,9 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         if (params) {
             int me = params->player;
             for (int g = 0; g < t.ngroups; g++) {
-                group_gains(&ctx, &t, v, x, y, g, rules, group_fits(masks, &t, g), without[g], with[g]);
-                for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
+                /* adding 0.0 changes no sum (a gain is never -0.0: it starts at +0.0) */
+                if (group_gains(&ctx, &t, v, x, y, g, rules, group_fits(masks, &t, g), without[g], with[g]))
+                    for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
                 if (t.complete[g] && t.kind[g] != CC_FIELD)
                     for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
             }
