@@ -43,10 +43,10 @@ enum { MAX_LINKS = 4 * 3 };  /* per edge: a city or road, and two field halves *
  * so worked out once per cell (the placements come sorted by cell). */
 typedef struct {
     int x, y;
-    int8_t present[4];       /* a tile on that side */
+    unsigned sides;          /* bit e: a tile on side e */
+    unsigned halves;         /* bit h: that tile has a field on half-edge h's partner */
     int8_t their_edge[4];    /* the edge type it shows this cell */
     int8_t theirs[4];        /* its city or road segment on that edge, -1 if none */
-    int8_t ft[8];            /* its field segment on the partner of each half-edge */
     int32_t theirs_root[4], ft_root[8];  /* their features' roots */
     int around;              /* tiles among the 8 around (R-BASE-5), -1 not yet known */
 } cellinfo_t;
@@ -59,11 +59,12 @@ static void cell_info(const cc_board *b, int x, int y, cellinfo_t *c) {
     int here = cell(b, x, y), dim = b->dim, gx = x + b->origin, gy = y + b->origin;
     int inside = here >= 0 && gx >= 1 && gy >= 1 && gx < dim - 1 && gy < dim - 1;
     const int step[4] = {dim, 1, -dim, -1};  /* N E S W: y grows to the north */
+    c->sides = c->halves = 0;
     for (int e = 0; e < 4; e++) {
         int at = inside ? here + step[e] : cell(b, x + DX[e], y + DY[e]);
         int t = at >= 0 ? b->grid[at] : -1;
-        c->present[e] = t >= 0;
         if (t < 0) continue;
+        c->sides |= 1u << e;
         const placed_t *p = &b->tiles[t];
         const variant_t *w = variant(b, p->type, p->rot);
         int theirs = w->edge_seg[(e + 2) % 4];
@@ -72,8 +73,9 @@ static void cell_info(const cc_board *b, int x, int y, cellinfo_t *c) {
         c->theirs_root[e] = theirs >= 0 ? find_const(b, t * CC_MAX_SEGS + theirs) : -1;
         for (int h = 2 * e; h < 2 * e + 2; h++) {
             int ft = w->half_seg[HALF_PARTNER[h]];
-            c->ft[h] = (int8_t)ft;
-            c->ft_root[h] = ft >= 0 ? find_const(b, t * CC_MAX_SEGS + ft) : -1;
+            if (ft < 0) continue;
+            c->halves |= 1u << h;
+            c->ft_root[h] = find_const(b, t * CC_MAX_SEGS + ft);
         }
     }
     c->around = -1;  /* worked out when a monastery asks (cell_around) */
@@ -89,8 +91,8 @@ static int cell_around(const cc_board *b, cellinfo_t *c) {
  * closes: 2 a matched edge, 1 an edge a town hall closes. Returns the pair count. */
 static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *root, int *matched) {
     int n = 0;
-    for (int e = 0; e < 4; e++) {
-        if (!c->present[e]) continue;
+    for (unsigned sides = c->sides; sides; sides &= sides - 1) {  /* in edge order */
+        int e = __builtin_ctz(sides);
         int mine = v->edge_seg[e], theirs = c->theirs[e];
         if (mine >= 0 && theirs >= 0 && v->def.edges[e] == c->their_edge[e]) {
             root[n] = c->theirs_root[e];
@@ -99,9 +101,9 @@ static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *
         } else if (mine >= 0 && matched) {
             matched[mine] += 1;  /* a town hall closes this edge */
         }
-        for (int h = 2 * e; h < 2 * e + 2; h++) {
-            int fm = v->half_seg[h];
-            if (fm < 0 || c->ft[h] < 0) continue;
+        for (unsigned halves = c->halves >> 2 * e & 3; halves; halves &= halves - 1) {
+            int h = 2 * e + __builtin_ctz(halves), fm = v->half_seg[h];
+            if (fm < 0) continue;
             root[n] = c->ft_root[h];
             seg[n++] = (int8_t)fm;
         }
@@ -563,7 +565,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     }
     evalctx_t ctx = {b, params, stamp, 0, memo_ok ? &memo : NULL};
     int n = 0, rc = 0;
-    cellinfo_t ci = {.present = {0}};
+    cellinfo_t ci = {.sides = 0};
     monasteries_t mons = {.nomon = -1};
     held_t held = {0};
     if (params) held_monasteries(b, &held);
