@@ -13,7 +13,9 @@ typedef struct {
     int8_t nroots[CC_MAX_SEGS];
     int32_t roots[CC_MAX_SEGS][8];      /* existing features joined (roots) */
     int32_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
-    uint16_t count[CC_MAX_SEGS][CC_MAX_PLAYERS], strength[CC_MAX_SEGS][CC_MAX_PLAYERS];
+    struct {  /* side by side, so a new group clears both in one go */
+        uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
+    } figs[CC_MAX_SEGS];
     int8_t complete[CC_MAX_SEGS];
     uint16_t segs_of[CC_MAX_SEGS];      /* the new tile's segments in each group, a bit each */
     /* the existing cities the new tile joins, and the group each joins (a root is in
@@ -122,12 +124,15 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
     unsigned seglinks[CC_MAX_SEGS] = {0};
     int8_t par[CC_MAX_SEGS];
     memcpy(par, SINGLETONS, sizeof par);
+    int merged = 0;
     for (int i = 0; i < nlinks; i++) {
         seglinks[seg[i]] |= 1u << i;
         for (int j = 0; j < i; j++)
             if (root[j] == root[i] && seg[j] != seg[i]
-                && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]])
+                && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]]) {
                 par[lfind(par, seg[i])] = (int8_t)lfind(par, seg[j]);
+                merged = 1;
+            }
     }
     /* counts kept in ints until the end: a store to an int8_t field may alias any
      * other, which would make the compiler reload them all */
@@ -135,15 +140,16 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
     int8_t gid[CC_MAX_SEGS], group_of[CC_MAX_SEGS] = {0};
     memset(gid, -1, sizeof gid);
     for (int s = 0; s < nseg; s++) {
-        int rep = lfind(par, s), g = gid[rep];
+        /* groups numbered in the order of their first segment: without a merge (nearly
+         * every trial) each segment is its own group, numbered as itself */
+        int rep = merged ? lfind(par, s) : s, g = merged ? gid[rep] : -1;
         if (g < 0) {  /* each group's fields are cleared when it is made */
             g = ngroups++;
             gid[rep] = (int8_t)g;
             nroots[g] = 0;
             t->open[g] = t->coats[g] = t->nfig[g] = 0;
             t->segs_of[g] = 0;
-            memset(t->count[g], 0, sizeof t->count[g]);
-            memset(t->strength[g], 0, sizeof t->strength[g]);
+            memset(&t->figs[g], 0, sizeof t->figs[g]);
         }
         group_of[s] = (int8_t)g;
         t->segs_of[g] = (uint16_t)(t->segs_of[g] | 1u << s);
@@ -161,8 +167,8 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
             /* every slot, not only the players': a fixed count the compiler unrolls,
              * and the slots past the players hold no figure (they add 0) */
             for (int q = 0; q < CC_MAX_PLAYERS; q++) {
-                t->count[g][q] = (uint16_t)(t->count[g][q] + rs->count[q]);
-                t->strength[g][q] = (uint16_t)(t->strength[g][q] + rs->strength[q]);
+                t->figs[g].count[q] = (uint16_t)(t->figs[g].count[q] + rs->count[q]);
+                t->figs[g].strength[q] = (uint16_t)(t->figs[g].strength[q] + rs->strength[q]);
             }
         }
     }
@@ -401,7 +407,7 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
      * players hold no figure */
     for (int q = 0; q < CC_MAX_PLAYERS; q++) {
         without[q] = 0.0;
-        any |= t->count[g][q];
+        any |= t->figs[g].count[q];
     }
     if (!any && !fits) return 0;
     double before[CC_MAX_PLAYERS] = {0};
@@ -446,12 +452,12 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
         return 0;
     }
     for (int q = 0; q < np; q++)
-        without[q] = (holds_majority(t->count[g], t->strength[g], np, q) ? after : 0.0) - before[q];
+        without[q] = (holds_majority(t->figs[g].count, t->figs[g].strength, np, q) ? after : 0.0) - before[q];
     for (unsigned m = fits; m; m &= m - 1) {
         int r = __builtin_ctz(m);
         uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
-        memcpy(count, t->count[g], sizeof count);
-        memcpy(strength, t->strength[g], sizeof strength);
+        memcpy(count, t->figs[g].count, sizeof count);
+        memcpy(strength, t->figs[g].strength, sizeof strength);
         count[me] = (uint16_t)(count[me] + rules[r].scores);
         strength[me] = (uint16_t)(strength[me] + rules[r].strength);
         for (int q = 0; q < np; q++)
