@@ -378,7 +378,7 @@ enum { MAX_RULES = 8 };
 /* Which rules let a figure go on a feature, by its kind and whether it already holds a
  * figure: a bit per rule, in the rules' order. Made once per call, so a trial's group
  * asks one table entry instead of every rule. */
-typedef uint8_t rule_masks_t[4][2];
+typedef uint8_t rule_masks_t[4][2];  /* kinds 0..3: cc_tileset_add rejects others */
 
 static void rule_masks(const cc_figure_rule *rules, int nrules, rule_masks_t masks) {
     for (int kind = 0; kind < 4; kind++)
