@@ -190,7 +190,7 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
     }
 }
 
-/* What rule_fits needs of a trial, and nothing more (no valuation asked): each new
+/* What group_fits needs of a trial, and nothing more (no valuation asked): each new
  * segment's group (segments reaching one existing feature are one group, as in
  * analyze), its kind, and whether it would hold a figure (nfig 0 or 1). */
 static void analyze_occupancy(const cc_board *b, const variant_t *v, const cellinfo_t *c, trial_t *t) {
@@ -399,8 +399,8 @@ static unsigned group_fits(const rule_masks_t masks, const trial_t *t, int g) {
  * deciding player adds the figure of rules[r] there, for the rules in `fits` (the only
  * ones written, and the only ones read). Returns 0 if `without` is all 0.0. */
 static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
-                        const cc_figure_rule *rules, unsigned fits, double *without,
-                        double (*with)[CC_MAX_PLAYERS]) {
+                       const cc_figure_rule *rules, unsigned fits, double *without,
+                       double (*with)[CC_MAX_PLAYERS]) {
     const cc_greedy_params *p = c->p;
     int np = p->nplayers, me = p->player, any = 0;
     /* every slot: a fixed count is a few stores, not a memset call; the slots past the
@@ -584,7 +584,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         if ((params || nrules) && (i == 0 || x != ci.x || y != ci.y)) cell_info(b, x, y, &ci);
         trial_t t;
         if (params) analyze(b, v, &ci, &t);
-        else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: rule_fits only */
+        else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: group_fits only */
         double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
         int returned = 0;
