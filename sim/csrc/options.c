@@ -13,8 +13,11 @@ typedef struct {
     int8_t nroots[CC_MAX_SEGS];
     int32_t roots[CC_MAX_SEGS][8];      /* existing features joined (roots) */
     int32_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
-    uint16_t count[CC_MAX_SEGS][CC_MAX_PLAYERS], strength[CC_MAX_SEGS][CC_MAX_PLAYERS];
+    struct {  /* side by side, so a new group clears both in one go */
+        uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
+    } figs[CC_MAX_SEGS];
     int8_t complete[CC_MAX_SEGS];
+    uint16_t segs_of[CC_MAX_SEGS];      /* the new tile's segments in each group, a bit each */
     /* the existing cities the new tile joins, and the group each joins (a root is in
      * one group at most: segments reaching one feature are one group) */
     int njoined;
@@ -28,6 +31,9 @@ static int root_in(const int32_t *list, int n, int32_t r) {
     return 0;
 }
 
+/* Each segment its own set, copied in one go (a loop of byte stores costs more). */
+static const int8_t SINGLETONS[CC_MAX_SEGS] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+
 static int lfind(int8_t *p, int s) {
     while (p[s] != s) s = p[s];
     return s;
@@ -39,10 +45,10 @@ enum { MAX_LINKS = 4 * 3 };  /* per edge: a city or road, and two field halves *
  * so worked out once per cell (the placements come sorted by cell). */
 typedef struct {
     int x, y;
-    int8_t present[4];       /* a tile on that side */
+    unsigned sides;          /* bit e: a tile on side e */
+    unsigned halves;         /* bit h: that tile has a field on half-edge h's partner */
     int8_t their_edge[4];    /* the edge type it shows this cell */
     int8_t theirs[4];        /* its city or road segment on that edge, -1 if none */
-    int8_t ft[8];            /* its field segment on the partner of each half-edge */
     int32_t theirs_root[4], ft_root[8];  /* their features' roots */
     int around;              /* tiles among the 8 around (R-BASE-5), -1 not yet known */
 } cellinfo_t;
@@ -50,10 +56,17 @@ typedef struct {
 static void cell_info(const cc_board *b, int x, int y, cellinfo_t *c) {
     c->x = x;
     c->y = y;
+    /* the neighbours' cells by offset from this one, which is never on the outermost
+     * ring (cc_legal_placements, cc_misfit); else each is asked of cell() */
+    int here = cell(b, x, y), dim = b->dim, gx = x + b->origin, gy = y + b->origin;
+    int inside = here >= 0 && gx >= 1 && gy >= 1 && gx < dim - 1 && gy < dim - 1;
+    const int step[4] = {dim, 1, -dim, -1};  /* N E S W: y grows to the north */
+    c->sides = c->halves = 0;
     for (int e = 0; e < 4; e++) {
-        int t = b->grid[cell(b, x + DX[e], y + DY[e])];
-        c->present[e] = t >= 0;
+        int at = inside ? here + step[e] : cell(b, x + DX[e], y + DY[e]);
+        int t = at >= 0 ? b->grid[at] : -1;
         if (t < 0) continue;
+        c->sides |= 1u << e;
         const placed_t *p = &b->tiles[t];
         const variant_t *w = variant(b, p->type, p->rot);
         int theirs = w->edge_seg[(e + 2) % 4];
@@ -62,8 +75,9 @@ static void cell_info(const cc_board *b, int x, int y, cellinfo_t *c) {
         c->theirs_root[e] = theirs >= 0 ? find_const(b, t * CC_MAX_SEGS + theirs) : -1;
         for (int h = 2 * e; h < 2 * e + 2; h++) {
             int ft = w->half_seg[HALF_PARTNER[h]];
-            c->ft[h] = (int8_t)ft;
-            c->ft_root[h] = ft >= 0 ? find_const(b, t * CC_MAX_SEGS + ft) : -1;
+            if (ft < 0) continue;
+            c->halves |= 1u << h;
+            c->ft_root[h] = find_const(b, t * CC_MAX_SEGS + ft);
         }
     }
     c->around = -1;  /* worked out when a monastery asks (cell_around) */
@@ -79,8 +93,8 @@ static int cell_around(const cc_board *b, cellinfo_t *c) {
  * closes: 2 a matched edge, 1 an edge a town hall closes. Returns the pair count. */
 static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *root, int *matched) {
     int n = 0;
-    for (int e = 0; e < 4; e++) {
-        if (!c->present[e]) continue;
+    for (unsigned sides = c->sides; sides; sides &= sides - 1) {  /* in edge order */
+        int e = __builtin_ctz(sides);
         int mine = v->edge_seg[e], theirs = c->theirs[e];
         if (mine >= 0 && theirs >= 0 && v->def.edges[e] == c->their_edge[e]) {
             root[n] = c->theirs_root[e];
@@ -89,9 +103,9 @@ static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *
         } else if (mine >= 0 && matched) {
             matched[mine] += 1;  /* a town hall closes this edge */
         }
-        for (int h = 2 * e; h < 2 * e + 2; h++) {
-            int fm = v->half_seg[h];
-            if (fm < 0 || c->ft[h] < 0) continue;
+        for (unsigned halves = c->halves >> 2 * e & 3; halves; halves &= halves - 1) {
+            int h = 2 * e + __builtin_ctz(halves), fm = v->half_seg[h];
+            if (fm < 0) continue;
             root[n] = c->ft_root[h];
             seg[n++] = (int8_t)fm;
         }
@@ -99,67 +113,84 @@ static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *
     return n;
 }
 
-static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, int np, trial_t *t) {
+static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_t *t) {
     int nseg = v->def.nseg;
-    int32_t segroots[CC_MAX_SEGS][8], root[MAX_LINKS];
+    int32_t root[MAX_LINKS];
     int8_t seg[MAX_LINKS];
-    int nsr[CC_MAX_SEGS] = {0}, matched[CC_MAX_SEGS] = {0};
+    int matched[CC_MAX_SEGS] = {0};
     int nlinks = links(v, c, seg, root, matched);
-    for (int i = 0; i < nlinks; i++)
-        if (!root_in(segroots[seg[i]], nsr[seg[i]], root[i])) segroots[seg[i]][nsr[seg[i]]++] = root[i];
-    /* segments of the new tile that reach the same existing feature become one */
+    /* each segment's links, a bit per link (so its roots come in link order), and the
+     * segments of the new tile that reach the same existing feature become one */
+    unsigned seglinks[CC_MAX_SEGS] = {0};
     int8_t par[CC_MAX_SEGS];
-    for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
-    for (int i = 1; i < nlinks; i++)
+    memcpy(par, SINGLETONS, sizeof par);
+    int merged = 0;
+    for (int i = 0; i < nlinks; i++) {
+        seglinks[seg[i]] |= 1u << i;
         for (int j = 0; j < i; j++)
             if (root[j] == root[i] && seg[j] != seg[i]
-                && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]])
+                && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]]) {
                 par[lfind(par, seg[i])] = (int8_t)lfind(par, seg[j]);
-    t->ngroups = 0;  /* each group's fields are cleared when it is made */
-    int8_t gid[CC_MAX_SEGS];
+                merged = 1;
+            }
+    }
+    /* counts kept in ints until the end: a store to an int8_t field may alias any
+     * other, which would make the compiler reload them all */
+    int ngroups = 0, nroots[CC_MAX_SEGS];
+    int8_t gid[CC_MAX_SEGS], group_of[CC_MAX_SEGS] = {0};
     memset(gid, -1, sizeof gid);
     for (int s = 0; s < nseg; s++) {
-        int rep = lfind(par, s);
-        if (gid[rep] < 0) {
-            int g = t->ngroups++;
+        /* groups numbered in the order of their first segment: without a merge (nearly
+         * every trial) each segment is its own group, numbered as itself */
+        int rep = merged ? lfind(par, s) : s, g = merged ? gid[rep] : -1;
+        if (g < 0) {  /* each group's fields are cleared when it is made */
+            g = ngroups++;
             gid[rep] = (int8_t)g;
-            t->kind[g] = v->def.seg_kind[s];
-            t->nroots[g] = t->complete[g] = 0;
+            nroots[g] = 0;
             t->open[g] = t->coats[g] = t->nfig[g] = 0;
-            memset(t->count[g], 0, sizeof t->count[g]);
-            memset(t->strength[g], 0, sizeof t->strength[g]);
+            t->segs_of[g] = 0;
+            memset(&t->figs[g], 0, sizeof t->figs[g]);
         }
-        int g = gid[rep];
-        t->group_of[s] = (int8_t)g;
+        group_of[s] = (int8_t)g;
+        t->segs_of[g] = (uint16_t)(t->segs_of[g] | 1u << s);
         t->coats[g] = (int32_t)(t->coats[g] + v->def.seg_coats[s]);
         if (v->def.seg_kind[s] == CC_CITY || v->def.seg_kind[s] == CC_ROAD)
             t->open[g] = (int32_t)(t->open[g] + v->nedges[s] - matched[s]);
-        for (int i = 0; i < nsr[s]; i++) {
-            int32_t r = segroots[s][i];
-            if (root_in(t->roots[g], t->nroots[g], r)) continue;
+        for (unsigned m = seglinks[s]; m; m &= m - 1) {
+            int32_t r = root[__builtin_ctz(m)];
+            if (root_in(t->roots[g], nroots[g], r)) continue;
             const seg_t *rs = &b->segs[r];
-            t->roots[g][t->nroots[g]++] = r;
+            t->roots[g][nroots[g]++] = r;
             t->open[g] = (int32_t)(t->open[g] + rs->open);
             t->coats[g] = (int32_t)(t->coats[g] + rs->coats);
             t->nfig[g] = (int32_t)(t->nfig[g] + rs->nfig);
-            for (int q = 0; q < np; q++) {  /* no figure is any other player's */
-                t->count[g][q] = (uint16_t)(t->count[g][q] + rs->count[q]);
-                t->strength[g][q] = (uint16_t)(t->strength[g][q] + rs->strength[q]);
+            /* every slot, not only the players': a fixed count the compiler unrolls,
+             * and the slots past the players hold no figure (they add 0) */
+            for (int q = 0; q < CC_MAX_PLAYERS; q++) {
+                t->figs[g].count[q] = (uint16_t)(t->figs[g].count[q] + rs->count[q]);
+                t->figs[g].strength[q] = (uint16_t)(t->figs[g].strength[q] + rs->strength[q]);
             }
         }
     }
+    memcpy(t->group_of, group_of, sizeof group_of);
+    t->ngroups = ngroups;
     t->njoined = 0;
-    for (int g = 0; g < t->ngroups; g++) {
-        for (int k = 0; k < t->nroots[g] && t->kind[g] == CC_CITY; k++) {
-            t->joined[t->njoined] = t->roots[g][k];
-            t->joined_group[t->njoined++] = (int8_t)g;
-        }
-        if (t->kind[g] == CC_CITY || t->kind[g] == CC_ROAD) t->complete[g] = t->open[g] == 0;
-        if (t->kind[g] == CC_MONASTERY) t->complete[g] = cell_around(b, c) == 8;
+    for (int g = 0; g < ngroups; g++) {
+        int kind = v->def.seg_kind[__builtin_ctz(t->segs_of[g])];  /* its first segment's */
+        t->kind[g] = (int8_t)kind;
+        t->nroots[g] = (int8_t)nroots[g];
+        if (kind == CC_CITY)
+            for (int k = 0; k < nroots[g]; k++) {
+                t->joined[t->njoined] = t->roots[g][k];
+                t->joined_group[t->njoined++] = (int8_t)g;
+            }
+        t->complete[g] = 0;
+        if (kind == CC_CITY || kind == CC_ROAD) t->complete[g] = t->open[g] == 0;
+        if (kind == CC_MONASTERY) t->complete[g] = cell_around(b, c) == 8;
     }
 }
 
-/* What rule_fits needs of a trial, and nothing more (no valuation asked): each new
+/* What group_fits needs of a trial, and nothing more (no valuation asked): each new
  * segment's group (segments reaching one existing feature are one group, as in
  * analyze), its kind, and whether it would hold a figure (nfig 0 or 1). */
 static void analyze_occupancy(const cc_board *b, const variant_t *v, const cellinfo_t *c, trial_t *t) {
@@ -184,26 +215,38 @@ static void analyze_occupancy(const cc_board *b, const variant_t *v, const celli
 
 enum { MEMO_SEGS = 2048, MEMO_POOL = 4096, FIELD_CITIES = 256 };
 
+/* What a cc_turn_options call learns of the existing features (the board does not
+ * change during it), per root: memo NULL on boards too big for the stack scratch. */
+typedef struct {
+    /* the cities a field borders: off into pool (-1 not yet), len of them, done the
+     * completed ones (all a lone field's valuation needs) */
+    int16_t off[MEMO_SEGS], len[MEMO_SEGS], done[MEMO_SEGS];
+    /* root_value and its majority holders (bit per player), once valued[r] */
+    uint8_t valued[MEMO_SEGS], holders[MEMO_SEGS];
+    double value[MEMO_SEGS];
+    int32_t pool[MEMO_POOL];
+    int32_t pool_n;
+} memo_t;
+
 typedef struct {
     const cc_board *b;
     const cc_greedy_params *p;
     int32_t *stamp;
     int32_t stampv;
-    /* the cities each existing field borders, worked out once per cc_turn_options call
-     * (the board does not change during it): memo_off[root] into pool, -1 not yet;
-     * memo_off NULL on boards too big for the stack scratch */
-    int32_t *memo_off, *memo_len, *pool;
-    int32_t pool_n;
+    memo_t *memo;
 } evalctx_t;
 
-/* Distinct city roots an existing field root borders, in the order first met. */
-static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int32_t **out) {
-    if (c->memo_off && c->memo_off[r] >= 0) {
-        *out = &c->pool[c->memo_off[r]];
-        return c->memo_len[r];
+/* Distinct city roots an existing field root borders, in the order first met; *done
+ * the completed ones among them. */
+static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int32_t **out, int *done) {
+    memo_t *m = c->memo;
+    if (m && m->off[r] >= 0) {
+        *out = &m->pool[m->off[r]];
+        *done = m->done[r];
+        return m->len[r];
     }
     const cc_board *b = c->b;
-    int n = 0, s = r;
+    int n = 0, s = r, complete = 0;
     do {
         const seg_t *sg = &b->segs[s];
         const placed_t *pl = &b->tiles[sg->tile];
@@ -211,17 +254,22 @@ static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int3
         for (; cities; cities &= cities - 1) {  /* the city bits, lowest first */
             int ci = __builtin_ctz(cities);
             int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci);
-            if (!root_in(scratch, n, cr) && n < FIELD_CITIES) scratch[n++] = cr;
+            if (!root_in(scratch, n, cr) && n < FIELD_CITIES) {
+                scratch[n++] = cr;
+                complete += b->segs[cr].open == 0;
+            }
         }
         s = sg->next;
     } while (s != r);
     *out = scratch;
-    if (c->memo_off && c->pool_n + n <= MEMO_POOL) {
-        memcpy(&c->pool[c->pool_n], scratch, (size_t)n * sizeof *scratch);
-        c->memo_off[r] = c->pool_n;
-        c->memo_len[r] = n;
-        *out = &c->pool[c->pool_n];
-        c->pool_n += n;
+    *done = complete;
+    if (m && m->pool_n + n <= MEMO_POOL) {
+        memcpy(&m->pool[m->pool_n], scratch, (size_t)n * sizeof *scratch);
+        m->off[r] = (int16_t)m->pool_n;
+        m->len[r] = (int16_t)n;
+        m->done[r] = (int16_t)complete;
+        *out = &m->pool[m->pool_n];
+        m->pool_n += n;
     }
     return n;
 }
@@ -244,35 +292,46 @@ static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
     return tiles;
 }
 
+/* The new tile's own field segments of group g: the distinct cities they border, as
+ * group ids (-1 - group), added to ids; returns the completed ones added. */
+static int own_field_cities(const trial_t *t, const variant_t *v, int g, int32_t *ids, int *nids) {
+    int done = 0;
+    for (unsigned segs = t->segs_of[g]; segs; segs &= segs - 1) {  /* a group is of one kind */
+        int l = __builtin_ctz(segs);
+        for (unsigned cities = v->def.seg_cities[l]; cities; cities &= cities - 1) {
+            int ci = __builtin_ctz(cities);
+            int32_t id = -1 - t->group_of[ci];
+            if (root_in(ids, *nids, id) || *nids >= FIELD_CITIES) continue;
+            ids[(*nids)++] = id;
+            done += t->complete[t->group_of[ci]];
+        }
+    }
+    return done;
+}
+
 /* Completed cities bordering a field: the field's existing roots plus the new tile's
  * field segments of group g; cities the new tile joins count once, as after placement. */
 static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_t *v, int g,
                                   const int32_t *roots, int nroots) {
     const cc_board *b = c->b;
     int32_t ids[FIELD_CITIES];  /* a valuation: cities past this many are not seen */
-    int nids = 0, done = 0;
+    int nids = 0, done = 0, listed;
     int32_t scratch[FIELD_CITIES];
+    const int32_t *list;
     int njoined = t ? t->njoined : 0;
+    /* one existing field and no existing city joined (most trials): its cities are
+     * distinct, none becomes the new tile's, and the new tile's own cities (group ids,
+     * negative) are none of them, so the remembered count stands; the same sum as the
+     * walk below while no cap is reached */
+    if (nroots == 1 && njoined == 0) {
+        int nlist = field_city_list(c, roots[0], scratch, &list, &listed);
+        if (!t || g < 0) return listed;
+        if (nlist + CC_MAX_SEGS <= FIELD_CITIES) return listed + own_field_cities(t, v, g, ids, &nids);
+    }
     const int32_t *joined = t ? t->joined : NULL;
     const int8_t *joined_group = t ? t->joined_group : NULL;
-    for (int i = 0; i <= nroots; i++) {
-        int s = i < nroots ? roots[i] : -1;
-        if (s < 0) { /* the new tile's own field segments of this group */
-            if (!t || g < 0) break;
-            for (int l = 0; l < v->def.nseg; l++) {
-                if (t->group_of[l] != g || v->def.seg_kind[l] != CC_FIELD) continue;
-                for (unsigned cities = v->def.seg_cities[l]; cities; cities &= cities - 1) {
-                    int ci = __builtin_ctz(cities);
-                    int32_t id = -1 - t->group_of[ci];
-                    if (root_in(ids, nids, id) || nids >= FIELD_CITIES) continue;
-                    ids[nids++] = id;
-                    done += t->complete[t->group_of[ci]];
-                }
-            }
-            break;
-        }
-        const int32_t *list;
-        int nlist = field_city_list(c, s, scratch, &list);
+    for (int i = 0; i < nroots; i++) {
+        int nlist = field_city_list(c, roots[i], scratch, &list, &listed);
         for (int k = 0; k < nlist; k++) {
             int32_t cr = list[k], id = cr;
             int complete = b->segs[cr].open == 0;
@@ -287,6 +346,7 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
             done += complete;
         }
     }
+    if (t && g >= 0) done += own_field_cities(t, v, g, ids, &nids);
     return done;
 }
 
@@ -315,52 +375,95 @@ static double root_value(evalctx_t *c, int32_t r) {
 
 enum { MAX_RULES = 8 };
 
-/* Whether `rule` lets a figure go on group g of a trial. */
-static int rule_fits(const cc_figure_rule *rule, const trial_t *t, int g) {
-    return (rule->segment_kinds & (1 << t->kind[g])) && !(rule->needs_free && t->nfig[g]);
+/* Which rules let a figure go on a feature, by its kind and whether it already holds a
+ * figure: a bit per rule, in the rules' order. Made once per call, so a trial's group
+ * asks one table entry instead of every rule. */
+typedef uint8_t rule_masks_t[4][2];  /* kinds 0..3: cc_tileset_add rejects others */
+
+static void rule_masks(const cc_figure_rule *rules, int nrules, rule_masks_t masks) {
+    for (int kind = 0; kind < 4; kind++)
+        for (int busy = 0; busy < 2; busy++) {
+            unsigned m = 0;
+            for (int r = 0; r < nrules; r++)
+                if ((rules[r].segment_kinds & (1 << kind)) && !(rules[r].needs_free && busy)) m |= 1u << r;
+            masks[kind][busy] = (uint8_t)m;
+        }
+}
+
+/* The rules that let a figure go on group g of a trial. */
+static unsigned group_fits(const rule_masks_t masks, const trial_t *t, int g) {
+    return masks[t->kind[g]][t->nfig[g] != 0];
 }
 
 /* Gains of every player from group g: `without` any new figure, and `with[r]` when the
- * deciding player adds the figure of rules[r] there (for the rules that fit). */
-static void group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
-                        const cc_figure_rule *rules, int nrules, double *without,
-                        double (*with)[CC_MAX_PLAYERS]) {
+ * deciding player adds the figure of rules[r] there, for the rules in `fits` (the only
+ * ones written, and the only ones read). Returns 0 if `without` is all 0.0. */
+static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
+                       const cc_figure_rule *rules, unsigned fits, double *without,
+                       double (*with)[CC_MAX_PLAYERS]) {
     const cc_greedy_params *p = c->p;
-    int np = p->nplayers, me = p->player, any = 0, fits = 0;
-    for (int q = 0; q < np; q++) {
+    int np = p->nplayers, me = p->player, any = 0;
+    /* every slot: a fixed count is a few stores, not a memset call; the slots past the
+     * players hold no figure */
+    for (int q = 0; q < CC_MAX_PLAYERS; q++) {
         without[q] = 0.0;
-        any |= t->count[g][q] != 0;
+        any |= t->figs[g].count[q];
     }
-    for (int r = 0; r < nrules; r++) {
-        for (int q = 0; q < np; q++) with[r][q] = 0.0;
-        fits |= rule_fits(&rules[r], t, g);
-    }
-    if (!any && !fits) return;
+    if (!any && !fits) return 0;
     double before[CC_MAX_PLAYERS] = {0};
-    for (int i = 0; i < t->nroots[g]; i++) {
-        const seg_t *rs = &c->b->segs[t->roots[g][i]];
+    for (int i = 0; any && i < t->nroots[g]; i++) {
+        int32_t r = t->roots[g][i];
+        const seg_t *rs = &c->b->segs[r];
         if (!rs->nfig) continue;
-        double value = root_value(c, t->roots[g][i]);
+        double value;
+        unsigned holders;
+        memo_t *m = c->memo;
+        if (m && m->valued[r]) {  /* valued for an earlier trial of this call */
+            value = m->value[r];
+            holders = m->holders[r];
+        } else {
+            value = root_value(c, r);
+            holders = 0;
+            for (int q = 0; q < np; q++)
+                if (holds_majority(rs->count, rs->strength, np, q)) holders |= 1u << q;
+            if (m) {
+                m->valued[r] = 1;
+                m->value[r] = value;
+                m->holders[r] = (uint8_t)holders;
+            }
+        }
         for (int q = 0; q < np; q++)
-            if (holds_majority(rs->count, rs->strength, np, q)) before[q] += value;
+            if (holders >> q & 1) before[q] += value;
     }
     int tiles = 0, cities = 0;
     if (t->kind[g] == CC_MONASTERY) tiles = monastery_tiles(c->b, x, y);
     else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
     double after = weighted_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
+    if (!any) {
+        /* nobody's figure there (so none scores in a root: `before` is all 0): without
+         * stays 0, and a figure makes the deciding player the only holder, if it scores
+         * (what holds_majority says; x - 0.0 is x) */
+        for (unsigned m = fits; m; m &= m - 1) {
+            int r = __builtin_ctz(m);
+            for (int q = 0; q < CC_MAX_PLAYERS; q++) with[r][q] = 0.0;
+            with[r][me] = (uint16_t)rules[r].scores ? after : 0.0;
+        }
+        return 0;
+    }
     for (int q = 0; q < np; q++)
-        without[q] = (holds_majority(t->count[g], t->strength[g], np, q) ? after : 0.0) - before[q];
-    for (int r = 0; r < nrules; r++) {
-        if (!rule_fits(&rules[r], t, g)) continue;
+        without[q] = (holds_majority(t->figs[g].count, t->figs[g].strength, np, q) ? after : 0.0) - before[q];
+    for (unsigned m = fits; m; m &= m - 1) {
+        int r = __builtin_ctz(m);
         uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
-        memcpy(count, t->count[g], sizeof count);
-        memcpy(strength, t->strength[g], sizeof strength);
+        memcpy(count, t->figs[g].count, sizeof count);
+        memcpy(strength, t->figs[g].strength, sizeof strength);
         count[me] = (uint16_t)(count[me] + rules[r].scores);
         strength[me] = (uint16_t)(strength[me] + rules[r].strength);
         for (int q = 0; q < np; q++)
             with[r][q] = (holds_majority(count, strength, np, q) ? after : 0.0) - before[q];
     }
+    return 1;
 }
 
 static double combine(const cc_greedy_params *p, const double *gain, int supply_change) {
@@ -458,31 +561,39 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     }
     if (stamp) memset(stamp, 0, ((size_t)b->ntiles + 1) * sizeof *stamp);
     memcpy(place, rows, (size_t)nplace * 3 * sizeof *place);
-    int32_t memo_off[MEMO_SEGS], memo_len[MEMO_SEGS], pool[MEMO_POOL];
-    int memo = params && b->ntiles * CC_MAX_SEGS <= MEMO_SEGS;
-    if (memo) memset(memo_off, -1, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *memo_off);
-    evalctx_t ctx = {b, params, stamp, 0, memo ? memo_off : NULL, memo_len, pool, 0};
+    memo_t memo;  /* only the slots of placed tiles are made valid */
+    int memo_ok = params && b->ntiles * CC_MAX_SEGS <= MEMO_SEGS;
+    if (memo_ok) {
+        size_t slots = (size_t)b->ntiles * CC_MAX_SEGS;
+        memset(memo.off, -1, slots * sizeof *memo.off);
+        memset(memo.valued, 0, slots * sizeof *memo.valued);
+        memo.pool_n = 0;
+    }
+    evalctx_t ctx = {b, params, stamp, 0, memo_ok ? &memo : NULL};
     int n = 0, rc = 0;
-    cellinfo_t ci = {.present = {0}};
+    cellinfo_t ci = {.sides = 0};
     monasteries_t mons = {.nomon = -1};
     held_t held = {0};
     if (params) held_monasteries(b, &held);
+    rule_masks_t masks;
+    rule_masks(rules, nrules, masks);
     for (int i = 0; i < nplace && rc == 0; i++) {
         int x = place[3 * i], y = place[3 * i + 1], r = place[3 * i + 2];
         const variant_t *v = variant(b, type, r);
         /* (a seat with no figure to place and no valuation asked needs no analysis) */
         if ((params || nrules) && (i == 0 || x != ci.x || y != ci.y)) cell_info(b, x, y, &ci);
         trial_t t;
-        if (params) analyze(b, v, &ci, params->nplayers, &t);
-        else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: rule_fits only */
+        if (params) analyze(b, v, &ci, &t);
+        else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: group_fits only */
         double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
         int returned = 0;
         if (params) {
             int me = params->player;
             for (int g = 0; g < t.ngroups; g++) {
-                group_gains(&ctx, &t, v, x, y, g, rules, nrules, without[g], with[g]);
-                for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
+                /* adding 0.0 changes no sum (a gain is never -0.0: it starts at +0.0) */
+                if (group_gains(&ctx, &t, v, x, y, g, rules, group_fits(masks, &t, g), without[g], with[g]))
+                    for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
                 if (t.complete[g] && t.kind[g] != CC_FIELD)
                     for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
             }
@@ -501,10 +612,11 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         row[0] = x; row[1] = y; row[2] = r; row[3] = -1; row[4] = -1;
         if (params) values[n / 5] = base;
         n += 5;
-        for (int s = 0; s < v->def.nseg && rc == 0; s++) {
+        /* (no rule: t may be unset, see above) */
+        for (int s = 0; nrules && s < v->def.nseg && rc == 0; s++) {
           int g = t.group_of[s];
-          for (int k = 0; k < nrules; k++) {
-            if (!rule_fits(&rules[k], &t, g)) continue;
+          for (unsigned fits = group_fits(masks, &t, g); fits; fits &= fits - 1) {
+            int k = __builtin_ctz(fits);
             if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
             row = &rows[n];
             row[0] = x; row[1] = y; row[2] = r; row[3] = rules[k].kind; row[4] = s;
@@ -540,8 +652,11 @@ int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind
     trial_t t;
     cellinfo_t c;
     cell_info(b, x, y, &c);
-    analyze(b, v, &c, CC_MAX_PLAYERS, &t);
+    analyze(b, v, &c, &t);
+    rule_masks_t masks;
+    rule_masks(rules, nrules, masks);
+    unsigned fits = group_fits(masks, &t, t.group_of[seg]);
     for (int k = 0; k < nrules; k++)
-        if (rules[k].kind == kind && rule_fits(&rules[k], &t, t.group_of[seg])) return 1;
+        if (rules[k].kind == kind && (fits >> k & 1)) return 1;
     return 0;
 }
