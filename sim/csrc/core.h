@@ -160,9 +160,6 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
  * scores), by id. Returns the number of figures. */
 int cc_figures(const cc_board *b, int32_t *out, int cap);
 
-/* 1 if (x, y, rot, kind, seg) is one of cc_turn_options' rows, 0 if not, or an error. */
-int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
-                    const cc_figure_rule *rules, int nrules);
 
 /* Every segment of the feature of seg, ascending. Returns how many. */
 int cc_feature_segments(const cc_board *b, int seg, int32_t *out, int cap);

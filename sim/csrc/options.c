@@ -636,27 +636,3 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     if (stamp != stamp_local) free(stamp);
     return rc ? rc : n / 5;
 }
-
-int cc_option_legal(const cc_board *b, int type, int x, int y, int rot, int kind, int seg,
-                    const cc_figure_rule *rules, int nrules) {
-    if (!b || type < 0 || type >= b->ts->n || rot < 0 || rot > 3 || nrules < 0
-        || nrules > MAX_RULES || (nrules && !rules))
-        return CC_ERR_ARG;
-    const variant_t *v = variant(b, type, rot);
-    if (!v->def.distinct) return 0;
-    int m = cc_misfit(b, type, x, y, rot);
-    if (m < 0) return m == CC_ERR_RANGE ? 0 : m;
-    if (m != 0) return 0;
-    if (kind == -1 && seg == -1) return 1;
-    if (seg < 0 || seg >= v->def.nseg) return 0;
-    trial_t t;
-    cellinfo_t c;
-    cell_info(b, x, y, &c);
-    analyze(b, v, &c, &t);
-    rule_masks_t masks;
-    rule_masks(rules, nrules, masks);
-    unsigned fits = group_fits(masks, &t, t.group_of[seg]);
-    for (int k = 0; k < nrules; k++)
-        if (rules[k].kind == kind && (fits >> k & 1)) return 1;
-    return 0;
-}
