@@ -540,25 +540,29 @@ int cc_feature_segments(const cc_board *b, int seg, int32_t *out, int cap) {
 
 /* ---------------------------------------------------------------- feature values */
 
+int feature_points(int kind, int tiles, int coats, int completed_cities, int final) {
+    switch (kind) {
+    case CC_ROAD: return tiles;  /* R-BASE-6/8: 1 per tile, each tile once */
+    case CC_CITY: return final ? tiles + coats : 2 * (tiles + coats);
+    case CC_MONASTERY: return tiles;  /* its tile and the tiles around, town halls not (R-MM-10) */
+    default: return 3 * completed_cities;  /* a field (R-BASE-8) */
+    }
+}
+
 int feature_value(const cc_board *b, int seg, int final) {
     if (!b || !seg_valid(b, seg)) return CC_ERR_ARG;
     const seg_t *s = &b->segs[find_const(b, seg)];
-    switch (s->kind) {
-    case CC_ROAD: return s->ntiles;  /* R-BASE-6/8: 1 per tile, each tile once */
-    case CC_CITY: return final ? s->ntiles + s->coats : 2 * (s->ntiles + s->coats);
-    case CC_MONASTERY: {  /* 9 when completed without a town hall (R-MM-10) */
+    int tiles = s->ntiles, cities = 0;
+    if (s->kind == CC_MONASTERY) {  /* 9 when completed without a town hall (R-MM-10) */
         const placed_t *p = &b->tiles[s->tile];
-        return monastery_tiles(b, p->x, p->y);
-    }
-    default: {  /* a field: 3 per completed city it borders (R-BASE-8) */
-        int32_t cities[4 * 64];
-        int n = cc_field_cities(b, seg, cities, (int)(sizeof cities / sizeof *cities));
+        tiles = monastery_tiles(b, p->x, p->y);
+    } else if (s->kind == CC_FIELD) {
+        int32_t ids[4 * 64];
+        int n = cc_field_cities(b, seg, ids, (int)(sizeof ids / sizeof *ids));
         if (n < 0) return n;
-        int value = 0;
-        for (int i = 0; i < n; i++) value += 3 * (b->segs[cities[i]].open == 0);
-        return value;
+        for (int i = 0; i < n; i++) cities += b->segs[ids[i]].open == 0;
     }
-    }
+    return feature_points(s->kind, tiles, s->coats, cities, final);
 }
 
 int cc_feature_value(const cc_board *b, int seg, int final) {

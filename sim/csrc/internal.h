@@ -100,6 +100,12 @@ static inline int holds_majority(const uint16_t *count, const uint16_t *strength
 /* R-MM-10: a monastery's worth in tiles, town halls not counted (board.c). */
 int monastery_tiles(const cc_board *b, int x, int y);
 
+/* What a feature of `kind` with these aggregates is worth, completed during play or
+ * (final) in final scoring (R-BASE-6..8): the one formula behind feature_value (a
+ * feature on the board) and the greedy valuation (a feature as a trial placement would
+ * make it; options.c). A monastery's `tiles` is monastery_tiles(). */
+int feature_points(int kind, int tiles, int coats, int completed_cities, int final);
+
 /* SplitMix64, identical to sim/rng.py Stream. */
 static inline uint64_t splitmix_next(uint64_t *state) {
     *state += 0x9E3779B97F4A7C15ull;

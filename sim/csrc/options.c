@@ -354,11 +354,9 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
  * final-scoring value; 0 unless q holds the majority. */
 static double weighted_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
                             int completed_cities) {
-    if (kind == CC_FIELD) return p->open_weight[CC_FIELD] * 3.0 * completed_cities;
     /* monastery: tiles = monastery_tiles(), 9 when complete without town halls */
-    if (complete) return kind == CC_CITY ? 2.0 * (tiles + coats) : tiles;
-    double final = kind == CC_CITY ? tiles + coats : tiles;
-    return p->open_weight[kind] * final;
+    if (complete && kind != CC_FIELD) return feature_points(kind, tiles, coats, 0, 0);
+    return p->open_weight[kind] * feature_points(kind, tiles, coats, completed_cities, 1);
 }
 
 /* Value of an existing feature to whoever holds its majority. */
