@@ -50,8 +50,8 @@ def compiler() -> list[str]:
 
 
 def is_gcc(command: list[str]) -> bool:
-    """GCC itself: clang and Intel's compilers define __GNUC__ too, so its absence of
-    theirs is what tells. False if the compiler cannot be run."""
+    """GCC itself: clang and Intel's compilers define __GNUC__ too, so __GNUC__ without
+    __clang__ or __INTEL_COMPILER is what tells. False if the compiler cannot be run."""
     try:
         macros = subprocess.run([*command, "-dM", "-E", "-x", "c", os.devnull],
                                 capture_output=True, text=True, timeout=60).stdout

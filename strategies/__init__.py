@@ -88,6 +88,8 @@ class BuiltIn:
                     init(self, *args, **kw)
                 finally:
                     state["_initialising"] -= 1
+                    if not state["_initialising"]:  # not a parameter: gone once built
+                        del state["_initialising"]
             cls.__init__ = __init__
 
     def _refuse(self, name: str):

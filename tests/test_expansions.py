@@ -153,8 +153,8 @@ def test_the_town_hall_comes_with_messengers_and_mayors_only():
     discarded = sum(e["e"] == "discard" for e in g.events)
     assert len(g.board) == 1 + 71 + 11 - discarded + 3
     assert sum(e["e"] == "townhall" for e in g.events) == 3
-    # the read-only board's buffer grew with it: its queries answer on the full board
-    # as a board of that capacity does
+    # R-MM-10: one town hall slot per player beyond the stack and the start tile; the
+    # read-only board's queries answer on the full board as a board of that capacity does
     full = Board(g.catalogue, len(g.board))
     for t, r, x, y in g.board.tiles():
         full.place(t, x, y, r)
@@ -162,7 +162,7 @@ def test_the_town_hall_comes_with_messengers_and_mayors_only():
         assert g.board.legal_placements(t) == full.legal_placements(t)
     for seg in range(len(g.board.variant_at(0).segments)):  # the start tile's features
         assert g.board.feature_segments(seg) == full.feature_segments(seg)
-    assert g.board._cap >= 12 * (2 * len(g.board) + 4)  # room for a frontier of every tile
+    assert g.board.max_tiles == 1 + 71 + 11 + 3  # TILES.md R-MM-0: start, base, MM01-MM11, halls
 
 
 def test_config_fillers_set_each_expansion_s_fields():

@@ -66,6 +66,8 @@ def test_a_built_in_policy_cannot_be_changed_once_built():
     not by its own `values` (the stale cache). Its parameters are fixed when it is built."""
     g, _ = values(["E", "U"])
     greedy = make("greedy")
+    assert set(vars(greedy)) == {"open_weight", "opponent", "follower", "courier", "road_figure",
+                                 "extra", "overrides"}  # its parameters only, no build-time flag
     before = greedy.values(g)  # the C policy is now kept for this object
     for name, value in (("follower", 50.0), ("open_weight", (0.0,) * 4), ("opponent", 0.0),
                         ("overrides", ()), ("new", 1)):

@@ -153,11 +153,6 @@ int cc_misfit(const cc_board *b, int type, int x, int y, int rot) {
     return 0;
 }
 
-int cc_fits(const cc_board *b, int type, int x, int y, int rot) {
-    int m = cc_misfit(b, type, x, y, rot);
-    return m < 0 ? m : m == 0;
-}
-
 int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
     if (!b || !out || cap < 0 || type < 0 || type >= b->ts->n) return CC_ERR_ARG;
     if (b->ntiles >= b->max_tiles) return 0;

@@ -77,8 +77,6 @@ int cc_board_max_tiles(const cc_board *b);
  * rotation; rotations that give an identical tile are listed once (the lowest).
  * cap is the number of int32 slots in out. Returns the number of placements. */
 int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap);
-/* 1 if the tile fits at (x, y) in that rotation, 0 if not, or an error. */
-int cc_fits(const cc_board *b, int type, int x, int y, int rot);
 /* Why a tile does not fit: 0 if it fits, 1 + the first edge (0..3) that clashes,
  * 5 if it has no placed neighbour, 6 if the cell is taken, or an error (< 0). */
 int cc_misfit(const cc_board *b, int type, int x, int y, int rot);

@@ -517,7 +517,8 @@ static void monasteries_around(const cc_board *b, const cc_greedy_params *p, int
     if (!near) return;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
-            int ti = (dx || dy) ? b->grid[cell(b, x + dx, y + dy)] : -1;
+            int c = (dx || dy) ? cell(b, x + dx, y + dy) : -1;  /* -1 off the grid */
+            int ti = c < 0 ? -1 : b->grid[c];
             if (ti < 0) continue;
             const placed_t *pl = &b->tiles[ti];
             int mon = variant(b, pl->type, pl->rot)->monastery;
@@ -526,8 +527,8 @@ static void monasteries_around(const cc_board *b, const cc_greedy_params *p, int
             if (!ms->nfig) continue;
             int around = cc_neighbours8(b, pl->x, pl->y);
             int worth = monastery_tiles(b, pl->x, pl->y), after_worth = worth + !no_value;
-            double before = p->open_weight[CC_MONASTERY] * worth;
-            double after = around + 1 == 8 ? (double)after_worth : p->open_weight[CC_MONASTERY] * after_worth;
+            double before = weighted_value(p, CC_MONASTERY, worth, 0, 0, 0);
+            double after = weighted_value(p, CC_MONASTERY, after_worth, 0, around + 1 == 8, 0);
             int k = m->n++, holders = 0;
             for (int q = 0; q < p->nplayers; q++)
                 if (holds_majority(ms->count, ms->strength, p->nplayers, q)) holders |= 1 << q;

@@ -388,16 +388,6 @@ def _enable_token_auth() -> None:
     _enable_token_auth()  # sets RAY_AUTH_MODE=token for this process and what it starts
 
 
-def ray_auth_mode() -> str:
-    """The token authentication mode Ray is using ('token', 'disabled', or 'none' for a
-    Ray without it)."""
-    try:
-        from ray._raylet import get_authentication_mode
-    except ImportError:
-        return "none"
-    return str(get_authentication_mode()).rsplit(".", 1)[-1].lower()
-
-
 def _check_address(address: str, where: str):
     """(host, port) to probe, or None for `auto`. RunError for anything malformed."""
     if address == "auto":
