@@ -455,7 +455,8 @@ def _every_combination():
 @pytest.mark.parametrize("expansions", list(_every_combination()), ids="+".join)
 def test_every_state_play_builds_loads(expansions):
     """The checks refuse nothing play makes: a save at every decision of a game loads,
-    at the same decision (every expansion combination; 3 seats of every policy kind)."""
+    at the same decision, and the last one cloned plays on to the same scores (every
+    expansion combination; 3 seats of every policy kind)."""
     from strategies import player
 
     import pickle
@@ -465,5 +466,12 @@ def test_every_state_play_builds_loads(expansions):
     for seed in (11, 12, 13):
         g = Game(rules, seed)
         while g.decision is not None:
-            assert pickle.loads(pickle.dumps(g)).decision == g.decision  # through cc_game_load
+            h = pickle.loads(pickle.dumps(g))  # through cc_game_load
+            assert h.decision == g.decision
             g.apply(seats[g.decision.seat].choose(g, g.decision))
+        # a loaded game clones (its arrays as large as cc_game_new's, issue 13) and
+        # plays on to the same end as the game it came from
+        h = h.clone()
+        while h.decision is not None:
+            h.apply(seats[h.decision.seat].choose(h, h.decision))
+        assert h.scores == g.scores

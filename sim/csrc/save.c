@@ -24,7 +24,7 @@ typedef struct {
     int64_t size, at;
 } reader_t;
 
-/* Copy len bytes into a fresh allocation (or into dst if given); NULL/0 on overrun. */
+/* Copy len bytes into dst; 0 on overrun. */
 static int take(reader_t *r, void *dst, int64_t len) {
     if (len < 0 || r->at + len > r->size) return 0;
     if (len) memcpy(dst, r->data + r->at, (size_t)len);
@@ -32,8 +32,10 @@ static int take(reader_t *r, void *dst, int64_t len) {
     return 1;
 }
 
-static void *take_new(reader_t *r, int64_t len, int *ok) {
-    void *p = malloc(len > 0 ? (size_t)len : 1);
+/* Copy len bytes into a fresh allocation of len + spare bytes; NULL and *ok 0 on
+ * overrun. spare: the slack cc_game_new allocates, which cc_game_clone copies. */
+static void *take_new(reader_t *r, int64_t len, int64_t spare, int *ok) {
+    void *p = malloc(len + spare > 0 ? (size_t)(len + spare) : 1);
     if (!p || !take(r, p, len)) { free(p); *ok = 0; return NULL; }
     return p;
 }
@@ -310,16 +312,16 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
     g->events = NULL; g->history = NULL;
     ok = ok && game_sane(g, ts);
     if (ok) {
-        g->tile_flags = take_new(&r, g->ntypes, &ok);
-        if (ok) g->stack = take_new(&r, (int64_t)g->nstack * sizeof *g->stack, &ok);
+        g->tile_flags = take_new(&r, g->ntypes, 1, &ok);
+        if (ok) g->stack = take_new(&r, (int64_t)g->nstack * sizeof *g->stack, sizeof *g->stack, &ok);
         g->rows_cap = g->nrows * 5 > 5 * 1024 ? g->nrows * 5 : 5 * 1024;
         if (ok && (g->rows = malloc((size_t)g->rows_cap * sizeof *g->rows)) == NULL) ok = 0;
         if (ok) ok = take(&r, g->rows, (int64_t)g->nrows * 5 * sizeof *g->rows);
         if (ok && (g->values = calloc((size_t)g->rows_cap / 5 + 1, sizeof *g->values)) == NULL) ok = 0;
         g->events_cap = g->nevents * CC_EVENT_INTS;
         g->history_cap = g->nhistory * CC_HISTORY_INTS;
-        if (ok && g->nevents) g->events = take_new(&r, (int64_t)g->events_cap * sizeof *g->events, &ok);
-        if (ok && g->nhistory) g->history = take_new(&r, (int64_t)g->history_cap * sizeof *g->history, &ok);
+        if (ok && g->nevents) g->events = take_new(&r, (int64_t)g->events_cap * sizeof *g->events, 0, &ok);
+        if (ok && g->nhistory) g->history = take_new(&r, (int64_t)g->history_cap * sizeof *g->history, 0, &ok);
         if (!g->events) g->events_cap = 0;
         if (!g->history) g->history_cap = 0;
     }
@@ -334,9 +336,9 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
     }
     if (ok) {
         int64_t cells = cells_of(b);
-        b->grid = take_new(&r, cells * sizeof *b->grid, &ok);
-        if (ok) b->need = take_new(&r, cells * sizeof *b->need, &ok);
-        if (ok) b->in_front = take_new(&r, cells * sizeof *b->in_front, &ok);
+        b->grid = take_new(&r, cells * sizeof *b->grid, 0, &ok);
+        if (ok) b->need = take_new(&r, cells * sizeof *b->need, 0, &ok);
+        if (ok) b->in_front = take_new(&r, cells * sizeof *b->in_front, 0, &ok);
         if (ok && (b->front = malloc((4 * (size_t)b->max_tiles + 4) * sizeof *b->front)) == NULL) ok = 0;
         if (ok) ok = take(&r, b->front, (int64_t)b->nfront * sizeof *b->front);
         if (ok && (b->tiles = calloc((size_t)b->max_tiles, sizeof *b->tiles)) == NULL) ok = 0;
