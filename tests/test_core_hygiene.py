@@ -455,7 +455,8 @@ def _every_combination():
 @pytest.mark.parametrize("expansions", list(_every_combination()), ids="+".join)
 def test_every_state_play_builds_loads(expansions):
     """The checks refuse nothing play makes: a save at every decision of a game loads,
-    at the same decision (every expansion combination; 3 seats of every policy kind)."""
+    at the same decision, and the last one cloned plays on to the same scores (every
+    expansion combination; 3 seats of every policy kind)."""
     from strategies import player
 
     import pickle
@@ -465,5 +466,126 @@ def test_every_state_play_builds_loads(expansions):
     for seed in (11, 12, 13):
         g = Game(rules, seed)
         while g.decision is not None:
-            assert pickle.loads(pickle.dumps(g)).decision == g.decision  # through cc_game_load
+            h = pickle.loads(pickle.dumps(g))  # through cc_game_load
+            assert h.decision == g.decision
             g.apply(seats[g.decision.seat].choose(g, g.decision))
+        # a loaded game clones (its arrays as large as cc_game_new's, issue 13) and
+        # plays on to the same end as the game it came from
+        h = h.clone()
+        while h.decision is not None:
+            h.apply(seats[h.decision.seat].choose(h, h.decision))
+        assert h.scores == g.scores
+
+
+# ---------------------------------------------------------------- a damaged game struct
+# The game struct's fields, as this build lays them out: worked out by compiling a probe
+# against sim/csrc/game.h with the build's compiler (checked against the blob's own
+# sizeof(cc_game)), so a damaged blob changes exactly the field named.
+
+GAME_FIELDS = ("msg.in_hand", "msg.nchoices", "msg.deck", "msg.deck_head", "msg.edition",
+               "drawn_type", "nrows", "seats", "cfg.expansions", "cfg.edition", "cfg.followers",
+               "cfg.river_edge", "cfg.start_type", "scores", "points", "courier.x", "ntypes", "nstack")
+
+
+@pytest.fixture(scope="module")
+def game_layout(tmp_path_factory):
+    import subprocess
+
+    from sim._core_build import CSRC, compiler
+
+    cc = compiler()
+    if subprocess.run([*cc, "--version"], capture_output=True).returncode != 0:
+        pytest.skip("no C compiler to read the game struct's layout")
+    tmp = tmp_path_factory.mktemp("layout")
+    lines = "".join(f'    printf("{f} %zu\\n", offsetof(cc_game, {f}));\n' for f in GAME_FIELDS)
+    (tmp / "probe.c").write_text(
+        '#include <stddef.h>\n#include <stdio.h>\n#include "game.h"\nint main(void) {\n'
+        '    printf("size %zu\\n", sizeof(cc_game));\n'
+        '    printf("seat %zu\\n", sizeof(cc_seat_policy));\n' + lines + "    return 0;\n}\n")
+    subprocess.run([*cc, "-I", str(CSRC), "-o", str(tmp / "probe"), str(tmp / "probe.c")], check=True)
+    out = subprocess.run([str(tmp / "probe")], capture_output=True, text=True, check=True).stdout
+    return {k: int(v) for k, v in (line.split() for line in out.splitlines())}
+
+
+def _reach(expansions, kind, seed=5):
+    """A 2-seat game at its first decision of `kind` (greedy seats: they score enough
+    to draw messages)."""
+    from strategies import player
+
+    first = player("greedy")
+    g = Game(Rules(players=2, expansions=expansions), seed)
+    while g.decision is not None and g.decision.kind != kind:
+        g.apply(first.choose(g, g.decision))
+    assert g.decision is not None, f"no {kind} decision"
+    return g
+
+
+def _put(field, value, at=0):
+    def change(data, layout):
+        import struct
+
+        struct.pack_into("<i", data, 16 + layout[field] + 4 * at, value)  # 16: the header
+    return change
+
+
+def _deck_twice(data, layout):  # the deck's top message also stands in the next place
+    import struct
+
+    deck, head = 16 + layout["msg.deck"], 16 + layout["msg.deck_head"]
+    h = struct.unpack_from("<i", data, head)[0]
+    top = struct.unpack_from("<i", data, deck + 4 * h)[0]
+    struct.pack_into("<i", data, deck + 4 * ((h + 1) % 8), top)
+
+
+def _no_rows(data, layout):  # a place decision with its rows cut out of the blob
+    import struct
+
+    get = lambda f: struct.unpack_from("<i", data, 16 + layout[f])[0]  # noqa: E731
+    rows = 16 + layout["size"] + get("ntypes") + 4 * get("nstack")
+    del data[rows:rows + 20 * get("nrows")]
+    struct.pack_into("<i", data, 16 + layout["nrows"], 0)
+
+
+def _seat_policy(data, layout):  # seat 1's place policy an unknown code
+    import struct
+
+    struct.pack_into("<i", data, 16 + layout["seats"] + layout["seat"], 99)
+
+
+@pytest.mark.parametrize("expansions,kind,change", [
+    (("messages",), "messages", _put("msg.in_hand", -1)),  # indexed taken[-1]
+    (("messages",), "messages", _put("msg.nchoices", 0)),
+    ((), "place", _put("drawn_type", -1)),
+    ((), "place", _no_rows),
+    (("messages",), "place", _deck_twice),
+    (("messages",), "place", _put("msg.edition", 5)),
+    ((), "place", _seat_policy),
+    ((), "place", _put("cfg.expansions", 1 << 12)),
+    (("messages",), "place", _put("cfg.edition", 7)),
+    ((), "place", _put("cfg.followers", -1)),
+    (("river",), "place", _put("cfg.river_edge", 9)),
+    ((), "place", _put("cfg.start_type", -1)),
+    ((), "place", _put("scores", 2**31 - 1, at=1)),  # game_add_points would overflow
+    ((), "place", _put("points", 2**31 - 1, at=3)),
+    (("courier",), "place", _put("courier.x", -2**31)),  # abs(INT_MIN) in a distance
+], ids=["in_hand -1 at a message", "message without choices", "place without a tile",
+        "place without rows", "a message twice in the deck", "edition unknown",
+        "seat policy unknown", "expansion bit unknown", "config edition unknown",
+        "followers negative", "river edge out of range", "start tile out of range",
+        "score at INT_MAX", "points at INT_MAX", "courier off the board"])
+def test_a_damaged_game_is_refused(game_layout, expansions, kind, change):
+    from sim.game import _load
+
+    g = _reach(expansions, kind)
+    b = Blob(g)
+    assert struct_size(b.data) == game_layout["size"]  # the probe's layout is the build's
+    b.load()  # the undamaged save loads
+    change(b.data, game_layout)
+    with pytest.raises(CoreArgumentError, match="cc_game_load"):
+        _load(g.rules, g.seed, bytes(b.data))
+
+
+def struct_size(data):
+    import struct
+
+    return struct.unpack_from("<i", data, 8)[0]  # the header's sizeof(cc_game)

@@ -330,11 +330,13 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
 
 /* The whole state of a game as bytes (for pickling): cc_game_save writes at most cap
  * bytes to out (out may be NULL with cap 0 to ask the size) and returns the size;
- * cc_game_load rebuilds a game over the same tile set from them, checking first that
- * every count and index is in range and that the board is one play could build
- * (union-find without cycles, feature lists and aggregates matching their roots, cells
- * and frontier; save.c): a refused blob leaves *out NULL. The bytes are this
- * build's own layout: for pickles between processes of one build, not for storage. */
+ * cc_game_load rebuilds a game over the same tile set from them, checking first every
+ * count and index (ranges), the board's union-find structure and feature aggregates,
+ * cells and frontier, figures, the state segments, the pending decision's fields, the
+ * Messages deck, the seats and config (as cc_game_new), scores within bounds (save.c
+ * lists them); NOT edge matching or connectivity between neighbours. A refused blob
+ * leaves *out NULL. The bytes are this build's own layout: for pickles between
+ * processes of one build, not for storage. */
 int64_t cc_game_save(const cc_game *g, uint8_t *out, int64_t cap);
 int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_game **out);
 

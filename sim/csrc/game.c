@@ -498,8 +498,8 @@ int game_check_seat(const cc_seat_policy *p) {
     return 0;
 }
 
-static int check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
-                        int nstack, const uint8_t *flags, int ntypes, const cc_seat_policy *seats) {
+int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
+                      int nstack, const uint8_t *flags, int ntypes, const cc_seat_policy *seats) {
     if (c->nplayers < 2 || c->nplayers > CC_MAX_PLAYERS || c->followers < 0 || c->followers > 30
         || (c->expansions & ~(CC_X_MESSAGES | CC_X_RIVER | CC_X_COURIER | CC_X_MAYORS))
         || c->start_type < 0 || c->start_type >= ts->n || nstack < 0 || nstack > 3000
@@ -545,7 +545,7 @@ int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *
                 const cc_seat_policy *seats, cc_game **out) {
     if (!ts || !cfg || !seat_state || !out) return CC_ERR_ARG;
     *out = NULL;
-    int rc = check_config(ts, cfg, stack, nstack, tile_flags, ntypes, seats);
+    int rc = game_check_config(ts, cfg, stack, nstack, tile_flags, ntypes, seats);
     if (rc < 0) return rc;
     cc_game *g = calloc(1, sizeof *g);
     if (!g) return CC_ERR_NOMEM;

@@ -148,6 +148,9 @@ cc_greedy_params *game_greedy_params(const cc_game *g, int seat, const cc_seat_p
 int game_nchoices(const cc_game *g);           /* of the current decision (0: none) */
 int game_policy_of(const cc_game *g);          /* the deciding seat's CC_POL_* for its kind */
 int game_check_seat(const cc_seat_policy *p);  /* CC_ERR_ARG unless every field is valid */
+/* cc_game_new's checks of its arguments (and cc_game_load's of a blob's config and seats) */
+int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
+                      int nstack, const uint8_t *flags, int ntypes, const cc_seat_policy *seats);
 
 /* The one feature-value function (R-BASE-6/8): points for the feature of seg, scored
  * complete during play (final = 0) or in final scoring (final = 1). board.c. */

@@ -1,13 +1,23 @@
 /* carcsim C core: a game's state as bytes and back (pickling, issue 13 item 3).
  * The layout is this build's own: a header naming the format and the struct sizes,
- * the game struct, its arrays, then the board's. Loading checks every count and
- * index before it trusts them, and that the board is one play builds (its union-find,
- * feature lists and their aggregates, cells and frontier), so a damaged or foreign
- * blob is refused rather than read out of bounds or walked forever; plain values
- * (scores, supplies, statistics) are taken as they are. */
+ * the game struct, its arrays, then the board's. Loading refuses a damaged or foreign
+ * blob rather than read out of bounds, overflow or walk forever, and checks:
+ * - every count and index in range, and the blob's length exactly what they give;
+ * - the board's union-find (no cycle, parents of the segment's kind), its features'
+ *   circular lists and their aggregates (segments, tiles, open edges, coats, figures,
+ *   presence), its cells, each side's need and the frontier, and its figures;
+ * - the game's state segments (agenda steps, scoring due, moved figures) and the pending
+ *   decision's fields (its rows, a message in hand with choices, a drawn tile with rows);
+ * - the Messages deck with the tile in hand a permutation of the 8, the edition;
+ * - the config and every seat's policies as cc_game_new checks them;
+ * - scores and points within 0..MAX_POINTS, the Courier on the board's grid.
+ * It does NOT check that neighbouring tiles' edges match or that the tiles are
+ * connected: such a blob loads and plays on from that board. Other plain values
+ * (supplies, statistics, seat streams) are taken as they are. */
 #include "game.h"
 
 enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 1 };  /* "CCG1" */
+enum { MAX_POINTS = 1000000 };  /* a loaded score or point count; far above any game's */
 
 typedef struct {
     uint8_t *out;
@@ -24,7 +34,7 @@ typedef struct {
     int64_t size, at;
 } reader_t;
 
-/* Copy len bytes into a fresh allocation (or into dst if given); NULL/0 on overrun. */
+/* Copy len bytes into dst; 0 on overrun. */
 static int take(reader_t *r, void *dst, int64_t len) {
     if (len < 0 || r->at + len > r->size) return 0;
     if (len) memcpy(dst, r->data + r->at, (size_t)len);
@@ -32,8 +42,10 @@ static int take(reader_t *r, void *dst, int64_t len) {
     return 1;
 }
 
-static void *take_new(reader_t *r, int64_t len, int *ok) {
-    void *p = malloc(len > 0 ? (size_t)len : 1);
+/* Copy len bytes into a fresh allocation of len + spare bytes; NULL and *ok 0 on
+ * overrun. spare: the slack cc_game_new allocates, which cc_game_clone copies. */
+static void *take_new(reader_t *r, int64_t len, int64_t spare, int *ok) {
+    void *p = malloc(len + spare > 0 ? (size_t)(len + spare) : 1);
     if (!p || !take(r, p, len)) { free(p); *ok = 0; return NULL; }
     return p;
 }
@@ -245,8 +257,23 @@ static int state_sane(const cc_game *g) {
     const cc_board *b = g->board;
     for (int f = 0; f < CC_MAX_FIGURES; f++)
         if (b->figs[f].seg >= 0 && !in(b->figs[f].player, 0, g->nplayers)) return 0;
-    for (int i = 0; i < g->nstack; i++)
-        if (!in(g->stack[i], 0, g->ts->n)) return 0;
+    /* the config and every seat's policies as cc_game_new checks them (the stack too) */
+    if (game_check_config(g->ts, &g->cfg, g->stack, g->nstack, g->tile_flags, g->ntypes, g->seats) < 0)
+        return 0;
+    /* the pending decision's own fields: what its choices and apply index */
+    if (g->dec_kind == CC_DEC_MESSAGES && (!in(g->msg.in_hand, 0, CC_NMSG) || g->msg.nchoices < 1)) return 0;
+    if (g->dec_kind == CC_DEC_PLACE && (g->drawn_type < 0 || g->nrows < 1)) return 0;
+    if (g->cfg.expansions & CC_X_MESSAGES) {  /* R-MSG-11: the deck and the tile in hand are the 8 */
+        const msg_state_t *m = &g->msg;
+        int seen = m->in_hand >= 0 ? 1 << m->in_hand : 0;
+        for (int i = 0; i < m->deck_n; i++) {
+            int a = m->deck[(m->deck_head + i) % CC_NMSG];
+            if (seen & (1 << a)) return 0;
+            seen |= 1 << a;
+        }
+        if (seen != (1 << CC_NMSG) - 1 || (m->edition != CC_EDITION_CLASSIC && m->edition != CC_EDITION_C31))
+            return 0;
+    }
     for (int i = 0; i < g->nrows; i++) {
         const int32_t *r = &g->rows[5 * i];
         if (g->dec_kind == CC_DEC_PLACE && (!in(r[2], 0, 4) || !in(r[3], -1, 4) || !in(r[4], -1, CC_MAX_SEGS)))
@@ -285,6 +312,15 @@ static int state_sane(const cc_game *g) {
         const int32_t *c = &g->msg.choices[CC_MSG_CHOICE_INTS * i];
         if (c[0] == CC_MSG_SCORE && !in(c[1], 0, CC_MAX_FIGURES)) return 0;
     }
+    /* points are added without overflow checks (game_add_points); a real game's stay far below */
+    if (!in(g->msg.pending_points, 0, MAX_POINTS + 1)) return 0;
+    for (int s = 0; s < g->nplayers; s++) {
+        if (!in(g->scores[s], 0, MAX_POINTS + 1)) return 0;
+        for (int q = 0; q < CC_NSOURCES; q++)
+            if (!in(g->points[s][q], 0, MAX_POINTS + 1)) return 0;
+    }
+    if (!in(g->courier.x, -b->origin, b->origin + 1) || !in(g->courier.y, -b->origin, b->origin + 1))
+        return 0;  /* on the board's grid (and no abs(INT_MIN) in a distance) */
     for (int i = 0; i < g->courier.nmoved; i++)
         if (!in(g->courier.moved_fig[i], 0, CC_MAX_FIGURES) || !seg_valid(b, g->courier.moved_seg[i]))
             return 0;
@@ -310,16 +346,16 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
     g->events = NULL; g->history = NULL;
     ok = ok && game_sane(g, ts);
     if (ok) {
-        g->tile_flags = take_new(&r, g->ntypes, &ok);
-        if (ok) g->stack = take_new(&r, (int64_t)g->nstack * sizeof *g->stack, &ok);
+        g->tile_flags = take_new(&r, g->ntypes, 1, &ok);
+        if (ok) g->stack = take_new(&r, (int64_t)g->nstack * sizeof *g->stack, sizeof *g->stack, &ok);
         g->rows_cap = g->nrows * 5 > 5 * 1024 ? g->nrows * 5 : 5 * 1024;
         if (ok && (g->rows = malloc((size_t)g->rows_cap * sizeof *g->rows)) == NULL) ok = 0;
         if (ok) ok = take(&r, g->rows, (int64_t)g->nrows * 5 * sizeof *g->rows);
         if (ok && (g->values = calloc((size_t)g->rows_cap / 5 + 1, sizeof *g->values)) == NULL) ok = 0;
         g->events_cap = g->nevents * CC_EVENT_INTS;
         g->history_cap = g->nhistory * CC_HISTORY_INTS;
-        if (ok && g->nevents) g->events = take_new(&r, (int64_t)g->events_cap * sizeof *g->events, &ok);
-        if (ok && g->nhistory) g->history = take_new(&r, (int64_t)g->history_cap * sizeof *g->history, &ok);
+        if (ok && g->nevents) g->events = take_new(&r, (int64_t)g->events_cap * sizeof *g->events, 0, &ok);
+        if (ok && g->nhistory) g->history = take_new(&r, (int64_t)g->history_cap * sizeof *g->history, 0, &ok);
         if (!g->events) g->events_cap = 0;
         if (!g->history) g->history_cap = 0;
     }
@@ -334,9 +370,9 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
     }
     if (ok) {
         int64_t cells = cells_of(b);
-        b->grid = take_new(&r, cells * sizeof *b->grid, &ok);
-        if (ok) b->need = take_new(&r, cells * sizeof *b->need, &ok);
-        if (ok) b->in_front = take_new(&r, cells * sizeof *b->in_front, &ok);
+        b->grid = take_new(&r, cells * sizeof *b->grid, 0, &ok);
+        if (ok) b->need = take_new(&r, cells * sizeof *b->need, 0, &ok);
+        if (ok) b->in_front = take_new(&r, cells * sizeof *b->in_front, 0, &ok);
         if (ok && (b->front = malloc((4 * (size_t)b->max_tiles + 4) * sizeof *b->front)) == NULL) ok = 0;
         if (ok) ok = take(&r, b->front, (int64_t)b->nfront * sizeof *b->front);
         if (ok && (b->tiles = calloc((size_t)b->max_tiles, sizeof *b->tiles)) == NULL) ok = 0;
