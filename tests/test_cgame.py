@@ -69,6 +69,22 @@ def _same_game(c: Game, ref: Game, where):
     assert (c.turn, c.tiles_left) == (ref.turn, ref.tiles_left), where
 
 
+def _half_from_python(rules, seed, specs, where) -> set[str]:
+    """Plays `specs` with every other seat answered from Python (None), the rest in C:
+    only the Python seats' decisions come back, and the game is the one played all from
+    Python. The decision kinds that came back."""
+    players = [player(p) for p in specs]
+    external = [s % 2 == seed % 2 for s in range(len(specs))]
+    c = Game(rules, seed, [None if external[s] else players[s] for s in range(len(specs))])
+    kinds = set()
+    while c.decision is not None:
+        assert external[c.decision.seat], where
+        kinds.add(c.decision.kind)
+        c.apply(players[c.decision.seat].choose(c, c.decision))
+    _same_game(c, _from_python(rules, seed, specs), where)
+    return kinds
+
+
 def _from_python(rules, seed, specs, **kw):
     """The game with every seat's policy asked from Python (through the view)."""
     return play(Game(rules, seed, **kw), [player(p) for p in specs])
@@ -265,14 +281,7 @@ def test_seats_half_in_c_half_from_python(name, expansions, options):
     come back are those of the Python seats only, and the game is the same."""
     for seed in range(3):
         specs = _seats(seed + 50, 2 + (seed + 1) % 5)
-        rules = _rules(expansions, options, len(specs))
-        players = [player(p) for p in specs]
-        external = [s % 2 == seed % 2 for s in range(len(specs))]
-        c = Game(rules, seed, [None if external[s] else players[s] for s in range(len(specs))])
-        while c.decision is not None:
-            assert external[c.decision.seat], (name, seed)
-            c.apply(players[c.decision.seat].choose(c, c.decision))
-        _same_game(c, _from_python(rules, seed, specs), (name, seed))
+        _half_from_python(_rules(expansions, options, len(specs)), seed, specs, (name, seed))
 
 
 def test_clone_is_independent_and_plays_on_identically():

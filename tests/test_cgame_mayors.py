@@ -17,7 +17,7 @@ from sim.messages import MessagesOptions
 from sim.play import play
 from sim.rules import Rules
 from strategies import player
-from test_cgame import MAYORS_SEATS, _from_python, _same_game
+from test_cgame import MAYORS_SEATS, _half_from_python, _same_game
 
 SOAK = os.environ.get("CARCSIM_SOAK") == "1"
 OTHERS = ("messages", "river", "courier")
@@ -73,15 +73,8 @@ def test_python_seats_get_every_mayors_decision(name, expansions, edition):
     kinds = set()
     for seed in range(12 if SOAK else 3):
         specs = _seats(seed + 20, 2 + (seed + 1) % 5)
-        rules = _rules(expansions, edition, len(specs))
-        players = [player(p) for p in specs]
-        external = [s % 2 == seed % 2 for s in range(len(specs))]
-        c = Game(rules, seed, [None if external[s] else players[s] for s in range(len(specs))])
-        while c.decision is not None:
-            assert external[c.decision.seat], (name, seed)
-            kinds.add(c.decision.kind)
-            c.apply(players[c.decision.seat].choose(c, c.decision))
-        _same_game(c, _from_python(rules, seed, specs), (name, seed, specs))
+        kinds |= _half_from_python(_rules(expansions, edition, len(specs)), seed, specs,
+                                   (name, seed, specs))
     assert "town_hall" in kinds
 
 
