@@ -1,7 +1,7 @@
 """The simplest policies: `first` (deterministic) and `random` (uniform). Both are
 played by the C game (sim/csrc/policy.c); `choose` asks it (strategies.BuiltIn)."""
 
-from strategies import DECISION_KINDS, BuiltIn, register
+from strategies.registry import DECISION_KINDS, BuiltIn, register
 
 
 @register("first")

@@ -38,8 +38,8 @@ points, an extra tile or turn counting as `extra` points and ties taking the act
 that lands on a dark space (`dark_seeker`).
 """
 
-from sim.view import view_of
-from strategies import DECISION_KINDS, register
+from sim.engine.view import view_of
+from strategies.registry import DECISION_KINDS, register
 from strategies.messages import MessagePolicy
 
 
@@ -51,7 +51,7 @@ class Greedy(MessagePolicy):
     PARAMS = {"road": float, "city": float, "monastery": float, "field": float,
               "opponent": float, "follower": float, "extra": float, "courier": float,
               "road_figure": str, **MessagePolicy.PARAMS}
-    ROAD_FIGURES = {"": None, "follower": 0, "messenger": 2}  # figure kinds (sim/mayors.py)
+    ROAD_FIGURES = {"": None, "follower": 0, "messenger": 2}  # figure kinds (sim/expansions/mayors.py)
 
     def __init__(self, road=1.0, city=1.5, monastery=1.0, field=1.0, opponent=1.0, follower=2.0,
                  extra=3.0, courier=0.0, road_figure="", **overrides):

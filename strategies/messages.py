@@ -26,8 +26,8 @@ equals (R-MSG-8: an impossible action gets the 2 points).
 
 from __future__ import annotations
 
-from sim.messages import ALL_ACTIONS, TWO_POINTS
-from strategies import BuiltIn, register
+from sim.expansions.messages import ALL_ACTIONS, TWO_POINTS
+from strategies.registry import BuiltIn, register
 
 
 @register("meeple_only")

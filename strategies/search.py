@@ -6,7 +6,7 @@ scoring_figure decision, every choice. Each candidate is scored by `rollouts`
 determinised rollouts: rollout r deals the tiles not yet seen in a fresh random order
 (river tiles still first, the lake last of them, R-RIV-1) and the message tiles not
 yet drawn in a fresh random order (the ones drawn keep their order: R-MSG-11 cycles
-the deck), positions a C game (sim/game.py Game) at this very decision by
+the deck), positions a C game (sim/engine/game.py Game) at this very decision by
 replaying the game's history on that deal, and plays it to the end with built-in
 `greedy` seats (a clone whose seats are all built in never leaves C). Every
 candidate sees the same R deals and the same reseeded streams (common random
@@ -31,16 +31,9 @@ place candidates are greedy's best rows over every figure the seat may place
 
 from __future__ import annotations
 
-import dataclasses
-from collections import Counter
-
-from sim import expansions, messages
-from sim.cdeal import stack_tiles
-from sim.game import Game
-from sim.river import is_river_tile
-from sim.rng import Stream
-from sim.seats import PAUSABLE
-from strategies import DECISION_KINDS, player, register
+from sim.engine.rng import Stream
+from sim.engine.view import view_of
+from strategies.registry import DECISION_KINDS, player, register
 from strategies.greedy import Greedy
 
 
@@ -63,7 +56,8 @@ class Search:
         self.greedy = Greedy()
         self._seat = player("greedy")  # every seat of a rollout
 
-    def choose(self, game, decision, rng):
+    def choose(self, view, decision, rng):
+        game = view_of(view)  # a Game given directly is seen through its view too
         if len(decision.choices) == 1:
             return decision.choices[0]
         cands = self._candidates(game, decision)
@@ -85,7 +79,7 @@ class Search:
                 best = (mean, order, choice)
         return best[2]
 
-    def _value(self, g: Game, seat: int) -> float:
+    def _value(self, g, seat: int) -> float:
         scores = g.scores
         if self.score == "margin":
             return scores[seat] - max(s for q, s in enumerate(scores) if q != seat)
@@ -101,51 +95,7 @@ class Search:
         ranked = sorted((-v, i) for i, v in enumerate(values))
         return [(i, decision.choices[i]) for _, i in ranked[:self.candidates]]
 
-    def _positioned(self, game, decision, deals: Stream) -> Game:
+    def _positioned(self, view, decision, deals: Stream):
         """A C game at `decision` on a fresh deal of what the seat has not seen, every
         seat greedy but paused at every decision (its clones play on in C)."""
-        rules, events = game.rules, game.events
-        drawn = [e["tile"] for e in events if e["e"] in ("draw", "discard")]
-        if not events:  # a game always records its start: this one records nothing
-            raise ValueError("search: the game keeps no events (Game(record=False)): "
-                             "expected a game that records its events and history")
-        unseen = self._unseen(game, drawn)
-        cat = game.catalogue
-        river = [i for i in unseen if is_river_tile(cat.types[cat.index[i]])]
-        lake = [i for i in river if cat.types[cat.index[i]].has("lake")]
-        river = [i for i in river if i not in lake]
-        land = [i for i in unseen if not is_river_tile(cat.types[cat.index[i]])]
-        deals.shuffle(river)
-        deals.shuffle(land)
-        deck = expansions.deck_options(rules)  # None without a deck of messages
-        if deck is not None and not deck.deck:  # a shuffled deck: deal its unseen cards anew
-            seen = list(dict.fromkeys(e["action"] for e in events if e["e"] == "message_draw"))
-            rest = [a for a in messages.ACTIONS[deck.edition] if a not in seen]
-            deals.shuffle(rest)
-            rules = dataclasses.replace(rules, messages=dataclasses.replace(
-                rules.messages, deck=tuple(seen + rest)))
-        g = Game(rules, game.seed, [self._seat] * rules.players, stack=drawn + river + lake + land,
-                  record=False, pause=PAUSABLE)
-        for choice in game.history:
-            g.apply(choice)
-        d = g.decision
-        if d is None or (d.kind, d.seat, d.tile, len(d.choices)) != (
-                decision.kind, decision.seat, decision.tile, len(decision.choices)):
-            raise RuntimeError("search: the replayed C game did not reach the same decision")
-        return g
-
-    @staticmethod
-    def _unseen(game, drawn: list[str]) -> list[str]:
-        """The tiles still in the stack, as a multiset in a fixed order (the game's own
-        order is not looked at: it is shuffled before use)."""
-        left = Counter(stack_tiles(game.rules)[1])
-        left.subtract(drawn)
-        ids = sorted(left.elements())
-        if len(ids) != game.tiles_left:
-            # a fixed stack smaller than the tile sets (a scripted game): a Game knows its own
-            stack = getattr(game, "_stack", None)
-            if stack is None:
-                raise ValueError("search: a Game on a fixed stack smaller than the tile sets "
-                                 "cannot be searched (the tiles left are not known)")
-            ids = sorted(game.catalogue.types[i].id for i in stack)
-        return ids
+        return view.determinised(deals, [self._seat] * view.rules.players)

@@ -1,14 +1,14 @@
-"""How the rules tests build and read games: through the contract only (sim/game.py
-Game, the C game), the result, the events and the strategies' view (sim/view.py). A
+"""How the rules tests build and read games: through the contract only (sim/engine/game.py
+Game, the C game), the result, the events and the strategies' view (sim/engine/view.py). A
 position play would not give starts from the game's own setup (Game.set_scoreboard,
 Game.set_supply).
 """
 
 from __future__ import annotations
 
-from sim import script
-from sim.game import Game
-from sim.view import view_of
+from sim.games import script
+from sim.engine.game import Game
+from sim.engine.view import view_of
 
 
 def new_game(rules, seed, *, stack=None, town_halls_at_end=True):
@@ -21,7 +21,7 @@ def _scripted(rules, stack):
 
 
 def play_script(loaded):
-    """sim.script.play_script on a game whose every seat the script answers."""
+    """sim.games.script.play_script on a game whose every seat the script answers."""
     return script.play_script(loaded, new_game=_scripted)
 
 

@@ -5,12 +5,12 @@ the production tile objects.
 No union-find and no incremental state: features are found by breadth-first search
 over segment adjacency each time they are asked for. The rules themselves (scoring,
 every expansion) have their own independent engine, sim/reference/, compared with
-the production engine at every decision by sim/differential.py.
+the production engine at every decision by sim/games/differential.py.
 """
 
 from __future__ import annotations
 
-from sim.tiles import Tile, distinct_rotations
+from sim.formats.tiles import Tile, distinct_rotations
 
 DX = (0, 1, 0, -1)
 DY = (1, 0, -1, 0)

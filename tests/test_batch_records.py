@@ -7,7 +7,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from sim.config import parse_experiment
+from sim.tournament.config import parse_experiment
 from sim.tournament import worker
 from sim.tournament.run import run_experiment
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from reference import RefBoard
 
-from sim.board import MAX_SEGS, Board, Catalogue
+from sim.engine.board import MAX_SEGS, Board, Catalogue
 from sim.errors import CoreError
-from sim.game import Game
-from sim.rng import Stream
-from sim.rules import Rules
-from sim.tiles import tile_set
+from sim.engine.game import Game
+from sim.engine.rng import Stream
+from sim.engine.rules import Rules
+from sim.formats.tiles import tile_set
 
 CAT = Catalogue(tile_set("base"))
 BY_ID = {t.id: t for t in CAT.types}

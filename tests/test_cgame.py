@@ -1,4 +1,4 @@
-"""The game as a C handle (sim/game.py) beyond what the differential harness compares
+"""The game as a C handle (sim/engine/game.py) beyond what the differential harness compares
 against the reference engine: a built-in policy asked decision by decision from
 Python (cc_game_policy_choice, sim/csrc/choice.c) gives the game the C seats play,
 and refuses misuse without a change; clone, deepcopy and pickle (a C save) at a
@@ -12,10 +12,10 @@ import os
 import pytest
 
 from sim.errors import IllegalMove, InputError
-from sim.game import Game
-from sim.messages import MessagesOptions
-from sim.play import play
-from sim.rules import Rules
+from sim.engine.game import Game
+from sim.expansions.messages import MessagesOptions
+from sim.engine.play import play
+from sim.engine.rules import Rules
 from strategies import player
 
 EXPANSIONS = ("messages", "river", "courier")
@@ -144,7 +144,7 @@ def _at_place(seed: int = 3, players=2, expansions=()) -> Game:
 
 def _raw_choice(g: Game, pol):
     """cc_game_policy_choice's return code and index."""
-    from sim._core import ffi, lib
+    from sim.core import ffi, lib
 
     out = ffi.new("int32_t *", -7)
     return lib.cc_game_policy_choice(g._ptr, pol, out), out[0]
@@ -157,8 +157,8 @@ def _state(g: Game):
 
 
 def test_the_entry_refuses_misuse_and_changes_nothing():
-    from sim._core import CoreArgumentError, ffi, lib
-    from sim.seats import _policy_struct, policy_values
+    from sim.core import CoreArgumentError, ffi, lib
+    from sim.engine.seats import policy_struct
     from strategies import make
 
     g = _at_place()
@@ -168,7 +168,7 @@ def test_the_entry_refuses_misuse_and_changes_nothing():
                  "scarecrow", "ride"):
         setattr(python, kind, lib.CC_POL_PYTHON)
     assert _raw_choice(g, python) == (lib.CC_ERR_ARG, -7)  # no built-in for this kind
-    bad = ffi.new("cc_seat_policy *", _policy_struct(make("random"), "c3.1")[0])
+    bad = ffi.new("cc_seat_policy *", policy_struct(make("random"), "c3.1")[0])
     bad.place = 42
     assert _raw_choice(g, bad) == (lib.CC_ERR_ARG, -7)  # not a policy code
     bad.place, bad.road_figure[0] = lib.CC_POL_GREEDY, 9
@@ -180,15 +180,15 @@ def test_the_entry_refuses_misuse_and_changes_nothing():
     with pytest.raises(CoreArgumentError, match="policy='meeple_only', decision='place'"):
         make("meeple_only").choose(g, g.decision, None)  # a scoring-figure policy only
     values = ffi.new("double[]", 1)
-    assert lib.cc_game_policy_values(g._ptr, _policy_struct(make("greedy"), "c3.1"), values, 1) \
+    assert lib.cc_game_policy_values(g._ptr, policy_struct(make("greedy"), "c3.1"), values, 1) \
         == lib.CC_ERR_FULL  # the decision has more rows than that
     with pytest.raises(CoreArgumentError, match="policy='random'"):
-        policy_values(g, make("random"))  # only greedy values rows
+        g.policy_values(make("random"))  # only greedy values rows
     with pytest.raises(ValueError, match="current decision"):
         make("first").choose(g, g.decision._replace(kind="messages"), None)
     assert _state(g) == before  # every refusal left the game as it was
     play(g, [player("random")] * 2)
-    assert _raw_choice(g, _policy_struct(make("random"), "c3.1")) == (lib.CC_ERR_ARG, -7)
+    assert _raw_choice(g, policy_struct(make("random"), "c3.1")) == (lib.CC_ERR_ARG, -7)
     with pytest.raises(IllegalMove, match="over"):
         make("random").choose(g, None, None)
     with pytest.raises(CoreArgumentError, match="cc_game_policy_values"):
@@ -209,7 +209,7 @@ def test_random_draws_once_from_the_deciding_seats_own_stream_not_the_rng_given(
     """R-BASE-3 place rows: `random` takes row Stream(seat state).below(rows), as the C
     seat does (one draw per decision); the Stream passed in is not touched, the other
     seats' streams neither; a deterministic policy draws nothing."""
-    from sim.rng import Stream
+    from sim.engine.rng import Stream
     from strategies import make
 
     g = _at_place(seed=8, players=3)
@@ -338,8 +338,8 @@ def test_pickle_goes_through_a_c_save_of_the_state():
 def test_a_damaged_state_is_refused_not_run():
     import pickle
 
-    from sim._core import CoreArgumentError
-    from sim.game import _load
+    from sim.core import CoreArgumentError
+    from sim.engine.game import _load
 
     c = Game(Rules(players=2, expansions=("messages",)), 4)
     fn, (rules, seed, state, *_) = c.__reduce__()
@@ -354,7 +354,7 @@ def test_a_damaged_state_is_refused_not_run():
 
 
 def test_reseed_gives_common_random_numbers():
-    from sim.rng import derive
+    from sim.engine.rng import derive
 
     rules = _rules(("messages",), MESSAGE_OPTIONS["c3.1"], 2)
     a, b = Game(rules, 3), Game(rules, 5)
@@ -401,7 +401,7 @@ def _python_policy_player():
 
 
 def test_a_seat_mixing_python_and_built_in_policies_is_asked_only_for_the_python_kinds():
-    from sim.game import play_batch
+    from sim.engine.game import play_batch
 
     rules = _rules(("messages",), MESSAGE_OPTIONS["c3.1"], 2)
     mixed = _python_policy_player()  # place: Python; scoring figure, messages: built in
@@ -417,9 +417,9 @@ def test_the_shared_deal_is_never_written_to():
     """cdeal.dealt hands every seeded game of the same rules one stack cdata (the C game
     copies it) and a copy of one config: after games, a clone, a paused game and a batch
     played on it, both are as dealt."""
-    from sim import cdeal
-    from sim._core import ffi, lib
-    from sim.game import play_batch
+    from sim.engine import deal as cdeal
+    from sim.core import ffi, lib
+    from sim.engine.game import play_batch
 
     rules = _rules(ALL_EXPANSIONS, MESSAGE_OPTIONS["classic"], 3)
     record = lib.CC_RECORD_HISTORY | lib.CC_RECORD_EVENTS  # what Game(record=True) deals with
@@ -459,8 +459,8 @@ def test_replayed_shows_the_board_at_the_end_of_a_turn():
 def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
     import numpy as np
 
-    from sim.game import ACTION_NAMES, play_batch
-    from sim.scoring import SOURCES
+    from sim.engine.game import ACTION_NAMES, play_batch
+    from sim.expansions.base import SOURCES
 
     specs = ["greedy", "random+scoring_figure=coverage", "greedy(courier=1.0)"]
     rules = _rules(expansions, options, len(specs))
@@ -482,7 +482,7 @@ def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
 
 
 def test_fixed_stack_and_fixed_deck_are_played_as_given():
-    from sim.cdeal import tile_order
+    from sim.engine.deal import tile_order
 
     options = MessagesOptions(edition="classic", deck=("extra_tile", "smallest_city"))
     rules = _rules(("messages", "river"), options, 3)
@@ -525,7 +525,8 @@ def test_a_batch_fills_the_players_table_without_a_loop(edition):
     import numpy as np
     import pyarrow as pa
 
-    from sim.game import play_batch, players_table
+    from sim.engine.game import play_batch
+    from sim.tournament.records import players_table
     from sim.tournament.records import PLAYERS, player_row
 
     specs = ["greedy", "random", "greedy+scoring_figure=coverage", "first"]

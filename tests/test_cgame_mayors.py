@@ -12,10 +12,11 @@ import pickle
 
 import pytest
 
-from sim.game import Game, play_batch, players_table
-from sim.messages import MessagesOptions
-from sim.play import play
-from sim.rules import Rules
+from sim.engine.game import Game, play_batch
+from sim.tournament.records import players_table
+from sim.expansions.messages import MessagesOptions
+from sim.engine.play import play
+from sim.engine.rules import Rules
 from strategies import player
 from test_cgame import MAYORS_SEATS, _half_from_python, _same_game
 

@@ -9,7 +9,7 @@ import os
 import pytest
 from test_cgame import SEATS, VARIANTS, _from_python, _rules, _same_game
 
-from sim.game import Game
+from sim.engine.game import Game
 from strategies import player
 
 pytestmark = [pytest.mark.soak,

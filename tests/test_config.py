@@ -1,7 +1,7 @@
 """Reading inputs: the bad-input corpus (tests/bad_inputs/cases.toml, issue 17.5), shipped
 configs by name, and what a config's `run.out` may name.
 
-The corpus runs in-process through the console entry point (`sim.cli.main`), so each
+The corpus runs in-process through the console entry point (`sim.cli.main.main`), so each
 case costs milliseconds: exit code 2, exactly one line on stderr naming the file and
 what was expected, nothing on stdout.
 """
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from sim import cli
-from sim.config import OUT_RULE, load_experiment, parse_experiment, resolve, shipped_configs
+from sim.cli import main as cli
+from sim.tournament.config import OUT_RULE, load_experiment, parse_experiment, resolve, shipped_configs
 from sim.errors import InputError
 from sim.text import MAX_INPUT_BYTES
 

@@ -1,6 +1,6 @@
 """Conformance over everything registered (STYLE.md rule 12): every combination of the
 implemented expansions × every registered policy plays seeded games while invariants
-are checked at every step. Driven by the registries (sim.rules.IMPLEMENTED_EXPANSIONS,
+are checked at every step. Driven by the registries (sim.engine.rules.IMPLEMENTED_EXPANSIONS,
 strategies.REGISTRY), so an expansion or policy added there is covered here without a
 new list.
 """
@@ -11,11 +11,11 @@ import itertools
 
 import pytest
 
-from sim import mayors
+from sim.expansions import mayors
 from engine import new_game, state
-from sim.view import view_of
-from sim.messages import MessagesOptions
-from sim.rules import IMPLEMENTED_EXPANSIONS, Rules
+from sim.engine.view import view_of
+from sim.expansions.messages import MessagesOptions
+from sim.engine.rules import IMPLEMENTED_EXPANSIONS, Rules
 from strategies import DECISION_KINDS, REGISTRY, make, player
 
 COMBINATIONS = [c for n in range(len(IMPLEMENTED_EXPANSIONS) + 1)
@@ -69,7 +69,7 @@ def place_key(c):
 
 
 def check_choices(d) -> None:
-    """Unique, in the order the contract states (sim/game.py module docstring)."""
+    """Unique, in the order the contract states (sim/engine/game.py module docstring)."""
     assert len(set(d.choices)) == len(d.choices), d
     if d.kind == "place":
         assert list(d.choices) == sorted(d.choices, key=place_key)

@@ -4,13 +4,13 @@ arrive as typed exceptions (ValueError subclasses) that quote the bad input."""
 
 import pytest
 
-from sim._core import (CapacityError, CellOccupiedError, CoreArgumentError, TileMisfitError,
+from sim.core import (CapacityError, CellOccupiedError, CoreArgumentError, TileMisfitError,
                        check, ffi, lib)
-from sim.board import MAX_SEGS, Board, Catalogue
-from sim.game import Game
+from sim.engine.board import MAX_SEGS, Board, Catalogue
+from sim.engine.game import Game
 from sim.errors import CoreError
-from sim.rules import Rules
-from sim.tiles import distinct_rotations, parse_line, tile_set
+from sim.engine.rules import Rules
+from sim.formats.tiles import distinct_rotations, parse_line, tile_set
 
 CAT = Catalogue(tile_set("base"))
 T = CAT.index
@@ -178,8 +178,8 @@ def test_road_ends_are_checked_before_they_are_kept():
 
 
 def test_mayors_game_refuses_a_bad_town_hall_or_road_figure():
-    from sim.cdeal import catalogue_for, dealt, tile_flags
-    from sim.game import _seat_policies
+    from sim.engine.deal import catalogue_for, dealt, tile_flags
+    from sim.engine.game import _seat_policies
     from strategies import player
 
     rules = Rules(players=2, expansions=("mayors",))
@@ -268,7 +268,7 @@ class Blob:
         return [s for s in self.used() if lib.cc_find(lib.cc_game_board(self.game._ptr), s) == r]
 
     def load(self):
-        from sim.game import _load
+        from sim.engine.game import _load
 
         g = self.game
         return _load(g.rules, g.seed, bytes(self.data))
@@ -418,9 +418,9 @@ def test_the_reviewers_hang_is_refused_without_hanging():
 
     code = textwrap.dedent("""
         import struct
-        from sim._core import CoreArgumentError, ffi, lib
-        from sim.game import Game, _load
-        from sim.rules import Rules
+        from sim.core import CoreArgumentError, ffi, lib
+        from sim.engine.game import Game, _load
+        from sim.engine.rules import Rules
         g = Game(Rules(), 0, stack=["E", "U"])
         n = lib.cc_game_save(g._ptr, ffi.NULL, 0)
         buf = ffi.new("uint8_t[]", n)
@@ -491,7 +491,7 @@ GAME_FIELDS = ("msg.in_hand", "msg.nchoices", "msg.deck", "msg.deck_head", "msg.
 def game_layout(tmp_path_factory):
     import subprocess
 
-    from sim._core_build import CSRC, compiler
+    from sim.core.build import CSRC, compiler
 
     cc = compiler()
     if subprocess.run([*cc, "--version"], capture_output=True).returncode != 0:
@@ -574,7 +574,7 @@ def _seat_policy(data, layout):  # seat 1's place policy an unknown code
         "followers negative", "river edge out of range", "start tile out of range",
         "score at INT_MAX", "points at INT_MAX", "courier off the board"])
 def test_a_damaged_game_is_refused(game_layout, expansions, kind, change):
-    from sim.game import _load
+    from sim.engine.game import _load
 
     g = _reach(expansions, kind)
     b = Blob(g)

@@ -7,9 +7,9 @@ import polars as pl
 import pytest
 
 from sim.analysis.balance import counterfactual_values
-from sim.game import Game
-from sim.messages import MessagesOptions
-from sim.rules import Rules
+from sim.engine.game import Game
+from sim.expansions.messages import MessagesOptions
+from sim.engine.rules import Rules
 from sim.tournament.counterfactual import branch, play_with_branches
 from strategies import player
 
@@ -40,8 +40,8 @@ def forced_game():
 
 def _in_c(monkeypatch) -> list:
     """The branch sets played by cc_branch_play (sim/csrc/branch.c)."""
-    played, real = [], cfm.c_branches
-    monkeypatch.setattr(cfm, "c_branches", lambda g, b: played.append(b) or real(g, b))
+    played, real = [], Game.branches
+    monkeypatch.setattr(Game, "branches", lambda g, b: played.append(b) or real(g, b))
     return played
 
 
@@ -89,8 +89,8 @@ def test_rollouts_are_reproducible_and_differ_by_key():
 
 # ------------------------------------------------------------ the "when" forks
 
-from sim.cdeal import Decision  # noqa: E402
-from sim.play import play  # noqa: E402
+from sim.engine.deal import Decision  # noqa: E402
+from sim.engine.play import play  # noqa: E402
 from sim.tournament import counterfactual as cfm  # noqa: E402
 
 
@@ -241,7 +241,7 @@ forks = FORKS
 def test_fork_kinds_in_configs():
     import pytest
 
-    from sim.config import parse_experiment
+    from sim.tournament.config import parse_experiment
     from sim.errors import InputError
     exp = parse_experiment(FORK_CONFIG.replace("FORKS", '["scoring_figure", "messages"]'), "f.toml")
     assert exp.forks == ("scoring_figure", "messages") and exp.canonical()["design"]["forks"]
@@ -284,7 +284,7 @@ def test_branches_in_c_give_the_rows_of_branches_played_from_python(name, monkey
     """The worker's counterfactual games on a paused C game (cc_branch_play, the
     aligned branch on a rotated clone, the game's own branch from its end) give the
     rows of the forks played move by move from Python, value for value."""
-    from sim.config import load_experiment, parse_experiment
+    from sim.tournament.config import load_experiment, parse_experiment
     from sim.tournament import worker
 
     if CF_CONFIGS[name] is None:
@@ -294,8 +294,8 @@ def test_branches_in_c_give_the_rows_of_branches_played_from_python(name, monkey
         exp = parse_experiment(CF_CONFIGS[name], f"{name}.toml")
         blocks = range(exp.blocks)
     played = []
-    real = cfm.c_branches
-    monkeypatch.setattr(cfm, "c_branches", lambda g, b: played.append(b) or real(g, b))
+    real = Game.branches
+    monkeypatch.setattr(Game, "branches", lambda g, b: played.append(b) or real(g, b))
     fast = worker.run_shard(exp, blocks)
     monkeypatch.setattr(worker, "built_in", lambda *args: False)
     slow = worker.run_shard(exp, blocks)
@@ -313,7 +313,7 @@ def test_branches_in_c_give_the_rows_of_branches_played_from_python(name, monkey
 
 
 def test_cc_branch_play_refuses_bad_calls_and_leaves_the_game_alone():
-    from sim._core import ffi, lib
+    from sim.core import ffi, lib
 
     rules = Rules(expansions=("messages",))
     seats = [player("greedy")] * 2

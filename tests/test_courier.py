@@ -4,11 +4,11 @@ import pytest
 from test_conformance import check_points_from_events
 
 from engine import new_game
-from sim.view import view_of
-from sim.cdeal import stack_plan
-from sim.messages import MessagesOptions
-from sim.play import play
-from sim.rules import Rules
+from sim.engine.view import view_of
+from sim.engine.deal import stack_plan
+from sim.expansions.messages import MessagesOptions
+from sim.engine.play import play
+from sim.engine.rules import Rules
 from strategies import player
 
 

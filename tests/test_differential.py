@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from sim import differential
-from sim.messages import MessagesOptions
+from sim.games import differential
+from sim.expansions.messages import MessagesOptions
 from sim.reference import mayors as ref_mayors
 from sim.reference import scoring as ref_scoring
-from sim.rules import Rules
+from sim.engine.rules import Rules
 
 DEFAULT_GAMES = 300
 
@@ -98,8 +98,8 @@ def test_a_wrong_monastery_value_is_reported_and_scripted(monkeypatch, tmp_path)
 
 def test_a_production_bug_is_reported_as_production(monkeypatch):
     """The same planted bug on the production side (the C game's score events, as
-    sim/game.py reads them): the message names production's value first."""
-    from sim.game import Game
+    sim/engine/game.py reads them): the message names production's value first."""
+    from sim.engine.game import Game
 
     class Buggy(Game):
         def _event(self, row):
@@ -169,7 +169,7 @@ def test_check_command_bad_input(args, message):
 
 
 def test_check_command_at_a_divergence_writes_a_script_and_exits_1(monkeypatch, tmp_path, capsys):
-    from sim.cli import app
+    from sim.cli.main import app
 
     real = ref_scoring.value
     monkeypatch.setattr(ref_scoring, "value", lambda board, f, final: real(board, f, final)

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from sim import expansions
-from sim.board import Board
-from sim.config import RULES_KEYS, check_player
-from sim.game import Game
-from sim.messages import MessagesOptions
-from sim.play import play
-from sim.rules import Rules
+from sim.expansions import declaration, mayors, messages
+from sim.engine.board import Board
+from sim.tournament.config import RULES_KEYS, check_player
+from sim.engine.game import Game
+from sim.expansions.messages import MessagesOptions
+from sim.engine.play import play
+from sim.engine.rules import Rules
 from sim.tournament.records import PLAYERS, player_row
 from strategies import DECISION_KINDS, DEFAULTS, REGISTRY, make, player
 
@@ -111,7 +112,7 @@ def test_describe_lists_every_part():
 
 def test_a_scripted_turn_may_use_only_keys_of_expansions_in_play(tmp_path):
     from sim.errors import InputError
-    from sim.script import load_script
+    from sim.games.script import load_script
 
     script = tmp_path / "s.toml"
     for keys, error in (('score_on = "meeple"', "score_on: The Messages is not in play"),
@@ -125,8 +126,8 @@ def test_a_scripted_turn_may_use_only_keys_of_expansions_in_play(tmp_path):
 # ---------------------------------------------------------------- the C boundary
 
 def test_each_expansion_declares_its_own_c_bit():
-    from sim._core import lib
-    from sim.cdeal import dealt
+    from sim.core import lib
+    from sim.engine.deal import dealt
 
     bits = [e.bit for e in expansions.EXPANSIONS]
     assert all(b and b & (b - 1) == 0 for b in bits) and len(set(bits)) == len(bits)
@@ -140,7 +141,7 @@ def test_each_expansion_declares_its_own_c_bit():
 
 
 def test_the_town_hall_comes_with_messengers_and_mayors_only():
-    from sim.cdeal import catalogue_for
+    from sim.engine.deal import catalogue_for
 
     assert "townhall" not in catalogue_for(Rules(expansions=("messages", "river", "courier"))).index
     cat = catalogue_for(Rules(expansions=("mayors",)))
@@ -166,8 +167,8 @@ def test_the_town_hall_comes_with_messengers_and_mayors_only():
 
 
 def test_config_fillers_set_each_expansion_s_fields():
-    from sim._core import lib
-    from sim.cdeal import catalogue_for, dealt
+    from sim.core import lib
+    from sim.engine.deal import catalogue_for, dealt
 
     rules = Rules(expansions=("messages", "river", "mayors"),
                   messages=MessagesOptions("classic", True, ("extra_tile",)))
@@ -176,21 +177,21 @@ def test_config_fillers_set_each_expansion_s_fields():
     assert cfg.town_hall_type == catalogue_for(rules).index["townhall"]
     assert cfg.town_halls_at_end == 0
     assert (cfg.edition, cfg.zmg_alone, cfg.shuffle_deck) == (lib.CC_EDITION_CLASSIC, 1, 0)
-    assert cfg.deck[0] == expansions.ACTION_NAMES["classic"].index("extra_tile")
+    assert cfg.deck[0] == messages.ACTION_NAMES["classic"].index("extra_tile")
     assert dealt(Rules(expansions=("messages",)), 0)[0].shuffle_deck == 1
 
 
 def test_the_result_row_layout_fills_cc_game_result():
-    from sim._core import lib
+    from sim.core import lib
 
-    assert expansions.ROW_TOWN_HALL == lib.CC_RESULT_INTS - 1
-    width = {k: s.stop - s.start for k, s in (("drawn", expansions.ROW_DRAWN),
-                                               ("resolved", expansions.ROW_RESOLVED),
-                                               ("mayors", expansions.ROW_MAYORS))}
-    assert width["drawn"] == width["resolved"] == len(expansions.ACTION_NAMES["c3.1"]) == 8
-    assert expansions.ROW_RESOLVED.stop == expansions.ROW_SUPPLY
-    assert width["mayors"] == len(expansions.MAYORS_COLUMNS) == 10
-    assert expansions.ROW_MAYORS.stop == expansions.ROW_MM_SUPPLY.start
+    assert declaration.ROW_TOWN_HALL == lib.CC_RESULT_INTS - 1
+    width = {k: s.stop - s.start for k, s in (("drawn", declaration.ROW_DRAWN),
+                                               ("resolved", declaration.ROW_RESOLVED),
+                                               ("mayors", declaration.ROW_MAYORS))}
+    assert width["drawn"] == width["resolved"] == len(messages.ACTION_NAMES["c3.1"]) == 8
+    assert declaration.ROW_RESOLVED.stop == declaration.ROW_SUPPLY
+    assert width["mayors"] == len(mayors.MAYORS_COLUMNS) == 10
+    assert declaration.ROW_MAYORS.stop == declaration.ROW_MM_SUPPLY.start
 
 
 def test_editions_and_the_deck_come_from_the_registry():
@@ -203,8 +204,8 @@ def test_editions_and_the_deck_come_from_the_registry():
 
 
 # the boundary modules ask the registry; they never name an expansion to test it
-BOUNDARY = ("sim/game.py", "sim/cdeal.py", "sim/tournament/plan.py", "sim/tournament/worker.py",
-            "sim/cli.py", "strategies/search.py")
+BOUNDARY = ("sim/engine/game.py", "sim/engine/deal.py", "sim/tournament/plan.py", "sim/tournament/worker.py",
+            "sim/cli/main.py", "strategies/search.py")
 NAMED = re.compile(r'"(%s)"\s+(not\s+)?in\b' % "|".join(expansions.NAMES))
 
 

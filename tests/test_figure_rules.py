@@ -2,8 +2,8 @@
 segment kinds and occupancy (R-BASE-4, R-MM-1/5/7), non-scoring presence (R-MM-9),
 town halls closing features (R-MM-10/13)."""
 
-from sim.board import MAX_SEGS, Board, Catalogue, majority
-from sim.tiles import ANY_EDGE, Tile, tile_set
+from sim.engine.board import MAX_SEGS, Board, Catalogue, majority
+from sim.formats.tiles import ANY_EDGE, Tile, tile_set
 
 FOLLOWER = (0, 0b1111, 1, 1, 1)
 MAYOR_LIKE = (1, 0b0001, 0, 0, 1)  # cities only, occupied or not, strength 0

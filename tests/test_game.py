@@ -8,10 +8,10 @@ import pickle
 import pytest
 from test_conformance import check_points_from_events
 
-from sim.board import MAX_SEGS
+from sim.engine.board import MAX_SEGS
 from engine import new_game, state
-from sim.play import play
-from sim.rules import Rules
+from sim.engine.play import play
+from sim.engine.rules import Rules
 from strategies import player
 
 GAMES = int(os.environ.get("CARCSIM_SOAK_GAMES", "240"))

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from engine import new_game
-from sim.log import event_line
-from sim.messages import MessagesOptions
-from sim.rules import IMPLEMENTED_EXPANSIONS, Rules
+from sim.formats.log import event_line
+from sim.expansions.messages import MessagesOptions
+from sim.engine.rules import IMPLEMENTED_EXPANSIONS, Rules
 from strategies import player
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

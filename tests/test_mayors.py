@@ -9,14 +9,14 @@ Figure kind codes: 0 follower, 1 mayor, 2 messenger, 3 scarecrow.
 
 import pytest
 
-from sim._core import ffi
-from sim.board import Board
+from sim.core import ffi
+from sim.engine.board import Board
 from engine import new_game
-from sim.view import view_of
-from sim.cdeal import catalogue_for
-from sim.play import play
-from sim.messages import MessagesOptions
-from sim.rules import Rules
+from sim.engine.view import view_of
+from sim.engine.deal import catalogue_for
+from sim.engine.play import play
+from sim.expansions.messages import MessagesOptions
+from sim.engine.rules import Rules
 from strategies import player
 
 FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)
@@ -539,7 +539,7 @@ def test_scripted_town_halls_and_ride():
     from pathlib import Path
 
     from engine import play_script
-    from sim.script import load_script
+    from sim.games.script import load_script
     scripts = Path(__file__).resolve().parent / "scripts"
     g = play_script(load_script(scripts / "mayors_town_halls.toml"))
     assert g.scores == [3, 6]
@@ -554,7 +554,7 @@ def test_scripted_mayors_errors(tmp_path):
 
     from sim.errors import InputError
     from engine import play_script
-    from sim.script import load_script
+    from sim.games.script import load_script
     text = (Path(__file__).resolve().parent / "scripts" / "mayors_ride.toml").read_text()
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace('ride = "road E @1,0"', 'ride = "road E @5,5"'))
@@ -570,8 +570,8 @@ def test_scripted_figure_with_nowhere_to_go_after_step_1_is_an_error(tmp_path):
     0,2, which surrounds seat 0's scarecrow: after the activation it can place nothing,
     so the step-2 decision never comes, and the script's figure must not vanish."""
     from sim.errors import InputError
-    from sim.play import play
-    from sim.script import _ScriptPlayer, load_script
+    from sim.engine.play import play
+    from sim.games.script import _ScriptPlayer, load_script
     turns = [("E", 0, 1, 2, "scarecrow field Nw"), ("B", 1, 1, 0, "scarecrow field Nw"),
              ("B", -1, 1, 0, None), ("B", 0, 2, 0, "follower monastery")]
     body = "".join(f'[[turns]]\ntile = "{t}"\nat = [{x}, {y}]\nrotation = {r}\n'
@@ -590,7 +590,7 @@ def test_scripted_figure_with_nowhere_to_go_after_step_1_is_an_error(tmp_path):
 
 
 def test_mmr_joins_the_river_only_with_the_river():
-    from sim.cdeal import stack_plan
+    from sim.engine.deal import stack_plan
     _, river, _, land = stack_plan(Rules(expansions=("mayors", "river")))
     assert "MMR" in river and "MMR" not in land
     _, river, _, land = stack_plan(Rules(expansions=("mayors",)))
@@ -598,7 +598,7 @@ def test_mmr_joins_the_river_only_with_the_river():
 
 
 def test_classic_extra_tile_may_be_the_town_hall():
-    from sim.messages import MessagesOptions
+    from sim.expansions.messages import MessagesOptions
     rules = Rules(expansions=("mayors", "messages"),
                   messages=MessagesOptions("classic", False, ("extra_tile",)))
     g = new_game(rules, 0, stack=["E"])

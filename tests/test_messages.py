@@ -10,11 +10,11 @@ import pytest
 
 from sim.errors import InputError
 from engine import new_game
-from sim.game import Game
-from sim.view import view_of
-from sim.messages import ACTIONS, MessagesOptions
-from sim.play import play
-from sim.rules import Rules
+from sim.engine.game import Game
+from sim.engine.view import view_of
+from sim.expansions.messages import ACTIONS, MessagesOptions
+from sim.engine.play import play
+from sim.engine.rules import Rules
 from strategies import player
 
 
@@ -485,7 +485,7 @@ def test_scripted_c31_game_json():
 def test_scripted_classic_game_with_an_extra_tile():
     from pathlib import Path
     from engine import play_script
-    from sim.script import load_script
+    from sim.games.script import load_script
     g = play_script(load_script(Path(__file__).resolve().parent / "scripts" / "messages_classic.toml"))
     p0 = g.result()["players"][0]
     assert p0["score"] == 14 and (p0["scoring_meeple"], p0["messenger"]) == (5, 0)
@@ -497,7 +497,7 @@ def test_script_message_errors(tmp_path):
     from pathlib import Path
     from sim.errors import InputError
     from engine import play_script
-    from sim.script import load_script
+    from sim.games.script import load_script
     base = (Path(__file__).resolve().parent / "scripts" / "messages_c31.toml").read_text()
     bad = tmp_path / "bad.toml"
     bad.write_text(base.replace('message_target = "3,0 road S"', 'message_target = "2,0 road E"'))

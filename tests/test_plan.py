@@ -2,8 +2,8 @@
 
 import polars as pl
 
-from sim.config import parse_experiment
-from sim.rng import derive
+from sim.tournament.config import parse_experiment
+from sim.engine.rng import derive
 from sim.tournament import plan
 from sim.tournament.run import run_experiment
 

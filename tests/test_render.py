@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from browser import console_errors, is_png, needs_chromium, screenshot
 
-from sim import render
-from sim.script import load_script, play_script
+from sim.games import render
+from sim.games.script import load_script, play_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "tests" / "scripts"
@@ -63,8 +63,8 @@ def test_turn_option_draws_the_board_as_it_stood(tmp_path):
 
 
 def _seeded(players: str, expansions: tuple[str, ...] = (), seed: int = 3):
-    from sim.play import play_seeded
-    from sim.rules import Rules
+    from sim.engine.play import play_seeded
+    from sim.engine.rules import Rules
     from strategies import player
 
     specs = players.split(",")

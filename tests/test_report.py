@@ -11,7 +11,7 @@ import pytest
 from browser import console_errors, is_png, needs_chromium, screenshot
 
 from sim.analysis.report import UNIT_NOTE, build, fmt_p
-from sim.config import parse_experiment
+from sim.tournament.config import parse_experiment
 from sim.tournament.run import run_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,8 +123,8 @@ def test_findings_are_the_reports_numbers(tmp_path):
     quotes the run commands and the report's own numbers."""
     import re as _re
 
-    from sim.findings import est, regenerate
-    from sim.config import shipped_configs
+    from sim.analysis.findings import est, regenerate
+    from sim.tournament.config import shipped_configs
     (tmp_path / "docs").mkdir()
     configs = {}
     for name in ("seat_advantage", "messages_figure_forks"):

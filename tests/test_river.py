@@ -2,16 +2,16 @@
 
 import pytest
 
-from sim.board import MAX_SEGS, Board, Catalogue
+from sim.engine.board import MAX_SEGS, Board, Catalogue
 from sim.errors import InputError
 from engine import new_game
-from sim.view import view_of
-from sim.cdeal import stack_plan
-from sim.play import play
-from sim.rules import Rules
+from sim.engine.view import view_of
+from sim.engine.deal import stack_plan
+from sim.engine.play import play
+from sim.engine.rules import Rules
 from engine import play_script
-from sim.script import load_script
-from sim.tiles import tile_set
+from sim.games.script import load_script
+from sim.formats.tiles import tile_set
 from strategies import player
 
 RIVER = Rules(expansions=("river",))

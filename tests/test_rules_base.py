@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from sim import scoreboard
-from sim.board import majority
+from sim.expansions import base as scoreboard
+from sim.engine.board import majority
 from sim.errors import IllegalMove, InputError
 from engine import new_game
-from sim.play import play
+from sim.engine.play import play
 from strategies import player
-from sim.rules import Rules
+from sim.engine.rules import Rules
 from engine import play_script
-from sim.script import load_script
+from sim.games.script import load_script
 
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 

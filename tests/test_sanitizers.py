@@ -12,7 +12,7 @@ finding fatal. A planted `INT_MAX + 1`, built the same way, proves the checks ar
 compiled in.
 
 The twin is built with the product's optimisation flags (-O3, and with GCC link-time
-optimisation: sim/_core_build.py product_flags) plus the sanitizers, so the code paths
+optimisation: sim/core/build.py product_flags) plus the sanitizers, so the code paths
 checked are the optimised ones the product runs, inlining across files included.
 """
 
@@ -26,7 +26,7 @@ import pytest
 
 from cffi import FFI
 
-from sim._core_build import OPTIMIZE, OPTIMIZE_LINK, WARNINGS, build_ffi
+from sim.core.build import OPTIMIZE, OPTIMIZE_LINK, WARNINGS, build_ffi
 
 TESTS = Path(__file__).resolve().parent
 FLAGS = ["-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-wrapv",
@@ -80,7 +80,7 @@ def test_core_under_asan_and_ubsan(tmp_path):
     # sanitizers' report functions
     assert b"__asan_report_load" in module.read_bytes() and b"__ubsan_handle_" in module.read_bytes()
     env = _env(tmp_path, CARCSIM_CORE="_sim_core_asan", CARCSIM_SOAK_GAMES="120")
-    check = subprocess.run([sys.executable, "-c", "import sim._core as c; print(c._module.__name__)"],
+    check = subprocess.run([sys.executable, "-c", "import sim.core as c; print(c._module.__name__)"],
                            env=env, capture_output=True, text=True, cwd=tmp_path)
     assert check.stdout.strip() == "_sim_core_asan", check.stderr[-2000:]
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
@@ -107,7 +107,7 @@ def test_build_flags_forbid_fused_multiply_add_and_build_without_gcc(tmp_path):
     """Every build of the core (the product, this file's twin) turns FMA contraction
     off; link-time optimisation over one partition is asked of GCC only, since clang
     (which also defines __GNUC__) knows no -flto-partition."""
-    from sim._core_build import is_gcc, product_flags
+    from sim.core.build import is_gcc, product_flags
 
     for ffi in (build_ffi(), build_ffi("_sim_core_asan", CORE_FLAGS, CORE_LINK)):
         assert "-ffp-contract=off" in ffi._assigned_source[3]["extra_compile_args"]

@@ -6,12 +6,14 @@ import pickle
 import pytest
 
 from sim.errors import InputError
-from sim.cdeal import tile_order
-from sim.game import Game
-from sim.messages import MessagesOptions
-from sim.play import play
-from sim.rng import Stream
-from sim.rules import Rules
+from sim.engine.deal import tile_order
+from sim.engine.determinise import _unseen
+from sim.engine.view import view_of
+from sim.engine.game import Game
+from sim.expansions.messages import MessagesOptions
+from sim.engine.play import play
+from sim.engine.rng import Stream
+from sim.engine.rules import Rules
 from strategies import player
 from strategies.search import Search
 
@@ -76,9 +78,9 @@ def test_replayed_c_game_reaches_the_same_decision_on_the_unseen_tiles():
     game = _at_turn(rules, 9, 20)
     s = Search(rollouts=1)
     drawn = [e["tile"] for e in game.events if e["e"] in ("draw", "discard")]
-    unseen = s._unseen(game, drawn)
+    unseen = _unseen(game, drawn)
     assert unseen == sorted(tile_order(rules, 9)[1][len(drawn):])  # the stack's own tiles
-    g = s._positioned(game, game.decision, Stream(3))
+    g = s._positioned(view_of(game), game.decision, Stream(3))
     d, want = g.decision, game.decision
     assert (d.kind, d.seat, d.tile, tuple(d.choices)) == (want.kind, want.seat, want.tile,
                                                           tuple(want.choices))
@@ -142,7 +144,7 @@ def test_last_tile_takes_the_best_final_margin(expansions, seed, misses):
     # On the last tile nothing is unseen: every rollout of a candidate is the same game,
     # so the search must take the candidate with the best final margin, here worked out
     # independently: each candidate applied to a clone of the game that greedy finishes
-    # (sim.play.play), without the search's replay of the history, ties to the first.
+    # (sim.engine.play.play), without the search's replay of the history, ties to the first.
     # Seed 9 with The Messages: greedy's placement ends 17 behind, the eighth candidate
     # 15 behind (found by scanning seeds 0-39; on the base game's last tiles greedy was
     # never beaten there).
@@ -175,7 +177,7 @@ def test_a_c_game_without_its_record_is_refused_clearly():
 
 
 def test_strength_verdict_needs_the_blocks_and_the_whole_interval():
-    from sim.findings import strength_verdict
+    from sim.analysis.findings import strength_verdict
     row = {"win_share": 0.70, "low": 0.66, "high": 0.74, "blocks": 1000}
     assert strength_verdict(row).startswith("met")
     assert strength_verdict({**row, "blocks": 999}).startswith("not tested")
@@ -190,8 +192,8 @@ def test_search_seat_section_sits_beside_greedys(tmp_path):
     import re
 
     from sim.analysis.report import build
-    from sim.config import shipped_configs
-    from sim.findings import est, regenerate
+    from sim.tournament.config import shipped_configs
+    from sim.analysis.findings import est, regenerate
     (tmp_path / "docs").mkdir()
     configs = {}
     for name in ("search_seat_advantage", "seat_advantage"):

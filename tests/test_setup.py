@@ -6,10 +6,10 @@ import pickle
 
 import pytest
 
-from sim._core import CoreArgumentError
-from sim.game import Game
-from sim.messages import MessagesOptions
-from sim.rules import Rules
+from sim.core import CoreArgumentError
+from sim.engine.game import Game
+from sim.expansions.messages import MessagesOptions
+from sim.engine.rules import Rules
 
 
 def messages_game(**kw):

@@ -8,9 +8,9 @@ import pytest
 from test_game import check_completed_scored_once
 
 from engine import new_game, state
-from sim.messages import MessagesOptions
-from sim.rules import Rules
-from sim.view import view_of
+from sim.expansions.messages import MessagesOptions
+from sim.engine.rules import Rules
+from sim.engine.view import view_of
 from strategies import player
 
 pytestmark = [pytest.mark.soak,

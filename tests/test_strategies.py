@@ -5,9 +5,9 @@ import math
 import pytest
 
 from sim.errors import InputError
-from sim.game import Game
-from sim.play import play
-from sim.rules import Rules
+from sim.engine.game import Game
+from sim.engine.play import play
+from sim.engine.rules import Rules
 from strategies import make, player
 
 
@@ -61,7 +61,7 @@ def test_greedy_values_by_hand_with_a_tile_left():
 
 
 def test_a_built_in_policy_cannot_be_changed_once_built():
-    """sim/seats.py keeps the C policy that `choose` and `values` ask with per policy
+    """sim/engine/seats.py keeps the C policy that `choose` and `values` ask with per policy
     object: a weight changed afterwards was played by a seat built from the object but
     not by its own `values` (the stale cache). Its parameters are fixed when it is built."""
     g, _ = values(["E", "U"])
@@ -171,7 +171,7 @@ def test_message_policies_and_their_overrides_by_hand(edition):
     has none). always_action takes it when possible, always_2 never; greedy takes it
     when it gives at least 2 points, an extra tile or turn counting `extra` (3.0: yes;
     1.0: no); an override "2" or "action" decides that action whatever the policy."""
-    from sim.messages import MessagesOptions
+    from sim.expansions.messages import MessagesOptions
     from strategies import parse_policy
 
     extra = "extra_tile" if edition == "classic" else "extra_turn"
@@ -222,8 +222,8 @@ def test_scoring_figure_policies_by_hand(edition):
     dark_seeker); else the meeple, spread's messenger when the meeple would land on the
     messenger's residue, coverage's messenger when that gives the next award the better
     chance of a dark space; meeple_only always, alternate by the seat's moves so far."""
-    from sim.messages import MessagesOptions
-    from sim.view import view_of
+    from sim.expansions.messages import MessagesOptions
+    from sim.engine.view import view_of
     from strategies import make
 
     count = 0

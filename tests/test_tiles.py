@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from sim.errors import InputError
-from sim.tiles import (SETS, canonical_rotation, distinct_rotations, load_tile_file, parse_line,
+from sim.formats.tiles import (SETS, canonical_rotation, distinct_rotations, load_tile_file, parse_line,
                        parse_tiles, tile_set)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "TILES.md"
@@ -97,7 +97,7 @@ def test_road_gate_names_its_city():
 
 
 def test_notation_round_trips():
-    from sim.notation import figure_text, parse_figure, parse_placement, placement_text
+    from sim.formats.notation import figure_text, parse_figure, parse_placement, placement_text
     for p in [("E", 0, 1, 2), ("MM04", -3, 12, 0), ("X", 5, -7, 3)]:
         assert parse_placement(placement_text(*p)) == p
     assert parse_figure(figure_text("follower", "field Nw")) == ("follower", "field Nw")

@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.config import load_experiment, parse_experiment
+from sim.tournament.config import load_experiment, parse_experiment
 from sim.errors import InputError
 from sim.tournament import plan
 from sim.tournament.replay import replay_game

@@ -1,4 +1,4 @@
-"""The read-only view Python strategies receive (sim/view.py): what it offers, that it
+"""The read-only view Python strategies receive (sim/engine/view.py): what it offers, that it
 cannot change the game, and that every built-in policy chooses through it exactly as
 it chose when it was given the game itself."""
 
@@ -8,12 +8,12 @@ import hashlib
 import pytest
 
 from sim import expansions
-from sim.game import Game
-from sim.messages import MessagesOptions
-from sim.play import play
-from sim.river import is_river_tile
-from sim.rules import Rules
-from sim.view import SNAPSHOTS, View, river_end, strategy_decision, view_of
+from sim.engine.game import Game
+from sim.expansions.messages import MessagesOptions
+from sim.engine.play import play
+from sim.expansions.river import is_river_tile
+from sim.engine.rules import Rules
+from sim.engine.view import SNAPSHOTS, View, river_end, strategy_decision, view_of
 from strategies import player
 
 # Seeded games played before strategies got the view (the policies were given the

@@ -32,7 +32,7 @@ def sh(*args, cwd, env, timeout=600):
 def test_installed_wheel_runs_from_the_checkout_and_elsewhere(tmp_path):
     checkout = tmp_path / "checkout"
     shutil.copytree(ROOT, checkout, ignore=BUILD_PRODUCTS)
-    assert not list((checkout / "sim").glob("_sim_core*"))
+    assert not list((checkout / "sim" / "core").glob("_sim_core*"))
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "VIRTUAL_ENV", "RAY_ADDRESS", "CARCSIM_CORE")}
     sh(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp_path / "dist", checkout,
@@ -40,7 +40,7 @@ def test_installed_wheel_runs_from_the_checkout_and_elsewhere(tmp_path):
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     assert wheel.name.startswith("carcsim-") and "-cp311-abi3-" in wheel.name, wheel.name
     names = zipfile.ZipFile(wheel).namelist()
-    assert "sim/configs/quickstart.toml" in names and "sim/_sim_core.abi3.so" in names
+    assert "sim/configs/quickstart.toml" in names and "sim/core/_sim_core.abi3.so" in names
 
     venv = tmp_path / "venv"
     sh(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=env)

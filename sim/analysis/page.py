@@ -8,6 +8,7 @@ import json
 import math
 
 from sim.analysis import figures
+from sim.analysis.fmt import fmt_p
 
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}
@@ -20,8 +21,6 @@ svg{max-width:100%;height:auto}
 
 
 def _cell(key: str, v) -> str:
-    from sim.analysis.report import fmt_p
-
     if v is None:
         return "—"
     if key == "p" or key.endswith("_p") or "_p_" in key or key == "p_adjusted":

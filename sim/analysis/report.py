@@ -3,7 +3,7 @@
 `build()` gathers every table that applies to the run's design (sim/analysis/balance.py,
 sim/analysis/forks.py) and a headline table: one row per question, with numbers only
 (estimate, 95% interval, p, p adjusted within its family, games, blocks), its family
-and a prose label. `render_text()` is the terminal summary; `render_html()`
+and a prose label. `render_text()` is the terminal summary; `sim.analysis.page.render_html()`
 (sim/analysis/page.py) writes one self-contained page whose numbers are the same
 values, also embedded as JSON for scripts and tests.
 """
@@ -18,8 +18,9 @@ import polars as pl
 
 from sim import expansions
 from sim.analysis import balance, forks, stats
+from sim.analysis.fmt import fmt_p
 from sim.analysis.summary import load
-from sim.messages import ALL_ACTIONS
+from sim.expansions.messages import ALL_ACTIONS
 from sim.tournament.sink import read_manifest
 
 # The report sections an expansion asks for (sim/expansions.py `analyses`), by name
@@ -211,18 +212,6 @@ def _fmt(v, digits=3) -> str:
     return "—" if v is None else f"{v:.{digits}f}"
 
 
-def fmt_p(v) -> str:
-    """A p-value: 3 significant digits from 0.001 up, scientific below (3e-9)."""
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return "—"
-    if v >= 0.001:
-        return f"{v:.3g}"
-    if v == 0:
-        return "<1e-300"
-    mantissa, exponent = f"{v:.0e}".split("e")
-    return f"{mantissa}e{int(exponent)}"
-
-
 def render_text(rep: dict) -> str:
     cfg = rep["provenance"]["config"]
     lines = [f"run {cfg['name']}: {rep['provenance']['games_stored']} games in "
@@ -245,5 +234,3 @@ def render_text(rep: dict) -> str:
                      f"per pair that met")
     return "\n".join(lines)
 
-
-from sim.analysis.page import render_html  # noqa: E402,F401  (the HTML page, its own module)

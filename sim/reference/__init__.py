@@ -1,8 +1,8 @@
 """An independent, deliberately simple second implementation of every ruling.
 
 Pure Python on plain data (dicts, a breadth-first feature walk), sharing no code with
-the production engine: it imports only the standard library, sim.rules (the Rules
-value) and sim.errors (a test walks the imports). sim/differential.py plays it
+the production engine: it imports only the standard library and sim.errors (a Rules value is
+handed in; tests/test_layers.py and test_reference_engine.py walk the imports). sim/games/differential.py plays it
 beside the production engine and compares the two at every decision.
 
     tiles.py     its own reader of the tile files (TILES.md 1.4)

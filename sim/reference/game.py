@@ -2,8 +2,8 @@
 
 The game is plain code from the first turn to final scoring; where a player decides,
 it yields a Decision and is resumed with the choice. Decisions, choices and events
-use the production engine's vocabulary (sim/game.py's module docstring), so that the
-two engines can be compared action by action (sim/differential.py). The caller gives
+use the production engine's vocabulary (sim/engine/game.py's module docstring), so that the
+two engines can be compared action by action (sim/games/differential.py). The caller gives
 the tile stack and the message deck in draw order: this engine has no random numbers.
 
 A turn (RULES.md section 6):
@@ -68,7 +68,7 @@ def stack_problem(rules, stack: list[str]) -> str | None:
 class RefGame:
     def __init__(self, rules, stack: list[str], deck: list[str] | None = None, *,
                  town_halls_at_end: bool = True):
-        """`rules`: a sim.rules.Rules; `stack`: tile ids in draw order; `deck`: the
+        """`rules`: a sim.engine.rules.Rules; `stack`: tile ids in draw order; `deck`: the
         message deck from the top (with The Messages). `town_halls_at_end` False: a
         scripted game (SCRIPTS.md), whose forced town halls (R-MM-12) may be declined
         with "end", which ends the game."""

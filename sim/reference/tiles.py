@@ -5,7 +5,7 @@
 Each segment of a tile gets a local number: cities in the order written, then roads,
 then fields, then the monastery. That numbering is part of the shared vocabulary (a
 segment is named `tile index * 12 + local` in decisions), so both engines use it; the
-reading itself shares no code with sim/tiles.py.
+reading itself shares no code with sim/formats/tiles.py.
 
 Edges are numbered N=0 E=1 S=2 W=3, half-edges Nw=0 Ne=1 En=2 Es=3 Se=4 Sw=5 Ws=6 Wn=7
 (TILES.md 1.2). Turning a tile a quarter clockwise sends edge e to e+1 and half-edge h

@@ -7,7 +7,7 @@ The difference in the deciding seat's final margin and win share is the value of
 first option over the second with the rest of the game held as equal as the rules
 allow. The main game then goes on as its own player decides. On a Game of built-in
 seats paused at the forked kinds (what the runner plays when it can), a fork's
-branches are played in C by one call (`c_branches`, cc_branch_play in
+branches are played in C by one call (`Game.branches`, cc_branch_play in
 sim/csrc/branch.c), and the branch of the choice the game goes on with is read from
 the game's own end when that is provably the same game (`Taken`). Fork kinds:
 
@@ -40,18 +40,16 @@ keep the plain branch only.
 
 from __future__ import annotations
 
-from sim import mayors, messages
-from sim._core import check, ffi, lib
-from sim.errors import IllegalMove
-from sim.game import Game
-from sim.messages import TWO_POINTS
-from sim.play import play
-from sim.river import is_river_tile
-from sim.rng import derive
-from sim.seats import PAUSABLE, policy_choice
+from sim.expansions import mayors
+
+from sim.expansions import messages
+from sim.engine.game import Game
+from sim.expansions.messages import TWO_POINTS
+from sim.engine.play import play
+from sim.expansions.river import is_river_tile
 from strategies.messages import AlwaysAction
 
-FOLLOWER, MESSENGER = 0, 2  # figure kinds (sim.cdeal.FIGURE_KINDS)
+FOLLOWER, MESSENGER = 0, 2  # figure kinds (sim.engine.deal.FIGURE_KINDS)
 
 EXTRA = ("extra_tile", "extra_turn")  # message 4 in each edition
 _ACTION = AlwaysAction()  # the action branch: the way a policy taking the action takes
@@ -62,7 +60,7 @@ def best_action(game: Game) -> tuple | None:
     as the policies take it (always_action, asked of the C game: policy.c), or None if
     the action is not possible."""
     d = game.decision
-    choice = policy_choice(game, _ACTION, d)
+    choice = game.policy_choice(_ACTION, d)
     if choice[0] == TWO_POINTS:
         return None
     return choice, d.info["points"][d.choices.index(choice)]
@@ -77,39 +75,9 @@ def outcome(scores: list[int], seat: int) -> tuple[int, float]:
 
 
 def in_c(game) -> bool:
-    """Whether `game`'s branches are played by one C call (cc_branch_play): a Game
+    """Whether `game`'s branches are played by one C call (Game.branches): a Game
     whose seats are all built in (its clones never come back to Python)."""
-    pol = getattr(game, "_policies", None)
-    return isinstance(game, Game) and pol is not None and all(
-        getattr(pol[s], kind) != lib.CC_POL_PYTHON  # a seat may mix Python and built-in kinds
-        for s in range(game.rules.players) for kind in PAUSABLE)
-
-
-def c_branches(game: Game, branches: list[tuple]) -> list[list[int]]:
-    """Final scores of each (choice, reseed key, rotate) branch from the decision
-    `game` is paused at, all played in one C call: as clone, reseed(key), apply(choice)
-    and play to the end, on the tiles left rotated by one (the next to the bottom)
-    when `rotate`. `game` does not change."""
-    d, n, k = game.decision, game.rules.players, len(branches)
-    try:
-        index = [d.choices.index(choice) for choice, _, _ in branches]
-    except ValueError:
-        raise IllegalMove(f"turn {game.turn}: a branch's choice is not a legal {d.kind} "
-                          f"choice") from None
-    streams = ffi.new("uint64_t[]", [derive(game.seed, f"{key}/seat{s}")
-                                     for _, key, _ in branches for s in range(n)] or [0])
-    out = ffi.new("int32_t[]", max(1, k * n))
-    check(lib.cc_branch_play(game._ptr, game._policies, k, ffi.new("int32_t[]", index or [0]),
-                             ffi.new("int32_t[]", [int(r) for _, _, r in branches] or [0]),
-                             streams, out, k * n), "cc_branch_play", branches=k)
-    flat = ffi.unpack(out, k * n)
-    return [flat[b * n:(b + 1) * n] for b in range(k)]
-
-
-def _streams(game: Game) -> list[int]:
-    states = ffi.new("uint64_t[]", lib.CC_MAX_PLAYERS)
-    check(lib.cc_game_streams(game._ptr, states, lib.CC_MAX_PLAYERS), "cc_game_streams")
-    return ffi.unpack(states, game.rules.players)
+    return isinstance(game, Game) and game.seats_built_in
 
 
 class Taken:
@@ -151,7 +119,7 @@ def fork(game: Game, players, first, second, seat: int, rollouts: int, key: str,
     pairs = [(r, i, choice) for r in range(rollouts) for i, choice in enumerate((first, second))
              if i != skip]
     if in_c(game):
-        scores = c_branches(game, [(choice, f"{key}/rollout{r}", False) for r, _, choice in pairs])
+        scores = game.branches([(choice, f"{key}/rollout{r}", False) for r, _, choice in pairs])
     else:
         scores = []
         for r, _, choice in pairs:
@@ -171,13 +139,13 @@ def fork(game: Game, players, first, second, seat: int, rollouts: int, key: str,
 
 def settle(game: Game, later: list[Taken]) -> None:
     """Fill the left-out branches' fields once `game` is over (see Taken)."""
-    end = _streams(game)
+    end = game.streams()
     for t in later:
         if t.streams == end:
             values = [outcome(game.scores, t.seat)] * t.rollouts
         else:
-            values = [outcome(s, t.seat) for s in c_branches(
-                t.clone, [(t.choice, f"{t.key}/rollout{r}", False) for r in range(t.rollouts)])]
+            values = [outcome(s, t.seat) for s in t.clone.branches(
+                [(t.choice, f"{t.key}/rollout{r}", False) for r in range(t.rollouts)])]
         for row, (margin, win) in zip(t.rows, values):
             row[t.fields[0]], row[t.fields[1]] = margin, win
 
@@ -204,9 +172,9 @@ def aligned_two(game: Game, players, action, rollouts: int, key: str) -> list[di
     are exactly those the action's branch draws, in that order."""
     d = game.decision
     if in_c(game):
-        if lib.cc_branch_river_left(game._ptr):
+        if game.river_left:
             return []
-        scores = c_branches(game, [((TWO_POINTS, None), f"{key}/rollout{r}", True)
+        scores = game.branches([((TWO_POINTS, None), f"{key}/rollout{r}", True)
                                    for r in range(rollouts)])
         return [dict(zip(("margin_two_aligned", "win_two_aligned"), outcome(s, d.seat)))
                 for s in scores]
@@ -347,7 +315,7 @@ def play_with_branches(game: Game, players, rollouts: int, forks=("messages",)) 
             n += 1
         rows += found
         if later is not None and len(later) > mark:
-            streams = _streams(game)  # after the choice's own draws, before the game goes on
+            streams = game.streams()  # after the choice's own draws, before the game goes on
             for t in later[mark:]:
                 t.streams, t.rows = streams, found
         game.apply(choice)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from sim.config import Experiment
+from sim.tournament.config import Experiment
 from sim.errors import InputError
 from sim.tournament import plan
 from sim.tournament.records import TABLES

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from sim import expansions
-from sim.config import Experiment
-from sim.messages import ACTIONS, ALL_ACTIONS
-from sim.rng import derive
+from sim.tournament.config import Experiment
+from sim.expansions.messages import ACTIONS, ALL_ACTIONS
+from sim.engine.rng import derive
 from sim.text import split_top
 
 

@@ -18,10 +18,12 @@ renamed.
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 
 from sim import expansions
-from sim.scoring import SOURCES
+from sim.expansions.base import SOURCES
+from sim.expansions.declaration import ROW_POINTS, ROW_SCORE
 
 SCHEMA_VERSION = 4  # 2: players.moves_live; 3: Messengers & Mayors columns; 4: figure forks
 
@@ -72,3 +74,31 @@ def player_row(game_id: int, spec: str, focal: bool, p: dict, winners: list[int]
     row.update({f"points_{s}": p["points"].get(s, 0) for s in SOURCES})
     row.update(expansions.player_columns(p))
     return row
+
+
+def players_table(rules, batch: dict, game_ids, seat_specs, focal):
+    """The records' players table (PLAYERS) of a sim.engine.game `play_batch`
+    result, column by column without a loop over games: game_ids and focal per game
+    (the focal seat, or a row of booleans per seat), seat_specs per game (the player
+    spec of each seat). The same rows as records.player_row of each game's result."""
+    res = batch["results"]  # games x seats x CC_RESULT_INTS
+    games, n = res.shape[:2]
+    score = res[:, :, ROW_SCORE]
+    ahead = (score[:, None, :] > score[:, :, None]).sum(axis=2)  # players strictly ahead
+    won = (batch["winners"][:, None] >> np.arange(n)) & 1
+    share = won / won.sum(axis=1, keepdims=True)
+    cols = {"game_id": np.repeat(np.asarray(game_ids, dtype=np.int64), n),
+            "seat": np.tile(np.arange(n, dtype=np.int8), games),
+            "player": [s for specs in seat_specs for s in specs],
+            "focal": (np.asarray(focal, dtype=bool) if np.ndim(focal) == 2 else
+                      np.arange(n)[None, :] == np.asarray(focal)[:, None]).ravel(),
+            "score": score.ravel(), "rank": (1 + ahead).ravel(), "win_share": share.ravel()}
+    for i, source in enumerate(SOURCES):
+        cols[f"points_{source}"] = res[:, :, ROW_POINTS.start + i].ravel()
+    # each part in play's columns (sim/expansions.py), the others' 0
+    cols.update(dict.fromkeys(expansions.columns(), np.zeros(games * n, dtype=np.int16)))
+    for e in expansions.in_play(rules.expansions):
+        if e.read_batch is not None:
+            cols.update(e.read_batch(rules, res))
+    return pa.Table.from_pydict({f.name: pa.array(cols[f.name], type=f.type) for f in PLAYERS},
+                                schema=PLAYERS)

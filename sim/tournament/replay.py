@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pyarrow.dataset as ds
 
-from sim.config import parse_experiment
+from sim.tournament.config import parse_experiment
 from sim.errors import InputError
-from sim.game import Game
-from sim.play import play
+from sim.engine.game import Game
+from sim.engine.play import play
 from sim.tournament import plan
 from sim.tournament.counterfactual import play_with_branches
 from sim.tournament.records import player_row

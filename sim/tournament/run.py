@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.config import Experiment
+from sim.tournament.config import Experiment
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import RunError
 from sim.tournament.sink import Sink, _say, check_target

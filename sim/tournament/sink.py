@@ -30,8 +30,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.config import Experiment
-from sim.rules import RULESET_VERSION
+from sim.tournament.config import Experiment
+from sim.engine.rules import RULESET_VERSION
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import MANIFEST, RunError
 from sim.tournament.records import SCHEMA_VERSION, TABLES

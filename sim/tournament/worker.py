@@ -3,9 +3,9 @@ and in the in-process executor alike; knows nothing of files.
 
 The games of a shard that share their rules and seats (one entry of the block layout,
 sim/tournament/plan.py) are one group. A group of built-in seats under rules the C
-game plays, without events, is played by ONE C call (sim/game.py play_batch) and its
+game plays, without events, is played by ONE C call (sim/engine/game.py play_batch) and its
 tables are built column by column from the C buffers (issue 13 item 4); every other
-game is played one at a time on the C game (sim/game.py Game: built-in policies in C,
+game is played one at a time on the C game (sim/engine/game.py Game: built-in policies in C,
 Python ones asked through the view; the counterfactual forks on a paused C game with
 the branches in C when every seat is built in and events are not kept). Both give the same rows (tests/test_batch_records.py,
 tests/test_counterfactual.py); the tables come out in game_id order either way.
@@ -21,14 +21,14 @@ import numpy as np
 import pyarrow as pa
 
 from sim import expansions
-from sim.config import Experiment
-from sim.game import Game, play_batch, players_table
-from sim.play import play
-from sim.rules import RULESET_VERSION
-from sim.seats import PAUSABLE, built_in
+from sim.tournament.config import Experiment
+from sim.engine.game import Game, play_batch
+from sim.engine.play import play
+from sim.engine.rules import RULESET_VERSION
+from sim.engine.seats import PAUSABLE, built_in
 from sim.tournament import plan
 from sim.tournament.counterfactual import play_with_branches
-from sim.tournament.records import COUNTERFACTUALS, EVENTS, GAMES, PLAYERS, player_row
+from sim.tournament.records import COUNTERFACTUALS, EVENTS, GAMES, PLAYERS, player_row, players_table
 from strategies import player
 
 # Fault injection for the runner's tests: the first process to see this path (which

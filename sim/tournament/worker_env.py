@@ -16,7 +16,7 @@ HOOK = f"{__name__}.import_packages"
 
 
 def import_packages() -> None:
-    import sim._core  # noqa: F401  (fails here, at worker start, if the core is missing)
+    import sim.core  # noqa: F401  (fails here, at worker start, if the core is missing)
     import sim.tournament.worker  # noqa: F401
     import strategies  # noqa: F401
 

@@ -1,6 +1,6 @@
 """What a Python strategy may read: a read-only view of a game (issue 13 item 2).
 
-`view_of(game)` wraps a sim.game.Game (the C game); strategies receive the view,
+`view_of(game)` wraps a sim.engine.game.Game (the C game); strategies receive the view,
 never the game (`choose(view, decision, rng)`, strategies/__init__.py), so the engine
 behind it can change without touching a strategy. A policy may read:
 
@@ -12,6 +12,8 @@ behind it can change without touching a strategy. A policy may read:
     view.placed_index               board index of the tile placed last
     view.events, .history           what happened so far (tuples; public information)
     view.seed                       the game's seed, for keying a policy's own randomness
+    view.determinised(deals, seats) a private C game at this decision on a fresh deal of
+                                    the unseen tiles and messages (for search players)
     view.snapshots                  {expansion: frozen snapshot}, each expansion in play
                                     that declares one (sim/expansions.py `snapshot`)
     view.messages, .courier, .mayors, .river
@@ -29,7 +31,7 @@ sequence and its info as a read-only mapping. Nothing reachable from the view ch
 the game: its attributes cannot be set, the board refuses every mutating call, and the
 snapshots are frozen values.
 
-What the view reads of the game (sim/game.py Game): rules, turn, seat, tiles_left,
+What the view reads of the game (sim/engine/game.py Game): rules, turn, seat, tiles_left,
 over, scores, supply, points, board, catalogue, events, history, seed, decision,
 stream(seat), msg.players[s].position / .moves, courier_at, and for Messengers &
 Mayors mm.players[s].supply[kind] / .town_hall.
@@ -41,11 +43,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from sim import expansions
-from sim.mayors import MAYOR, MESSENGER, SCARECROW
-from sim.messages import ACTIONS
-from sim.river import DX, DY, river_edges
+from sim.engine.determinise import determinised
+from sim.expansions.mayors import MAYOR, MESSENGER, SCARECROW
+from sim.expansions.messages import ACTIONS
+from sim.expansions.river import DX, DY, river_edges
 
-# Board methods that only read (sim/board.py Board); anything else is refused
+# Board methods that only read (sim/engine/board.py Board); anything else is refused
 BOARD_QUERIES = frozenset({
     "catalogue", "max_tiles", "legal_placements", "value",
     "has_placement", "turn_options", "misfit", "tile", "tile_at", "variant_at", "tiles", "find",
@@ -275,18 +278,31 @@ class View:
         """`seat`'s own random stream (strategies.Player hands it to the seat's policy)."""
         return self._game.stream(seat)
 
+    def determinised(self, deals, seats):
+        """A private C game of the caller's at this very decision, on a fresh deal of
+        what the deciding seat has not seen, drawn from `deals` (a Stream), with
+        `seats` (per seat a player) paused at every decision kind: its clones play on
+        in C once a choice is applied (sim/engine/determinise.py). The game behind the
+        view does not change."""
+        return determinised(self._game, deals, seats)
+
     def _built_in_choice(self, policy, decision):
         """`decision` answered by the built-in `policy` as the C game plays it (for
-        strategies.BuiltIn only: sim/seats.py policy_choice, on the game behind the view)."""
-        from sim.seats import policy_choice  # sim.seats imports the strategies, which import this
-
-        return policy_choice(self._game, policy, decision)
+        strategies.BuiltIn only: Game.policy_choice on the game behind the view)."""
+        return self._c_game(policy).policy_choice(policy, decision)
 
     def _built_in_values(self, greedy):
-        """greedy's value of each choice of the place decision (sim/seats.py policy_values)."""
-        from sim.seats import policy_values
+        """greedy's value of each choice of the place decision (Game.policy_values)."""
+        return self._c_game(greedy).policy_values(greedy)
 
-        return policy_values(self._game, greedy)
+    def _c_game(self, policy):
+        """The C game behind the view; a built-in policy is played by it alone."""
+        game = self._game
+        if not callable(getattr(game, "policy_choice", None)):
+            raise TypeError(f"{getattr(policy, 'name', policy)!r} is a built-in policy, played by the "
+                            f"C game (sim.engine.game.Game): got {type(game).__module__}."
+                            f"{type(game).__qualname__}")
+        return game
 
 
 def view_of(game) -> View:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from sim.game import Game
-from sim.rules import Rules
-from sim.view import strategy_decision, view_of
+from sim.engine.game import Game
+from sim.engine.rules import Rules
+from sim.engine.view import strategy_decision, view_of
 
 
 def play(game, players):
     """Ask the seats' players every decision the game returns until it is over (a Game
     given its seats asks only for the kinds whose policy is Python); returns the game.
-    Each player gets the game's read-only view (sim/view.py), never the game."""
+    Each player gets the game's read-only view (sim/engine/view.py), never the game."""
     view = view_of(game)
     while game.decision is not None:
         d = game.decision

@@ -44,8 +44,8 @@ from pathlib import Path, PurePosixPath
 
 from sim import expansions as registry
 from sim.errors import InputError, check_keys
-from sim.messages import EDITIONS, MessagesOptions
-from sim.rules import Rules
+from sim.expansions.messages import EDITIONS, MessagesOptions
+from sim.engine.rules import Rules
 from sim.text import parse_toml, read_input, split_top
 from strategies import player
 

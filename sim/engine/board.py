@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sim._core import check, ffi, lib
-from sim.tiles import ANY_EDGE, EDGE_TYPES, KINDS, Tile, distinct_rotations
+from sim.core import check, ffi, lib
+from sim.formats.tiles import ANY_EDGE, EDGE_TYPES, KINDS, Tile, distinct_rotations
 
 MAX_SEGS = lib.CC_MAX_SEGS
 

@@ -25,12 +25,12 @@ import json
 from dataclasses import dataclass
 
 from sim import expansions
-from sim.board import MAX_SEGS
-from sim.cdeal import FIGURE_KINDS
-from sim.game import Game
-from sim.notation import placement_text
-from sim.tiles import Tile
-from sim.view import view_of
+from sim.engine.board import MAX_SEGS
+from sim.engine.deal import FIGURE_KINDS
+from sim.engine.game import Game
+from sim.formats.notation import placement_text
+from sim.formats.tiles import Tile
+from sim.engine.view import view_of
 
 S = 64  # pixels per tile
 MARGIN = 10

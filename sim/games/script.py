@@ -10,20 +10,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim import expansions as registry
-from sim import notation
+from sim.formats import notation
 from sim.errors import CoreError, InputError, check_keys
-from sim.board import MAX_SEGS
-from sim.cdeal import FIGURE_KINDS, catalogue_for, stack_tiles
-from sim.game import Game
-from sim.mayors import TOWN_HALL_ID, activating_cells
-from sim.messages import FIGURES, SCORE_AND_RETURN, TWO_POINTS
-from sim.scoring import SOURCES
-from sim.play import play
-from sim.rules import Rules
-from sim.river import is_river_tile
+from sim.engine.board import MAX_SEGS
+from sim.engine.deal import FIGURE_KINDS, catalogue_for, stack_tiles
+from sim.engine.game import Game
+from sim.expansions.mayors import TOWN_HALL_ID, activating_cells
+from sim.expansions.messages import FIGURES, SCORE_AND_RETURN, TWO_POINTS
+from sim.expansions.base import SOURCES
+from sim.engine.play import play
+from sim.engine.rules import Rules
+from sim.expansions.river import is_river_tile
 from sim.text import parse_toml, read_input
-from sim.tiles import canonical_rotation
-from sim.view import river_end
+from sim.formats.tiles import canonical_rotation
+from sim.engine.view import river_end
 from strategies import player
 
 TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "message",

@@ -14,7 +14,7 @@ from pathlib import Path
 from cffi import FFI
 
 HERE = Path(__file__).resolve().parent
-CSRC = HERE / "csrc"
+CSRC = HERE.parent / "csrc"  # the C sources sit beside the Python packages (sim/csrc)
 WARNINGS = ["-std=c11", "-O2", "-Wall", "-Wextra"]
 # Same seed, same game, bit for bit (greedy compares doubles): no a*b+c fused into one
 # FMA with a single rounding where the compiler or its target could. GCC in ISO C mode
@@ -26,7 +26,7 @@ SOURCES = ("tileset.c", "board.c", "options.c", "game.c", "policy.c", "save.c",
            "setup.c", "choice.c")
 
 
-def build_ffi(module_name: str = "sim._sim_core", extra_compile_args=(), extra_link_args=(),
+def build_ffi(module_name: str = "sim.core._sim_core", extra_compile_args=(), extra_link_args=(),
               relative: bool = False) -> FFI:
     """`relative`: source paths relative to the working directory, as setuptools
     demands; cffi's own `compile()` changes directory, so it needs absolute ones."""

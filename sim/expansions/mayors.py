@@ -28,7 +28,7 @@ R-MM-12  With the stack empty, a player still holding the town hall must place i
 R-MM-13  What a town hall completes scores in that turn's phase 3.
 
 The C game plays these rules (sim/csrc/mayors.c; the figures' placement rules are
-its mayors_rule); this module holds the figure kinds, `activating_cells` for scripted games (sim/script.py) and
+its mayors_rule); this module holds the figure kinds, `activating_cells` for scripted games (sim/games/script.py) and
 `ride_targets` for the counterfactual road forks' statistics
 (sim/tournament/counterfactual.py). Turn order (RULES.md 6 with R-MM-2/8): favours and scarecrow activations happen in
 step 1, right after the tile is placed, and the figure options of step 2 are computed
@@ -40,6 +40,11 @@ its figure rows, as nothing can change between choosing and placing them.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from sim.core import lib
+from sim.expansions.declaration import ROW_MAYORS, ROW_MM_SUPPLY, ROW_TOWN_HALL, DecisionKind, Expansion
+from sim.formats.tiles import ANY_EDGE, Tile
 
 FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)  # figure kind codes in the C core
 KIND_NAMES = ("follower", "mayor", "messenger", "scarecrow")
@@ -84,3 +89,63 @@ def activating_cells(game) -> set[tuple[int, int]]:
                 cells.update((tx + dx, ty + dy) for dx, dy in SIDES
                              if game.board.tile_at(tx + dx, ty + dy) is None)
     return cells
+
+
+# R-MM-10: fits every neighbour, holds no segment (no figure, no road, city or field)
+TOWN_HALL = Tile(TOWN_HALL_ID, 1, ANY_EDGE * 4, (), ("townhall",), "built-in")
+SCARECROW_CHOICES = ("farmer", "lie", "return")  # R-MM-8, in the C core's order (MM_SC_*)
+
+MAYORS_COLUMNS = ("placed_mayor", "placed_messenger", "placed_scarecrow", "favours",
+                  "scarecrow_farmer", "scarecrow_lie", "scarecrow_return", "rides", "ride_points",
+                  "town_hall_turn")
+
+
+def _mayors_row(p: dict) -> dict:
+    mm = p["mayors"]
+    row = {f"placed_{k}": v for k, v in mm["placed"].items()}
+    row.update({f"scarecrow_{k}": v for k, v in mm["scarecrows"].items()})
+    row.update({k: mm[k] for k in ("favours", "rides", "ride_points", "town_hall_turn")})
+    return row
+
+
+# the state Game.mm gives (read by sim/engine/view.py and the differential harness)
+class _MayorsSeat(NamedTuple):
+    supply: dict  # figure kind code -> in supply (mayor, messenger, scarecrow)
+    town_hall: bool  # still in hand
+
+
+class _Mayors(NamedTuple):
+    players: list  # per seat _MayorsSeat, as Game.mm.players
+
+
+def _mayors_config(rules, cfg, catalogue, town_halls_at_end) -> None:
+    cfg.town_hall_type = catalogue.index[TOWN_HALL_ID]  # R-MM-10
+    cfg.town_halls_at_end = int(town_halls_at_end)  # R-MM-12 (False: a script ends the game)
+
+
+def _mayors_result(rules, r: list[int]) -> dict:
+    mm = r[ROW_MAYORS]  # MAYORS_COLUMNS' order
+    return {"mayors": {"placed": dict(zip(KIND_NAMES[1:], mm[0:3])), "favours": mm[3],
+                       "scarecrows": dict(zip(SCARECROW_CHOICES, mm[4:7])), "rides": mm[7],
+                       "ride_points": mm[8], "town_hall_turn": mm[9]}}
+
+
+def _mayors_state(rows) -> _Mayors:
+    return _Mayors([_MayorsSeat(dict(enumerate(r[ROW_MM_SUPPLY], 1)), bool(r[ROW_TOWN_HALL]))
+                    for r in rows])
+
+
+def _mayors_batch(rules, res) -> dict:
+    return {c: res[:, :, ROW_MAYORS.start + i].ravel() for i, c in enumerate(MAYORS_COLUMNS)}
+
+
+MAYORS = Expansion(
+    "mayors", "Messengers & Mayors", ("R-MM",), tile_sets=("mayors",),
+    figures=("mayor", "messenger meeple", "scarecrow"),
+    decisions=tuple(DecisionKind(k, "greedy")
+                    for k in ("figure", "town_hall", "favour", "scarecrow", "ride")),
+    forks=("road_figure",), result_keys=("mayors",), columns=MAYORS_COLUMNS, row=_mayors_row,
+    script_keys=("favour", "ride", "scarecrow"), snapshot="mayors",
+    bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,),
+    fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,
+    read_state=_mayors_state)

@@ -1,24 +1,27 @@
-"""A seat's policies as the C game plays them: strategies' built-in policies turned into
-cc_seat_policy (core.h), and a built-in policy asked from Python.
+"""A seat's policies as the C game plays them: built-in policies turned into
+cc_seat_policy (core.h).
 
-`seat_policy` fills a seat's cc_seat_policy from a strategies.Player: each decision
-kind (PAUSABLE, the struct's decision fields) whose policy is built in gets its C code
-and parameters, every other kind CC_POL_PYTHON (the C game stops and asks Python).
-`built_in` says whether a game of seats never leaves C. `policy_choice` and
-`policy_values` answer a game's current decision as a C seat playing the policy would
-(cc_game_policy_choice, cc_game_policy_values): strategies.BuiltIn.choose and
-Greedy.values go through them, so a built-in policy's answer exists once, in C.
+The engine knows no strategy module. A policy object is played in C when its class
+declares, in its own body, `c_policy = "<name>"` with a name the C core plays for that
+decision kind (strategies.register sets it on the built-ins); a subclass that does
+not declare it again is a Python policy (its own `choose` is asked). A seat is any
+object with `by_kind` (decision kind -> policy) and `default` (a strategies.Player).
+
+`seat_policy` fills a seat's cc_seat_policy: each decision kind (PAUSABLE, the
+struct's decision fields) whose policy is built in gets its C code and parameters,
+every other kind CC_POL_PYTHON (the C game stops and asks Python). `built_in` says
+whether a game of seats never leaves C. `policy_struct` is the cc_seat_policy of one
+policy object, with which Game.policy_choice and Game.policy_values answer a decision
+as a C seat playing it would (so a built-in policy's answer exists once, in C).
 """
 
 from __future__ import annotations
 
 import weakref
 
-from sim._core import check, ffi, lib
-from sim.errors import IllegalMove
-from sim.expansions import ACTION_NAMES
-from sim.rules import Rules
-from strategies import REGISTRY
+from sim.core import ffi, lib
+from sim.expansions.messages import ACTION_NAMES
+from sim.engine.rules import Rules
 
 PLACE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY}
 FIGURE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
@@ -46,12 +49,12 @@ def built_in(rules: Rules, players) -> bool:
 
 
 def _builtin(policy, table: dict, exact: bool = True):
-    """The C code of a registered built-in policy, or None (a Python policy). Not
-    `exact`: the built-in class a subclass inherits its `choose` from (for policy_choice,
-    which plays that built-in's choose)."""
+    """The C code of a built-in policy (its class declares `c_policy` itself), or None
+    (a Python policy). Not `exact`: the built-in class a subclass inherits its `choose`
+    from (for Game.policy_choice, which plays that built-in's choose)."""
     for cls in (type(policy),) if exact else type(policy).__mro__:
-        name = getattr(cls, "name", None)
-        if name in table and REGISTRY.get(name) is cls:
+        name = cls.__dict__.get("c_policy")
+        if name in table:
             return table[name]
     return None
 
@@ -95,7 +98,7 @@ def seat_policy(player, edition: str, out) -> bool:
 _POLICY_STRUCTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _policy_struct(policy, edition: str):
+def policy_struct(policy, edition: str):
     """cc_seat_policy playing `policy` (or the built-in it inherits `choose` from) for
     every decision kind it is built in for (the others CC_POL_PYTHON), per edition (the
     overrides name actions by edition). Built once per policy object: a built-in
@@ -107,50 +110,3 @@ def _policy_struct(policy, edition: str):
             _set_kind(out, kind, policy, edition, exact=False)
         by_edition[edition] = out
     return by_edition[edition]
-
-
-def _c_game(game, policy):
-    from sim.game import Game  # sim.game builds its seats with this module
-
-    if not isinstance(game, Game):
-        raise TypeError(f"{getattr(policy, 'name', policy)!r} is a built-in policy, played by the "
-                        f"C game (sim.game.Game): got {type(game).__module__}.{type(game).__qualname__}")
-    return game
-
-
-def policy_choice(game, policy, decision):
-    """`decision`, the current decision of `game` (a sim.game.Game), answered by the
-    built-in `policy` as the C game answers it for a seat playing `policy`
-    (cc_game_policy_choice): the same C functions and parameters, and the deciding
-    seat's own policy stream in `game` (a clone's own), which a random policy advances
-    as in play.
-
-    Raises TypeError for anything but a C game, IllegalMove once the game is over,
-    ValueError for a decision other than the game's current one, and CoreArgumentError
-    for a policy that is not built in for the decision's kind."""
-    game = _c_game(game, policy)
-    d = game.decision
-    if d is None:
-        raise IllegalMove("the game is over")
-    if decision is not d and (decision.kind, decision.seat, decision.tile, len(decision.choices)) != (
-            d.kind, d.seat, d.tile, len(d.choices)):
-        raise ValueError(f"{policy.name}: a built-in policy answers the game's current decision "
-                         f"({d.kind} of seat {d.seat}), not a {decision.kind} of seat {decision.seat}")
-    index = ffi.new("int32_t *")
-    check(lib.cc_game_policy_choice(game._ptr, _policy_struct(policy, game.rules.messages.edition),
-                                    index), "cc_game_policy_choice", policy=policy.name,
-          decision=d.kind)
-    return d.choices[index[0]]
-
-
-def policy_values(game, greedy) -> list[float]:
-    """The value built-in `greedy` gives each choice of `game`'s current place decision
-    (cc_game_policy_values: its valuation before the courier bonus and road_figure)."""
-    game = _c_game(game, greedy)
-    d = game.decision
-    n = 0 if d is None else len(d.choices)
-    values = ffi.new("double[]", max(1, n))
-    got = check(lib.cc_game_policy_values(game._ptr, _policy_struct(greedy, game.rules.messages.edition),
-                                          values, n), "cc_game_policy_values", policy=greedy.name,
-                decision=None if d is None else d.kind)
-    return ffi.unpack(values, got)

@@ -1,8 +1,8 @@
-"""A readable turn log from a game's events, in the notation of sim.notation."""
+"""A readable turn log from a game's events, in the notation of sim.formats.notation."""
 
 from __future__ import annotations
 
-from sim.notation import figure_text, placement_text
+from sim.formats.notation import figure_text, placement_text
 
 
 def _seats(seats: list[int]) -> str:

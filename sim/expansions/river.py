@@ -16,7 +16,9 @@ turns are +1 (clockwise) or -1.
 
 from __future__ import annotations
 
-from sim.tiles import Tile
+from sim.core import lib
+from sim.expansions.declaration import Expansion
+from sim.formats.tiles import Tile
 
 DX = (0, 1, 0, -1)
 DY = (1, 0, -1, 0)
@@ -28,3 +30,11 @@ def river_edges(tile: Tile) -> list[int]:
 
 def is_river_tile(tile: Tile) -> bool:
     return "~" in tile.edges
+
+
+def _river_config(rules, cfg, catalogue, town_halls_at_end) -> None:
+    cfg.river_edge = river_edges(catalogue.types[cfg.start_type])[0]  # R-RIV-1: leaves the spring
+
+
+RIVER = Expansion("river", "the River", ("R-RIV",), tile_sets=("river",), snapshot="river",
+          bit=lib.CC_X_RIVER, river_stack=True, fill_config=_river_config)

@@ -10,7 +10,7 @@ import os
 
 from sim.errors import CoreError
 
-_module = importlib.import_module(os.environ.get("CARCSIM_CORE", "sim._sim_core"))
+_module = importlib.import_module(os.environ.get("CARCSIM_CORE", "sim.core._sim_core"))
 ffi = _module.ffi
 lib = _module.lib
 

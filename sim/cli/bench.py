@@ -2,10 +2,10 @@
 
 Each case runs in a fresh process (one core, so games/s is per core; its peak RSS is
 its own), plays `repeats` batches of seeded games, and reports the median batch rate.
-Every case plays the C game (sim/game.py Game). Cases starting with `c-` give every
+Every case plays the C game (sim/engine/game.py Game). Cases starting with `c-` give every
 seat a built-in player and keep no events (a game never leaves C); those ending in
 `-events` keep events and history, as a run with `events = true` does; those ending
-in `-batch` play a whole batch in one C call (sim/game.py play_batch). Cases starting with `search-` play the
+in `-batch` play a whole batch in one C call (sim/engine/game.py play_batch). Cases starting with `search-` play the
 search strategy (strategies/search.py: asked from Python at each decision, its rollouts
 C clones) in seat 0 against a built-in greedy seat; their rows add `ms_per_decision`, the mean cost of one decision of
 the search seat (every decision it answers, searched or not). Cases starting with
@@ -32,7 +32,7 @@ class Case:
     # sim/tournament/counterfactual.py, 1 rollout, on a paused C game (branches in C,
     # cc_branch_play); "shard": the runner's worker (sim/tournament/worker.py run_shard:
     # tables and all) on a rotations design of these seats, one block per game;
-    # "search": seat 0 asked from Python through sim.play.play, its decisions timed
+    # "search": seat 0 asked from Python through sim.engine.play.play, its decisions timed
     engine: str
     expansions: tuple[str, ...] = ()
     edition: str = "c3.1"
@@ -95,7 +95,7 @@ class _Timed:
 def _shard_experiment(case: Case):
     """A rotations design of the case's seats (the same spec in every seat: one game a
     block) for the "shard" engine."""
-    from sim.config import parse_experiment
+    from sim.tournament.config import parse_experiment
 
     def strings(items):
         return ", ".join(f'"{x}"' for x in items)
@@ -109,12 +109,12 @@ def _shard_experiment(case: Case):
 
 
 def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
-    from sim.game import Game, play_batch
+    from sim.engine.game import Game, play_batch
     from sim.tournament.counterfactual import play_with_branches
     from sim.tournament.worker import run_shard
-    from sim.messages import MessagesOptions
-    from sim.play import play
-    from sim.rules import Rules
+    from sim.expansions.messages import MessagesOptions
+    from sim.engine.play import play
+    from sim.engine.rules import Rules
     from sim.text import split_top
     from strategies import player
 

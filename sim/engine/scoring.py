@@ -1,11 +1,8 @@
 """Point sources and the result table (RULES.md R-BASE-9); feature values and majorities
-are the C core's (sim/board.py Board.value, majority)."""
+are the C core's (sim/engine/board.py Board.value, majority);
+the point sources are the base game's (sim/expansions/base.py SOURCES)."""
 
 from __future__ import annotations
-
-# point sources in results; "message" and "courier" stay 0 until those expansions play
-SOURCES = ("road", "city", "monastery", "field", "message", "courier")
-
 
 def result(scores: list[int], points: list[dict]) -> dict:
     """R-BASE-9: every player's score, rank (1 + players strictly ahead) and points by

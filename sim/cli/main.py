@@ -81,7 +81,7 @@ def _pictures(game, svg: Optional[Path], turn: Optional[int], page: Optional[Pat
               seats: Optional[list[str]] = None) -> None:
     """Write the board SVG (after `turn`, or at the end) and/or the step-through page;
     `seats`: the seats' strategy specs, for the legend."""
-    from sim import render
+    from sim.games import render
 
     if turn is not None and not 0 <= turn <= render.turns_of(game):
         raise InputError(f"--turn {turn}: expected 0..{render.turns_of(game)} (the game's placements)")
@@ -117,11 +117,11 @@ def play(
     page: Optional[Path] = typer.Option(None, "--html", help="Write a step-through page (slider)."),
 ) -> None:
     """Play one game, scripted or seeded, and print its log or JSON result."""
-    from sim.config import check_player, rules_dict
-    from sim.log import format_log
-    from sim.play import play_seeded
-    from sim.rules import Rules
-    from sim.script import load_script, play_script
+    from sim.tournament.config import check_player, rules_dict
+    from sim.formats.log import format_log
+    from sim.engine.play import play_seeded
+    from sim.engine.rules import Rules
+    from sim.games.script import load_script, play_script
     from sim.text import split_top
 
     _picture_options(svg, turn, page)
@@ -137,7 +137,7 @@ def play(
                 "policies": loaded.policies}
     else:
         from sim.expansions import EDITIONED
-        from sim.messages import MessagesOptions
+        from sim.expansions.messages import MessagesOptions
 
         seed = 0 if seed is None else seed
         try:
@@ -186,7 +186,7 @@ def run(
     if force and repair:
         raise InputError("--force starts over, --repair keeps the verified shards: give one")
     try:
-        from sim.config import load_experiment
+        from sim.tournament.config import load_experiment
         from sim.tournament.run import run_experiment
 
         exp = load_experiment(config)
@@ -237,7 +237,8 @@ def report(
                                                       "shown in the report)."),
 ) -> None:
     """Answers with error bars: a terminal summary and one self-contained HTML file."""
-    from sim.analysis.report import build, render_html, render_text
+    from sim.analysis.page import render_html
+    from sim.analysis.report import build, render_text
 
     rep = build(run_dir) if rating_prior is None else build(run_dir, rating_prior)
     if as_json:
@@ -262,7 +263,7 @@ def findings(
                                                                   "(repeatable; a shipped name)."),
 ) -> None:
     """Rerun the shipped configs (resuming stored runs) and rewrite docs/findings.md."""
-    from sim.findings import SECTIONS, regenerate
+    from sim.analysis.findings import SECTIONS, regenerate
 
     known = [s.config for s in SECTIONS]
     for name in only or []:
@@ -277,7 +278,7 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
                                                    "shipped config's name."),
              as_json: bool = typer.Option(False, "--json", help="Print the plan as JSON.")) -> None:
     """Check an experiment config and print its plan, without playing."""
-    from sim.config import load_experiment
+    from sim.tournament.config import load_experiment
     from sim.tournament import plan
 
     from sim.tournament.manifest import check_limits
@@ -320,7 +321,7 @@ def replay(
 ) -> None:
     """Recompute one stored game from its seed and config, print its log, and check it
     equals the stored rows (exit code 1 when it does not)."""
-    from sim.log import format_log
+    from sim.formats.log import format_log
     from sim.tournament.replay import replay_game
 
     _picture_options(svg, turn, page)
@@ -348,7 +349,7 @@ def bench(
     scale: float = typer.Option(1.0, "--scale", min=0.001, help="Multiply every case's batch size."),
 ) -> None:
     """Games per second per core and peak memory for the standard cases."""
-    from sim import bench as benchmark
+    from sim.cli import bench as benchmark
 
     known = [c.name for c in benchmark.CASES]
     for name in case or []:
@@ -374,7 +375,7 @@ def tiles(source: str = typer.Argument("base", help="A shipped set (base, river,
                                                    "courier) or a tile file path."),
           as_json: bool = typer.Option(False, "--json", help="Print the tile types as JSON.")) -> None:
     """Validate a tile set or file and print its tile types and counts."""
-    from sim.tiles import SETS, load_tile_file, tile_set
+    from sim.formats.tiles import SETS, load_tile_file, tile_set
 
     types = tile_set(source) if source in SETS else load_tile_file(source)
     if as_json:
@@ -394,7 +395,7 @@ def tiles(source: str = typer.Argument("base", help="A shipped set (base, river,
 @app.command()
 def configs(as_json: bool = typer.Option(False, "--json", help="Print them as JSON.")) -> None:
     """List the shipped experiment configs (`carcsim run NAME`) with their questions."""
-    from sim.config import load_experiment, shipped_configs
+    from sim.tournament.config import load_experiment, shipped_configs
 
     rows = [{"name": name, "question": load_experiment(path).question, "path": str(path)}
             for name, path in shipped_configs().items()]
@@ -435,13 +436,13 @@ def check(
     zmg: bool = typer.Option(False, "--zmg", help="Every other classic game with R-MSG-C4."),
     strategies: str = typer.Option("", "--strategies",
                                    help="Comma-separated strategies, cycled over the seats "
-                                        "(default: the built-in mix of sim/differential.py)."),
+                                        "(default: the built-in mix of sim/games/differential.py)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first game; the next ones count up."),
     out: Path = typer.Option(Path("."), "--out", help="Directory for a divergence's scripted game."),
     script: Optional[Path] = typer.Option(None, "--script", help="Check one scripted game instead."),
 ) -> int:
     """Play games in the production and the reference engine, comparing every decision."""
-    from sim import differential
+    from sim.games import differential
 
     summary = differential.run_check(games, expansions, players, edition, zmg, strategies, seed,
                                      out, script, typer.echo)

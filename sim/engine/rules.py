@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from sim import expansions as registry
 from sim.errors import InputError
-from sim.messages import MessagesOptions
+from sim.expansions.messages import MessagesOptions
 
 RULESET_VERSION = "base-1+messages-1+river-1+courier-1+mayors-1"
 IMPLEMENTED_EXPANSIONS: tuple[str, ...] = registry.NAMES  # sim/expansions.py declares them

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.analysis.forks import BEST
-from sim.analysis.report import UNIT_NOTE, build, fmt_p
-from sim.config import load_experiment, shipped_configs
+from sim.analysis.fmt import fmt_p
+from sim.analysis.report import UNIT_NOTE, build
+from sim.tournament.config import load_experiment, shipped_configs
 from sim.tournament.run import run_experiment
 
 LOW_VARIANCE = ("smallest_road", "smallest_city", "smallest_monastery", "coats_of_arms",

@@ -1,7 +1,7 @@
 """The differential harness: the production engine against the reference engine,
 action by action (issue 12).
 
-A seeded game is played by the production engine (sim/game.py) with built-in
+A seeded game is played by the production engine (sim/engine/game.py) with built-in
 strategies; every decision it reaches is compared with the reference engine's
 (sim/reference/, fed the same tile stack and message deck), the chosen move is applied
 to both, and at each decision these must be equal:
@@ -31,18 +31,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.cdeal import FIGURE_KINDS, deck_order, tile_order
+from sim.engine.deal import FIGURE_KINDS, deck_order, tile_order
 from sim.errors import InputError
-from sim.game import Game
-from sim.log import event_line, format_log
-from sim.mayors import MAYOR, MESSENGER, SCARECROW
-from sim.messages import MessagesOptions
+from sim.engine.game import Game
+from sim.formats.log import event_line, format_log
+from sim.expansions.mayors import MAYOR, MESSENGER, SCARECROW
+from sim.expansions.messages import MessagesOptions
 from sim.reference import RefGame
 from sim.reference.game import stack_problem
 from sim.reference.messages import NUMBERS as REF_ACTIONS
-from sim.rules import IMPLEMENTED_EXPANSIONS, Rules
+from sim.engine.rules import IMPLEMENTED_EXPANSIONS, Rules
 from sim.text import split_top
-from sim.view import view_of
+from sim.engine.view import view_of
 from strategies import player
 
 SMALLEST = ("smallest_road", "smallest_city", "smallest_monastery")
@@ -184,7 +184,7 @@ def _differs(a, b) -> str:
 
 
 def _readable(a: dict, b: dict) -> str:
-    """The two events as log lines (sim/log.py), when the log shows them."""
+    """The two events as log lines (sim/formats/log.py), when the log shows them."""
     lines = [event_line(a), event_line(b)]
     if None in lines or lines[0] == lines[1]:
         return ""
@@ -287,7 +287,7 @@ class _Recorder:
     def script(self, g: Game, upto: int) -> str:
         """TOML of turns 1..upto (the production game's own tiles, discards and moves)."""
         o = g.rules.messages
-        lines = ["# Written by `carcsim check` at a divergence (sim/differential.py): the",
+        lines = ["# Written by `carcsim check` at a divergence (sim/games/differential.py): the",
                  "# production game's tiles and moves up to that turn; decisions not listed",
                  "# follow [policies]. Replay: carcsim check --script THIS_FILE", "",
                  "[rules]", f"players = {g.rules.players}",
@@ -422,7 +422,7 @@ def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Div
 
 def check_script(path: str | Path) -> tuple[int, Divergence | None]:
     """Play a scripted game (docs/SCRIPTS.md) in both engines and compare them."""
-    from sim.script import _ScriptPlayer, load_script
+    from sim.games.script import _ScriptPlayer, load_script
 
     script = load_script(path)
     tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != "townhall"]

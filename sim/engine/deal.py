@@ -1,26 +1,28 @@
 """Dealing a game for the C core: the tile catalogue, the stack and the message deck
 as the C game is given them (R-BASE-2, R-RIV-1, R-MSG-11), and the decisions and
-figure kinds sim/game.py reads back. What each expansion adds to them (its bit, tiles,
+figure kinds sim/engine/game.py reads back. What each expansion adds to them (its bit, tiles,
 config fields, action codes) is its declaration's (sim/expansions.py).
 
 The shuffles themselves are done in C (the same Fisher-Yates on the same SplitMix64
-streams as sim/rng.py Stream.shuffle); `tile_order` and `deck_order` give the same
-orders from Python for the reference engine (sim/differential.py) and the tests.
+streams as sim/engine/rng.py Stream.shuffle); `tile_order` and `deck_order` give the same
+orders from Python for the reference engine (sim/games/differential.py) and the tests.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from sim import expansions, messages
-from sim._core import check, ffi, lib
-from sim.board import Catalogue
+from sim import expansions
+
+from sim.expansions import messages
+from sim.core import check, ffi, lib
+from sim.engine.board import Catalogue
 from sim.errors import InputError
-from sim.mayors import KIND_NAMES
-from sim.river import is_river_tile
-from sim.rng import Stream, derive
-from sim.rules import Rules
-from sim.tiles import Tile, tile_set
+from sim.expansions.mayors import KIND_NAMES
+from sim.expansions.river import is_river_tile
+from sim.engine.rng import Stream, derive
+from sim.engine.rules import Rules
+from sim.formats.tiles import Tile, tile_set
 
 FIGURE_KINDS = KIND_NAMES  # index = the kind code stored in the C core
 

@@ -4,7 +4,7 @@ A game is a value built from (rules, seed). It advances by itself (in C, sim/csr
 until a player must decide; `decision` then says who decides what, with the legal
 choices in a fixed order, and `apply(choice)` takes one of them (one C call).
 Runner, CLI and scripts use only (strategies get the game's read-only view instead,
-sim/view.py):
+sim/engine/view.py):
 
     game.decision        -> Decision | None (None once the game is over)
     game.apply(choice)   -> None; raises IllegalMove for a choice not offered
@@ -31,7 +31,7 @@ Decisions:
                       then by segment and figure kind as in "place". Not asked when none
                       is the only choice.
     "town_hall", "favour", "scarecrow", "ride"
-                      Messengers & Mayors: sim/mayors.py.
+                      Messengers & Mayors: sim/expansions/mayors.py.
     "scoring_figure"  The Messages: which of the seat's two scoring figures takes
                       `info["points"]` from `info["source"]`; choices ("meeple",
                       "messenger") (R-MSG-C1, R-MSG-N1).
@@ -42,36 +42,42 @@ Decisions:
 
 `game.turn` counts tile placements (a classic message-4 extra tile is a turn of its
 own number, played by the same seat). Random streams are split by purpose (tiles,
-messages, each seat's strategy; sim/rng.py), so swapping a strategy never changes
+messages, each seat's strategy; sim/engine/rng.py), so swapping a strategy never changes
 the tiles; `clone()` copies all of them. The shuffles are done in C on the streams of
-sim/cdeal.py `tile_order` and `deck_order`.
+sim/engine/deal.py `tile_order` and `deck_order`.
 
 Seats: `Game(rules, seed)` leaves every decision to the caller. `Game(rules, seed,
 seats)` takes per seat a `strategies.Player` or None: the decision kinds whose policy
-is built in (sim/seats.py) are played in C, the others (and every kind of a None
+is built in (sim/engine/seats.py) are played in C, the others (and every kind of a None
 seat) stop the C game and come back as `decision`; a game of built-in seats never
-leaves C. `sim.play.play(game, players)` answers them through the strategies' view;
-a built-in policy asked from Python (sim/seats.py policy_choice) answers as the C
-seat would.
+leaves C. `sim.engine.play.play(game, players)` answers them through the strategies' view;
+a built-in policy asked from Python (`Game.policy_choice`) answers as the C seat would.
 
 `play_batch` plays a shard of seeded games of built-in seats in one C call into numpy
-arrays; `players_table` turns them into the records' players table. The differential
-harness (sim/differential.py) checks the C game against the reference engine
+arrays; sim/tournament/records.py `players_table` turns them into the records' players table. The differential
+harness (sim/games/differential.py) checks the C game against the reference engine
 (sim/reference/).
 """
 
 from __future__ import annotations
 
-from sim import expansions, messages, scoring
-from sim._core import check, ffi, lib
-from sim.board import Board
-from sim.cdeal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
+from sim import expansions
+
+from sim.expansions import messages
+
+from sim.engine import scoring
+from sim.core import check, ffi, lib
+from sim.engine.board import Board
+from sim.engine.deal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
 from sim.errors import IllegalMove, InputError
-from sim.expansions import ACTION_NAMES, ROW_POINTS, ROW_SCORE, ROW_SUPPLY, SCARECROW_CHOICES
-from sim.rng import Stream, derive
-from sim.rules import Rules
-from sim.seats import PAUSABLE, seat_policy
-from sim.tiles import KINDS
+from sim.expansions.base import SOURCES
+from sim.expansions.declaration import ROW_POINTS, ROW_SCORE, ROW_SUPPLY
+from sim.expansions.mayors import SCARECROW_CHOICES
+from sim.expansions.messages import ACTION_NAMES
+from sim.engine.rng import Stream, derive
+from sim.engine.rules import Rules
+from sim.engine.seats import PAUSABLE, policy_struct, seat_policy
+from sim.formats.tiles import KINDS
 
 EVENT_NAMES = ("start", "draw", "discard", "place", "figure", "score", "points", "move",
                "message_draw", "message", "courier", "final", "end", "townhall", "crisis", "favour",
@@ -84,7 +90,7 @@ MM_WORDS = {lib.CC_MM_DRAW: "draw", lib.CC_MM_END: "end", lib.CC_MM_NONE: "none"
 
 
 class _SeatStream(Stream):
-    """A seat's stream whose state lives in the C game (sim/rng.py Stream's methods)."""
+    """A seat's stream whose state lives in the C game (sim/engine/rng.py Stream's methods)."""
 
     __slots__ = ("_game", "_seat")
 
@@ -296,8 +302,8 @@ class Game:
 
     @property
     def points(self) -> list[dict]:
-        """Per seat, points by source (sim/scoring.py SOURCES)."""
-        return [dict(zip(scoring.SOURCES, r[ROW_POINTS])) for r in self._rows()]
+        """Per seat, points by source (sim/expansions/base.py SOURCES)."""
+        return [dict(zip(SOURCES, r[ROW_POINTS])) for r in self._rows()]
 
     @property
     def supply(self) -> list[int]:
@@ -360,7 +366,7 @@ class Game:
             return Decision("place", seat, self.catalogue.types[tile].id, rows)
         if kind == lib.CC_DEC_SCORING_FIGURE:
             return Decision("scoring_figure", seat, "", messages.FIGURES,
-                            {"points": info[0], "source": scoring.SOURCES[info[1]],
+                            {"points": info[0], "source": SOURCES[info[1]],
                              "positions": (info[2], info[3])})
         if kind == lib.CC_DEC_MESSAGES:
             w = lib.CC_MSG_CHOICE_INTS
@@ -503,7 +509,7 @@ class Game:
 
     @property
     def events(self) -> list[dict]:
-        """The event log in sim/game.py's vocabulary (read from C as it grows)."""
+        """The event log in sim/engine/game.py's vocabulary (read from C as it grows)."""
         total = self._state()[9]
         have = len(self._events)
         if total > have:
@@ -539,10 +545,10 @@ class Game:
                      complete=bool(v[4]), final=bool(v[5]), points=v[6],
                      winners=[q for q in range(self.rules.players) if v[7] >> q & 1])
         elif name == "points":
-            e.update(seat=seat, points=v[0], source=scoring.SOURCES[v[1]], total=v[2])
+            e.update(seat=seat, points=v[0], source=SOURCES[v[1]], total=v[2])
         elif name == "move":
             e.update(seat=seat, figure=messages.FIGURES[v[0]], points=v[1],
-                     source=scoring.SOURCES[v[2]], before=v[3], after=v[4], dark=bool(v[5]),
+                     source=SOURCES[v[2]], before=v[3], after=v[4], dark=bool(v[5]),
                      other_dark=bool(v[6]))
         elif name == "message_draw":
             e.update(seat=seat, action=self._names[v[0]], number=v[1])
@@ -580,7 +586,7 @@ class Game:
         and each part in play's keys per player (The Messages' figures and message
         statistics, Messengers & Mayors' figures, favours and rides: sim/expansions.py)."""
         rows = self._rows()
-        points = [dict(zip(scoring.SOURCES, r[ROW_POINTS])) for r in rows]
+        points = [dict(zip(SOURCES, r[ROW_POINTS])) for r in rows]
         out = scoring.result([r[ROW_SCORE] for r in rows], points)
         for e in expansions.in_play(self.rules.expansions):
             if e.read_result is not None:
@@ -588,43 +594,90 @@ class Game:
                     p.update(e.read_result(self.rules, r))
         return out
 
-    # ------------------------------------------------------------ read by sim/view.py
+    # ------------------------------------------------------------ built-in policies and branches
+
+    def policy_choice(self, policy, decision=None):
+        """The current decision (`decision`, if given, must be it) answered by the
+        built-in `policy` as the C game answers it for a seat playing `policy`
+        (cc_game_policy_choice): the same C functions and parameters, and the deciding
+        seat's own policy stream in this game (a clone's own), which a random policy
+        advances as in play. strategies.BuiltIn.choose asks this through the view.
+
+        Raises IllegalMove once the game is over, ValueError for a decision other than
+        the game's current one, and CoreArgumentError for a policy that is not built in
+        for the decision's kind."""
+        d = self.decision
+        if d is None:
+            raise IllegalMove("the game is over")
+        name = getattr(policy, "name", type(policy).__name__)
+        if decision is not None and decision is not d and (
+                decision.kind, decision.seat, decision.tile, len(decision.choices)) != (
+                d.kind, d.seat, d.tile, len(d.choices)):
+            raise ValueError(f"{name}: a built-in policy answers the game's current decision "
+                             f"({d.kind} of seat {d.seat}), not a {decision.kind} of seat {decision.seat}")
+        index = ffi.new("int32_t *")
+        check(lib.cc_game_policy_choice(self._ptr, policy_struct(policy, self.rules.messages.edition),
+                                        index), "cc_game_policy_choice", policy=name, decision=d.kind)
+        return d.choices[index[0]]
+
+    def policy_values(self, greedy) -> list[float]:
+        """The value built-in `greedy` gives each choice of the current place decision
+        (cc_game_policy_values: its valuation before the courier bonus and road_figure)."""
+        d = self.decision
+        n = 0 if d is None else len(d.choices)
+        values = ffi.new("double[]", max(1, n))
+        got = check(lib.cc_game_policy_values(self._ptr, policy_struct(greedy, self.rules.messages.edition),
+                                              values, n), "cc_game_policy_values",
+                    policy=getattr(greedy, "name", type(greedy).__name__),
+                    decision=None if d is None else d.kind)
+        return ffi.unpack(values, got)
+
+    @property
+    def seats_built_in(self) -> bool:
+        """Whether every seat plays every decision kind in C (a pause aside): the game's
+        clones then never come back to Python, and `branches` plays them in one call."""
+        pol = self._policies
+        return pol is not None and all(getattr(pol[s], kind) != lib.CC_POL_PYTHON
+                                       for s in range(self.rules.players) for kind in PAUSABLE)
+
+    def branches(self, branches) -> list[list[int]]:
+        """Final scores of each (choice, reseed key, rotate) branch from the current
+        decision, all played in one C call (cc_branch_play): as clone, reseed(key),
+        apply(choice) and play to the end, on the tiles left rotated by one (the next
+        to the bottom) when `rotate`. The game does not change.
+
+        Raises IllegalMove for a choice that is not legal, CoreArgumentError when a
+        seat is not built in (`seats_built_in`)."""
+        d, n, k = self.decision, self.rules.players, len(branches)
+        try:
+            index = [d.choices.index(choice) for choice, _, _ in branches]
+        except (ValueError, AttributeError):
+            raise IllegalMove(f"turn {self.turn}: a branch's choice is not a legal "
+                              f"{getattr(d, 'kind', 'decision')} choice") from None
+        streams = ffi.new("uint64_t[]", [derive(self.seed, f"{key}/seat{s}")
+                                         for _, key, _ in branches for s in range(n)] or [0])
+        out = ffi.new("int32_t[]", max(1, k * n))
+        check(lib.cc_branch_play(self._ptr, self._policies, k, ffi.new("int32_t[]", index or [0]),
+                                 ffi.new("int32_t[]", [int(r) for _, _, r in branches] or [0]),
+                                 streams, out, k * n), "cc_branch_play", branches=k)
+        flat = ffi.unpack(out, k * n)
+        return [flat[b * n:(b + 1) * n] for b in range(k)]
+
+    def streams(self) -> list[int]:
+        """Every seat's policy stream state, in seat order."""
+        states = ffi.new("uint64_t[]", lib.CC_MAX_PLAYERS)
+        check(lib.cc_game_streams(self._ptr, states, lib.CC_MAX_PLAYERS), "cc_game_streams")
+        return ffi.unpack(states, self.rules.players)
+
+    @property
+    def river_left(self) -> bool:
+        """Whether river tiles are still to be drawn (a rotated branch would move one)."""
+        return bool(lib.cc_branch_river_left(self._ptr))
+
+    # ------------------------------------------------------------ read by sim/engine/view.py
 
     @property
     def courier_at(self) -> tuple[int, int] | None:
         """Where the Courier stands (None off the board or without the Courier)."""
         status = self._state()
         return (status[7], status[8]) if status[6] else None
-
-
-def players_table(rules: Rules, batch: dict, game_ids, seat_specs, focal):
-    """The records' players table (sim/tournament/records.py PLAYERS) of a `play_batch`
-    result, column by column without a loop over games: game_ids and focal per game
-    (the focal seat, or a row of booleans per seat), seat_specs per game (the player
-    spec of each seat). The same rows as records.player_row of each game's result."""
-    import numpy as np
-    import pyarrow as pa
-
-    from sim.tournament.records import PLAYERS
-
-    res = batch["results"]  # games x seats x CC_RESULT_INTS
-    games, n = res.shape[:2]
-    score = res[:, :, ROW_SCORE]
-    ahead = (score[:, None, :] > score[:, :, None]).sum(axis=2)  # players strictly ahead
-    won = (batch["winners"][:, None] >> np.arange(n)) & 1
-    share = won / won.sum(axis=1, keepdims=True)
-    cols = {"game_id": np.repeat(np.asarray(game_ids, dtype=np.int64), n),
-            "seat": np.tile(np.arange(n, dtype=np.int8), games),
-            "player": [s for specs in seat_specs for s in specs],
-            "focal": (np.asarray(focal, dtype=bool) if np.ndim(focal) == 2 else
-                      np.arange(n)[None, :] == np.asarray(focal)[:, None]).ravel(),
-            "score": score.ravel(), "rank": (1 + ahead).ravel(), "win_share": share.ravel()}
-    for i, source in enumerate(scoring.SOURCES):
-        cols[f"points_{source}"] = res[:, :, ROW_POINTS.start + i].ravel()
-    # each part in play's columns (sim/expansions.py), the others' 0
-    cols.update(dict.fromkeys(expansions.columns(), np.zeros(games * n, dtype=np.int16)))
-    for e in expansions.in_play(rules.expansions):
-        if e.read_batch is not None:
-            cols.update(e.read_batch(rules, res))
-    return pa.Table.from_pydict({f.name: pa.array(cols[f.name], type=f.type) for f in PLAYERS},
-                                schema=PLAYERS)

@@ -1,0 +1,153 @@
+"""The expansion registry (STYLE.md rule 2): what each part of the rules brings.
+
+One frozen declaration per part of the rules ("base" and each expansion): the
+rulings it implements (ids of docs/RULES.md), the tile sets it adds, the figure kinds
+it adds, the decision kinds it adds with the built-in policy that answers each when
+a seat's own policy does not, its options (the config table, its keys and how they
+become a value of Rules), the counterfactual forks it makes possible, the key it adds
+to each player's result and the record columns that key becomes, the read-only
+snapshot of its state a strategy sees (sim/engine/view.py), its rule editions and deck.
+
+The engine (the C core, sim/csrc) implements the rules; the declarations describe
+them, and say what the C boundary needs of each part: its CC_X_* bit, the built-in
+tiles it adds to the catalogue and the board, how it fills cc_game_config, and which
+slice of cc_game_result's row (ROW_*, the layout of sim/csrc/core.h) becomes its part
+of result(), of Game.msg / Game.mm and of the players table.
+
+Everything outside the engines asks this registry instead of testing which expansion
+is on: sim/engine/rules.py (names, tile sets), sim/tournament/config.py (options, decisions, forks),
+sim/engine/deal.py and sim/engine/game.py (the C boundary: they loop over `in_play` and call the
+declarations), strategies/__init__.py (default policies), strategies/search.py (the
+deck), sim/tournament/plan.py, worker.py and sim/cli/main.py (editions),
+sim/tournament/records.py (columns), sim/engine/view.py (snapshots), sim/games/render.py,
+sim/analysis/report.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sim.errors import InputError
+from sim.expansions import base, courier, mayors, messages, river
+from sim.expansions.declaration import DecisionKind, Expansion, Options  # noqa: F401  (the types)
+from sim.formats.tiles import SETS
+
+BASE = base.BASE
+# The registration lines. Declaration order is the order of Rules.expansions listings
+# and of the differential harness's combinations; tile sets follow
+# sim/formats/tiles.py SETS, record columns this order.
+EXPANSIONS: tuple[Expansion, ...] = (messages.MESSAGES, river.RIVER, courier.COURIER, mayors.MAYORS)
+BY_NAME: dict[str, Expansion] = {e.name: e for e in EXPANSIONS}
+DESIGN_KEYS: dict[str, str] = {k: e.name for e in EXPANSIONS for k in e.design_keys}
+NAMES: tuple[str, ...] = tuple(BY_NAME)
+PARTS = (BASE, *EXPANSIONS)
+# the part with rule editions: what the CLI's --edition and [design] editions choose
+EDITIONED: Expansion = next(e for e in EXPANSIONS if e.editions)
+
+
+def check_script_keys(given, expansions, where: str) -> None:
+    """Refuse a scripted turn's keys that belong to an expansion not in play. `given`:
+    the keys the turn sets."""
+    for e in EXPANSIONS:
+        used = [k for k in e.script_keys if k in given]
+        if used and e.name not in expansions:
+            raise InputError(f"{where}: {', '.join(used)}: {e.title} is not in play")
+
+
+def in_play(expansions) -> tuple[Expansion, ...]:
+    """The base game and the declarations of `expansions`, in registry order."""
+    return (BASE, *(e for e in EXPANSIONS if e.name in expansions))
+
+
+def edition(rules) -> str:
+    """The edition the rules play the part with editions in (The Messages'), "" when
+    it is not in play."""
+    for e in in_play(rules.expansions):
+        if e.editions:
+            return getattr(rules, e.options.field).edition
+    return ""
+
+
+def with_edition(rules, edition: str):
+    """`rules` with EDITIONED's edition `edition` ("", or the rules' own: `rules`)."""
+    options = getattr(rules, EDITIONED.options.field)
+    if not edition or edition == options.edition:
+        return rules
+    return replace(rules, **{EDITIONED.options.field: replace(options, edition=edition)})
+
+
+def deck_options(rules):
+    """The options of the part in play that deals a deck of cards (The Messages':
+    edition and a fixed deck or none), None when none is in play."""
+    for e in in_play(rules.expansions):
+        if e.deck:
+            return getattr(rules, e.options.field)
+    return None
+
+
+def tile_sets(expansions) -> tuple[str, ...]:
+    """The tile sets a game under `expansions` uses, in sim/formats/tiles.py SETS order (the
+    catalogue's order, hence every tile index and the shuffles)."""
+    wanted = {s for e in in_play(expansions) for s in e.tile_sets}
+    return tuple(s for s in SETS if s in wanted)
+
+
+def decision_kinds(expansions=None) -> tuple[str, ...]:
+    """Decision kinds arising under `expansions` (None: under any rules)."""
+    parts = PARTS if expansions is None else in_play(expansions)
+    return tuple(d.name for e in parts for d in e.decisions)
+
+
+def default_policies() -> dict[str, str]:
+    """For every decision kind, the built-in policy that answers it by default."""
+    return {d.name: d.default for e in PARTS for d in e.decisions}
+
+
+def figures(expansions) -> tuple[str, ...]:
+    return tuple(f for e in in_play(expansions) for f in e.figures)
+
+
+def forks() -> dict[str, str]:
+    """Counterfactual fork kind -> the expansion it needs."""
+    return {f: e.name for e in EXPANSIONS for f in e.forks}
+
+
+def options() -> tuple[Options, ...]:
+    return tuple(e.options for e in EXPANSIONS if e.options is not None)
+
+
+def analyses(expansions) -> tuple[str, ...]:
+    return tuple(a for e in in_play(expansions) for a in e.analyses)
+
+
+def columns() -> tuple[str, ...]:
+    """Every expansion's players-table columns, in registry order."""
+    return tuple(c for e in EXPANSIONS for c in e.columns)
+
+
+def player_columns(p: dict) -> dict:
+    """The expansion columns of one result()["players"] entry: each expansion's own
+    when its result key is there, 0 otherwise."""
+    row = dict.fromkeys(columns(), 0)
+    for e in EXPANSIONS:
+        if e.row is not None and e.result_keys[-1] in p:
+            row.update(e.row(p))
+    return row
+
+
+def describe() -> list[str]:
+    """One line per part of the rules (the CLI's listing)."""
+    out = []
+    for e in PARTS:
+        bits = [f"rulings {', '.join(r + '-*' for r in e.rulings)}"]
+        if e.tile_sets:
+            bits.append(f"tiles {', '.join(e.tile_sets)}")
+        if e.figures:
+            bits.append(f"figures {', '.join(e.figures)}")
+        if e.decisions:
+            bits.append(f"decisions {', '.join(d.name for d in e.decisions)}")
+        if e.options:
+            bits.append(f"options [rules.{e.options.field}] {', '.join(sorted(e.options.keys))}")
+        out.append(f"{e.name:9} {e.title}: {'; '.join(bits)}")
+    return out
+

@@ -1,0 +1,79 @@
+"""What a declaration of a part of the rules holds (sim/expansions/__init__.py lists
+them): the types every expansion module fills in, and the layout of the C core's
+result row (sim/csrc/core.h cc_game_result) that their decoders read."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sim.formats.tiles import Tile
+
+
+@dataclass(frozen=True)
+class DecisionKind:
+    """A decision kind: its name in Decision.kind and the built-in policy that answers
+    it for a seat whose main policy does not (strategies.Player)."""
+
+    name: str
+    default: str
+
+
+@dataclass(frozen=True)
+class Options:
+    """An expansion's options: the Rules field and config table `field`
+    ([rules.<field>]), its keys, `build(table)` -> the option value (validated by
+    Rules), `plain(value)` -> plain JSON values (a run's identity)."""
+
+    field: str
+    keys: frozenset[str]
+    build: Callable[[dict], object]
+    plain: Callable[[object], dict]
+
+
+@dataclass(frozen=True)
+class Expansion:
+    name: str  # as listed in Rules.expansions ("base": always in play)
+    title: str
+    rulings: tuple[str, ...]  # the ruling families of docs/RULES.md it implements (R-MSG: R-MSG-*)
+    tile_sets: tuple[str, ...] = ()
+    figures: tuple[str, ...] = ()  # figure kinds it adds (board figures and others)
+    decisions: tuple[DecisionKind, ...] = ()
+    options: Options | None = None
+    forks: tuple[str, ...] = ()  # counterfactual fork kinds (sim/tournament/counterfactual.py)
+    result_keys: tuple[str, ...] = ()  # keys it adds to each entry of result()["players"]
+    columns: tuple[str, ...] = ()  # players-table columns (int16, 0 when not in play)
+    row: Callable[[dict], dict] | None = None  # result entry -> {column: value}
+    analyses: tuple[str, ...] = ()  # report sections that need it (sim/analysis/report.py)
+    design_keys: tuple[str, ...] = ()  # config [design] keys valid only with it
+    script_keys: tuple[str, ...] = ()  # scripted-turn keys valid only with it (sim/games/script.py)
+    snapshot: str = ""  # the sim/engine/view.py snapshot of its state ("" for none)
+    editions: tuple[str, ...] = ()  # its rule editions, chosen by options.field's `edition`
+    deck: bool = False  # it deals a deck of cards, options.field's `deck` (R-MSG-11)
+    # ---- the C game (sim/engine/deal.py, sim/engine/game.py)
+    bit: int = 0  # its CC_X_* bit of cc_game_config.expansions (0: the base game)
+    tiles: tuple[Tile, ...] = ()  # built-in tile types it adds after the tile sets' own
+    river_stack: bool = False  # river tiles are a first stack (R-RIV-1); else none play (R-MM-0)
+    # (rules, cc_game_config, catalogue, town_halls_at_end) -> None: its config fields
+    fill_config: Callable | None = None
+    # (rules, one cc_game_result row) -> its keys of a result()["players"] entry
+    read_result: Callable | None = None
+    # (rules, games x seats x CC_RESULT_INTS array) -> {players-table column: values per
+    # row}; the columns it leaves out are 0
+    read_batch: Callable | None = None
+    # (every seat's cc_game_result row) -> its state as Game.msg / Game.mm give it
+    read_state: Callable | None = None
+
+
+# ---------------------------------------------------------------- the C result row
+
+# cc_game_result's row of one player (sim/csrc/core.h), by what each part reads
+ROW_SCORE, ROW_POINTS = 0, slice(1, 7)  # points by sim/expansions/base.py SOURCES
+# The Messages: scoring meeple and messenger positions, their moves, live moves; then
+# per action code (ACTION_NAMES): drawn, taken, message points, resolved
+ROW_FIGURES, ROW_MOVES, ROW_LIVE_MOVES = slice(7, 9), slice(9, 11), 11
+ROW_DRAWN, ROW_TAKEN, ROW_MESSAGE_POINTS, ROW_RESOLVED = (slice(12 + 8 * k, 20 + 8 * k)
+                                                          for k in range(4))
+ROW_SUPPLY = 44  # followers in supply
+ROW_MAYORS = slice(45, 55)  # Messengers & Mayors: MAYORS_COLUMNS, in their order
+ROW_MM_SUPPLY, ROW_TOWN_HALL = slice(55, 58), 58  # mayor, messenger, scarecrow; in hand

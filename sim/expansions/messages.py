@@ -1,0 +1,179 @@
+"""The Messages (Mini #2), both rule editions (RULES.md section 2).
+
+Every player has two scoring figures, the scoring meeple and the messenger, whose sum
+is the player's score. A figure that ends a round of scoring on a dark space
+(R-BASE-10) makes its owner, if active, draw a message tile and resolve it: the
+action or 2 points (R-MSG-8).
+
+This module is the expansion's one Python unit: its declaration (MESSAGES), options,
+the action names of each edition, the deck order, the dark spaces, and the decoders of
+its slice of the C result row; the C game plays the rules (sim/csrc/messages.c).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from sim.core import lib
+from sim.errors import InputError
+from sim.expansions import base
+from sim.expansions.declaration import (ROW_DRAWN, ROW_FIGURES, ROW_LIVE_MOVES, ROW_MESSAGE_POINTS,
+                                        ROW_MOVES, ROW_RESOLVED, ROW_TAKEN, DecisionKind, Expansion,
+                                        Options)
+
+FIGURES = ("meeple", "messenger")  # the two scoring figures
+EDITIONS = ("classic", "c3.1")
+# Rulebook order, which is also each edition's numbering (1-based).
+ACTIONS = {
+    "classic": ("smallest_road", "smallest_city", "smallest_monastery", "extra_tile",
+                "coats_of_arms", "per_knight", "per_farmer", "score_and_return"),
+    "c3.1": ("smallest_city", "smallest_road", "smallest_monastery", "extra_turn",
+             "coats_of_arms", "per_knight", "per_farmer", "score_and_retrieve"),
+}
+ALL_ACTIONS = tuple(sorted(set(ACTIONS["classic"]) | set(ACTIONS["c3.1"])))
+TWO_POINTS = "2"  # the resolution that scores 2 points instead of the action
+SCORE_AND_RETURN = ("score_and_return", "score_and_retrieve")  # message 8 in each edition
+
+
+@dataclass(frozen=True)
+class MessagesOptions:
+    """edition: "classic" or "c3.1" (default); zmg_alone: R-MSG-C4 switch; deck: the
+    message stack from the top by action name, the rest following in rulebook order."""
+
+    edition: str = "c3.1"
+    zmg_alone: bool = False
+    deck: tuple[str, ...] = ()
+
+    def validate(self, where: str) -> None:
+        if self.edition not in EDITIONS:
+            raise InputError(f"{where}: edition = {self.edition!r}: expected one of {', '.join(EDITIONS)}")
+        if not isinstance(self.zmg_alone, bool):
+            raise InputError(f"{where}: zmg_alone = {self.zmg_alone!r}: expected true or false")
+        if self.zmg_alone and self.edition != "classic":
+            raise InputError(f"{where}: zmg_alone: the ZMG variant (R-MSG-C4) is a classic-edition switch")
+        names = ACTIONS[self.edition]
+        if not isinstance(self.deck, tuple) or any(a not in names for a in self.deck):
+            bad = next((a for a in self.deck if a not in names), self.deck)
+            raise InputError(f"{where}: deck: {bad!r} is not a {self.edition} message: expected "
+                             f"names from {', '.join(names)}")
+        if len(set(self.deck)) != len(self.deck):
+            raise InputError(f"{where}: deck: a message is listed twice")
+
+
+def deck_order(options: MessagesOptions, stream) -> list[str]:
+    """The 8 message tiles, shuffled by the game's message stream; a fixed `deck`
+    puts its tiles on top and the rest follow in rulebook order."""
+    names = list(ACTIONS[options.edition])
+    if options.deck:
+        return list(options.deck) + [a for a in names if a not in options.deck]
+    stream.shuffle(names)
+    return names
+
+
+def on_dark(total: int) -> bool:
+    return base.is_dark(total)
+
+
+# message action names per edition, indexed by the C core's action code (CC_MSG_*):
+# what the message does, whatever number its edition gives it
+ACTION_NAMES = {
+    "classic": ACTIONS["classic"],
+    "c3.1": ("smallest_road", "smallest_city", "smallest_monastery", "extra_turn",
+             "coats_of_arms", "per_knight", "per_farmer", "score_and_retrieve"),
+}
+EDITION_CODES = {"classic": lib.CC_EDITION_CLASSIC, "c3.1": lib.CC_EDITION_C31}
+
+MESSAGES_COLUMNS = (("scoring_meeple", "messenger", "messages_drawn", "messages_taken",
+                     "moves_meeple", "moves_messenger", "moves_live")
+                    + tuple(f"{what}_{a}" for a in ALL_ACTIONS for what in ("drawn", "taken", "points")))
+
+
+def _messages_row(p: dict) -> dict:
+    m = p["messages"]
+    row = {"scoring_meeple": p["scoring_meeple"], "messenger": p["messenger"],
+           "messages_drawn": sum(m["drawn"].values()), "messages_taken": sum(m["taken"].values()),
+           "moves_meeple": m["figure_moves"]["meeple"],
+           "moves_messenger": m["figure_moves"]["messenger"], "moves_live": m["live_moves"]}
+    for a in ALL_ACTIONS:
+        for what in ("drawn", "taken", "points"):
+            row[f"{what}_{a}"] = m[what].get(a, 0)
+    return row
+
+
+# the state Game.msg gives (read by sim/engine/view.py and the differential harness)
+class _MessagesSeat(NamedTuple):
+    position: tuple[int, int]  # scoring meeple, messenger
+    moves: tuple[int, int]
+
+
+class _Messages(NamedTuple):
+    players: list  # per seat _MessagesSeat, as Game.msg.players
+
+
+def _messages_config(rules, cfg, catalogue, town_halls_at_end) -> None:
+    options, names = rules.messages, ACTION_NAMES[rules.messages.edition]
+    cfg.edition = EDITION_CODES[options.edition]
+    cfg.zmg_alone = int(options.zmg_alone)  # R-MSG-C4
+    # R-MSG-11: a fixed deck as it is, else the rulebook order, shuffled in C
+    deck = deck_order(options, None) if options.deck else ACTIONS[options.edition]
+    cfg.shuffle_deck = int(not options.deck)
+    for i, name in enumerate(deck):
+        cfg.deck[i] = names.index(name)
+
+
+def _messages_result(rules, r: list[int]) -> dict:
+    names = ACTION_NAMES[rules.messages.edition]
+    drawn, taken, points, resolved = r[ROW_DRAWN], r[ROW_TAKEN], r[ROW_MESSAGE_POINTS], r[ROW_RESOLVED]
+    meeple, messenger = r[ROW_FIGURES]
+    return {"scoring_meeple": meeple, "messenger": messenger,
+            "messages": {"drawn": {names[a]: c for a, c in enumerate(drawn) if c},
+                         "taken": {names[a]: c for a, c in enumerate(taken) if c},
+                         "points": {names[a]: points[a] for a in range(len(names)) if resolved[a]},
+                         "figure_moves": dict(zip(FIGURES, r[ROW_MOVES])),
+                         "live_moves": r[ROW_LIVE_MOVES]}}
+
+
+def _messages_state(rows) -> _Messages:
+    return _Messages([_MessagesSeat(tuple(r[ROW_FIGURES]), tuple(r[ROW_MOVES])) for r in rows])
+
+
+def _messages_batch(rules, res) -> dict:
+    names = ACTION_NAMES[rules.messages.edition]
+    drawn, taken, points = res[:, :, ROW_DRAWN], res[:, :, ROW_TAKEN], res[:, :, ROW_MESSAGE_POINTS]
+    meeple, messenger = ROW_FIGURES.start, ROW_FIGURES.start + 1
+    cols = {"scoring_meeple": res[:, :, meeple].ravel(), "messenger": res[:, :, messenger].ravel(),
+            "messages_drawn": drawn.sum(axis=2).ravel(), "messages_taken": taken.sum(axis=2).ravel(),
+            "moves_meeple": res[:, :, ROW_MOVES.start].ravel(),
+            "moves_messenger": res[:, :, ROW_MOVES.start + 1].ravel(),
+            "moves_live": res[:, :, ROW_LIVE_MOVES].ravel()}
+    for k, a in enumerate(names):  # the other edition's actions stay 0
+        for what, arr in (("drawn", drawn), ("taken", taken), ("points", points)):
+            cols[f"{what}_{a}"] = arr[:, :, k].ravel()
+    return cols
+
+
+def _messages_options(t: dict) -> MessagesOptions:
+    deck = t.get("deck", [])
+    if not isinstance(deck, list):
+        raise InputError(f"rules.messages: deck = {deck!r}: expected a list of action names")
+    return MessagesOptions(t.get("edition", "c3.1"), t.get("zmg_alone", False), tuple(deck))
+
+
+def _messages_plain(o: MessagesOptions) -> dict:
+    return {"edition": o.edition, "zmg_alone": o.zmg_alone, "deck": list(o.deck)}
+
+
+MESSAGES = Expansion(
+    "messages", "The Messages", ("R-MSG",),
+    figures=("scoring meeple", "messenger"),  # on the scoreboard, not the board
+    decisions=(DecisionKind("scoring_figure", "dark_seeker"), DecisionKind("messages", "greedy")),
+    options=Options("messages", frozenset({"edition", "zmg_alone", "deck"}), _messages_options,
+                    _messages_plain),
+    forks=("messages", "scoring_figure"),
+    result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
+    row=_messages_row, analyses=("naive_messages",), design_keys=("editions",),
+    script_keys=("score_on", "message", "message_target"), snapshot="messages",
+    editions=EDITIONS, deck=True, bit=lib.CC_X_MESSAGES,
+    fill_config=_messages_config, read_result=_messages_result, read_batch=_messages_batch,
+    read_state=_messages_state)

@@ -1,0 +1,183 @@
+"""The policy registry: policies found by name, built-in policies, players as
+compositions of policies, and the seat-spec syntax (docs/ARCHITECTURE.md layer 5).
+
+A policy answers decisions and never sees the game itself: `choose(view, decision,
+rng)` gets the game's read-only view (sim/engine/view.py) and the decision with read-only
+choices, and returns one of `decision.choices`; `rng` is the seat's own stream, owned
+by the game so that clones stay identical. A player is a composition of policies, one per
+decision kind: `Player({"place": ..., "figure": ...})`, or one policy for everything.
+
+The built-in policies (`BuiltIn`: first, random, greedy, the scoring-figure and
+message policies) are played by the C game: a seat whose policy for a kind is built in
+never leaves C for it (sim/engine/seats.py seat_policy: their classes declare `c_policy`),
+and their `choose` asks the C game
+for that same answer (sim/csrc/choice.c), so a Python strategy may compose them.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import tomllib
+
+from sim import expansions
+from sim.errors import InputError
+from sim.text import split_top
+from sim.engine.view import strategy_decision, view_of
+
+REGISTRY: dict[str, type] = {}
+
+
+def register(name: str):
+    """Class decorator: make a policy available by `name`."""
+    def deco(cls):
+        if name in REGISTRY:
+            raise ValueError(f"policy {name!r} registered twice")
+        cls.name = name
+        if issubclass(cls, BuiltIn):  # the C game plays it under this name (sim/engine/seats.py)
+            cls.c_policy = name
+        REGISTRY[name] = cls
+        return cls
+    return deco
+
+
+def make(name: str, params: dict | None = None, where: str = "strategy"):
+    """Build the policy `name` with `params`. Raises InputError naming `where`."""
+    if not isinstance(name, str) or name not in REGISTRY:
+        raise InputError(f"{where}: unknown strategy {name!r}: expected one of "
+                         f"{', '.join(sorted(REGISTRY))}")
+    cls = REGISTRY[name]
+    params = dict(params or {})
+    allowed = getattr(cls, "PARAMS", {})
+    for key, value in params.items():
+        if key not in allowed:
+            raise InputError(f"{where}: {name}: unknown parameter {key!r}: expected "
+                             f"{', '.join(allowed) or 'no parameters'}")
+        expected = allowed[key]
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            params[key] = value = float(value)
+        if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
+            raise InputError(f"{where}: {name}.{key} = {value!r}: expected {expected.__name__}")
+        if expected is float and not math.isfinite(value):  # nan/inf would poison every sum
+            raise InputError(f"{where}: {name}.{key} = {value!r}: expected a finite number")
+    try:
+        return cls(**params)
+    except ValueError as e:
+        raise InputError(f"{where}: {name}: {e}") from None
+
+
+class BuiltIn:
+    """A policy the C game plays itself (sim/csrc/policy.c; sim/engine/seats.py seat_policy
+    names it for a C seat). Called from Python (a seat the caller answers, a strategy
+    that composes it, tests), it asks the game for the answer a C seat playing it gives
+    (sim/csrc/choice.c): its valuation exists once, in C.
+
+    Its parameters are fixed once __init__ returns: the C game keeps what it was given
+    (a seat's cc_seat_policy, and the one sim/engine/seats.py caches per policy object for
+    `choose`), so a changed attribute would be played by some paths and not others.
+    Setting or deleting an attribute afterwards raises TypeError; build a new policy
+    instead (strategies.make)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None:  # attributes may be set while any __init__ of the chain runs
+            @functools.wraps(init)
+            def __init__(self, *args, **kw):
+                state = self.__dict__
+                state["_initialising"] = state.get("_initialising", 0) + 1
+                try:
+                    init(self, *args, **kw)
+                finally:
+                    state["_initialising"] -= 1
+                    if not state["_initialising"]:  # not a parameter: gone once built
+                        del state["_initialising"]
+            cls.__init__ = __init__
+
+    def _refuse(self, name: str):
+        if not self.__dict__.get("_initialising"):
+            raise TypeError(f"{type(self).name}.{name}: a built-in policy's parameters are fixed "
+                            f"when it is built; build a new one (strategies.make) instead")
+
+    def __setattr__(self, name, value):
+        self._refuse(name)
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        self._refuse(name)
+        object.__delattr__(self, name)
+
+    def choose(self, view, decision, rng):
+        """The game's current `decision` answered by this policy as the C game plays
+        it. `rng` is not used: a built-in policy is played by the game, drawing from
+        the deciding seat's own policy stream in the C game the view shows (a clone's
+        own), exactly as in play."""
+        return view_of(view)._built_in_choice(self, decision)
+
+
+# Who answers a decision kind that a seat's main policy does not know (each expansion
+# declares its decision kinds and their default policies: sim/expansions.py).
+DEFAULTS = expansions.default_policies()
+DECISION_KINDS = tuple(DEFAULTS)
+
+
+class Player:
+    """A seat's policies by decision kind: `by_kind` first, then `default` for the
+    kinds it handles (its KINDS), then DEFAULTS."""
+
+    def __init__(self, default, by_kind: dict | None = None):
+        self.default = default
+        self.by_kind = dict(by_kind or {})
+        for kind in DECISION_KINDS:
+            if kind not in self.by_kind and kind not in getattr(default, "KINDS", ()):
+                self.by_kind[kind] = make(DEFAULTS[kind])
+        self._policies = {k: self.by_kind.get(k, default) for k in DECISION_KINDS}
+
+    def choose(self, game, decision):
+        """The seat's answer to `decision` of `game` (a game or its view; the policy
+        gets the view either way)."""
+        view = view_of(game)
+        return self._policies[decision.kind].choose(view, strategy_decision(decision),
+                                                    view.stream(decision.seat))
+
+    @property
+    def name(self) -> str:
+        parts = [self.default.name] + [f"{k}={p.name}" for k, p in sorted(self.by_kind.items())]
+        return "+".join(parts)
+
+
+def parse_policy(text: str, where: str):
+    """A policy from `name` or `name(key=value,…)`, values in TOML syntax."""
+    name, paren, rest = text.strip().partition("(")
+    params = {}
+    if paren:
+        if not rest.endswith(")"):
+            raise InputError(f"{where}: {text!r}: expected <strategy>(<key>=<value>,…)")
+        for item in split_top(rest[:-1], ","):
+            key, eq, value = item.partition("=")
+            try:
+                params[key.strip()] = tomllib.loads(f"v = {value.strip()}")["v"] if eq else None
+            except tomllib.TOMLDecodeError:
+                raise InputError(f"{where}: {name}.{key.strip()} = {value.strip()!r}: expected a "
+                                 f"number, true/false or a quoted string") from None
+            if not eq:
+                raise InputError(f"{where}: {text!r}: expected <key>=<value> in parentheses")
+    return make(name, params, where)
+
+
+def player(spec: str, where: str = "players") -> Player:
+    """A player from `name`, `name(key=value,…)` or `name+<decision>=name+…`."""
+    head, *rest = split_top(spec, "+")
+    by_kind = {}
+    for part in rest:
+        kind, eq, pname = part.partition("=")
+        if not eq:
+            raise InputError(f"{where}: {spec!r}: expected <strategy>+<decision>=<strategy>")
+        if kind not in DECISION_KINDS:
+            raise InputError(f"{where}: {spec!r}: unknown decision {kind!r}: expected one of "
+                             f"{', '.join(DECISION_KINDS)}")
+        policy = parse_policy(pname, where)
+        if kind not in getattr(policy, "KINDS", ()):
+            raise InputError(f"{where}: {pname!r} cannot answer {kind!r} decisions")
+        by_kind[kind] = policy
+    return Player(parse_policy(head, where), by_kind)
