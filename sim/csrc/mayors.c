@@ -283,6 +283,9 @@ static int apply_scarecrow(cc_game *g, const int32_t *row) {
     int fig = g->mm.pending_fig, rc = 0;
     const figure_t f = g->board->figs[fig];
     int choice = row[0] - CC_MM_FARMER;  /* MM_SC_FARMER, MM_SC_LIE, MM_SC_RETURN */
+    /* the statistics are indexed by it: a row of another code (a damaged load; save.c
+     * refuses it too) must not count outside them */
+    if (choice < MM_SC_FARMER || choice > MM_SC_RETURN) return CC_ERR_ARG;
     g->mm.players[f.player].scarecrows[choice]++;
     if (choice == MM_SC_LIE) {
         rc = cc_figure_set(g->board, fig, 1, 1);  /* a farmer of strength 1 for good */
