@@ -141,11 +141,7 @@ class Search:
         left = Counter(stack_tiles(game.rules)[1])
         left.subtract(drawn)
         ids = sorted(left.elements())
-        if len(ids) != game.tiles_left:
-            # a fixed stack smaller than the tile sets (a scripted game): a Game knows its own
-            stack = getattr(game, "_stack", None)
-            if stack is None:
-                raise ValueError("search: a Game on a fixed stack smaller than the tile sets "
-                                 "cannot be searched (the tiles left are not known)")
-            ids = sorted(game.catalogue.types[i].id for i in stack)
+        if len(ids) != game.tiles_left:  # a fixed stack smaller than the tile sets (a scripted game)
+            raise ValueError("search: a Game on a fixed stack smaller than the tile sets "
+                             "cannot be searched (the tiles left are not known)")
         return ids

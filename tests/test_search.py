@@ -174,6 +174,14 @@ def test_a_c_game_without_its_record_is_refused_clearly():
         Search(rollouts=1).choose(c, c.decision, Stream(1))
 
 
+def test_a_scripted_game_on_a_short_stack_is_refused_clearly():
+    """The tiles left of a fixed stack smaller than the tile sets are not known from the
+    draws: the search refuses it rather than deal tiles that are not in the game."""
+    c = Game(Rules(players=2), 3, stack=["E", "U", "V"])
+    with pytest.raises(ValueError, match="fixed stack smaller"):
+        Search(rollouts=1).choose(c, c.decision, Stream(1))
+
+
 def test_strength_verdict_needs_the_blocks_and_the_whole_interval():
     from sim.findings import strength_verdict
     row = {"win_share": 0.70, "low": 0.66, "high": 0.74, "blocks": 1000}
