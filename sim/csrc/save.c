@@ -6,8 +6,9 @@
  * - the board's union-find (no cycle, parents of the segment's kind), its features'
  *   circular lists and their aggregates (segments, tiles, open edges, coats, figures,
  *   presence), its cells, each side's need and the frontier, and its figures;
- * - the game's state segments (agenda steps, scoring due, moved figures) and the pending
- *   decision's fields (its rows, a message in hand with choices, a drawn tile with rows);
+ * - the game's state segments (agenda steps, scoring due, the Courier's figures placed
+ *   or moved this turn, each once) and the pending decision's fields (its rows, a
+ *   message in hand with choices, a drawn tile with rows);
  * - the Messages deck with the tile in hand a permutation of the 8, the edition;
  * - the config and every seat's policies as cc_game_new checks them;
  * - each Messengers & Mayors decision's rows with its own kind's codes only, a town
@@ -353,9 +354,12 @@ static int state_sane(const cc_game *g) {
     /* a turn per tile drawn and placed or town hall (each a board tile but the start's),
      * one for final scoring; decisions are counted up with every choice */
     if (!in(g->turn, 0, b->max_tiles + 1) || !in(g->ndecisions, 0, MAX_DECISIONS + 1)) return 0;
-    for (int i = 0; i < g->courier.nmoved; i++)
+    for (int i = 0; i < g->courier.nmoved; i++) {
         if (!in(g->courier.moved_fig[i], 0, CC_MAX_FIGURES) || !seg_valid(b, g->courier.moved_seg[i]))
             return 0;
+        for (int j = 0; j < i; j++)  /* R-COU-4: each figure once (a move forgets it first) */
+            if (g->courier.moved_fig[j] == g->courier.moved_fig[i]) return 0;
+    }
     return 1;
 }
 
