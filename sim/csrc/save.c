@@ -351,8 +351,8 @@ static int state_sane(const cc_game *g) {
     for (int s = 0; s < g->nplayers; s++)  /* a scoring figure's space takes the points too */
         for (int f = 0; f < 2; f++)
             if (!in(g->msg.players[s].position[f], 0, MAX_POINTS + 1)) return 0;
-    /* a turn per tile drawn and placed or town hall (each a board tile but the start's),
-     * one for final scoring; decisions are counted up with every choice */
+    /* turn and decisions are counted up (turn++, ndecisions++): a turn per tile drawn
+     * from the stack or town hall placed and one for final scoring, max_tiles at most */
     if (!in(g->turn, 0, b->max_tiles + 1) || !in(g->ndecisions, 0, MAX_DECISIONS + 1)) return 0;
     for (int i = 0; i < g->courier.nmoved; i++) {
         if (!in(g->courier.moved_fig[i], 0, CC_MAX_FIGURES) || !seg_valid(b, g->courier.moved_seg[i]))
