@@ -335,6 +335,42 @@ def test_pickle_goes_through_a_c_save_of_the_state():
         _same_game(play(twin, players), c, "copy")
 
 
+def test_a_pickled_paused_game_keeps_its_seats_policies():
+    """Ray pickles games: a game paused at some kinds for its built-in seats, and with a
+    seat answered from Python, unpickles to the same game, paused the same, and its
+    clones play every built-in seat in C again, as the original's do (sim/game.py
+    clone). The unpickled game had lost the seats' own policies: its clones stopped at
+    the built-in seats' paused decisions."""
+    import pickle
+
+    rules = _rules(("messages",), MESSAGE_OPTIONS["classic"], 3)
+    players = [player(p) for p in ("greedy", "random", "greedy+scoring_figure=coverage")]
+    forks = ("messages", "scoring_figure")
+    g = Game(rules, 2, [players[0], None, players[2]], pause=forks)
+
+    def asked(game):  # the decisions a game brings back, played on to its end
+        seen = []
+        while game.decision is not None:
+            d = game.decision
+            seen.append((game.turn, d.seat, d.kind))
+            game.apply(players[d.seat].choose(game, d))
+        return seen
+
+    while not (g.decision.seat != 1 and g.decision.kind in forks):  # a built-in seat, paused
+        g.apply(players[g.decision.seat].choose(g, g.decision))
+    twin = pickle.loads(pickle.dumps(g))
+    assert twin.decision == g.decision
+    forked, twin_forked = g.clone(), twin.clone()
+    here = asked(forked)
+    assert {s for _, s, _ in here[1:]} == {1}, here  # only the Python seat is asked again
+    assert asked(twin_forked) == here
+    _same_game(twin_forked, forked, "clone of the unpickled game")
+    paused = asked(g)  # and the pickled game itself is still paused as the original
+    assert any(s != 1 for _, s, _ in paused[1:])
+    assert asked(twin) == paused
+    _same_game(twin, g, "unpickled game")
+
+
 def test_a_damaged_state_is_refused_not_run():
     import pickle
 

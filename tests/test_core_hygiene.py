@@ -484,7 +484,9 @@ def test_every_state_play_builds_loads(expansions):
 
 GAME_FIELDS = ("msg.in_hand", "msg.nchoices", "msg.deck", "msg.deck_head", "msg.edition",
                "drawn_type", "nrows", "seats", "cfg.expansions", "cfg.edition", "cfg.followers",
-               "cfg.river_edge", "cfg.start_type", "scores", "points", "courier.x", "ntypes", "nstack")
+               "cfg.river_edge", "cfg.start_type", "scores", "points", "courier.x", "ntypes", "nstack",
+               "msg.players[1].position", "river.x", "river.y", "turn", "ndecisions",
+               "courier.nmoved", "courier.moved_fig", "courier.moved_seg")
 
 
 @pytest.fixture(scope="module")
@@ -507,12 +509,12 @@ def game_layout(tmp_path_factory):
     return {k: int(v) for k, v in (line.split() for line in out.splitlines())}
 
 
-def _reach(expansions, kind, seed=5):
-    """A 2-seat game at its first decision of `kind` (greedy seats: they score enough
-    to draw messages)."""
+def _reach(expansions, kind, seed=5, spec="greedy"):
+    """A 2-seat game at its first decision of `kind` (greedy seats by default: they
+    score enough to draw messages; random ones place scarecrows)."""
     from strategies import player
 
-    first = player("greedy")
+    first = player(spec)
     g = Game(Rules(players=2, expansions=expansions), seed)
     while g.decision is not None and g.decision.kind != kind:
         g.apply(first.choose(g, g.decision))
@@ -546,6 +548,19 @@ def _no_rows(data, layout):  # a place decision with its rows cut out of the blo
     struct.pack_into("<i", data, 16 + layout["nrows"], 0)
 
 
+def _row(i, code=None, a=None):
+    """Row i of the waiting Messengers & Mayors decision: its code, its first value."""
+    def change(data, layout):
+        import struct
+
+        get = lambda f: struct.unpack_from("<i", data, 16 + layout[f])[0]  # noqa: E731
+        row = 16 + layout["size"] + get("ntypes") + 4 * get("nstack") + 20 * i
+        for k, v in enumerate((code, a)):
+            if v is not None:
+                struct.pack_into("<i", data, row + 4 * k, v)
+    return change
+
+
 def _seat_policy(data, layout):  # seat 1's place policy an unknown code
     import struct
 
@@ -568,15 +583,37 @@ def _seat_policy(data, layout):  # seat 1's place policy an unknown code
     ((), "place", _put("scores", 2**31 - 1, at=1)),  # game_add_points would overflow
     ((), "place", _put("points", 2**31 - 1, at=3)),
     (("courier",), "place", _put("courier.x", -2**31)),  # abs(INT_MIN) in a distance
+    # Messengers & Mayors rows hold only their own decision's codes (mayors.c): a
+    # scarecrow row with CC_MM_TARGET made apply_scarecrow write scarecrows[-1]
+    (("mayors",), "scarecrow", _row(0, lib.CC_MM_TARGET)),
+    (("mayors",), "scarecrow", _row(0, lib.CC_MM_CELL)),
+    (("mayors",), "town_hall", _row(1, lib.CC_MM_LIE)),  # taken for a cell
+    (("mayors",), "town_hall", _row(1, a=2**31 - 1)),  # x + 1 overflows next to the cell
+    (("mayors",), "ride", _row(0, lib.CC_MM_FARMER)),
+    # The Messages: a figure's space takes the points (position += points)
+    (("messages",), "place", _put("msg.players[1].position", 2**31 - 1)),
+    (("messages",), "place", _put("msg.players[1].position", -5, at=1)),
+    (("river",), "place", _put("river.x", 2**31 - 1)),  # its next square, x + 1
+    (("river",), "place", _put("river.y", -2**31)),
+    ((), "place", _put("turn", 2**31 - 1)),  # turn++ at the next draw
+    ((), "place", _put("turn", -1)),
+    ((), "place", _put("ndecisions", 2**31 - 1)),  # ndecisions++ at the next choice
+    ((), "place", _put("ndecisions", -1)),
 ], ids=["in_hand -1 at a message", "message without choices", "place without a tile",
         "place without rows", "a message twice in the deck", "edition unknown",
         "seat policy unknown", "expansion bit unknown", "config edition unknown",
         "followers negative", "river edge out of range", "start tile out of range",
-        "score at INT_MAX", "points at INT_MAX", "courier off the board"])
+        "score at INT_MAX", "points at INT_MAX", "courier off the board",
+        "scarecrow row with a favour's code", "scarecrow row with a town hall's code",
+        "town hall row with a scarecrow's code", "town hall cell off the grid",
+        "ride row with a scarecrow's code", "scoring figure at INT_MAX",
+        "scoring figure below 0", "river end off the grid", "river end below the grid",
+        "turn at INT_MAX", "turn negative", "decisions at INT_MAX", "decisions negative"])
 def test_a_damaged_game_is_refused(game_layout, expansions, kind, change):
     from sim.engine.game import _load
 
-    g = _reach(expansions, kind)
+    g = _reach(expansions, kind, spec="random" if kind == "scarecrow" else "greedy",
+               seed=1 if kind == "scarecrow" else 5)
     b = Blob(g)
     assert struct_size(b.data) == game_layout["size"]  # the probe's layout is the build's
     b.load()  # the undamaged save loads

@@ -2,6 +2,7 @@
 
 import pytest
 from test_conformance import check_points_from_events
+from test_core_hygiene import Blob, game_layout  # noqa: F401 (the C save's layout, a fixture)
 
 from engine import new_game
 from sim.engine.view import view_of
@@ -199,3 +200,51 @@ def test_r_cou_4_a_figure_that_left_does_not_lend_its_place_to_a_new_one():
     assert (newcomer.player, newcomer.kind) == (1, 0)  # the id came back, same segment
     assert [(e["turn"], e["seat"], tuple(e["at"]), e["where"], e["points"])
             for e in g.events if e["e"] == "courier"] == [(6, 0, (1, 0), "road E", 1)]
+
+
+def test_r_cou_4_a_favour_in_the_owners_own_turn_lists_its_follower_once(game_layout):
+    """R-COU-4 lists each meeple placed or moved this turn once, in that order; R-MM-2's
+    favour puts the mayor's owner's follower down in place of the one it replaces.
+    The test above's turns with 3 seats, so that the favour falls in its owner's own
+    turn: turn 1 seat 0's knight on CO3 at 0,1; turn 2 seat 1's mayor on N at 1,1;
+    turn 3 seat 2's N at 1,2; turn 4 seat 0's B at 2,1; turn 5 seat 1's U at 1,0
+    surrounds the mayor's tile, and seat 1's favour replaces seat 0's knight with its
+    own follower. Before its figure is asked, the turn's list (read from the C save)
+    holds that follower once: the core recorded it twice, as put down by the active
+    seat and again as the favour's."""
+    import struct
+
+    from sim._core import CoreArgumentError
+    from sim.game import _load
+
+    g = new_game(Rules(players=3, expansions=("mayors", "courier")), 0,
+                 stack=["CO3", "N", "N", "B", "U", "E"])
+    mm_place(g, 0, 1, 2, 0, "city S")
+    mm_place(g, 1, 1, 0, 1, "city W")
+    mm_place(g, 1, 2, 2)
+    mm_place(g, 2, 1, 0)
+    knight = next(f for f, i in g.board.figures() if i.player == 0)
+    mm_place(g, 1, 0, 0)
+    assert (g.decision.kind, g.decision.seat, g.turn) == ("favour", 1, 5)  # its owner's turn
+    g.apply(knight)
+    assert (g.decision.kind, g.decision.seat) == ("figure", 1)
+    follower = [f for f, i in g.board.figures() if i.player == 1]
+    assert len(follower) == 1 and g.board.figure(follower[0]).kind == 0  # the mayor went home
+
+    blob = Blob(g)
+    blob.load()  # the state as it is loads
+    data = blob.data
+    get = lambda field, n=1: struct.unpack_from(f"<{n}i", data, 16 + game_layout[field])  # noqa: E731
+    (nmoved,) = get("courier.nmoved")
+    assert list(get("courier.moved_fig", nmoved)) == follower  # R-COU-4: once
+    # the state the core made, the follower listed twice, is one a load refuses
+    seg = get("courier.moved_seg")[0]
+    struct.pack_into("<i", data, 16 + game_layout["courier.nmoved"], 2)
+    struct.pack_into("<2i", data, 16 + game_layout["courier.moved_fig"], *follower * 2)
+    struct.pack_into("<2i", data, 16 + game_layout["courier.moved_seg"], seg, seg)
+    with pytest.raises(CoreArgumentError, match="cc_game_load"):
+        _load(g.rules, g.seed, bytes(data))
+    # played on: the highwayman on U comes second; the follower, first, gets the
+    # thank-you for the city (D, CO3, N, N: 4 tiles), in its owner's turn
+    g.apply((0, g.catalogue.variant(g.catalogue.index["U"], 0).segment_at("road E")))
+    assert thank_yous(g)[-1] == (5, 1, (0, 1), 4)

@@ -176,6 +176,18 @@ def test_a_c_game_without_its_record_is_refused_clearly():
         Search(rollouts=1).choose(c, c.decision, Stream(1))
 
 
+def test_a_scripted_game_on_a_short_stack_deals_only_its_own_tiles():
+    """A fixed stack smaller than the tile sets (a scripted game): the tiles left are
+    that stack's undrawn ones, so the determinised game deals those and no others."""
+    c = Game(Rules(players=2), 3, stack=["E", "U", "V"])
+    drawn = [e["tile"] for e in c.events if e["e"] in ("draw", "discard")]
+    assert drawn == ["E"] and c.tiles_left == 2
+    assert _unseen(c, drawn) == ["U", "V"]
+    g = view_of(c).determinised(Stream(1), [player("greedy")] * 2)
+    assert g.tiles_left == 2 and g.decision == c.decision
+    assert Search(rollouts=2).choose(c, c.decision, Stream(1)) in c.decision.choices
+
+
 def test_strength_verdict_needs_the_blocks_and_the_whole_interval():
     from sim.analysis.findings import strength_verdict
     row = {"win_share": 0.70, "low": 0.66, "high": 0.74, "blocks": 1000}

@@ -344,7 +344,9 @@ int game_put_figure(cc_game *g, int seat, int kind, int seg) {
     if (kind != CC_FIG_FOLLOWER) g->mm.players[seat].placed[kind]++;
     int32_t v[2] = {kind, seg};
     game_emit(g, CC_EV_FIGURE, g->turn, seat, 2, v);
-    if (seat == g->seat) game_figure_moved(g, f, seg);
+    /* R-COU-4: placed this turn, whoever's it is (a favour's follower, R-MM-2, may be
+     * another seat's); listed here once, so callers do not list it again */
+    game_figure_moved(g, f, seg);
     return f;
 }
 

@@ -127,8 +127,8 @@ void game_emit(cc_game *g, int kind, int turn, int seat, int n, const int32_t *v
 void game_add_points(cc_game *g, int seat, int points, int source);
 int game_draw_for_turn(cc_game *g);
 int game_return_figure(cc_game *g, int fig);
-/* A figure of `kind` from seat's supply onto seg (the figure event; the Courier
- * counts it if the seat is the active one). Returns its id or an error. */
+/* A figure of `kind` from seat's supply onto seg (the figure event; the Courier lists
+ * it as placed this turn, whoever's it is: R-COU-4). Returns its id or an error. */
 int game_put_figure(cc_game *g, int seat, int kind, int seg);
 void game_figure_moved(cc_game *g, int fig, int seg);  /* placed or moved this turn */
 void game_figure_removed(cc_game *g, int fig);         /* it left the board */

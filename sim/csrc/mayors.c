@@ -268,10 +268,11 @@ static int apply_favour(cc_game *g, const int32_t *row) {
     if (row[0] == CC_MM_TARGET) {
         seg = g->board->figs[row[1]].seg;
         rc = game_return_figure(g, row[1]);
+        /* the owner's follower in its place; game_put_figure lists it for the Courier
+         * whoever's turn it is (R-COU-4), so it is not listed again here */
         int f = rc < 0 ? rc : game_put_figure(g, owner, CC_FIG_FOLLOWER, seg);
         if (f < 0) return f;
         g->mm.players[owner].favours++;
-        game_figure_moved(g, f, seg);  /* a moved meeple for the Courier (R-COU-4) */
     }
     rc = game_return_figure(g, mayor);  /* R-MM-2: home either way */
     int32_t v[2] = {seg >= 0, seg};
@@ -283,6 +284,9 @@ static int apply_scarecrow(cc_game *g, const int32_t *row) {
     int fig = g->mm.pending_fig, rc = 0;
     const figure_t f = g->board->figs[fig];
     int choice = row[0] - CC_MM_FARMER;  /* MM_SC_FARMER, MM_SC_LIE, MM_SC_RETURN */
+    /* the statistics are indexed by it: a row of another code (a damaged load; save.c
+     * refuses it too) must not count outside them */
+    if (choice < MM_SC_FARMER || choice > MM_SC_RETURN) return CC_ERR_ARG;
     g->mm.players[f.player].scarecrows[choice]++;
     if (choice == MM_SC_LIE) {
         rc = cc_figure_set(g->board, fig, 1, 1);  /* a farmer of strength 1 for good */

@@ -6,11 +6,16 @@
  * - the board's union-find (no cycle, parents of the segment's kind), its features'
  *   circular lists and their aggregates (segments, tiles, open edges, coats, figures,
  *   presence), its cells, each side's need and the frontier, and its figures;
- * - the game's state segments (agenda steps, scoring due, moved figures) and the pending
- *   decision's fields (its rows, a message in hand with choices, a drawn tile with rows);
+ * - the game's state segments (agenda steps, scoring due, the Courier's figures placed
+ *   or moved this turn, each once) and the pending decision's fields (its rows, a
+ *   message in hand with choices, a drawn tile with rows);
  * - the Messages deck with the tile in hand a permutation of the 8, the edition;
  * - the config and every seat's policies as cc_game_new checks them;
- * - scores and points within 0..MAX_POINTS, the Courier on the board's grid.
+ * - each Messengers & Mayors decision's rows with its own kind's codes only, a town
+ *   hall's cells on the grid, a favour's target on the board;
+ * - scores, points and The Messages' figure spaces within 0..MAX_POINTS, the turn
+ *   within the board's tiles, decisions taken within MAX_DECISIONS;
+ * - the Courier and the river's open end on the board's grid.
  * It does NOT check that neighbouring tiles' edges match or that the tiles are
  * connected: such a blob loads and plays on from that board. Other plain values
  * (supplies, statistics, seat streams) are taken as they are. */
@@ -18,6 +23,7 @@
 
 enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 1 };  /* "CCG1" */
 enum { MAX_POINTS = 1000000 };  /* a loaded score or point count; far above any game's */
+enum { MAX_DECISIONS = 100000000 };  /* decisions taken: a few per tile in a real game */
 
 typedef struct {
     uint8_t *out;
@@ -252,6 +258,23 @@ static int game_sane(const cc_game *g, const cc_tileset *ts) {
     return 1;
 }
 
+/* The CC_MM_* codes a Messengers & Mayors decision's rows may hold, as bits: what
+ * mayors.c builds for each kind. apply_scarecrow counts its choice by code
+ * (scarecrows[code - CC_MM_FARMER]) and apply_town_hall takes any other code for a
+ * cell, so a code of another kind would index outside or play a move never offered. */
+static int mm_codes(int kind) {
+    switch (kind) {
+    case CC_DEC_TOWN_HALL: return 1 << CC_MM_CELL | 1 << CC_MM_DRAW | 1 << CC_MM_END;
+    case CC_DEC_FAVOUR: return 1 << CC_MM_NONE | 1 << CC_MM_TARGET;
+    case CC_DEC_SCARECROW: return 1 << CC_MM_FARMER | 1 << CC_MM_LIE | 1 << CC_MM_RETURN;
+    case CC_DEC_RIDE: return 1 << CC_MM_RETURN | 1 << CC_MM_TARGET;
+    default: return 0;
+    }
+}
+
+/* A square coordinate on the board's grid (then x + 1 next to it cannot overflow). */
+static int on_grid(const cc_board *b, int64_t v) { return in(v, -b->origin, b->origin + 1); }
+
 /* What the game's steps, decisions and expansions index, against its board. */
 static int state_sane(const cc_game *g) {
     const cc_board *b = g->board;
@@ -280,9 +303,11 @@ static int state_sane(const cc_game *g) {
             return 0;
         if (g->dec_kind == CC_DEC_FIGURE && (!in(r[0], -1, 4) || !in(r[1], -1, CC_MAX_SEGS))) return 0;
         if (g->dec_kind > CC_DEC_MESSAGES && g->dec_kind != CC_DEC_FIGURE
-            && (!in(r[0], CC_MM_CELL, CC_MM_RETURN + 1)
+            && (!in(r[0], CC_MM_CELL, CC_MM_RETURN + 1) || !(mm_codes(g->dec_kind) >> r[0] & 1)
+                || (r[0] == CC_MM_CELL && !(on_grid(b, r[1]) && on_grid(b, r[2])))
                 || (r[0] == CC_MM_TARGET
-                    && !(g->dec_kind == CC_DEC_RIDE ? seg_valid(b, r[1]) : in(r[1], 0, CC_MAX_FIGURES)))))
+                    && !(g->dec_kind == CC_DEC_RIDE ? seg_valid(b, r[1])
+                         : in(r[1], 0, CC_MAX_FIGURES) && b->figs[r[1]].seg >= 0))))
             return 0;
     }
     if (g->dec_kind > CC_DEC_MESSAGES && g->dec_kind != CC_DEC_TOWN_HALL && g->dec_kind != CC_DEC_FIGURE
@@ -319,11 +344,22 @@ static int state_sane(const cc_game *g) {
         for (int q = 0; q < CC_NSOURCES; q++)
             if (!in(g->points[s][q], 0, MAX_POINTS + 1)) return 0;
     }
-    if (!in(g->courier.x, -b->origin, b->origin + 1) || !in(g->courier.y, -b->origin, b->origin + 1))
+    if (!on_grid(b, g->courier.x) || !on_grid(b, g->courier.y))
         return 0;  /* on the board's grid (and no abs(INT_MIN) in a distance) */
-    for (int i = 0; i < g->courier.nmoved; i++)
+    if (!on_grid(b, g->river.x) || !on_grid(b, g->river.y))
+        return 0;  /* the open river end: its next square is x + DX, y + DY (river.c) */
+    for (int s = 0; s < g->nplayers; s++)  /* a scoring figure's space takes the points too */
+        for (int f = 0; f < 2; f++)
+            if (!in(g->msg.players[s].position[f], 0, MAX_POINTS + 1)) return 0;
+    /* turn and decisions are counted up (turn++, ndecisions++): a turn per tile drawn
+     * from the stack or town hall placed and one for final scoring, max_tiles at most */
+    if (!in(g->turn, 0, b->max_tiles + 1) || !in(g->ndecisions, 0, MAX_DECISIONS + 1)) return 0;
+    for (int i = 0; i < g->courier.nmoved; i++) {
         if (!in(g->courier.moved_fig[i], 0, CC_MAX_FIGURES) || !seg_valid(b, g->courier.moved_seg[i]))
             return 0;
+        for (int j = 0; j < i; j++)  /* R-COU-4: each figure once (a move forgets it first) */
+            if (g->courier.moved_fig[j] == g->courier.moved_fig[i]) return 0;
+    }
     return 1;
 }
 

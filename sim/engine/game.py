@@ -191,13 +191,22 @@ def play_batch(rules: Rules, seeds, players) -> dict:
 
 
 def _load(rules: Rules, seed: int, state: bytes, town_halls_at_end: bool = True,
-          fixed_stack: tuple | None = None) -> Game:
-    """A Game from cc_game_save's bytes (unpickling)."""
+          fixed_stack: tuple | None = None, policies: bytes | None = None) -> Game:
+    """A Game from cc_game_save's bytes (unpickling). The state holds the seats'
+    policies as they play now (paused or not); `policies`, the seats' own ones
+    (cc_seat_policy[] bytes), are what its clones resume (Game.clone): without them a
+    clone of a paused game would stop where the original's plays on in C."""
     g = Game.__new__(Game)
     g.town_halls_at_end, g._fixed_stack = town_halls_at_end, fixed_stack
     g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
     g._names = ACTION_NAMES[rules.messages.edition]
-    g._policies = None  # the seats' policies are in the state as they were (paused or not)
+    g._policies = None
+    if policies is not None:
+        pol = ffi.new("cc_seat_policy[]", rules.players)
+        if len(policies) != ffi.sizeof(pol):
+            raise InputError(f"policies: {len(policies)} bytes for {rules.players} seats")
+        ffi.memmove(pol, policies, len(policies))  # checked by cc_game_set_seat when used
+        g._policies = pol
     out = ffi.new("cc_game **")
     check(lib.cc_game_load(g.catalogue._ts, state, len(state), out), "cc_game_load",
           rules=rules, seed=seed, size=len(state))
@@ -442,8 +451,9 @@ class Game:
         size = check(lib.cc_game_save(self._ptr, ffi.NULL, 0), "cc_game_save")
         buf = ffi.new("uint8_t[]", size)
         check(lib.cc_game_save(self._ptr, buf, size), "cc_game_save")
+        policies = None if self._policies is None else bytes(ffi.buffer(self._policies))
         return _load, (self.rules, self.seed, bytes(ffi.buffer(buf, size)),
-                       self.town_halls_at_end, self._fixed_stack)
+                       self.town_halls_at_end, self._fixed_stack, policies)
 
     def __deepcopy__(self, memo) -> Game:
         return self.clone()
