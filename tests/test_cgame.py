@@ -338,7 +338,7 @@ def test_pickle_goes_through_a_c_save_of_the_state():
 def test_a_pickled_paused_game_keeps_its_seats_policies():
     """Ray pickles games: a game paused at some kinds for its built-in seats, and with a
     seat answered from Python, unpickles to the same game, paused the same, and its
-    clones play every built-in seat in C again, as the original's do (sim/game.py
+    clones play every built-in seat in C again, as the original's do (sim/engine/game.py
     clone). The unpickled game had lost the seats' own policies: its clones stopped at
     the built-in seats' paused decisions."""
     import pickle

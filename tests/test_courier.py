@@ -214,8 +214,8 @@ def test_r_cou_4_a_favour_in_the_owners_own_turn_lists_its_follower_once(game_la
     seat and again as the favour's."""
     import struct
 
-    from sim._core import CoreArgumentError
-    from sim.game import _load
+    from sim.core import CoreArgumentError
+    from sim.engine.game import _load
 
     g = new_game(Rules(players=3, expansions=("mayors", "courier")), 0,
                  stack=["CO3", "N", "N", "B", "U", "E"])
