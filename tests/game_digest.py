@@ -1,0 +1,64 @@
+"""A SHA-256 digest of many seeded games, to show a change keeps every game bit for bit
+(BENCHMARKS.md, "Bit for bit the same games"): run it before and after a change that
+must not change play, and compare the line it prints.
+
+    python tests/game_digest.py [--games N]
+
+It covers 12 configurations: batch results (play_batch) of N games each, and the
+results, events and history of N // 20 recorded games each.
+"""
+
+import argparse
+import hashlib
+import json
+
+from sim.engine.game import Game, play_batch
+from sim.engine.play import play
+from sim.engine.rules import Rules
+from sim.expansions.messages import MessagesOptions
+from strategies import player
+
+CONFIGS = (
+    ("base 2p random", Rules(players=2), ["random"] * 2),
+    ("base 2p greedy", Rules(players=2), ["greedy"] * 2),
+    ("base 2p first", Rules(players=2), ["first"] * 2),
+    ("base 3p mix", Rules(players=3), ["greedy(city=2.0,field=0.3)", "random", "greedy(follower=1.7)"]),
+    ("base 5p greedy", Rules(players=5), ["greedy"] * 5),
+    ("messages c3.1 greedy", Rules(players=2, expansions=("messages",)), ["greedy"] * 2),
+    ("messages classic greedy", Rules(players=2, expansions=("messages",),
+                                      messages=MessagesOptions("classic")), ["greedy"] * 2),
+    ("messages classic 3p mix", Rules(players=3, expansions=("messages",),
+                                      messages=MessagesOptions("classic", zmg_alone=True)),
+     ["greedy+scoring_figure=spread", "random", "greedy(field=2.5)+messages=always_2"]),
+    ("messages river courier 4p", Rules(players=4, expansions=("messages", "river", "courier")),
+     ["greedy(courier=2.0)"] * 4),
+    ("all 4p greedy", Rules(players=4, expansions=("messages", "river", "courier", "mayors")),
+     ["greedy"] * 4),
+    ("all 3p random", Rules(players=3, expansions=("messages", "river", "courier", "mayors")),
+     ["random"] * 3),
+    ("mayors 2p road messenger", Rules(players=2, expansions=("mayors",)),
+     ['greedy(road_figure="messenger")', "greedy"]),
+)
+
+
+def digest(games: int) -> str:
+    h = hashlib.sha256()
+    for name, rules, specs in CONFIGS:
+        seats = [player(s) for s in specs]
+        batch = play_batch(rules, range(games), seats)
+        for key in ("turns", "winners", "results"):
+            h.update(batch[key].tobytes())
+        for seed in range(max(1, games // 20)):
+            g = Game(rules, 10_000 + seed, seats)
+            play(g, seats)
+            h.update(json.dumps([g.result(), g.events, [list(c) if isinstance(c, tuple) else c
+                                                        for c in g.history]],
+                                sort_keys=True, default=str).encode())
+        h.update(name.encode())
+    return h.hexdigest()
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000)
+    print(digest(ap.parse_args().games))
