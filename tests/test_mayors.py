@@ -610,3 +610,33 @@ def test_classic_extra_tile_may_be_the_town_hall():
     assert g.decision.kind == "town_hall" and "draw" not in g.decision.choices
     g.apply(g.decision.choices[0])
     assert not held(g)[0].town_hall
+
+
+def test_r_msg_c5_extra_tile_choice_comes_before_the_draw_and_a_failed_draw_is_no_town_hall():
+    """R-MSG-C5 (with R-BASE-3, R-MM-12): seat 0 completes E's city onto D's (4 points,
+    1 -> 5: dark) and takes the classic message 4, the extra tile, while holding its
+    town hall. It chooses between drawing and the town hall before anything is drawn;
+    it draws, the one tile left (C, all city) fits nowhere and is discarded, the stack
+    is empty: the extra tile is lost and the turn goes on. The town hall is not placed
+    as a fallback: seat 1 must place its own next, then seat 0 on its later turn."""
+    rules = Rules(expansions=("mayors", "messages"),
+                  messages=MessagesOptions("classic", False, ("extra_tile",)))
+    g = new_game(rules, 0, stack=["E", "C"])
+    g.set_scoreboard(0, 1, 0)
+    place(g, 0, 1, 2, FOLLOWER, "city S")
+    g.apply("meeple")
+    g.apply(("extra_tile", None))
+    d = g.decision
+    assert (d.kind, d.seat, d.choices[0]) == ("town_hall", 0, "draw")  # before the draw
+    assert g.tiles_left == 1 and len(d.choices) > 1  # the town hall could go now instead
+    seen = len(g.events)
+    g.apply("draw")
+    assert [(e["e"], e["tile"]) for e in g.events[seen:]] == [("discard", "C")]
+    assert g.tiles_left == 0 and [s.town_hall for s in held(g)] == [True, True]
+    d = g.decision
+    assert (d.kind, d.seat) == ("town_hall", 1) and "draw" not in d.choices  # R-MM-12
+    g.apply(d.choices[0])
+    d = g.decision
+    assert (d.kind, d.seat) == ("town_hall", 0) and "draw" not in d.choices
+    g.apply(d.choices[0])
+    assert g.decision is None and [s.town_hall for s in held(g)] == [False, False]

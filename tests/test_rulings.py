@@ -41,8 +41,13 @@ def test_ranges_and_names_are_read_as_citations():
     assert "R-MM-1" not in cited_ids("# R-MM-10")
 
 
+# Families no part of the rules implements yet (tests/test_expansions.py PENDING): their
+# rulings get their tests with the code.
+PENDING = ("R-ABB-",)
+
+
 def test_every_ruling_is_cited_by_a_test():
     files = [*HERE.glob("*.py"), *HERE.glob("scripts/*.toml")]
     text = "\n".join(p.read_text() for p in sorted(files) if p.name != Path(__file__).name)
-    missing = [i for i in ruling_ids() if i not in cited_ids(text)]
+    missing = [i for i in ruling_ids() if i not in cited_ids(text) and not i.startswith(PENDING)]
     assert missing == [], f"rulings no test cites: {', '.join(missing)}"
