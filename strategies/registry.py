@@ -116,7 +116,7 @@ class BuiltIn:
 
 
 # Who answers a decision kind that a seat's main policy does not know (each expansion
-# declares its decision kinds and their default policies: sim/expansions.py).
+# declares its decision kinds and their default policies: sim/expansions/).
 DEFAULTS = expansions.default_policies()
 DECISION_KINDS = tuple(DEFAULTS)
 

@@ -23,7 +23,7 @@ from sim.analysis.summary import load
 from sim.expansions.messages import ALL_ACTIONS
 from sim.tournament.sink import read_manifest
 
-# The report sections an expansion asks for (sim/expansions.py `analyses`), by name
+# The report sections an expansion asks for (sim/expansions/ `analyses`), by name
 ANALYSES = {
     "naive_messages": lambda games, players: balance.naive_message_values(
         games, players, list(ALL_ACTIONS)).to_dicts(),
@@ -123,7 +123,7 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                               "blocks_for_1pp": stats.sample_size_for_sd(0.01, sd) if sd > 0 else None,
                               "blocks_for_2pp": stats.sample_size_for_sd(0.02, sd) if sd > 0 else None}
 
-    for section in expansions.analyses(cfg["rules"]["expansions"]):  # sim/expansions.py
+    for section in expansions.analyses(cfg["rules"]["expansions"]):  # sim/expansions/
         out[section] = ANALYSES[section](games, players)
     cf_dir = Path(run_dir) / "counterfactuals"
     if cf_dir.exists():

@@ -1,7 +1,7 @@
 """Dealing a game for the C core: the tile catalogue, the stack and the message deck
 as the C game is given them (R-BASE-2, R-RIV-1, R-MSG-11), and the decisions and
 figure kinds sim/engine/game.py reads back. What each expansion adds to them (its bit, tiles,
-config fields, action codes) is its declaration's (sim/expansions.py).
+config fields, action codes) is its declaration's (sim/expansions/).
 
 The shuffles themselves are done in C (the same Fisher-Yates on the same SplitMix64
 streams as sim/engine/rng.py Stream.shuffle); `tile_order` and `deck_order` give the same
@@ -42,7 +42,7 @@ _catalogues: dict[tuple, Catalogue] = {}
 
 
 def _built_in_tiles(rules: Rules) -> tuple[Tile, ...]:
-    """The tile types the rules' parts add after their tile sets' own (sim/expansions.py)."""
+    """The tile types the rules' parts add after their tile sets' own (sim/expansions/)."""
     return tuple(t for e in expansions.in_play(rules.expansions) for t in e.tiles)
 
 

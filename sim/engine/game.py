@@ -333,7 +333,7 @@ class Game:
 
     def _part_state(self, name: str):
         """Part `name`'s state as its declaration reads it from the result rows
-        (sim/expansions.py read_state), None when the part is not in play."""
+        (sim/expansions/ read_state), None when the part is not in play."""
         part = expansions.BY_NAME[name]
         return part.read_state(self._rows()) if part in expansions.in_play(self.rules.expansions) else None
 
@@ -594,7 +594,7 @@ class Game:
     def result(self) -> dict:
         """As Game.result(): scores, points by source, ranks and winners (R-BASE-9),
         and each part in play's keys per player (The Messages' figures and message
-        statistics, Messengers & Mayors' figures, favours and rides: sim/expansions.py)."""
+        statistics, Messengers & Mayors' figures, favours and rides: sim/expansions/)."""
         rows = self._rows()
         points = [dict(zip(SOURCES, r[ROW_POINTS])) for r in rows]
         out = scoring.result([r[ROW_SCORE] for r in rows], points)

@@ -12,7 +12,7 @@ from sim.errors import InputError
 from sim.expansions.messages import MessagesOptions
 
 RULESET_VERSION = "base-1+messages-1+river-1+courier-1+mayors-1"
-IMPLEMENTED_EXPANSIONS: tuple[str, ...] = registry.NAMES  # sim/expansions.py declares them
+IMPLEMENTED_EXPANSIONS: tuple[str, ...] = registry.NAMES  # sim/expansions/ declares them
 
 
 @dataclass(frozen=True)

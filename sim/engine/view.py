@@ -15,7 +15,7 @@ behind it can change without touching a strategy. A policy may read:
     view.determinised(deals, seats) a private C game at this decision on a fresh deal of
                                     the unseen tiles and messages (for search players)
     view.snapshots                  {expansion: frozen snapshot}, each expansion in play
-                                    that declares one (sim/expansions.py `snapshot`)
+                                    that declares one (sim/expansions/ `snapshot`)
     view.messages, .courier, .mayors, .river
                                     the snapshot of that expansion, None when not in play
 

@@ -147,7 +147,7 @@ def _shape(kind: str, colour: str, x: float, y: float, lying: bool = False) -> s
 
 
 # Legend entries (shape kind, label, lying) of each figure kind an expansion declares
-# (sim/expansions.py `figures`), in the legend's order
+# (sim/expansions/ `figures`), in the legend's order
 LEGEND = (
     ("follower", (("follower", "follower", False),)),
     ("mayor", (("mayor", "mayor", False),)),

@@ -28,7 +28,7 @@ from strategies import player
 
 TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "message",
              "message_target", "favour", "ride", "scarecrow"}
-# [rules]: players, expansions, and each expansion's options table (sim/expansions.py)
+# [rules]: players, expansions, and each expansion's options table (sim/expansions/)
 RULES_KEYS = {"players", "expansions"} | {o.field for o in registry.options()}
 POLICY_DEFAULTS = {"scoring_figure": "meeple_only", "messages": "always_2", "town_hall": "first",
                    "favour": "greedy", "scarecrow": "greedy", "ride": "greedy"}

@@ -52,7 +52,7 @@ from strategies import player
 DESIGNS = ("fixed", "rotations", "round_robin", "variants", "counterfactual")
 RUN_KEYS = {"name", "question", "seed", "blocks", "shard_blocks", "events", "out", "sprt"}
 SPRT_KEYS = {"arm", "baseline", "p0", "p1", "alpha", "beta"}
-# [rules] keys: the base game's and one table per expansion with options (sim/expansions.py)
+# [rules] keys: the base game's and one table per expansion with options (sim/expansions/)
 RULES_KEYS = {"players", "expansions", "followers"} | {o.field for o in registry.options()}
 DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks"}
 # counterfactual fork kinds and the expansion each needs

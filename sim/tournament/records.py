@@ -28,7 +28,7 @@ from sim.expansions.declaration import ROW_POINTS, ROW_SCORE
 SCHEMA_VERSION = 4  # 2: players.moves_live; 3: Messengers & Mayors columns; 4: figure forks
 
 # Messengers & Mayors, per player (0 when not in play); every expansion's columns are
-# declared with it in sim/expansions.py
+# declared with it in sim/expansions/
 MM_COLUMNS = expansions.BY_NAME["mayors"].columns
 
 GAMES = pa.schema([
@@ -95,7 +95,7 @@ def players_table(rules, batch: dict, game_ids, seat_specs, focal):
             "score": score.ravel(), "rank": (1 + ahead).ravel(), "win_share": share.ravel()}
     for i, source in enumerate(SOURCES):
         cols[f"points_{source}"] = res[:, :, ROW_POINTS.start + i].ravel()
-    # each part in play's columns (sim/expansions.py), the others' 0
+    # each part in play's columns (sim/expansions/), the others' 0
     cols.update(dict.fromkeys(expansions.columns(), np.zeros(games * n, dtype=np.int16)))
     for e in expansions.in_play(rules.expansions):
         if e.read_batch is not None:
