@@ -3,7 +3,7 @@
  *
  * This header has no macros and no includes on purpose: the cffi build script
  * cdef()s this very file, so Python and C can never disagree about it.
- * Every function returns an error code (< 0) instead of aborting; sim/_core.py turns
+ * Every function returns an error code (< 0) instead of aborting; sim/core/__init__.py turns
  * the codes into Python exceptions.
  *
  * Geometry: edges are indexed N=0 E=1 S=2 W=3; half-edges Nw=0 Ne=1 En=2 Es=3 Se=4
@@ -44,7 +44,7 @@ enum {
     CC_ERR_NOMEM = -6
 };
 
-/* One tile type in one rotation, as filled in by Python (sim/tiles.py rotates). */
+/* One tile type in one rotation, as filled in by Python (sim/formats/tiles.py rotates). */
 typedef struct {
     int8_t edges[4];          /* CC_EDGE_* per edge N E S W */
     int8_t nseg;              /* number of segments, at most 12 */
@@ -173,8 +173,8 @@ int cc_tileset_set_road_ends(cc_tileset *ts, int type, const int8_t *ends, int n
 /* ==================================================================== the game
  * The whole game as a resumable state machine (game.c; each expansion in its own file:
  * messages.c, river.c, courier.c, mayors.c, listed in game.c's registry). The same rules, order
- * of steps, decisions and events as sim/game.py, which it is tested against move by
- * move. Random streams come from Python (sim/rng.py derivations) as SplitMix64 states.
+ * of steps, decisions and events as sim/engine/game.py, which it is tested against move by
+ * move. Random streams come from Python (sim/engine/rng.py derivations) as SplitMix64 states.
  * A call that is refused (bad argument, bad choice) changes nothing; an internal
  * failure (memory, a fixed capacity) leaves the game answering every later call with
  * that error (cc_game_status shows it).
@@ -185,7 +185,7 @@ typedef struct cc_game cc_game;
 enum { CC_X_MESSAGES = 1, CC_X_RIVER = 2, CC_X_COURIER = 4, CC_X_MAYORS = 8 };  /* expansion bits */
 enum { CC_TILE_RIVER = 1, CC_TILE_LETTER = 2 };                 /* per tile type flags */
 enum { CC_EDITION_CLASSIC = 0, CC_EDITION_C31 = 1 };
-/* point sources, sim/scoring.py SOURCES order */
+/* point sources, sim/engine/scoring.py SOURCES order */
 enum { CC_SRC_ROAD = 0, CC_SRC_CITY = 1, CC_SRC_MONASTERY = 2, CC_SRC_FIELD = 3,
        CC_SRC_MESSAGE = 4, CC_SRC_COURIER = 5, CC_NSOURCES = 6 };
 /* message actions, by what they do (each edition numbers them its own way);
@@ -196,7 +196,7 @@ enum { CC_MSG_TWO = -1, CC_MSG_ROAD = 0, CC_MSG_CITY = 1, CC_MSG_MONASTERY = 2,
 enum { CC_DEC_NONE = 0, CC_DEC_PLACE = 1, CC_DEC_SCORING_FIGURE = 2, CC_DEC_MESSAGES = 3,
        CC_DEC_TOWN_HALL = 4, CC_DEC_FAVOUR = 5, CC_DEC_SCARECROW = 6, CC_DEC_RIDE = 7,
        CC_DEC_FIGURE = 8 };
-/* figure kinds (sim/mayors.py KIND_NAMES) */
+/* figure kinds (sim/expansions/mayors.py KIND_NAMES) */
 enum { CC_FIG_FOLLOWER = 0, CC_FIG_MAYOR = 1, CC_FIG_MESSENGER = 2, CC_FIG_SCARECROW = 3 };
 /* Messengers & Mayors choice rows {code, a, b, 0, 0}: town_hall CC_MM_CELL (x, y),
  * CC_MM_DRAW or CC_MM_END; favour CC_MM_NONE or CC_MM_TARGET (figure id); scarecrow
@@ -219,7 +219,7 @@ typedef struct {
     int32_t edition, zmg_alone;
     int32_t deck[8];      /* The Messages: action codes, top first (R-MSG-11) */
     int32_t record;       /* CC_RECORD_* bits: what to keep (nothing for batches) */
-    /* Shuffled here when set, exactly as sim/game.py tile_order and sim/messages.py
+    /* Shuffled here when set, exactly as sim/engine/game.py tile_order and sim/expansions/messages.py
      * deck_order do: the stack is river_tiles river tiles, lake_tiles lakes, then the
      * land tiles; Fisher-Yates of the river tiles then of the land tiles with the
      * tiles stream (R-BASE-2, R-RIV-1); the deck (given in rulebook order) with the

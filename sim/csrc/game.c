@@ -1,4 +1,4 @@
-/* carcsim C core: the game state machine. The turn of sim/game.py, step for step:
+/* carcsim C core: the game state machine. The turn of sim/engine/game.py, step for step:
  * draw (R-BASE-3), place with a figure (R-BASE-4), score what the placement completed
  * (R-BASE-6/7) as one round of scoring, final scoring (R-BASE-8). The expansions add
  * their hooks through REGISTRY; the contract is in core.h. */
@@ -109,7 +109,7 @@ cc_greedy_params *game_greedy_params(const cc_game *g, int seat, const cc_seat_p
     return p;
 }
 
-/* The place decision's rows for tile type t and the active seat (sim/game.py
+/* The place decision's rows for tile type t and the active seat (sim/engine/game.py
  * _options); greedy values too when a built-in greedy seat will choose. Returns the
  * number of rows (0: the tile fits nowhere). */
 static int options(cc_game *g, int t) {
@@ -421,7 +421,7 @@ static int fail(cc_game *g, int rc) {
     return rc;
 }
 
-/* Run the agenda until a decision is needed or the game is over (sim/game.py _run). */
+/* Run the agenda until a decision is needed or the game is over (sim/engine/game.py _run). */
 static int run(cc_game *g) {
     while (g->dec_kind == CC_DEC_NONE && !g->over) {
         int rc;
@@ -467,7 +467,7 @@ static int advance(cc_game *g) {
 
 /* ---------------------------------------------------------------- lifecycle */
 
-/* Stream.shuffle (sim/rng.py): Fisher-Yates from the end. */
+/* Stream.shuffle (sim/engine/rng.py): Fisher-Yates from the end. */
 static void shuffle(int32_t *items, int n, uint64_t *state) {
     for (int i = n - 1; i > 0; i--) {
         int j = splitmix_below(state, i + 1);

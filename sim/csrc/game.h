@@ -6,7 +6,7 @@
 
 #include "internal.h"
 
-/* Steps of a turn still to run (sim/game.py agenda), kept as a stack: top = next. */
+/* Steps of a turn still to run (sim/engine/game.py agenda), kept as a stack: top = next. */
 enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_DRAW_MESSAGE, STEP_COURIER, STEP_EXTRA_TILE,
        STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES, STEP_RIDE, STEP_LAST };
 enum { ROUND_TURN, ROUND_MESSAGE, ROUND_COURIER };  /* what a round of scoring ends */

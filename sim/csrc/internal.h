@@ -106,7 +106,7 @@ int monastery_tiles(const cc_board *b, int x, int y);
  * make it; options.c). A monastery's `tiles` is monastery_tiles(). */
 int feature_points(int kind, int tiles, int coats, int completed_cities, int final);
 
-/* SplitMix64, identical to sim/rng.py Stream. */
+/* SplitMix64, identical to sim/engine/rng.py Stream. */
 static inline uint64_t splitmix_next(uint64_t *state) {
     *state += 0x9E3779B97F4A7C15ull;
     uint64_t z = *state;

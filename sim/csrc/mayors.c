@@ -1,4 +1,4 @@
-/* carcsim C core: Messengers & Mayors (RULES.md 3; sim/mayors.py states the same rules).
+/* carcsim C core: Messengers & Mayors (RULES.md 3; sim/expansions/mayors.py states the same rules).
  *
  * R-MM-1/3/4  A mayor goes on a city segment, occupied or not; strength 0, it scores
  *          (and shares) only when nobody present has more; home after its city scores.
@@ -25,7 +25,7 @@
  */
 #include "game.h"
 
-/* How a figure of each kind may be placed (sim/mayors.py RULES); the follower's is
+/* How a figure of each kind may be placed (sim/expansions/mayors.py RULES); the follower's is
  * game.c's. */
 static const cc_figure_rule RULES[4] = {
     {CC_FIG_FOLLOWER, 0, 0, 0, 0},

@@ -1,4 +1,4 @@
-/* carcsim C core: The Messages, both editions (RULES.md 2; sim/messages.py holds its
+/* carcsim C core: The Messages, both editions (RULES.md 2; sim/expansions/messages.py holds its
  * facts, sim/reference/messages.py is the reference engine's reading of the rules).
  *
  * R-MSG-C1 / R-MSG-N1  Points go to one of two scoring figures; in c3.1 the first

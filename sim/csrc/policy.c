@@ -1,7 +1,7 @@
 /* carcsim C core: the built-in policies of the strategies package (strategies/basic.py,
  * greedy.py, messages.py document them; this is their one form, asked from Python
  * through choice.c). Random choices draw from the seat's stream as a Python policy
- * would (sim/rng.py): one below(n) per random decision. */
+ * would (sim/engine/rng.py): one below(n) per random decision. */
 #include "game.h"
 
 /* first: the first placement, with a figure whenever one may go on it. */

@@ -1,4 +1,4 @@
-/* carcsim C core: the River (RULES.md 3b; sim/river.py states the same rules).
+/* carcsim C core: the River (RULES.md 3b; sim/expansions/river.py states the same rules).
  *
  * R-RIV-1  The spring starts (Python builds the river stack, lake at its bottom).
  * R-RIV-2  A river tile must continue the river from its open end, and a curve may not
