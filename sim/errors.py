@@ -13,6 +13,11 @@ class IllegalMove(CarcsimError, ValueError):
     """A choice that is not among the legal choices of the current decision."""
 
 
+class StrategyError(InputError, IllegalMove):
+    """A Python strategy raised, or answered a decision with a choice it does not offer:
+    the message names the seed, the seat, the strategy and the decision."""
+
+
 class CoreError(CarcsimError):
     """The C core refused a call; the message names the call and the code."""
 

@@ -23,6 +23,7 @@ import tomllib
 from sim import expansions
 from sim.errors import InputError
 from sim.text import split_top
+from strategies import plugins
 from sim.engine.view import strategy_decision, view_of
 
 REGISTRY: dict[str, type] = {}
@@ -41,15 +42,31 @@ def register(name: str):
     return deco
 
 
-def make(name: str, params: dict | None = None, where: str = "strategy"):
-    """Build the policy `name` with `params`. Raises InputError naming `where`."""
-    if not isinstance(name, str) or name not in REGISTRY:
+def _policy_class(name, where: str):
+    """The class `name` names: a registered policy, a plug-in (`file.py:Class`,
+    `module:Class`) or an entry point of group carcsim.strategies."""
+    if isinstance(name, str) and plugins.is_target(name):
+        return plugins.load(name, where), False
+    if isinstance(name, str) and name in REGISTRY:
+        return REGISTRY[name], True
+    target = plugins.entry_point(name) if isinstance(name, str) and name else None
+    if target is None:
         raise InputError(f"{where}: unknown strategy {name!r}: expected one of "
-                         f"{', '.join(sorted(REGISTRY))}")
-    cls = REGISTRY[name]
+                         f"{', '.join(sorted(REGISTRY))}, <file.py>:<class> or <module>:<class>")
+    return plugins.load(target, where), False
+
+
+def make(name: str, params: dict | None = None, where: str = "strategy"):
+    """Build the policy `name` with `params`. Raises InputError naming `where`.
+
+    A plug-in class's PARAMS, when it declares them, are checked like a built-in's;
+    without PARAMS its constructor takes the parameters as they are."""
+    cls, registered = _policy_class(name, where)
     params = dict(params or {})
-    allowed = getattr(cls, "PARAMS", {})
+    allowed = getattr(cls, "PARAMS", {} if registered else None)
     for key, value in params.items():
+        if allowed is None:
+            continue
         if key not in allowed:
             raise InputError(f"{where}: {name}: unknown parameter {key!r}: expected "
                              f"{', '.join(allowed) or 'no parameters'}")
@@ -61,9 +78,19 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
         if expected is float and not math.isfinite(value):  # nan/inf would poison every sum
             raise InputError(f"{where}: {name}.{key} = {value!r}: expected a finite number")
     try:
-        return cls(**params)
+        policy = cls(**params)
     except ValueError as e:
         raise InputError(f"{where}: {name}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - a plug-in's constructor: its error is one line
+        if registered:
+            raise
+        raise InputError(f"{where}: {name}: could not be built: {type(e).__name__}: "
+                         f"{plugins.short(e)}") from None
+    if not callable(getattr(policy, "choose", None)):
+        raise InputError(f"{where}: {name}: expected a policy with choose(view, decision, rng)")
+    if not registered and getattr(type(policy), "name", None) is None:
+        type(policy).name = name  # how Player.name and error lines call it
+    return policy
 
 
 class BuiltIn:
@@ -121,15 +148,21 @@ DEFAULTS = expansions.default_policies()
 DECISION_KINDS = tuple(DEFAULTS)
 
 
+def kinds_of(policy) -> tuple[str, ...]:
+    """The decision kinds a policy answers: its KINDS, every kind when it declares none
+    (a plug-in that answers only some kinds says which)."""
+    return tuple(getattr(policy, "KINDS", DECISION_KINDS))
+
+
 class Player:
     """A seat's policies by decision kind: `by_kind` first, then `default` for the
-    kinds it handles (its KINDS), then DEFAULTS."""
+    kinds it handles (kinds_of), then DEFAULTS."""
 
     def __init__(self, default, by_kind: dict | None = None):
         self.default = default
         self.by_kind = dict(by_kind or {})
         for kind in DECISION_KINDS:
-            if kind not in self.by_kind and kind not in getattr(default, "KINDS", ()):
+            if kind not in self.by_kind and kind not in kinds_of(default):
                 self.by_kind[kind] = make(DEFAULTS[kind])
         self._policies = {k: self.by_kind.get(k, default) for k in DECISION_KINDS}
 
@@ -177,7 +210,7 @@ def player(spec: str, where: str = "players") -> Player:
             raise InputError(f"{where}: {spec!r}: unknown decision {kind!r}: expected one of "
                              f"{', '.join(DECISION_KINDS)}")
         policy = parse_policy(pname, where)
-        if kind not in getattr(policy, "KINDS", ()):
+        if kind not in kinds_of(policy):
             raise InputError(f"{where}: {pname!r} cannot answer {kind!r} decisions")
         by_kind[kind] = policy
     return Player(parse_policy(head, where), by_kind)

@@ -39,6 +39,20 @@ editions = ["c3.1", "classic"]
 """
 
 
+# a user's strategy: greedy's choice, delegated (a plug-in played from Python)
+PLUGIN = """
+from strategies import make
+
+
+class Mine:
+    def __init__(self):
+        self.greedy = make("greedy")
+
+    def choose(self, view, decision, rng):
+        return self.greedy.choose(view, decision, rng)
+"""
+
+
 def small(tmp_path, text=SMALL):
     p = tmp_path / "small.toml"
     p.write_text(text)
@@ -152,15 +166,20 @@ def test_one_and_two_ray_workers_give_the_same_tables(tmp_path):
 
 
 def test_two_node_cluster_without_shared_files(tmp_path):
-    """A real 2-node Ray cluster on one machine; only the driver writes the output."""
+    """A real 2-node Ray cluster on one machine; only the driver writes the output. One
+    arm is a user's strategy file, deleted once the config is read: the file travels
+    with the run (strategies/plugins.py), no node reads it from disk."""
     import ray
     from ray.cluster_utils import Cluster
 
+    mine = tmp_path / "mine.py"
+    mine.write_text(PLUGIN)
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
     cluster.add_node(num_cpus=1)
     try:
         ray.init(address=cluster.address, log_to_driver=False)
-        exp = small(tmp_path)
+        exp = small(tmp_path, SMALL.replace('player = "greedy"}', f'player = "{mine}:Mine"}}'))
+        mine.unlink()
         s = run_experiment(exp, tmp_path / "out", address=cluster.address)
         nodes = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
         assert len(nodes) == 2
@@ -170,6 +189,7 @@ def test_two_node_cluster_without_shared_files(tmp_path):
     t = tables(tmp_path / "out")
     planned = exp.blocks * plan.games_per_block(exp)
     assert s.games == planned
+    assert any(p.endswith("mine.py:Mine") for p in t["players"]["player"].to_list())
     assert sorted(t["games"]["game_id"].to_list()) == list(range(planned))  # each exactly once
 
 

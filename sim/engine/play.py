@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sim.engine.game import Game
+from sim.errors import CarcsimError, IllegalMove, StrategyError
 from sim.engine.rules import Rules
 from sim.engine.view import strategy_decision, view_of
 
@@ -10,12 +11,44 @@ from sim.engine.view import strategy_decision, view_of
 def play(game, players):
     """Ask the seats' players every decision the game returns until it is over (a Game
     given its seats asks only for the kinds whose policy is Python); returns the game.
-    Each player gets the game's read-only view (sim/engine/view.py), never the game."""
+    Each player gets the game's read-only view (sim/engine/view.py), never the game.
+
+    Raises StrategyError when a player raises (anything but a carcsim error, which is
+    the caller's own, e.g. a script's) or answers with a choice the decision does not
+    offer: one line naming the seed, the seat, the player and the decision."""
     view = view_of(game)
     while game.decision is not None:
         d = game.decision
-        game.apply(players[d.seat].choose(view, strategy_decision(d)))
+        player = players[d.seat]
+        try:
+            choice = player.choose(view, strategy_decision(d))
+        except CarcsimError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a strategy's own fault, as one line
+            raise StrategyError(f"{_where(game, d, player)}: raised {type(e).__name__}: "
+                                f"{_first_line(e)}") from None
+        try:
+            game.apply(choice)
+        except IllegalMove:
+            raise StrategyError(f"{_where(game, d, player)}: answered {_quote(choice)}, which is "
+                                f"not among its {len(d.choices)} choices") from None
     return game
+
+
+def _where(game, decision, player) -> str:
+    name = getattr(player, "name", type(player).__name__)
+    return (f"seed {getattr(game, 'seed', '?')}: seat {decision.seat} ({name}), its "
+            f"{decision.kind} decision at turn {game.turn}")
+
+
+def _first_line(e: Exception) -> str:
+    text = (str(e).splitlines() or [""])[0]
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _quote(choice) -> str:
+    text = repr(choice)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def play_seeded(rules: Rules, seed: int, players) -> Game:

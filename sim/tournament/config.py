@@ -47,7 +47,7 @@ from sim.errors import InputError, check_keys
 from sim.expansions.messages import EDITIONS, MessagesOptions
 from sim.engine.rules import Rules
 from sim.text import parse_toml, read_input, split_top
-from strategies import player
+from strategies import player, plugins
 
 DESIGNS = ("fixed", "rotations", "round_robin", "variants", "counterfactual")
 RUN_KEYS = {"name", "question", "seed", "blocks", "shard_blocks", "events", "out", "sprt"}
@@ -91,11 +91,14 @@ class Experiment:
     source: str = ""  # the TOML text, kept in the manifest
     forks: tuple[str, ...] = ()  # counterfactual designs: the decision kinds forked
     question: str = ""  # what the run answers (not part of its identity)
+    # (file as named, text) of each strategy file the seats name: shipped with the run
+    # to its workers (strategies/plugins.py); their hashes are part of its identity
+    plugins: tuple[tuple[str, str], ...] = ()
 
     def canonical(self) -> dict:
         """Everything that decides the games, as plain JSON values (the run's identity;
         `out` and `path` are not part of it)."""
-        return {"name": self.name, "seed": self.seed, "blocks": self.blocks,
+        return ({"name": self.name, "seed": self.seed, "blocks": self.blocks,
                 "shard_blocks": self.shard_blocks, "events": self.events,
                 "sprt": list(self.sprt),
                 "rules": rules_dict(self.rules),
@@ -104,6 +107,7 @@ class Experiment:
                            "opponents": list(self.opponents), "editions": list(self.editions),
                            "rollouts": self.rollouts}
                 | ({"forks": list(self.forks)} if self.forks not in ((), ("messages",)) else {})}
+                | ({"plugins": plugin_hashes(self.plugins)} if self.plugins else {}))
 
     def fingerprint(self) -> str:
         blob = json.dumps(self.canonical(), sort_keys=True).encode()
@@ -120,12 +124,12 @@ def rules_dict(rules: Rules) -> dict:
 def check_player(spec: str, rules: Rules, where: str):
     """The player of `spec`, refusing a policy that would answer no decision of a game
     under `rules` (it would silently hand every decision to the defaults)."""
-    from strategies import parse_policy
+    from strategies.registry import kinds_of, parse_policy
 
     seat = player(spec, where)
     kinds = set(registry.decision_kinds(rules.expansions))
     head, *rest = split_top(spec, "+")
-    answers = set(getattr(parse_policy(head, where), "KINDS", ()))
+    answers = set(kinds_of(parse_policy(head, where)))
     wanted = [part.partition("=")[0] for part in rest]
     for kind in wanted:
         if kind not in kinds:
@@ -248,8 +252,16 @@ def parse_experiment(text: str, path: str) -> Experiment:
             MessagesOptions(e, rules.messages.zmg_alone, ()).validate(f"{w}.editions")
         except InputError as err:
             raise InputError(f"{path}: {err}") from None
+    specs = [*seats, *pool, *(a.player for a in arms), *opponents]
+    shipped = tuple(plugins.sources(specs, f"{path}: design").items())
     return Experiment(path, name, seed, blocks, shard_blocks, events, out, rules, kind, seats,
-                      pool, arms, opponents, editions, rollouts, sprt, text, forks, question)
+                      pool, arms, opponents, editions, rollouts, sprt, text, forks, question,
+                      shipped)
+
+
+def plugin_hashes(shipped) -> dict[str, str]:
+    """{strategy file as named: sha256 of its text} (a run's identity, its manifest)."""
+    return plugins.hashes(dict(shipped))
 
 
 def _inside(out: str) -> bool:

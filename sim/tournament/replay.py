@@ -7,6 +7,7 @@ from pathlib import Path
 import pyarrow.dataset as ds
 
 from sim.tournament.config import parse_experiment
+from strategies import plugins
 from sim.errors import InputError
 from sim.engine.game import Game
 from sim.engine.play import play
@@ -20,6 +21,8 @@ from sim.tournament.worker import _player, rules_for
 def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
     """(the recomputed game with its events, differences from the stored rows)."""
     manifest = read_manifest(run_dir)
+    recorded = manifest["config"].get("plugins", {}) if isinstance(manifest.get("config"), dict) else {}
+    plugins.check_unchanged(recorded if isinstance(recorded, dict) else {}, f"{run_dir}/manifest.json")
     exp = parse_experiment(manifest["config_text"], f"{run_dir}/manifest.json")
     try:
         spec = plan.game_spec(exp, game_id)

@@ -24,11 +24,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.errors import InputError
 from sim.tournament.config import Experiment
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import RunError
 from sim.tournament.sink import Sink, _say, check_target
 from sim.tournament.worker import run_shard
+from strategies import plugins
 
 CONNECT_TIMEOUT = 30.0  # seconds to reach an existing cluster
 PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal
@@ -144,7 +146,8 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
                 pass
             raise
     try:
-        return _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode)
+        with plugins.shipped(dict(exp.plugins)):  # the driver plays the files it ships too
+            return _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode)
     finally:
         if ray_mode is not None:
             _ray_disconnect(ray_mode)
@@ -486,7 +489,13 @@ def _on_ray(exp, todo, workers, mode):
                 break
             ready, _ = ray.wait(list(inflight), num_returns=1)
             shard = inflight.pop(ready[0])
-            yield shard, ray.get(ready[0])
+            try:
+                tables = ray.get(ready[0])
+            except ray.exceptions.RayTaskError as e:
+                if isinstance(e.cause, InputError):  # a seat's strategy, bad input: one line
+                    raise e.cause from None
+                raise
+            yield shard, tables
     finally:
         if inflight and not local:
             # a joined cluster keeps running: cancel what is left, without force (Ray's

@@ -158,6 +158,12 @@ class Sink:
         if m["fingerprint"] == exp.fingerprint():
             return
         old = m["plan"]["blocks"]
+        then, now = m["config"].get("plugins", {}), exp.canonical().get("plugins", {})
+        changed = sorted(p for p in set(then) | set(now) if then.get(p) != now.get(p))
+        if changed:
+            raise RunError(f"{self.out}: the strategy file {changed[0]} changed since this run "
+                           f"was made (its sha256 is in manifest.json): restore it, use --force "
+                           f"to start over, or --out for another directory")
         if _canonical_without_blocks(m["config"]) != _canonical_without_blocks(exp.canonical()):
             raise RunError(f"{self.out}: holds a run of a different config "
                            f"({m['config'].get('name')!r}); use --force to start over or --out for "

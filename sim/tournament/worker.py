@@ -29,15 +29,21 @@ from sim.engine.seats import PAUSABLE, built_in
 from sim.tournament import plan
 from sim.tournament.counterfactual import play_with_branches
 from sim.tournament.records import COUNTERFACTUALS, EVENTS, GAMES, PLAYERS, player_row, players_table
-from strategies import player
+from strategies import player, plugins
 
 # Fault injection for the runner's tests: the first process to see this path (which
 # must not exist yet) creates it and dies mid-shard, as a killed worker would.
 FAULT_ONCE = "CARCSIM_FAULT_ONCE"
 
 
-@lru_cache(maxsize=64)
 def _player(spec: str):
+    return _cached_player(spec, plugins.version())
+
+
+@lru_cache(maxsize=64)
+def _cached_player(spec: str, _plugins: int):
+    """A seat's player, built once per spec and per set of installed strategy files (a
+    long-lived worker may serve runs whose files differ)."""
     return player(spec)
 
 
@@ -139,6 +145,11 @@ def _in_game_order(tables: list[pa.Table], schema: pa.Schema) -> pa.Table:
 
 def run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
     """Every game of `blocks`: {"games", "players", "events", "counterfactuals"} tables."""
+    with plugins.shipped(dict(exp.plugins)):  # the run's strategy files, as the driver read them
+        return _run_shard(exp, blocks)
+
+
+def _run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
     entries = plan.layout(exp)
     batched = [batchable(exp, e[0], e[3]) for e in entries]
     games, players = [], []
