@@ -345,11 +345,16 @@ def counterfactual_values(cf: pl.DataFrame, games: pl.DataFrame | None = None,
 
 def block_outcomes(games: pl.DataFrame, players: pl.DataFrame, arm: str,
                    baseline: str | None) -> dict[int, float]:
-    """One outcome in [0, 1] per block for an A/B question, for the SPRT.
+    """One score in [0, 1] per block for an A/B question, for the sequential test
+    (stats.SPRT): the block is the paired unit, so its score keeps every tie and
+    half-win (a 1/0/½ sign would throw away how much an arm won by).
 
-    With a baseline (variants designs): 1 if the arm's focal player has the higher
-    mean win share in the block than the baseline's, 0 if lower, 0.5 if equal. Without
-    (the arm is a player spec): that player's mean win share in the block."""
+    Without a baseline (the arm is a player spec): that player's mean win share over
+    the block's games; with two seat orders that is a game pair's score 0, ¼, ½, ¾ or 1.
+    With a baseline (variants designs): 0.5 + (a − b)/2, where a and b are the mean
+    win shares of the arm's and the baseline's focal players over the block's games
+    (same seeds, seats and editions); 0.5 when they do equally well, and its
+    expectation is 0.5 + half the paired win-share difference."""
     if baseline is None:
         p = players.filter(pl.col("player") == arm).join(games.select("game_id", "block"), on="game_id")
         per = p.group_by("block").agg(pl.col("win_share").mean())
@@ -359,4 +364,4 @@ def block_outcomes(games: pl.DataFrame, players: pl.DataFrame, arm: str,
         pl.col("win_share").mean())
     a = dict(per.filter(pl.col("variant") == arm).select("block", "win_share").iter_rows())
     b = dict(per.filter(pl.col("variant") == baseline).select("block", "win_share").iter_rows())
-    return {k: 1.0 if a[k] > b[k] else 0.0 if a[k] < b[k] else 0.5 for k in a if k in b}
+    return {k: 0.5 + (a[k] - b[k]) / 2 for k in a if k in b}

@@ -147,11 +147,16 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
         e = stats.share_by_block(first, [1] * len(first))
         low, high = e.low, e.high
         against = d["baseline"] or "its opponents"
-        headline.append(_row(f"SPRT {d['arm']} vs {against}: block outcome", float(np.mean(first)),
+        # the decision, the LLR and both bounds (α ≠ β makes them asymmetric); runs
+        # decided before the generalised test (no "test" key) used Wald's Bernoulli LLR
+        name = d.get("test", "Wald SPRT (Bernoulli)")
+        headline.append(_row(f"SPRT {d['arm']} vs {against}: block score", float(np.mean(first)),
                              low, high, games.filter(pl.col("block") < d["blocks"]).height,
                              d["blocks"], "sequential test", label=(
-                                 f"SPRT {d['decision']} (p1 = {d['p1']}) after {d['blocks']} "
-                                 f"blocks, LLR {d['llr']:.2f}, bounds ±{d['upper']:.2f}")))
+                                 f"{name} {d['decision']} (H0 p = {d['p0']}, H1 p = {d['p1']}, "
+                                 f"α = {d['alpha']}, β = {d['beta']}) after {d['blocks']} blocks, "
+                                 f"LLR {d['llr']:.3f} in [{d['lower']:.3f}, {d['upper']:.3f}]; "
+                                 f"the interval is not adjusted for the stopping rule")))
         out["sprt"] = d
     out["headline"] = headline
     out["unit_note"] = UNIT_NOTE
