@@ -85,10 +85,15 @@ def seat_test(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def pairwise(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
+def pairwise(games: pl.DataFrame, players: pl.DataFrame, kinds=None) -> pl.DataFrame:
     """Two-player games between different specs: A's win share against B, both seat
     orders pooled, with its 95% interval over blocks and the Elo difference (one-sided
-    when A never won or never lost)."""
+    when A never won or never lost).
+
+    Two spellings of one player (strategies/canonical.py, under every edition their
+    games were played in and the decision kinds `kinds` that arise) play a mirror
+    match: `identical` is true, and the row has no interval, no p and is in no Holm
+    family (its 1/2 is true by construction, not an estimate to test)."""
     two = players.join(players.group_by("game_id").agg(pl.len().alias("n")), on="game_id").filter(
         pl.col("n") == 2)
     rows = (two.join(two.select("game_id", pl.col("seat").alias("os"),
@@ -99,8 +104,16 @@ def pairwise(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     if rows.height == 0:
         return pl.DataFrame()
     out = _share_columns(rows, ["player", "opponent"]).sort("player", "opponent")
-    # the family: each unordered pair once (B vs A mirrors A vs B)
-    once = out.with_columns(_holm_within(out, "p", pl.col("player") < pl.col("opponent"), []))
+    editions = (rows.join(games.select("game_id", "edition"), on="game_id")
+                .group_by("player", "opponent").agg(pl.col("edition").unique())
+                if "edition" in games.columns else None)
+    same = _identical(out, editions, kinds)
+    out = out.with_columns(pl.Series("identical", same, dtype=pl.Boolean)).with_columns(
+        *[pl.when(pl.col("identical")).then(None).otherwise(pl.col(c)).alias(c)
+          for c in ("low", "high", "p")])
+    # the family: each unordered pair once (B vs A mirrors A vs B), tests only
+    once = out.with_columns(_holm_within(out, "p", (pl.col("player") < pl.col("opponent"))
+                                         & ~pl.col("identical"), []))
     holm = {(a, b): h for a, b, h in once.select("player", "opponent", "p_holm").iter_rows()
             if h is not None}
     out = out.with_columns(pl.Series("p_holm", [holm.get((a, b), holm.get((b, a))) for a, b in
@@ -108,6 +121,14 @@ def pairwise(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
                                      dtype=pl.Float64))
     return out.with_columns(*[pl.col(c).map_elements(stats.elo, return_dtype=pl.Float64).alias(e)
                               for c, e in (("win_share", "elo"), ("low", "elo_low"), ("high", "elo_high"))])
+
+
+def _identical(out: pl.DataFrame, editions: pl.DataFrame | None, kinds) -> list[bool]:
+    from strategies.canonical import same_player
+
+    where = ({(a, b): list(e) for a, b, e in editions.iter_rows()} if editions is not None else {})
+    return [all(same_player(a, b, e or "", kinds) for e in where.get((a, b), [""]))
+            for a, b in out.select("player", "opponent").iter_rows()]
 
 
 RATING_PRIOR = 0.1  # virtual wins each way between two specs that met (report shows it)

@@ -209,6 +209,21 @@ def holm(pvalues: list[float]) -> list[float]:
     return adjusted
 
 
+def benjamini_hochberg(pvalues: list[float]) -> list[float]:
+    """Benjamini–Hochberg adjusted p-values (q-values: the false-discovery rate at
+    which each would be rejected), in the input order; NaN/None stay NaN and are not
+    counted. q_(i) = min over j ≥ i of m p_(j) / j, capped at 1."""
+    keep = [i for i, p in enumerate(pvalues) if p is not None and math.isfinite(p)]
+    out = [math.nan] * len(pvalues)
+    m = len(keep)
+    order = sorted(keep, key=lambda i: pvalues[i], reverse=True)
+    running = 1.0
+    for rank, i in zip(range(m, 0, -1), order):
+        running = min(running, m * pvalues[i] / rank)
+        out[i] = running
+    return out
+
+
 def bradley_terry(wins: np.ndarray, iterations: int = 2000, tol: float = 1e-10) -> np.ndarray:
     """Bradley–Terry strengths (log scale, mean 0) from wins[i, j] = times i beat j
     (fractional for draws), by the minorisation–maximisation algorithm (Hunter 2004)."""

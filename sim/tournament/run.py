@@ -133,6 +133,10 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     """
     mf.check_limits(exp)
     check_target(Path(out or exp.out), force or repair)  # cheap refusals before Ray starts
+    from sim.tournament.plan import notes
+
+    for line in notes(exp):  # equal players by behaviour: a result that is no answer
+        say(line)
     if workers == 0 and address:
         raise RunError("--workers 0 plays in this process: it cannot be combined with --address")
     ray_mode = None
