@@ -159,3 +159,21 @@ def test_benjamini_hochberg_equals_statsmodels():
     assert [v for v in q if v == v] == pytest.approx(list(want)) and q[4] != q[4]
     # by hand: sorted 0.005 0.01 0.03 0.04 0.04 0.2 0.5, m = 7: 0.035 0.035 0.056 0.056 0.056 0.233 0.5
     assert q[:4] == pytest.approx([0.035, 0.056, 0.056, 0.035])
+
+
+def test_validate_prints_the_note_in_one_line(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    cfg = tmp_path / "identical.toml"
+    cfg.write_text(IDENTICAL_RUN)
+    r = subprocess.run([sys.executable, "-m", "sim", "validate", str(cfg)], capture_output=True,
+                       text=True)
+    lines = r.stdout.strip().splitlines()
+    assert r.returncode == 0 and len(lines) == 3, r.stdout + r.stderr
+    assert lines[1].startswith("note: arm dark_seeker: every seat plays as greedy")
+    assert lines[2].startswith("note: arm first plays as arm meeple_only")
+    r = subprocess.run([sys.executable, "-m", "sim", "validate", str(cfg), "--json"],
+                       capture_output=True, text=True)
+    assert json.loads(r.stdout)["notes"] == lines[1:]
