@@ -148,6 +148,10 @@ def test_sprt_llr_matches_a_direct_constrained_maximum():
     # the first prefix at a bound decides, with its LLR
     verdict, n, value = test.run([1.0] * 40)
     assert (verdict, n) == ("H1", 31) and value >= test.upper > test.llrs([1.0] * 30)[-1]
+    # a running test checks only the prefixes it has not seen: the same LLRs and stop
+    assert test.llrs(outcomes, 60) == pytest.approx(test.llrs(outcomes)[60:], abs=1e-12)
+    assert test.run([1.0] * 40, first=20) == test.run([1.0] * 40)
+    assert test.run([0.5] * 10, first=10) == ("continue", 10, pytest.approx(test.llrs([0.5] * 10)[-1]))
     with pytest.raises(ValueError, match=r"in \[0, 1\]"):
         test.run([0.5, 1.5])
 

@@ -366,26 +366,33 @@ class SPRT:
     def lower(self) -> float:  # accept H0 at or below
         return math.log(self.beta / (1 - self.alpha))
 
-    def llrs(self, outcomes) -> np.ndarray:
-        """The LLR after each prefix of `outcomes` (block order)."""
+    def llrs(self, outcomes, first: int = 0) -> np.ndarray:
+        """The LLR after each prefix of `outcomes` (block order) from the one of length
+        first + 1 on: a running test has checked the shorter ones already, so only the
+        new blocks cost a solve (the counts before them are one bincount)."""
         support, codes = sprt_support(outcomes)
+        first = max(0, min(first, len(codes) - 1))
         if len(codes) == 0:
             return np.zeros(0)
-        counts = np.zeros((len(codes), len(support)))
-        counts[np.arange(len(codes)), codes] = 1.0
-        return gsprt_llr(support, regularise(support, counts.cumsum(0)), self.p0, self.p1)
+        base = np.bincount(codes[:first], minlength=len(support)).astype(float)
+        step = np.zeros((len(codes) - first, len(support)))
+        step[np.arange(len(step)), codes[first:]] = 1.0
+        return gsprt_llr(support, regularise(support, base + step.cumsum(0)), self.p0, self.p1)
 
-    def run(self, outcomes) -> tuple[str, int, float]:
+    def run(self, outcomes, first: int = 0) -> tuple[str, int, float]:
         """("H1" | "H0" | "continue", outcomes used, LLR there): stops at the first
-        prefix whose LLR reaches a bound."""
-        llr = self.llrs(outcomes)
-        if len(llr) == 0:
+        prefix whose LLR reaches a bound, looking from the prefix of length first + 1
+        on (the shorter ones known not to)."""
+        n = len(outcomes)
+        if n == 0:
             return "continue", 0, 0.0
+        first = max(0, min(first, n - 1))
+        llr = self.llrs(outcomes, first)
         crossed = np.flatnonzero((llr >= self.upper) | (llr <= self.lower))
         if len(crossed) == 0:
-            return "continue", len(llr), float(llr[-1])
+            return "continue", n, float(llr[-1])
         i = int(crossed[0])
-        return ("H1" if llr[i] >= self.upper else "H0"), i + 1, float(llr[i])
+        return ("H1" if llr[i] >= self.upper else "H0"), first + i + 1, float(llr[i])
 
 
 def sample_size(halfwidth: float, p: float = 0.5, z: float = Z95) -> int:

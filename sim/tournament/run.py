@@ -242,7 +242,8 @@ class _Sequential:
         prefix = []
         while len(prefix) in self.outcomes:
             prefix.append(self.outcomes[len(prefix)])
-        verdict, self.blocks, self.llr = self.test.run(prefix)
+        # prefixes up to self.blocks were checked when they arrived: only the new ones
+        verdict, self.blocks, self.llr = self.test.run(prefix, first=self.blocks)
         n = self.blocks
         if verdict == "continue":
             return False
