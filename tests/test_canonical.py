@@ -135,6 +135,10 @@ def test_equal_players_are_planned_once_noted_and_never_tested(tmp_path):
     assert mirror[0]["p"] is None and mirror[0]["p_adjusted"] is None
     assert mirror[0]["label"].startswith("identical by construction")
     assert all(h["low"] < h["high"] for h in rows if h["low"] is not None)  # no zero width
+    base = [a for a in rep["arms"] if a["arm"] == a["baseline"]]  # the baseline against itself
+    assert len(base) == 1 and base[0]["d_win_share"] == 0.0 and base[0]["d_score_low"] is None
+    assert base[0]["d_win_share_low"] is None and base[0]["d_win_share_p_holm"] is None
+    assert all(a["d_win_share_low"] < a["d_win_share_high"] for a in rep["arms"] if a is not base[0])
     h2h = [h for h in rows if h["family"] == "head-to-head" and h["p"] is not None]
     assert len(h2h) == 2  # greedy against meeple_only's and coverage's spellings
     assert [h["p_adjusted"] for h in h2h] == pytest.approx(stats.holm([h["p"] for h in h2h]))

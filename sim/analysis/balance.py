@@ -124,10 +124,17 @@ def pairwise(games: pl.DataFrame, players: pl.DataFrame, kinds=None) -> pl.DataF
 
 
 def _identical(out: pl.DataFrame, editions: pl.DataFrame | None, kinds) -> list[bool]:
+    from sim.errors import InputError
     from strategies.canonical import same_player
 
+    def same(a, b, e):
+        try:
+            return same_player(a, b, e or "", kinds)
+        except InputError:  # a name that is no spec here (tables built by hand): distinct
+            return False
+
     where = ({(a, b): list(e) for a, b, e in editions.iter_rows()} if editions is not None else {})
-    return [all(same_player(a, b, e or "", kinds) for e in where.get((a, b), [""]))
+    return [all(same(a, b, e) for e in where.get((a, b), [""]))
             for a, b in out.select("player", "opponent").iter_rows()]
 
 
@@ -234,7 +241,8 @@ def arm_effects(games: pl.DataFrame, players: pl.DataFrame, baseline: str | None
     arm by default), paired by block within each edition: differences in win share,
     score and margin with standard errors across blocks (t intervals), each outcome
     Holm-adjusted over the edition's arms other than the baseline (its family). An arm
-    the plan found identical to an earlier one has no games and is in no family."""
+    the plan found identical to an earlier one has no games and is in no family; the
+    baseline's own row is identical by construction: Δ 0 with no interval and no p."""
     p = with_margin(players).filter(pl.col("focal")).join(
         games.select("game_id", "block", "variant", "edition"), on="game_id")
     if p.height == 0:
@@ -261,6 +269,10 @@ def arm_effects(games: pl.DataFrame, players: pl.DataFrame, baseline: str | None
                    "messages_per_game": float(a["messages_drawn"].mean()),
                    "live_share": float(a["moves_live"].sum() / max(1, a["moves"].sum()))}
             for col in ("win_share", "score", "margin"):
+                if arm == base:  # the baseline against itself: 0 by construction, no interval
+                    row.update({f"d_{col}": 0.0, f"d_{col}_se": None, f"d_{col}_low": None,
+                                f"d_{col}_high": None, f"d_{col}_p": None})
+                    continue
                 est = (stats.share_difference(joined["win_share"] - joined["win_share_base"],
                                               joined["block"]) if col == "win_share"
                        else stats.paired_difference(joined[col], joined[f"{col}_base"]))
