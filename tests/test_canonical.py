@@ -132,6 +132,7 @@ def test_equal_players_are_planned_once_noted_and_never_tested(tmp_path):
     rows = rep["headline"]
     mirror = [h for h in rows if h["question"] == "greedy vs greedy+scoring_figure=dark_seeker: win share"]
     assert len(mirror) == 1 and mirror[0]["low"] is None and mirror[0]["high"] is None
+    assert mirror[0]["estimate"] is None and mirror[0]["games"] == 12  # one mirror game a block
     assert mirror[0]["p"] is None and mirror[0]["p_adjusted"] is None
     assert mirror[0]["label"].startswith("identical by construction")
     assert all(h["low"] < h["high"] for h in rows if h["low"] is not None)  # no zero width

@@ -92,8 +92,8 @@ def pairwise(games: pl.DataFrame, players: pl.DataFrame, kinds=None) -> pl.DataF
 
     Two spellings of one player (strategies/canonical.py, under every edition their
     games were played in and the decision kinds `kinds` that arise) play a mirror
-    match: `identical` is true, and the row has no interval, no p and is in no Holm
-    family (its 1/2 is true by construction, not an estimate to test)."""
+    match: `identical` is true, and the row has no estimate (1/2 by construction; the
+    share the name holds is its seat's), no interval, no p and is in no Holm family."""
     two = players.join(players.group_by("game_id").agg(pl.len().alias("n")), on="game_id").filter(
         pl.col("n") == 2)
     rows = (two.join(two.select("game_id", pl.col("seat").alias("os"),
@@ -110,7 +110,7 @@ def pairwise(games: pl.DataFrame, players: pl.DataFrame, kinds=None) -> pl.DataF
     same = _identical(out, editions, kinds)
     out = out.with_columns(pl.Series("identical", same, dtype=pl.Boolean)).with_columns(
         *[pl.when(pl.col("identical")).then(None).otherwise(pl.col(c)).alias(c)
-          for c in ("low", "high", "p")])
+          for c in ("win_share", "low", "high", "p")])  # a mirror's share is a seat's, not theirs
     # the family: each unordered pair once (B vs A mirrors A vs B), tests only
     once = out.with_columns(_holm_within(out, "p", (pl.col("player") < pl.col("opponent"))
                                          & ~pl.col("identical"), []))

@@ -97,10 +97,11 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
         out["rating_prior"] = rating_prior
         for r in pw.filter(pl.col("player") < pl.col("opponent")).iter_rows(named=True):
             if r["identical"]:  # a mirror match: 1/2 by construction, so no interval, no test
-                headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", r["win_share"],
+                headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", None,
                                      None, None, r["games"], r["blocks"], "head-to-head",
                                      label="identical by construction (the same player by "
-                                           "behaviour): not a test, not in the Holm family"))
+                                           "behaviour: 1/2 by construction): not a test, not in "
+                                           "the Holm family"))
                 continue
             elo = (f"Elo {_signed(r['elo'])} [{_signed(r['elo_low'])}, {_signed(r['elo_high'])}]")
             headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", r["win_share"],
