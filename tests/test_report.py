@@ -90,8 +90,8 @@ def test_json_rows_are_numbers_with_a_family(run_dir):
     prose only in `label`; p_adjusted is Holm within the family."""
     rows = build(run_dir)["headline"]
     for h in rows:
-        assert set(h) == {"question", "estimate", "low", "high", "p", "p_adjusted", "games",
-                          "blocks", "family", "label"}
+        assert set(h) == {"question", "estimate", "low", "high", "p", "p_adjusted", "p_fdr",
+                          "games", "blocks", "family", "label"}
         for k in ("estimate", "low", "high", "p", "p_adjusted"):
             assert h[k] is None or isinstance(h[k], float), (k, h)
         assert isinstance(h["games"], int) and isinstance(h["blocks"], int) and h["family"]

@@ -46,10 +46,114 @@ def test_sprt_error_rates_on_bernoulli_streams(truth, wrong):
     rng = np.random.default_rng(11)
     decisions = []
     for _ in range(400):
-        outcome, n, llr = sprt.run(rng.random(20000) < truth)
+        outcome, n, llr = sprt.run(rng.random(5000) < truth)
         decisions.append(outcome)
     assert decisions.count("continue") == 0
     assert decisions.count(wrong) / 400 <= 0.08  # Wald's bound is about α; 400 streams of noise
+
+
+# Block outcome classes of a 2-seat block (a game pair): 0, ¼, ½, ¾, 1 of the arm's mean
+# win share; 75-80 % of measured blocks are ties (½).
+PAIR_CLASSES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+
+
+def _tilted(q, mean):
+    """q exponentially tilted to the given mean (the least favourable distribution of
+    that mean near q): a block-outcome law with a known expected score."""
+    q = np.asarray(q, dtype=float)
+    lo, hi = -60.0, 60.0
+    for _ in range(200):
+        t = (lo + hi) / 2
+        w = q * np.exp(t * PAIR_CLASSES)
+        lo, hi = (t, hi) if w @ PAIR_CLASSES / w.sum() < mean else (lo, t)
+    return w / w.sum()
+
+
+def _simulate_sprt(test, probs, runs, rng, chunk=100, max_blocks=6000):
+    """`runs` sequential tests on i.i.d. block outcomes drawn from PAIR_CLASSES with
+    `probs`: (decision per run: +1 H1, −1 H0, 0 undecided; blocks used). Vectorised:
+    a chunk of blocks at a time for every run still undecided, the LLR of every
+    prefix from cumulative class counts (the same gsprt_llr as SPRT.run)."""
+    counts = np.zeros((runs, len(PAIR_CLASSES)))
+    decision = np.zeros(runs, dtype=int)
+    used = np.zeros(runs, dtype=int)
+    active = np.arange(runs)
+    start = 0
+    while len(active) and start < max_blocks:
+        draws = rng.choice(len(PAIR_CLASSES), size=(len(active), chunk), p=probs)
+        step = np.zeros((len(active), chunk, len(PAIR_CLASSES)))
+        np.put_along_axis(step, draws[..., None], 1.0, axis=2)
+        cum = counts[active][:, None, :] + step.cumsum(1)
+        llr = stats.gsprt_llr(PAIR_CLASSES, stats.regularise(PAIR_CLASSES, cum), test.p0, test.p1)
+        hit = (llr >= test.upper) | (llr <= test.lower)
+        stopped = hit.any(1)
+        first = hit.argmax(1)[stopped]
+        decision[active[stopped]] = np.where(llr[stopped, first] >= test.upper, 1, -1)
+        used[active[stopped]] = start + first + 1
+        counts[active] = cum[:, -1]
+        active = active[~stopped]
+        start += chunk
+    return decision, used
+
+
+@pytest.mark.parametrize("q, p1, alpha, beta", [
+    ([0.02, 0.09, 0.78, 0.09, 0.02], 0.525, 0.05, 0.05),  # 78 % ties, symmetric
+    ([0.04, 0.10, 0.75, 0.08, 0.03], 0.525, 0.05, 0.05),  # 75 % ties, skewed
+    ([0.01, 0.10, 0.80, 0.08, 0.01], 0.52, 0.05, 0.10),  # 80 % ties, β ≠ α
+])
+def test_sprt_keeps_alpha_and_beta_on_tied_paired_blocks(q, p1, alpha, beta):
+    """Issue 23 item 3: on block outcomes of 0/¼/½/¾/1 with 75-80 % ties, 2,500 runs
+    under H0 (mean 0.5) and 2,500 under H1 (mean p1) give the wrong decision at α and β
+    within ±0.02 (the Bernoulli LLR this replaced gave 0.000 here, at 3.5-5x the
+    blocks), every run decides, and on average it needs fewer blocks than the
+    fixed-sample z test of the same α and β (n = ((z_α + z_β) σ / δ)², σ from H0)."""
+    test = stats.SPRT(0.5, p1, alpha, beta)
+    rng = np.random.default_rng(23)
+    h0, h1 = _tilted(q, 0.5), _tilted(q, p1)
+    assert h0 @ PAIR_CLASSES == pytest.approx(0.5) and h1 @ PAIR_CLASSES == pytest.approx(p1)
+    d0, n0 = _simulate_sprt(test, h0, 2500, rng)
+    d1, n1 = _simulate_sprt(test, h1, 2500, rng)
+    assert (d0 == 0).sum() == 0 and (d1 == 0).sum() == 0
+    realised_alpha, realised_beta = (d0 == 1).mean(), (d1 == -1).mean()
+    assert abs(realised_alpha - alpha) <= 0.02, realised_alpha
+    assert abs(realised_beta - beta) <= 0.02, realised_beta
+    sd = math.sqrt(h0 @ (PAIR_CLASSES - 0.5) ** 2)
+    fixed = ((sps.norm.ppf(1 - alpha) + sps.norm.ppf(1 - beta)) * sd / (p1 - 0.5)) ** 2
+    assert n0.mean() < fixed and n1.mean() < fixed, (n0.mean(), n1.mean(), fixed)
+
+
+def test_sprt_llr_matches_a_direct_constrained_maximum():
+    """The LLR is the multinomial log likelihood maximised under mean p1 minus under
+    p0, each found here by SciPy's optimiser over the simplex; on 0/1 outcomes it is
+    Wald's Bernoulli LLR (plus the 1e-3 pseudo-count of the unseen class)."""
+    from scipy.optimize import minimize
+
+    counts = np.array([3.0, 11.0, 70.0, 12.0, 4.0])
+
+    def constrained(s):
+        cons = [{"type": "eq", "fun": lambda p: p.sum() - 1},
+                {"type": "eq", "fun": lambda p: p @ PAIR_CLASSES - s}]
+        r = minimize(lambda p: -(counts * np.log(p)).sum(), counts / counts.sum(),
+                     constraints=cons, bounds=[(1e-9, 1)] * 5, method="SLSQP",
+                     options={"ftol": 1e-14, "maxiter": 500})
+        return -r.fun
+
+    llr = stats.gsprt_llr(PAIR_CLASSES, counts, 0.5, 0.55)
+    assert llr == pytest.approx(constrained(0.55) - constrained(0.5), abs=1e-6)
+    test = stats.SPRT(0.5, 0.55)
+    outcomes = np.repeat(PAIR_CLASSES, counts.astype(int))
+    assert test.llrs(outcomes)[-1] == pytest.approx(llr)
+    # 0/1 outcomes: 7 wins, 3 losses -> 7 ln 1.1 + 3 ln 0.9
+    assert test.llrs([1.0] * 7 + [0.0] * 3)[-1] == pytest.approx(7 * math.log(1.1) + 3 * math.log(0.9))
+    # the first prefix at a bound decides, with its LLR
+    verdict, n, value = test.run([1.0] * 40)
+    assert (verdict, n) == ("H1", 31) and value >= test.upper > test.llrs([1.0] * 30)[-1]
+    # a running test checks only the prefixes it has not seen: the same LLRs and stop
+    assert test.llrs(outcomes, 60) == pytest.approx(test.llrs(outcomes)[60:], abs=1e-12)
+    assert test.run([1.0] * 40, first=20) == test.run([1.0] * 40)
+    assert test.run([0.5] * 10, first=10) == ("continue", 10, pytest.approx(test.llrs([0.5] * 10)[-1]))
+    with pytest.raises(ValueError, match=r"in \[0, 1\]"):
+        test.run([0.5, 1.5])
 
 
 def test_paired_estimator_covers_the_truth():

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -274,19 +275,53 @@ seats = ["greedy", "random"]
 
 
 def test_sprt_stops_the_run_once_it_decides(tmp_path):
-    """Greedy beats random every block: each block adds ln(0.55/0.5) = 0.0953 to the
-    log-likelihood ratio, which crosses ln 19 = 2.944 at block 31 (31 × 0.0953 = 2.955):
-    H1, and the run stops after the shard holding block 31 (4 shards of 10)."""
+    """Greedy beats random every block: block scores are all 1, on which the generalised
+    LLR is Wald's Bernoulli one, ln(0.55/0.5) = 0.0953 a block, plus the 1e-3
+    pseudo-count of the unseen score 0 (1e-3 · ln(0.45/0.5)); it crosses ln 19 = 2.944
+    at block 31 (31 × 0.0953 = 2.955): H1, and the run stops after the shard holding
+    block 31 (4 shards of 10)."""
     exp = small(tmp_path, SPRT_RUN)
     s = run_experiment(exp, tmp_path / "out", workers=0)
-    assert s.sprt["decision"] == "H1" and s.sprt["blocks"] == 31
-    assert s.sprt["llr"] == pytest.approx(31 * math.log(1.1))
+    assert s.sprt["decision"] == "H1" and s.sprt["blocks"] == 31 and s.sprt["test"] == "GSPRT"
+    assert s.sprt["llr"] == pytest.approx(31 * math.log(1.1) + 1e-3 * math.log(0.9))
     assert s.shards_run == 4 and s.games == 80
     again = run_experiment(exp, tmp_path / "out", workers=0)
     assert again.shards_run == 0 and again.sprt == s.sprt  # decided: nothing more to play
     from sim.analysis.report import build
     row = build(tmp_path / "out")["headline"][-1]
     assert row["question"].startswith("SPRT greedy vs its opponents") and row["blocks"] == 31
+
+
+def test_shipped_sprt_config_scores_blocks_by_the_paired_difference(tmp_path):
+    """Issue 23 item 3: messages_figure_sprt (coverage against meeple_only) stops at H1
+    after 76 of its 1,000 blocks; each block's score is 0.5 + half the difference of
+    the two arms' mean focal win shares over the block's 4 games (recomputed here from
+    the players table), not a 1/0/½ sign; the report row states the test, the decision
+    and the LLR with both bounds."""
+    from sim.analysis import stats
+    from sim.analysis.balance import block_outcomes
+    from sim.analysis.report import build
+
+    exp = load_experiment("messages_figure_sprt")
+    s = run_experiment(exp, tmp_path / "out", workers=0)
+    assert (s.sprt["decision"], s.sprt["blocks"], s.sprt["test"]) == ("H1", 76, "GSPRT")
+    assert s.games == 80 * 8  # 8 shards of 10 blocks, 8 games a block
+    t = tables(tmp_path / "out")
+    focal = t["players"].filter(pl.col("focal")).join(t["games"].select("game_id", "block", "variant"),
+                                                      on="game_id")
+    per = focal.group_by("block", "variant").agg(pl.col("win_share").mean(), pl.len())
+    assert set(per["len"]) == {4}
+    wide = per.pivot(on="variant", index="block", values="win_share").sort("block")
+    expected = dict(zip(wide["block"], 0.5 + (wide["coverage"] - wide["meeple_only"]) / 2))
+    got = block_outcomes(t["games"], t["players"], "coverage", "meeple_only")
+    assert got == pytest.approx(expected)
+    assert len(set(got.values()) - {0.0, 0.5, 1.0}) > 0  # scores between the signs
+    first = [got[b] for b in range(76)]
+    assert stats.SPRT(0.5, 0.52).run(first) == ("H1", 76, pytest.approx(s.sprt["llr"]))
+    row = build(tmp_path / "out")["headline"][-1]
+    assert row["blocks"] == 76 and row["estimate"] == pytest.approx(np.mean(first))
+    assert (f"GSPRT H1 (H0 p = 0.5, H1 p = 0.52, α = 0.05, β = 0.05) after 76 blocks, "
+            f"LLR {s.sprt['llr']:.3f} in [-2.944, 2.944]") in row["label"]
 
 
 def test_sprt_config_errors(tmp_path):
@@ -314,11 +349,13 @@ def test_progress_lines_without_a_terminal(tmp_path, capsys, monkeypatch):
     assert captured.out == "" and len(lines) >= 2
     import re
     pattern = (r"progress: [\d,]+ / 800 games \([\d.]+%\), \d+ games/s, ETA \d+ s; win share "
-               r"greedy [01]\.\d{3}, random [01]\.\d{3}; SPRT LLR -?\d+\.\d{3} in \[-2\.944, 2\.944\]")
+               r"greedy [01]\.\d{3}, random [01]\.\d{3}; SPRT LLR -?\d+\.\d{3} in \[-2\.944, 2\.944\], "
+               r"(continue at|H1 after) \d+ blocks")
     played = [ln for ln in lines if not ln.startswith("progress: 0 /")]  # (before a shard)
     assert played and [ln for ln in played if not re.fullmatch(pattern, ln)] == []
     assert lines[-1].startswith("progress: 80 / 800 games (10.0%)")  # SPRT stopped at 4 shards
     assert f"SPRT LLR {31 * math.log(1.1):.3f}" in lines[-1]  # the decision's LLR
+    assert lines[-1].endswith("H1 after 31 blocks")  # and the decision itself
     assert "win share greedy 1.000, random 0.000" in lines[-1]  # greedy won every game
 
 

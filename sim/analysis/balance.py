@@ -85,10 +85,15 @@ def seat_test(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def pairwise(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
+def pairwise(games: pl.DataFrame, players: pl.DataFrame, kinds=None) -> pl.DataFrame:
     """Two-player games between different specs: A's win share against B, both seat
     orders pooled, with its 95% interval over blocks and the Elo difference (one-sided
-    when A never won or never lost)."""
+    when A never won or never lost).
+
+    Two spellings of one player (strategies/canonical.py, under every edition their
+    games were played in and the decision kinds `kinds` that arise) play a mirror
+    match: `identical` is true, and the row has no estimate (1/2 by construction; the
+    share the name holds is its seat's), no interval, no p and is in no Holm family."""
     two = players.join(players.group_by("game_id").agg(pl.len().alias("n")), on="game_id").filter(
         pl.col("n") == 2)
     rows = (two.join(two.select("game_id", pl.col("seat").alias("os"),
@@ -99,8 +104,16 @@ def pairwise(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     if rows.height == 0:
         return pl.DataFrame()
     out = _share_columns(rows, ["player", "opponent"]).sort("player", "opponent")
-    # the family: each unordered pair once (B vs A mirrors A vs B)
-    once = out.with_columns(_holm_within(out, "p", pl.col("player") < pl.col("opponent"), []))
+    editions = (rows.join(games.select("game_id", "edition"), on="game_id")
+                .group_by("player", "opponent").agg(pl.col("edition").unique())
+                if "edition" in games.columns else None)
+    same = _identical(out, editions, kinds)
+    out = out.with_columns(pl.Series("identical", same, dtype=pl.Boolean)).with_columns(
+        *[pl.when(pl.col("identical")).then(None).otherwise(pl.col(c)).alias(c)
+          for c in ("win_share", "low", "high", "p")])  # a mirror's share is a seat's, not theirs
+    # the family: each unordered pair once (B vs A mirrors A vs B), tests only
+    once = out.with_columns(_holm_within(out, "p", (pl.col("player") < pl.col("opponent"))
+                                         & ~pl.col("identical"), []))
     holm = {(a, b): h for a, b, h in once.select("player", "opponent", "p_holm").iter_rows()
             if h is not None}
     out = out.with_columns(pl.Series("p_holm", [holm.get((a, b), holm.get((b, a))) for a, b in
@@ -108,6 +121,21 @@ def pairwise(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
                                      dtype=pl.Float64))
     return out.with_columns(*[pl.col(c).map_elements(stats.elo, return_dtype=pl.Float64).alias(e)
                               for c, e in (("win_share", "elo"), ("low", "elo_low"), ("high", "elo_high"))])
+
+
+def _identical(out: pl.DataFrame, editions: pl.DataFrame | None, kinds) -> list[bool]:
+    from sim.errors import InputError
+    from strategies.canonical import same_player
+
+    def same(a, b, e):
+        try:
+            return same_player(a, b, e or "", kinds)
+        except InputError:  # a name that is no spec here (tables built by hand): distinct
+            return False
+
+    where = ({(a, b): list(e) for a, b, e in editions.iter_rows()} if editions is not None else {})
+    return [all(same(a, b, e) for e in where.get((a, b), [""]))
+            for a, b in out.select("player", "opponent").iter_rows()]
 
 
 RATING_PRIOR = 0.1  # virtual wins each way between two specs that met (report shows it)
@@ -213,7 +241,8 @@ def arm_effects(games: pl.DataFrame, players: pl.DataFrame, baseline: str | None
     arm by default), paired by block within each edition: differences in win share,
     score and margin with standard errors across blocks (t intervals), each outcome
     Holm-adjusted over the edition's arms other than the baseline (its family). An arm
-    the plan found identical to an earlier one has no games and is in no family."""
+    the plan found identical to an earlier one has no games and is in no family; the
+    baseline's own row is identical by construction: Δ 0 with no interval and no p."""
     p = with_margin(players).filter(pl.col("focal")).join(
         games.select("game_id", "block", "variant", "edition"), on="game_id")
     if p.height == 0:
@@ -240,6 +269,10 @@ def arm_effects(games: pl.DataFrame, players: pl.DataFrame, baseline: str | None
                    "messages_per_game": float(a["messages_drawn"].mean()),
                    "live_share": float(a["moves_live"].sum() / max(1, a["moves"].sum()))}
             for col in ("win_share", "score", "margin"):
+                if arm == base:  # the baseline against itself: 0 by construction, no interval
+                    row.update({f"d_{col}": 0.0, f"d_{col}_se": None, f"d_{col}_low": None,
+                                f"d_{col}_high": None, f"d_{col}_p": None})
+                    continue
                 est = (stats.share_difference(joined["win_share"] - joined["win_share_base"],
                                               joined["block"]) if col == "win_share"
                        else stats.paired_difference(joined[col], joined[f"{col}_base"]))
@@ -345,11 +378,16 @@ def counterfactual_values(cf: pl.DataFrame, games: pl.DataFrame | None = None,
 
 def block_outcomes(games: pl.DataFrame, players: pl.DataFrame, arm: str,
                    baseline: str | None) -> dict[int, float]:
-    """One outcome in [0, 1] per block for an A/B question, for the SPRT.
+    """One score in [0, 1] per block for an A/B question, for the sequential test
+    (stats.SPRT): the block is the paired unit, so its score keeps every tie and
+    half-win (a 1/0/½ sign would throw away how much an arm won by).
 
-    With a baseline (variants designs): 1 if the arm's focal player has the higher
-    mean win share in the block than the baseline's, 0 if lower, 0.5 if equal. Without
-    (the arm is a player spec): that player's mean win share in the block."""
+    Without a baseline (the arm is a player spec): that player's mean win share over
+    the block's games; with two seat orders that is a game pair's score 0, ¼, ½, ¾ or 1.
+    With a baseline (variants designs): 0.5 + (a − b)/2, where a and b are the mean
+    win shares of the arm's and the baseline's focal players over the block's games
+    (same seeds, seats and editions); 0.5 when they do equally well, and its
+    expectation is 0.5 + half the paired win-share difference."""
     if baseline is None:
         p = players.filter(pl.col("player") == arm).join(games.select("game_id", "block"), on="game_id")
         per = p.group_by("block").agg(pl.col("win_share").mean())
@@ -359,4 +397,4 @@ def block_outcomes(games: pl.DataFrame, players: pl.DataFrame, arm: str,
         pl.col("win_share").mean())
     a = dict(per.filter(pl.col("variant") == arm).select("block", "win_share").iter_rows())
     b = dict(per.filter(pl.col("variant") == baseline).select("block", "win_share").iter_rows())
-    return {k: 1.0 if a[k] > b[k] else 0.0 if a[k] < b[k] else 0.5 for k in a if k in b}
+    return {k: 0.5 + (a[k] - b[k]) / 2 for k in a if k in b}

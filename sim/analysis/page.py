@@ -23,7 +23,7 @@ svg{max-width:100%;height:auto}
 def _cell(key: str, v) -> str:
     if v is None:
         return "—"
-    if key == "p" or key.endswith("_p") or "_p_" in key or key == "p_adjusted":
+    if key == "p" or key.endswith("_p") or "_p_" in key or key in ("p_adjusted", "p_fdr"):
         return fmt_p(v)
     if isinstance(v, float):
         return "—" if not math.isfinite(v) else f"{v:.3f}"
@@ -56,10 +56,13 @@ def render_html(rep: dict) -> str:
              _table(rep["headline"], [("question", "question"), ("estimate", "estimate"),
                                       ("low", "95% low"), ("high", "95% high"), ("p", "p"),
                                       ("p_adjusted", "p adjusted (Holm, in family)"),
+                                      ("p_fdr", "q (Benjamini–Hochberg, report-wide)"),
                                       ("games", "games"), ("blocks", "blocks"),
                                       ("family", "family"), ("label", "note")], "headline-table"),
              "<p class='note'>Win shares count a shared win as 1/winners. Differences between arms "
              "are paired by block (same seeds). p adjusted: Holm over the row's family.</p>",
+             f"<p class='note' id='multiplicity'>{html.escape(rep['multiplicity']['note'])}</p>"
+             if rep.get("multiplicity") else "",
              "<h2>Seats</h2>",
              figures.forest([dict(r, label=f"seat {r['seat']} ({r['players']} players)")
                              for r in rep["seat"]], "label", "win_share", "low", "high",

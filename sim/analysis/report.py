@@ -34,6 +34,12 @@ UNIT_NOTE = ("Unit of every interval and test: the block (one seed under all its
              "with blocks − 1 degrees of freedom; each distinct game counted once.")
 
 
+MULTIPLICITY_NOTE = ("{tests} tests in this report, in {families} families: p adj. is Holm "
+                     "within each family; q is the Benjamini–Hochberg false-discovery-rate "
+                     "adjustment over all {tests}. Comparisons identical by construction are "
+                     "not tests.")
+
+
 def _num(v):
     return None if v is None or (isinstance(v, float) and not math.isfinite(v)) else float(v)
 
@@ -42,7 +48,7 @@ def _row(question, est, low, high, games, blocks, family, p=None, p_adjusted=Non
          label="") -> dict:
     """One headline answer: numbers only, prose in `label`."""
     return {"question": question, "estimate": _num(est), "low": _num(low), "high": _num(high),
-            "p": _num(p), "p_adjusted": _num(p_adjusted), "games": int(games),
+            "p": _num(p), "p_adjusted": _num(p_adjusted), "p_fdr": None, "games": int(games),
             "blocks": int(blocks), "family": family, "label": label}
 
 
@@ -85,12 +91,19 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                              f"(Hotelling T² over blocks)" if math.isfinite(t["F"] or math.nan)
                              else "all seats equal: exact sign test over blocks"))
 
-    pw = balance.pairwise(games, players)
+    pw = balance.pairwise(games, players, expansions.decision_kinds(cfg["rules"]["expansions"]))
     out["pairwise"] = pw.to_dicts()
     if pw.height:
         out["ratings"] = balance.ratings(players, games, prior=rating_prior).to_dicts()
         out["rating_prior"] = rating_prior
         for r in pw.filter(pl.col("player") < pl.col("opponent")).iter_rows(named=True):
+            if r["identical"]:  # a mirror match: 1/2 by construction, so no interval, no test
+                headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", None,
+                                     None, None, r["games"], r["blocks"], "head-to-head",
+                                     label="identical by construction (the same player by "
+                                           "behaviour: 1/2 by construction): not a test, not in "
+                                           "the Holm family"))
+                continue
             elo = (f"Elo {_signed(r['elo'])} [{_signed(r['elo_low'])}, {_signed(r['elo_high'])}]")
             headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", r["win_share"],
                                  r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
@@ -148,12 +161,27 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
         e = stats.share_by_block(first, [1] * len(first))
         low, high = e.low, e.high
         against = d["baseline"] or "its opponents"
-        headline.append(_row(f"SPRT {d['arm']} vs {against}: block outcome", float(np.mean(first)),
+        # the decision, the LLR and both bounds (α ≠ β makes them asymmetric); runs
+        # decided before the generalised test (no "test" key) used Wald's Bernoulli LLR
+        name = d.get("test", "Wald SPRT (Bernoulli)")
+        headline.append(_row(f"SPRT {d['arm']} vs {against}: block score", float(np.mean(first)),
                              low, high, games.filter(pl.col("block") < d["blocks"]).height,
                              d["blocks"], "sequential test", label=(
-                                 f"SPRT {d['decision']} (p1 = {d['p1']}) after {d['blocks']} "
-                                 f"blocks, LLR {d['llr']:.2f}, bounds ±{d['upper']:.2f}")))
+                                 f"{name} {d['decision']} (H0 p = {d['p0']}, H1 p = {d['p1']}, "
+                                 f"α = {d['alpha']}, β = {d['beta']}) after {d['blocks']} blocks, "
+                                 f"LLR {d['llr']:.3f} in [{d['lower']:.3f}, {d['upper']:.3f}]; "
+                                 f"the interval is not adjusted for the stopping rule")))
         out["sprt"] = d
+    # Whole-report multiplicity: every row with a p is a test; Holm stays within each
+    # family (what a reader of one question needs), Benjamini–Hochberg over all of them
+    # bounds the share of false discoveries among everything the report calls different.
+    q = stats.benjamini_hochberg([h["p"] for h in headline])
+    for h, v in zip(headline, q):
+        h["p_fdr"] = _num(v)
+    tested = [h for h in headline if h["p"] is not None]
+    out["multiplicity"] = {"tests": len(tested), "families": len({h["family"] for h in tested}),
+                           "note": MULTIPLICITY_NOTE.format(tests=len(tested), families=len(
+                               {h["family"] for h in tested}))}
     out["headline"] = headline
     out["unit_note"] = UNIT_NOTE
     return out
@@ -219,12 +247,16 @@ def render_text(rep: dict) -> str:
              f"rules {cfg['rules']['players']}p {'+'.join(cfg['rules']['expansions']) or 'base'}",
              rep["unit_note"],
              f"{'question':72} {'estimate':>9} {'95% interval':>19} {'games':>7} {'blocks':>6} "
-             f"{'p':>8} {'p adj.':>8}  family: note"]
+             f"{'p':>8} {'p adj.':>8} {'q (BH)':>8}  family: note"]
     for h in rep["headline"]:
-        lines.append(f"{h['question'][:72]:72} {_fmt(h['estimate']):>9} "
-                     f"[{_fmt(h['low'])}, {_fmt(h['high'])}]".ljust(103)
+        interval = ("(none)" if h["low"] is None and h["high"] is None
+                    else f"[{_fmt(h['low'])}, {_fmt(h['high'])}]")
+        lines.append(f"{h['question'][:72]:72} {_fmt(h['estimate']):>9} {interval}".ljust(103)
                      + f" {h['games']:>7} {h['blocks']:>6} {fmt_p(h['p']):>8} "
-                       f"{fmt_p(h['p_adjusted']):>8}  {h['family']}: {h['label']}")
+                       f"{fmt_p(h['p_adjusted']):>8} {fmt_p(h.get('p_fdr')):>8}  "
+                       f"{h['family']}: {h['label']}")
+    if rep.get("multiplicity"):
+        lines.append(rep["multiplicity"]["note"])
     ss = rep.get("sample_size")
     if ss and ss["blocks_for_1pp"]:
         lines.append(f"blocks for ±1 pp on '{ss['label']}': {ss['blocks_for_1pp']} "

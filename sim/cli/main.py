@@ -294,10 +294,12 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
                                "blocks": exp.blocks, "games_per_block": per,
                                "games": exp.blocks * per, "shard_blocks": exp.shard_blocks,
                                "shards": shards, "design": canon["design"],
-                               "rules": canon["rules"]}))
+                               "rules": canon["rules"], "notes": plan.notes(exp)}))
         return
     typer.echo(f"{exp.path}: ok: {exp.design} design, {exp.blocks} blocks × {per} games = "
                f"{exp.blocks * per} games in {shards} shards")
+    for line in plan.notes(exp):  # equal players by behaviour, one line each
+        typer.echo(line)
 
 
 def _stored_seats(run_dir: Path, game_id: int) -> list[str]:

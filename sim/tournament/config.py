@@ -4,9 +4,12 @@
                seed (master seed), blocks, shard_blocks, events (keep the events
                table), out (default output directory: a relative path inside the
                working directory, see OUT_RULE; `--out` may name any directory)
-    [run.sprt] optional sequential stop (Wald's SPRT on block outcomes): arm (an arm
+    [run.sprt] optional sequential stop: a generalised SPRT (Fishtest's GSPRT,
+               sim/analysis/stats.py SPRT) on block scores in [0, 1]: arm (an arm
                name, or a player spec in head-to-head designs), baseline (variants:
-               default the first arm), p0 = 0.5, p1 = 0.55, alpha = beta = 0.05
+               default the first arm), p0 = 0.5, p1 = 0.55 (the mean block score under
+               H0 and H1: the arm's mean win share in a block, or in variants
+               0.5 + (arm − baseline)/2 of the two win shares), alpha = beta = 0.05
     [rules]    players, expansions, [rules.messages] edition / zmg_alone / deck
     [design]   kind = "fixed" | "rotations" | "round_robin" | "variants"
                fixed, rotations: seats = [player spec per seat]

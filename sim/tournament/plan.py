@@ -51,22 +51,19 @@ def tables(exp: Experiment) -> list[tuple[str, tuple[str, ...], bool]]:
     return [(a.name, (a.player, *opp), True) for a in exp.arms]
 
 
-def effective_spec(spec: str, edition: str) -> str:
-    """`spec` as it plays under `edition`: parameters named after message actions the
-    edition does not have are dropped (they never come into play)."""
-    if not edition:
-        return spec
-    absent = set(ALL_ACTIONS) - set(ACTIONS[edition])
-    parts = []
-    for part in split_top(spec, "+"):
-        name, paren, rest = part.partition("(")
-        if not paren:
-            parts.append(part)
-            continue
-        kept = [item for item in split_top(rest[:-1], ",")
-                if item.partition("=")[0].strip() not in absent]
-        parts.append(f"{name}({','.join(kept)})" if kept else name)
-    return "+".join(parts)
+def effective_spec(spec: str, edition: str, kinds=None) -> str:
+    """`spec` as it plays under `edition` over the decision kinds `kinds` that arise:
+    its canonical spelling (strategies/canonical.py), so equal players are one however
+    they are spelt: `greedy+scoring_figure=dark_seeker` is `greedy`, parameters equal
+    to defaults are dropped, and so are restrictions of message actions the edition
+    does not have (they never come into play)."""
+    from strategies.canonical import canonical
+
+    return canonical(spec, edition, kinds)
+
+
+def _kinds(exp: Experiment) -> tuple[str, ...]:
+    return expansions.decision_kinds(exp.rules.expansions)
 
 
 def _editions(exp: Experiment) -> list[str]:
@@ -78,19 +75,20 @@ def layout(exp: Experiment) -> list[tuple]:
     the same for every block."""
     n = exp.rules.players
     rotations = [0] if exp.design == "fixed" else list(range(n))
+    kinds = _kinds(exp)
     out: list[list] = []
     for edition in _editions(exp):
         seen: dict[tuple[str, ...], int] = {}  # effective seat specs -> index in out
         variants_seen: set[tuple[str, ...]] = set()
         for name, table, focal in tables(exp):
-            key = tuple(effective_spec(s, edition) for s in table)
+            key = tuple(effective_spec(s, edition, kinds) for s in table)
             if focal and key in variants_seen:
                 continue  # this variant is an earlier one's copy in this edition
             variants_seen.add(key)
             for r in rotations:
                 seats = tuple(table[(s + r) % n] for s in range(n))
                 focal_seat = (n - r) % n if focal else None
-                eff = tuple(effective_spec(s, edition) for s in seats)
+                eff = tuple(effective_spec(s, edition, kinds) for s in seats)
                 if eff in seen:  # a permutation that replays a game of this block
                     game = out[seen[eff]]
                     if focal_seat is not None and game[1] == name:
@@ -99,6 +97,41 @@ def layout(exp: Experiment) -> list[tuple]:
                 seen[eff] = len(out)
                 out.append([edition, name, r, seats, () if focal_seat is None else (focal_seat,)])
     return [tuple(g) for g in out]
+
+
+def notes(exp: Experiment) -> list[str]:
+    """One line for each table whose seats, spelt differently, all play as one player
+    (by behaviour: a mirror match, whose win shares are 1/players by construction; a
+    table spelt `greedy` vs `greedy` is a mirror on purpose and needs no note), and
+    for each arm that plays as an earlier one (its games are that arm's, so the plan
+    gives it none). `carcsim validate` and `run` print them."""
+    kinds = _kinds(exp)
+    editions = _editions(exp)
+    out = []
+    earlier: dict[tuple, str] = {}
+    for name, table, focal in tables(exp):
+        who = f"arm {name}" if focal else (f"table {name}" if name else "seats")
+        canon = {e: tuple(effective_spec(s, e, kinds) for s in table) for e in editions}
+        mirror = [e for e in editions if len(set(canon[e])) == 1]
+        copies = {e: earlier[(e, canon[e])] for e in editions if (e, canon[e]) in earlier}
+        for e in editions:
+            earlier.setdefault((e, canon[e]), name)
+        if mirror and len(set(table)) > 1:  # one spelling (greedy vs greedy) is meant
+            spelt = " = ".join(dict.fromkeys(table))
+            alias = f" ({spelt})" if spelt != canon[mirror[0]][0] else ""
+            out.append(f"note: {who}: every seat plays as {canon[mirror[0]][0]}{alias}"
+                       f"{_in(mirror, editions)}: a mirror match, its players' win share is "
+                       f"1/{exp.rules.players} by construction (no head-to-head test)")
+        elif focal and copies:
+            for other in dict.fromkeys(copies.values()):
+                where = [e for e in copies if copies[e] == other]
+                out.append(f"note: {who} plays as arm {other} ({', '.join(canon[where[0]])})"
+                           f"{_in(where, editions)}: no games of its own")
+    return out
+
+
+def _in(some: list[str], editions: list[str]) -> str:
+    return f" in {', '.join(some)}" if some != editions and any(some) else ""
 
 
 def block_seed(exp: Experiment, block: int) -> int:

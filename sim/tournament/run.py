@@ -103,7 +103,11 @@ class _Progress:
             text += f"; win share {shares}"
         if self.stop is not None:
             t = self.stop.test
-            text += f"; SPRT LLR {self.stop.llr:.3f} in [{t.lower:.3f}, {t.upper:.3f}]"
+            # the decision beside the LLR: a log must say whether the run stopped on it
+            state = (f"{self.stop.decision['decision']} after" if self.stop.decided
+                     else "continue at")
+            text += (f"; SPRT LLR {self.stop.llr:.3f} in [{t.lower:.3f}, {t.upper:.3f}], "
+                     f"{state} {self.stop.blocks} blocks")
         return text
 
     def _lines(self) -> None:
@@ -131,6 +135,10 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     """
     mf.check_limits(exp)
     check_target(Path(out or exp.out), force or repair)  # cheap refusals before Ray starts
+    from sim.tournament.plan import notes
+
+    for line in notes(exp):  # equal players by behaviour: a result that is no answer
+        say(line)
     if workers == 0 and address:
         raise RunError("--workers 0 plays in this process: it cannot be combined with --address")
     ray_mode = None
@@ -196,9 +204,10 @@ def _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode) 
 
 
 class _Sequential:
-    """Wald's SPRT over block outcomes, taken strictly in block order so the stopping
-    point does not depend on which shard finished first; the decision goes into the
-    manifest, and a resumed run that has decided plays nothing more."""
+    """The generalised SPRT (stats.SPRT) over block scores, taken strictly in block
+    order so the stopping point does not depend on which shard finished first; the
+    decision goes into the manifest, and a resumed run that has decided plays nothing
+    more."""
 
     def __init__(self, exp: Experiment, sink: Sink):
         import polars as pl
@@ -211,8 +220,11 @@ class _Sequential:
         self.sink = sink
         self.outcomes: dict[int, float] = {}
         self.llr = 0.0  # no block yet
+        self.blocks = 0  # blocks in the LLR: the unbroken prefix in block order
         self.decision = sink.manifest.get("sprt")
-        if sink.done and not self.decided:
+        if self.decided:  # resumed after the decision: the progress line shows it
+            self.llr, self.blocks = self.decision["llr"], self.decision["blocks"]
+        elif sink.done:
             games = pl.read_parquet(str(sink.out / "games" / "*.parquet"))
             players = pl.read_parquet(str(sink.out / "players" / "*.parquet"))
             self._fold(games, players)
@@ -233,10 +245,13 @@ class _Sequential:
         prefix = []
         while len(prefix) in self.outcomes:
             prefix.append(self.outcomes[len(prefix)])
-        verdict, n, self.llr = self.test.run(prefix)
+        # prefixes up to self.blocks were checked when they arrived: only the new ones
+        verdict, self.blocks, self.llr = self.test.run(prefix, first=self.blocks)
+        n = self.blocks
         if verdict == "continue":
             return False
-        self.decision = {"decision": verdict, "blocks": n, "llr": self.llr, "arm": self.arm,
+        self.decision = {"test": self.test.name, "decision": verdict, "blocks": n,
+                         "llr": self.llr, "arm": self.arm,
                          "baseline": self.baseline, "p0": self.test.p0, "p1": self.test.p1,
                          "alpha": self.test.alpha, "beta": self.test.beta,
                          "upper": self.test.upper, "lower": self.test.lower}

@@ -1,0 +1,184 @@
+"""Issue 23 item 4: players by behaviour, not spelling (strategies/canonical.py)."""
+
+import numpy as np
+import pytest
+
+from sim.errors import InputError
+from sim.game import play_batch
+from sim.messages import MessagesOptions
+from sim.rules import Rules
+from strategies import player
+from strategies.canonical import canonical, same_player
+
+MESSAGES = ("place", "scoring_figure", "messages")  # the decision kinds under The Messages
+
+# (spelling, canonical spelling under The Messages c3.1)
+CASES = [
+    ("greedy", "greedy"),
+    ("greedy+scoring_figure=dark_seeker", "greedy"),  # greedy's own figure choice
+    ("greedy(city=1.5)", "greedy"),  # a default
+    ("greedy(city=2)", "greedy(city=2.0)"),
+    ("greedy+scoring_figure=first", "greedy+scoring_figure=meeple_only"),  # first keeps the meeple
+    ("meeple_only", "greedy+scoring_figure=meeple_only"),  # greedy answers the rest by default
+    ("greedy(extra=5.0)+messages=always_2", "greedy+messages=always_2"),  # extra weighs messages only
+    ("greedy(extra=5.0)+messages=greedy", "greedy"),
+    ("always_2", "greedy+messages=always_2"),
+    ("greedy+messages=always_2(smallest_road=\"2\")", "greedy+messages=always_2"),  # its own rule
+    ("greedy+messages=always_2(extra_tile=\"action\")", "greedy+messages=always_2"),  # classic only
+    ("greedy+scoring_figure=coverage", "greedy+scoring_figure=coverage"),
+    ("search(rollouts=8)", "search"),
+    ("search(rollouts=4)+scoring_figure=coverage", "search(rollouts=4)+scoring_figure=coverage"),
+]
+
+
+@pytest.mark.parametrize("spec, expected", CASES)
+def test_canonical_spelling(spec, expected):
+    assert canonical(spec, "c3.1", MESSAGES) == expected
+    assert canonical(expected, "c3.1", MESSAGES) == expected  # idempotent
+    player(expected)  # a spec the game accepts
+
+
+def test_canonical_depends_on_edition_and_kinds():
+    # classic has extra_tile: there the override is a different player
+    assert canonical('greedy+messages=always_2(extra_tile="action")', "classic", MESSAGES) == \
+        'greedy+messages=always_2(extra_tile="action")'
+    # without The Messages nothing reads `extra` or the scoring figure
+    assert canonical("greedy(extra=5.0)+scoring_figure=coverage", "", ("place",)) == "greedy"
+    assert canonical("greedy(extra=5.0)", "c3.1", MESSAGES) == "greedy(extra=5.0)"
+    with pytest.raises(InputError, match="unknown strategy 'gredy'"):
+        canonical("gredy")
+    with pytest.raises(InputError, match="unknown decision 'nope'"):
+        canonical("greedy+nope=first")
+
+
+def _games(spec_a, spec_b, edition, seeds):
+    rules = Rules(players=2, expansions=("messages",), messages=MessagesOptions(edition, False, ()))
+    out = play_batch(rules, seeds, [player(spec_a), player(spec_b)])
+    return np.concatenate([out["winners"][:, None], out["results"].reshape(len(seeds), -1)], axis=1)
+
+
+SPECS = ["greedy", "greedy+scoring_figure=dark_seeker", "greedy(city=1.5)", "greedy(city=2.0)",
+         "greedy+scoring_figure=first", "greedy+scoring_figure=meeple_only", "meeple_only",
+         "greedy+scoring_figure=coverage", "greedy+scoring_figure=alternate", "greedy(extra=1.0)",
+         "greedy(extra=1.0)+messages=always_2", "always_2", "greedy+messages=always_2",
+         "greedy(follower=0.5)+scoring_figure=dark_seeker", "greedy(follower=0.5)"]
+
+
+@pytest.mark.parametrize("edition", ["c3.1", "classic"])
+def test_equal_canonical_spellings_play_the_same_games_and_only_they(edition):
+    """The claim itself, on the C game: against the same opponent on 40 seeds, two
+    specs whose canonical spellings agree produce identical results (every result
+    field of every game), and two whose spellings differ produce different ones.
+    (The converse is not a theorem: `spread` plays as `dark_seeker` in most games and
+    greedy's `extra` matters only below 2 points, so SPECS holds players that differ
+    visibly; equal by behaviour means equal by construction here, never by chance.)"""
+    seeds = list(range(1000, 1040))
+    results = {s: _games(s, "greedy(city=1.2)", edition, seeds) for s in SPECS}
+    for i, a in enumerate(SPECS):
+        for b in SPECS[i + 1:]:
+            same = np.array_equal(results[a], results[b])
+            assert same == same_player(a, b, edition, MESSAGES), (a, b, same)
+
+
+IDENTICAL_RUN = """
+[run]
+name = "identical"
+seed = 3
+blocks = 12
+shard_blocks = 6
+
+[rules]
+players = 2
+expansions = ["messages"]
+
+[design]
+kind = "variants"
+arms = [{name = "meeple_only", player = "greedy+scoring_figure=meeple_only"},
+        {name = "dark_seeker", player = "greedy+scoring_figure=dark_seeker"},
+        {name = "first", player = "greedy+scoring_figure=first"},
+        {name = "coverage", player = "greedy+scoring_figure=coverage"}]
+opponents = ["greedy"]
+"""
+
+
+def test_equal_players_are_planned_once_noted_and_never_tested(tmp_path):
+    """`dark_seeker` plays as its opponent `greedy`: one mirror game a block (both seats
+    focal), one note line at validate/run; `first` plays as `meeple_only`: no games.
+    The report prints the mirror's head-to-head without an interval, as identical by
+    construction, outside the Holm family; every other row has a real interval; q is
+    Benjamini–Hochberg over every row with a p, and the report says how many."""
+    from statsmodels.stats.multitest import multipletests
+
+    from sim.analysis import stats
+    from sim.analysis.report import build, render_text
+    from sim.config import parse_experiment
+    from sim.tournament import plan
+    from sim.tournament.run import run_experiment
+
+    exp = parse_experiment(IDENTICAL_RUN, "identical.toml")
+    layout = [(g.variant, g.rotation, g.focal) for g in plan.block_games(exp, 0)]
+    assert layout == [("meeple_only", 0, (0,)), ("meeple_only", 1, (1,)), ("dark_seeker", 0, (0, 1)),
+                      ("coverage", 0, (0,)), ("coverage", 1, (1,))]
+    assert plan.notes(exp) == [
+        "note: arm dark_seeker: every seat plays as greedy (greedy+scoring_figure=dark_seeker = "
+        "greedy): a mirror match, its players' win share is 1/2 by construction (no head-to-head test)",
+        "note: arm first plays as arm meeple_only (greedy+scoring_figure=meeple_only, greedy): "
+        "no games of its own"]
+    said = []
+    run_experiment(exp, tmp_path / "out", workers=0, say=said.append)
+    assert [s for s in said if s.startswith("note:")] == plan.notes(exp)
+
+    rep = build(tmp_path / "out")
+    rows = rep["headline"]
+    mirror = [h for h in rows if h["question"] == "greedy vs greedy+scoring_figure=dark_seeker: win share"]
+    assert len(mirror) == 1 and mirror[0]["low"] is None and mirror[0]["high"] is None
+    assert mirror[0]["estimate"] is None and mirror[0]["games"] == 12  # one mirror game a block
+    assert mirror[0]["p"] is None and mirror[0]["p_adjusted"] is None
+    assert mirror[0]["label"].startswith("identical by construction")
+    assert all(h["low"] < h["high"] for h in rows if h["low"] is not None)  # no zero width
+    base = [a for a in rep["arms"] if a["arm"] == a["baseline"]]  # the baseline against itself
+    assert len(base) == 1 and base[0]["d_win_share"] == 0.0 and base[0]["d_score_low"] is None
+    assert base[0]["d_win_share_low"] is None and base[0]["d_win_share_p_holm"] is None
+    assert all(a["d_win_share_low"] < a["d_win_share_high"] for a in rep["arms"] if a is not base[0])
+    h2h = [h for h in rows if h["family"] == "head-to-head" and h["p"] is not None]
+    assert len(h2h) == 2  # greedy against meeple_only's and coverage's spellings
+    assert [h["p_adjusted"] for h in h2h] == pytest.approx(stats.holm([h["p"] for h in h2h]))
+    tested = [h for h in rows if h["p"] is not None]
+    assert rep["multiplicity"]["tests"] == len(tested) == 5  # seats, 2 head-to-head, 2 arms
+    bh = multipletests([h["p"] for h in tested], method="fdr_bh")[1]
+    assert [h["p_fdr"] for h in tested] == pytest.approx(list(bh))
+    assert all(h["p_fdr"] is None for h in rows if h["p"] is None)
+    text = render_text(rep)
+    assert f"{len(tested)} tests in this report" in text and "Benjamini–Hochberg" in text
+    assert "identical by construction" in text
+
+
+def test_benjamini_hochberg_equals_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    from sim.analysis import stats
+
+    p = [0.01, 0.04, 0.03, 0.005, float("nan"), 0.5, 0.2, 0.04]
+    q = stats.benjamini_hochberg(p)
+    want = multipletests([x for x in p if x == x], method="fdr_bh")[1]
+    assert [v for v in q if v == v] == pytest.approx(list(want)) and q[4] != q[4]
+    # by hand: sorted 0.005 0.01 0.03 0.04 0.04 0.2 0.5, m = 7: 0.035 0.035 0.056 0.056 0.056 0.233 0.5
+    assert q[:4] == pytest.approx([0.035, 0.056, 0.056, 0.035])
+
+
+def test_validate_prints_the_note_in_one_line(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    cfg = tmp_path / "identical.toml"
+    cfg.write_text(IDENTICAL_RUN)
+    r = subprocess.run([sys.executable, "-m", "sim", "validate", str(cfg)], capture_output=True,
+                       text=True)
+    lines = r.stdout.strip().splitlines()
+    assert r.returncode == 0 and len(lines) == 3, r.stdout + r.stderr
+    assert lines[1].startswith("note: arm dark_seeker: every seat plays as greedy")
+    assert lines[2].startswith("note: arm first plays as arm meeple_only")
+    r = subprocess.run([sys.executable, "-m", "sim", "validate", str(cfg), "--json"],
+                       capture_output=True, text=True)
+    assert json.loads(r.stdout)["notes"] == lines[1:]
