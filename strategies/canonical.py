@@ -9,7 +9,7 @@ its head policy if the head answers the kind, else the kind's default policy
 
 - parameters equal to the policy's own defaults are dropped (`greedy(city=1.5)` is
   `greedy`), and so are parameters the policy does not read for that kind (READS,
-  which lists exactly what sim/seats.py `_set_kind` copies into the C seat for it):
+  which lists exactly what sim/engine/seats.py `_set_kind` copies into the C seat for it):
   greedy's `extra` only weighs messages, its weights never the scoring figure;
 - message-action overrides the edition does not have are dropped (they never come
   into play), and an override a policy already follows (`always_2(x="2")`) too;
@@ -34,12 +34,12 @@ import json
 import tomllib
 
 from sim.errors import InputError
-from sim.messages import ACTIONS, ALL_ACTIONS
+from sim.expansions.messages import ACTIONS, ALL_ACTIONS
 from sim.text import split_top
-from strategies import DECISION_KINDS, DEFAULTS, REGISTRY, BuiltIn, make
+from strategies.registry import DECISION_KINDS, DEFAULTS, REGISTRY, BuiltIn, make
 
 _WEIGHTS = ("road", "city", "monastery", "field", "opponent", "follower")
-# What a built-in policy reads when it answers a kind (sim/seats.py _set_kind); a
+# What a built-in policy reads when it answers a kind (sim/engine/seats.py _set_kind); a
 # (policy, kind) not listed reads no parameter.
 READS = {
     ("greedy", "place"): (*_WEIGHTS, "courier", "road_figure"),
@@ -115,6 +115,13 @@ def canonical(spec: str, edition: str = "", kinds=None, where: str = "players") 
 @functools.lru_cache(maxsize=4096)  # the plan asks for every seat of every block
 def _canonical(spec: str, edition: str, kinds: tuple, where: str) -> str:
     head, *rest = split_top(spec, "+")
+    names = [head] + [part.partition("=")[2] for part in rest]
+    if any(n.partition("(")[0].strip() not in REGISTRY for n in names):
+        # a user's own policy (strategies/plugins.py): its behaviour is its own, so the
+        # spelling is the player; it is checked as strategies.player would
+        from strategies import player
+        player(spec, where)
+        return spec.strip()
     entries = {"head": _parse(head, where)}
     answered = {}  # kind -> entry name ("head", or the override's kind)
     for part in rest:

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from sim.errors import InputError
-from sim.game import play_batch
-from sim.messages import MessagesOptions
-from sim.rules import Rules
+from sim.engine.game import play_batch
+from sim.expansions.messages import MessagesOptions
+from sim.engine.rules import Rules
 from strategies import player
 from strategies.canonical import canonical, same_player
 
@@ -111,7 +111,7 @@ def test_equal_players_are_planned_once_noted_and_never_tested(tmp_path):
 
     from sim.analysis import stats
     from sim.analysis.report import build, render_text
-    from sim.config import parse_experiment
+    from sim.tournament.config import parse_experiment
     from sim.tournament import plan
     from sim.tournament.run import run_experiment
 

@@ -7,6 +7,7 @@ import pytest
 from scipy import stats as sps
 
 from sim.analysis import stats
+from sim.tournament import sequential
 
 
 @pytest.mark.parametrize("k, n", [(0, 10), (3, 10), (50, 100), (99, 100), (412, 1000), (7, 7)])
@@ -41,7 +42,7 @@ def test_bradley_terry_recovers_known_strengths():
 @pytest.mark.parametrize("truth, wrong", [(0.5, "H1"), (0.55, "H0")])
 def test_sprt_error_rates_on_bernoulli_streams(truth, wrong):
     """α = β = 0.05, bounds ±2.944: the wrong decision in at most ~5% of 400 streams."""
-    sprt = stats.SPRT(0.5, 0.55, 0.05, 0.05)
+    sprt = sequential.SPRT(0.5, 0.55, 0.05, 0.05)
     assert sprt.upper == pytest.approx(math.log(19)) and sprt.lower == pytest.approx(-math.log(19))
     rng = np.random.default_rng(11)
     decisions = []
@@ -84,7 +85,7 @@ def _simulate_sprt(test, probs, runs, rng, chunk=100, max_blocks=6000):
         step = np.zeros((len(active), chunk, len(PAIR_CLASSES)))
         np.put_along_axis(step, draws[..., None], 1.0, axis=2)
         cum = counts[active][:, None, :] + step.cumsum(1)
-        llr = stats.gsprt_llr(PAIR_CLASSES, stats.regularise(PAIR_CLASSES, cum), test.p0, test.p1)
+        llr = sequential.gsprt_llr(PAIR_CLASSES, sequential.regularise(PAIR_CLASSES, cum), test.p0, test.p1)
         hit = (llr >= test.upper) | (llr <= test.lower)
         stopped = hit.any(1)
         first = hit.argmax(1)[stopped]
@@ -107,7 +108,7 @@ def test_sprt_keeps_alpha_and_beta_on_tied_paired_blocks(q, p1, alpha, beta):
     within ±0.02 (the Bernoulli LLR this replaced gave 0.000 here, at 3.5-5x the
     blocks), every run decides, and on average it needs fewer blocks than the
     fixed-sample z test of the same α and β (n = ((z_α + z_β) σ / δ)², σ from H0)."""
-    test = stats.SPRT(0.5, p1, alpha, beta)
+    test = sequential.SPRT(0.5, p1, alpha, beta)
     rng = np.random.default_rng(23)
     h0, h1 = _tilted(q, 0.5), _tilted(q, p1)
     assert h0 @ PAIR_CLASSES == pytest.approx(0.5) and h1 @ PAIR_CLASSES == pytest.approx(p1)
@@ -138,9 +139,9 @@ def test_sprt_llr_matches_a_direct_constrained_maximum():
                      options={"ftol": 1e-14, "maxiter": 500})
         return -r.fun
 
-    llr = stats.gsprt_llr(PAIR_CLASSES, counts, 0.5, 0.55)
+    llr = sequential.gsprt_llr(PAIR_CLASSES, counts, 0.5, 0.55)
     assert llr == pytest.approx(constrained(0.55) - constrained(0.5), abs=1e-6)
-    test = stats.SPRT(0.5, 0.55)
+    test = sequential.SPRT(0.5, 0.55)
     outcomes = np.repeat(PAIR_CLASSES, counts.astype(int))
     assert test.llrs(outcomes)[-1] == pytest.approx(llr)
     # 0/1 outcomes: 7 wins, 3 losses -> 7 ln 1.1 + 3 ln 0.9

@@ -298,8 +298,8 @@ def test_shipped_sprt_config_scores_blocks_by_the_paired_difference(tmp_path):
     the two arms' mean focal win shares over the block's 4 games (recomputed here from
     the players table), not a 1/0/½ sign; the report row states the test, the decision
     and the LLR with both bounds."""
-    from sim.analysis import stats
-    from sim.analysis.balance import block_outcomes
+    from sim.tournament import sequential
+    from sim.tournament.sequential import block_outcomes
     from sim.analysis.report import build
 
     exp = load_experiment("messages_figure_sprt")
@@ -317,7 +317,7 @@ def test_shipped_sprt_config_scores_blocks_by_the_paired_difference(tmp_path):
     assert got == pytest.approx(expected)
     assert len(set(got.values()) - {0.0, 0.5, 1.0}) > 0  # scores between the signs
     first = [got[b] for b in range(76)]
-    assert stats.SPRT(0.5, 0.52).run(first) == ("H1", 76, pytest.approx(s.sprt["llr"]))
+    assert sequential.SPRT(0.5, 0.52).run(first) == ("H1", 76, pytest.approx(s.sprt["llr"]))
     row = build(tmp_path / "out")["headline"][-1]
     assert row["blocks"] == 76 and row["estimate"] == pytest.approx(np.mean(first))
     assert (f"GSPRT H1 (H0 p = 0.5, H1 p = 0.52, α = 0.05, β = 0.05) after 76 blocks, "

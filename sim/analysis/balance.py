@@ -374,27 +374,3 @@ def counterfactual_values(cf: pl.DataFrame, games: pl.DataFrame | None = None,
         *[pl.when(overall).then(_holm_within(out, p, overall, ["edition"]))
           .otherwise(_holm_within(out, p, ~overall, ["edition"])).alias(p + "_holm")
           for p in ("d_margin_p", "d_win_p")])
-
-
-def block_outcomes(games: pl.DataFrame, players: pl.DataFrame, arm: str,
-                   baseline: str | None) -> dict[int, float]:
-    """One score in [0, 1] per block for an A/B question, for the sequential test
-    (stats.SPRT): the block is the paired unit, so its score keeps every tie and
-    half-win (a 1/0/½ sign would throw away how much an arm won by).
-
-    Without a baseline (the arm is a player spec): that player's mean win share over
-    the block's games; with two seat orders that is a game pair's score 0, ¼, ½, ¾ or 1.
-    With a baseline (variants designs): 0.5 + (a − b)/2, where a and b are the mean
-    win shares of the arm's and the baseline's focal players over the block's games
-    (same seeds, seats and editions); 0.5 when they do equally well, and its
-    expectation is 0.5 + half the paired win-share difference."""
-    if baseline is None:
-        p = players.filter(pl.col("player") == arm).join(games.select("game_id", "block"), on="game_id")
-        per = p.group_by("block").agg(pl.col("win_share").mean())
-        return dict(per.iter_rows())
-    p = players.filter(pl.col("focal")).join(games.select("game_id", "block", "variant"), on="game_id")
-    per = p.filter(pl.col("variant").is_in([arm, baseline])).group_by("block", "variant").agg(
-        pl.col("win_share").mean())
-    a = dict(per.filter(pl.col("variant") == arm).select("block", "win_share").iter_rows())
-    b = dict(per.filter(pl.col("variant") == baseline).select("block", "win_share").iter_rows())
-    return {k: 0.5 + (a[k] - b[k]) / 2 for k in a if k in b}

@@ -20,6 +20,7 @@ from sim import expansions
 from sim.analysis import balance, forks, stats
 from sim.analysis.fmt import fmt_p
 from sim.analysis.summary import load
+from sim.tournament.sequential import block_outcomes
 from sim.expansions.messages import ALL_ACTIONS
 from sim.tournament.sink import read_manifest
 
@@ -156,7 +157,7 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                                  f"{r['draws']} draws, win share"))
     if manifest.get("sprt"):
         d = manifest["sprt"]
-        outcomes = balance.block_outcomes(games, players, d["arm"], d["baseline"])
+        outcomes = block_outcomes(games, players, d["arm"], d["baseline"])
         first = [outcomes[b] for b in range(d["blocks"])]
         e = stats.share_by_block(first, [1] * len(first))
         low, high = e.low, e.high

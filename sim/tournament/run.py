@@ -28,6 +28,7 @@ from sim.errors import InputError
 from sim.tournament.config import Experiment
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import RunError
+from sim.tournament.sequential import SPRT, block_outcomes
 from sim.tournament.sink import Sink, _say, check_target
 from sim.tournament.worker import run_shard
 from strategies import plugins
@@ -133,6 +134,13 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     InputError / RunError (one line) for a different config, a damaged directory, a
     failed write or an unreachable cluster; nothing is written before Ray is reached.
     """
+    with plugins.shipped(dict(exp.plugins)):  # the driver plays the files it ships too
+        return _run_experiment(exp, out, workers, address, force, progress, max_shards, repair,
+                               connect_timeout, say)
+
+
+def _run_experiment(exp, out, workers, address, force, progress, max_shards, repair,
+                    connect_timeout, say) -> Summary:
     mf.check_limits(exp)
     check_target(Path(out or exp.out), force or repair)  # cheap refusals before Ray starts
     from sim.tournament.plan import notes
@@ -154,8 +162,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
                 pass
             raise
     try:
-        with plugins.shipped(dict(exp.plugins)):  # the driver plays the files it ships too
-            return _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode)
+        return _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode)
     finally:
         if ray_mode is not None:
             _ray_disconnect(ray_mode)
@@ -204,7 +211,7 @@ def _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode) 
 
 
 class _Sequential:
-    """The generalised SPRT (stats.SPRT) over block scores, taken strictly in block
+    """The generalised SPRT (sim/tournament/sequential.py) over block scores, taken strictly in block
     order so the stopping point does not depend on which shard finished first; the
     decision goes into the manifest, and a resumed run that has decided plays nothing
     more."""
@@ -212,11 +219,9 @@ class _Sequential:
     def __init__(self, exp: Experiment, sink: Sink):
         import polars as pl
 
-        from sim.analysis import stats
-
         arm, baseline, p0, p1, alpha, beta = exp.sprt
         self.arm, self.baseline = arm, baseline or None
-        self.test = stats.SPRT(p0, p1, alpha, beta)
+        self.test = SPRT(p0, p1, alpha, beta)
         self.sink = sink
         self.outcomes: dict[int, float] = {}
         self.llr = 0.0  # no block yet
@@ -239,8 +244,6 @@ class _Sequential:
         return self._fold(pl.from_arrow(tables["games"]), pl.from_arrow(tables["players"]))
 
     def _fold(self, games, players) -> bool:
-        from sim.analysis.balance import block_outcomes
-
         self.outcomes.update(block_outcomes(games, players, self.arm, self.baseline))
         prefix = []
         while len(prefix) in self.outcomes:
