@@ -209,3 +209,50 @@ def test_a_worker_that_cannot_read_the_file_plays_the_shipped_text(mine, tmp_pat
     there = pickle.loads((elsewhere / "players.pickle").read_bytes())
     assert pl.from_arrow(there).equals(pl.from_arrow(here["players"]))
     assert "mine.py:Cautious(k=4)" in pl.from_arrow(there)["player"].to_list()
+
+
+CHECKED = '''
+import random
+
+from strategies import make
+
+
+class Wobbly:
+    """greedy, but a coin from the global random module picks between its first two
+    placements: not reproducible from the seed"""
+
+    def __init__(self):
+        self.greedy = make("greedy")
+
+    def choose(self, view, decision, rng):
+        if decision.kind == "place" and len(decision.choices) > 1:
+            return decision.choices[random.getrandbits(1)]
+        return self.greedy.choose(view, decision, rng)
+
+
+class Meddler:
+    def choose(self, view, decision, rng):
+        view.turn = 0
+'''
+
+
+def test_strategies_check_covers_every_combination_and_finds_each_fault(tmp_path, monkeypatch):
+    from sim.games import strategy_check
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.py").write_text(MINE)
+    (tmp_path / "checked.py").write_text(CHECKED)
+    good = strategy_check.check("mine.py:Cautious")
+    assert len(good) == 24 and not any(o.problem for o in good)  # 16 combinations, 8 in 2 editions
+    assert {o.rules.players for o in good} == {2, 3, 4, 5, 6}
+    assert {o.rules.messages.edition for o in good if "messages" in o.rules.expansions} == {
+        "classic", "c3.1"}
+    assert all(o.decisions > 0 and o.seconds > 0 for o in good)
+    wobbly = strategy_check.check("checked.py:Wobbly")
+    assert sum("not deterministic" in o.problem for o in wobbly) >= 20  # a coin per placement
+    meddler = strategy_check.check("checked.py:Meddler")
+    assert all(o.problem.startswith("tried to change the game: seed ") for o in meddler)
+    r = _cli("strategies", "check", "checked.py:Meddler", cwd=tmp_path)
+    assert r.returncode == 1 and "24 combinations" in r.stdout and "with a problem" in r.stdout
+    r = _cli("strategies", "check", "mine.py:Cautious", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1].endswith("no problem")

@@ -8,7 +8,12 @@ seat a built-in player and keep no events (a game never leaves C); those ending 
 in `-batch` play a whole batch in one C call (sim/engine/game.py play_batch). Cases starting with `search-` play the
 search strategy (strategies/search.py: asked from Python at each decision, its rollouts
 C clones) in seat 0 against a built-in greedy seat; their rows add `ms_per_decision`, the mean cost of one decision of
-the search seat (every decision it answers, searched or not). Cases starting with
+the search seat (every decision it answers, searched or not). Cases starting with `py-`
+give seat 0 a Python policy that answers every decision by asking the built-in greedy
+(what a user's strategy that composes greedy costs): the same games as the `c-` case
+with greedy in that seat, so their row adds `us_overhead_per_decision`, the extra time
+per decision asked from Python (the decision's FFI call, the view, the answer's),
+measured against those C games in the same process. Cases starting with
 `run-shard-` time the runner's worker (sim/tournament/worker.py run_shard: the C
 batch and the record tables built from it).
 """
@@ -32,7 +37,8 @@ class Case:
     # sim/tournament/counterfactual.py, 1 rollout, on a paused C game (branches in C,
     # cc_branch_play); "shard": the runner's worker (sim/tournament/worker.py run_shard:
     # tables and all) on a rotations design of these seats, one block per game;
-    # "search": seat 0 asked from Python through sim.engine.play.play, its decisions timed
+    # "search": seat 0 asked from Python through sim.engine.play.play, its decisions timed;
+    # "python": seat 0 a Python policy delegating to greedy, against the same C games
     engine: str
     expansions: tuple[str, ...] = ()
     edition: str = "c3.1"
@@ -65,6 +71,10 @@ CASES = (
     # the runner's shard of configs/million_messages.toml's games (one C batch)
     Case("run-shard-messages-c3.1-2p-greedy", "greedy,greedy", 1500, "shard", ("messages",),
          "c3.1"),
+    # issue 24: a Python seat's cost per decision over the same seat in C
+    Case("py-messages-c3.1-2p-greedy", "greedy,greedy", 300, "python", ("messages",), "c3.1"),
+    Case("py-all-4p-greedy", "greedy,greedy,greedy,greedy", 100, "python",
+         ("messages", "mayors", "river", "courier"), "c3.1"),
     # issue 16: search (rollouts x candidates per decision) against greedy
     Case("search-6-base-2p", "search(rollouts=2,candidates=3),greedy", 40, "search"),
     Case("search-16-base-2p", "search(rollouts=4,candidates=4),greedy", 16, "search"),
@@ -90,6 +100,18 @@ class _Timed:
         self.seconds += time.perf_counter() - t0
         self.decisions += 1
         return choice
+
+
+class _Delegate:
+    """A Python policy answering every decision with the built-in greedy's answer."""
+
+    def __init__(self):
+        from strategies import make
+
+        self.greedy = make("greedy")
+
+    def choose(self, view, decision, rng):
+        return self.greedy.choose(view, decision, rng)
 
 
 def _shard_experiment(case: Case):
@@ -119,8 +141,14 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
     from strategies import player
 
     seats = [player(p) for p in split_top(case.players, ",")]
+    c_seats = list(seats)
     if case.engine == "search":
         seats[0] = _Timed(seats[0])
+    elif case.engine == "python":
+        from strategies.registry import Player
+
+        seats[0] = _Timed(Player(_Delegate()))
+    overheads, py_seconds = [], []  # "python": per batch, the Python games alone
     rules = Rules(players=len(seats), expansions=case.expansions,
                   messages=MessagesOptions(edition=case.edition))
     games = max(1, int(case.games * scale))
@@ -134,6 +162,8 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
         elif case.engine == "branches":  # the worker's own path: forks on a paused C game
             play_with_branches(Game(rules, seed, seats, record=False, pause=("messages",)),
                                seats, 1)
+        elif case.engine == "python":  # the seat's every decision from Python
+            play(Game(rules, seed, [seats[0].player, *seats[1:]], record=False), seats)
         else:  # search: the timed seat from Python, the others in C
             play(Game(rules, seed, [None if isinstance(p, _Timed) else p for p in seats]), seats)
 
@@ -146,6 +176,17 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
         elif case.engine == "shard":
             tables = run_shard(exp, seeds)  # blocks: one game each (mirror seats)
             assert tables["games"].num_rows == len(seeds)
+        elif case.engine == "python":  # the same games with seat 0 in C, then from Python
+            t0 = time.perf_counter()
+            for seed in seeds:
+                Game(rules, seed, c_seats, record=False).result()
+            t_c = time.perf_counter() - t0
+            decisions, t0 = seats[0].decisions, time.perf_counter()
+            for seed in seeds:
+                one(seed)
+            t_py = time.perf_counter() - t0
+            py_seconds.append(t_py)
+            overheads.append((t_py - t_c) / max(1, seats[0].decisions - decisions))
         else:
             for seed in seeds:
                 one(seed)
@@ -155,13 +196,16 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
     for r in range(repeats):
         t0 = time.perf_counter()
         batch(range(r * games, (r + 1) * games))
-        rates.append(games / (time.perf_counter() - t0))
+        rates.append(games / (py_seconds[-1] if py_seconds else time.perf_counter() - t0))
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     row = {"case": case.name, "games_per_s_per_core": round(statistics.median(rates), 1),
            "peak_rss_mb": round(peak_kb / 1024, 1), "games": games * repeats,
            "rates": [round(x, 1) for x in rates]}
     if case.engine == "search":  # warm-up included: the same decisions, a few more of them
         row["ms_per_decision"] = round(1000 * seats[0].seconds / max(1, seats[0].decisions), 2)
+    if case.engine == "python":  # the warm-up's batch left out
+        row["us_overhead_per_decision"] = round(1e6 * statistics.median(overheads[1:]), 1)
+        row["decisions_per_game"] = round(seats[0].decisions / (games * repeats + min(20, games)), 1)
     conn.send(row)
     conn.close()
 

@@ -362,13 +362,17 @@ def bench(
                 f"{r['games']:>7}  {r['rates']}")
         if "ms_per_decision" in r:  # the search cases: the cost of one decision
             text += f"  {r['ms_per_decision']} ms/decision"
+        if "us_overhead_per_decision" in r:  # the py- cases: a Python seat's extra cost
+            text += (f"  +{r['us_overhead_per_decision']} µs/decision from Python "
+                     f"({r['decisions_per_game']} decisions a game)")
         typer.echo(text, err=as_json)
 
     if not as_json:
         typer.echo(f"{'case':26} {'games/s/core':>13} {'peak MB':>8} {'games':>7}  batches (games/s)")
     rows = benchmark.run(case, repeats, scale, on_row=line)
     if as_json:
-        keys = ("case", "games_per_s_per_core", "peak_rss_mb", "games", "ms_per_decision")
+        keys = ("case", "games_per_s_per_core", "peak_rss_mb", "games", "ms_per_decision",
+                "us_overhead_per_decision", "decisions_per_game")
         typer.echo(json.dumps([{k: r[k] for k in keys if k in r} for r in rows]))
 
 
@@ -409,9 +413,23 @@ def configs(as_json: bool = typer.Option(False, "--json", help="Print them as JS
 
 
 @app.command()
-def strategies(as_json: bool = typer.Option(False, "--json", help="Print them as JSON.")) -> None:
-    """List the registered strategies: the decisions each answers and its parameters."""
+def strategies(
+    action: str = typer.Argument("list", help="list (the default), or check SPEC: play SPEC "
+                                              "over every combination of the rules"),
+    spec: str = typer.Argument("", help="with check: the player, e.g. mystrat.py:Cautious(k=2)"),
+    as_json: bool = typer.Option(False, "--json", help="Print them as JSON."),
+    seed: int = typer.Option(0, "--seed", help="with check: the seed of the first game."),
+) -> None:
+    """List the registered strategies: the decisions each answers and its parameters;
+    `strategies check SPEC` tries a player over every combination of the rules
+    (docs/STRATEGIES.md)."""
     import strategies as registry
+
+    if action == "check":
+        _check_strategy(spec, seed, as_json)
+        return
+    if action != "list" or spec:
+        raise InputError(f"strategies: {action!r}: expected list, or check SPEC")
 
     registry.make("first")  # loads the built-ins
     rows = [{"name": name, "about": " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split()),
@@ -425,6 +443,22 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print them as
         params = ", ".join(f"{k}: {t}" for k, t in r["params"].items())
         typer.echo(f"{r['name']:14} {r['about']}\n{'':14} answers: {', '.join(r['decisions'])}"
                    + (f"\n{'':14} parameters: {params}" if params else ""))
+
+
+def _check_strategy(spec: str, seed: int, as_json: bool) -> None:
+    from sim.games import strategy_check
+
+    if not spec:
+        raise InputError("strategies check: expected a player, e.g. mystrat.py:Cautious")
+    outcomes = strategy_check.check(spec, seed)
+    if as_json:
+        typer.echo(json.dumps([{"rules": o.label, "seed": o.seed, "decisions": o.decisions,
+                                "seconds": o.seconds, "problem": o.problem} for o in outcomes]))
+    else:
+        for line in strategy_check.report(outcomes):
+            typer.echo(line)
+    if any(o.problem for o in outcomes):
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -265,6 +265,7 @@ class Game:
         self._board = None
         self._head = ffi.new("int32_t[]", lib.CC_HEAD_INTS)
         self._status = ffi.new("int32_t[]", lib.CC_STATUS_INTS)
+        self._index = ffi.new("int32_t *")  # policy_choice's answer
         self._choices = None
         self._events: list[dict] = []
         self._decision = None
@@ -347,9 +348,9 @@ class Game:
     @property
     def decision(self) -> Decision | None:
         """The decision waiting for the caller, None once the game is over."""
-        status = self._state()
-        key = status[12]  # decisions taken so far name the current one
-        if self._decision_key != key:
+        check(lib.cc_game_status(self._ptr, self._status, lib.CC_STATUS_INTS), "cc_game_status")
+        key = self._status[12]  # decisions taken so far name the current one (read in place:
+        if self._decision_key != key:  # a Python seat asks for it several times a decision)
             self._decision, self._decision_key = self._read_decision(), key
         return self._decision
 
@@ -619,15 +620,18 @@ class Game:
         d = self.decision
         if d is None:
             raise IllegalMove("the game is over")
-        name = getattr(policy, "name", type(policy).__name__)
         if decision is not None and decision is not d and (
-                decision.kind, decision.seat, decision.tile, len(decision.choices)) != (
-                d.kind, d.seat, d.tile, len(d.choices)):
+                decision.kind != d.kind or decision.seat != d.seat or decision.tile != d.tile
+                or len(decision.choices) != len(d.choices)):
+            name = getattr(policy, "name", type(policy).__name__)
             raise ValueError(f"{name}: a built-in policy answers the game's current decision "
                              f"({d.kind} of seat {d.seat}), not a {decision.kind} of seat {decision.seat}")
-        index = ffi.new("int32_t *")
-        check(lib.cc_game_policy_choice(self._ptr, policy_struct(policy, self.rules.messages.edition),
-                                        index), "cc_game_policy_choice", policy=name, decision=d.kind)
+        index = self._index
+        rc = lib.cc_game_policy_choice(self._ptr, policy_struct(policy, self.rules.messages.edition),
+                                       index)
+        if rc < 0:  # named only on failure: this is every Python seat's hot path
+            check(rc, "cc_game_policy_choice", policy=getattr(policy, "name", type(policy).__name__),
+                  decision=d.kind)
         return d.choices[index[0]]
 
     def policy_values(self, greedy) -> list[float]:

@@ -17,8 +17,8 @@ def play(game, players):
     the caller's own, e.g. a script's) or answers with a choice the decision does not
     offer: one line naming the seed, the seat, the player and the decision."""
     view = view_of(game)
-    while game.decision is not None:
-        d = game.decision
+    d = game.decision
+    while d is not None:
         player = players[d.seat]
         try:
             choice = player.choose(view, strategy_decision(d))
@@ -32,6 +32,7 @@ def play(game, players):
         except IllegalMove:
             raise StrategyError(f"{_where(game, d, player)}: answered {_quote(choice)}, which is "
                                 f"not among its {len(d.choices)} choices") from None
+        d = game.decision
     return game
 
 

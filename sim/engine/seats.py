@@ -103,7 +103,9 @@ def policy_struct(policy, edition: str):
     every decision kind it is built in for (the others CC_POL_PYTHON), per edition (the
     overrides name actions by edition). Built once per policy object: a built-in
     policy's parameters cannot change after it is built (strategies.BuiltIn)."""
-    by_edition = _POLICY_STRUCTS.setdefault(policy, {})
+    by_edition = _POLICY_STRUCTS.get(policy)  # a hot path: no weakref made per call
+    if by_edition is None:
+        by_edition = _POLICY_STRUCTS[policy] = {}
     if edition not in by_edition:
         out = ffi.new("cc_seat_policy *")
         for kind in PAUSABLE:
