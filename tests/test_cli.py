@@ -35,6 +35,17 @@ def test_play_seeded_log_is_deterministic():
     assert a.stdout.splitlines()[-1].startswith("end ")
 
 
+def test_play_with_a_picture_prints_the_log_only_when_asked(tmp_path):
+    """A picture asked for is the answer: stdout stays empty unless --log asks for the
+    turn log too (the same log a plain play prints)."""
+    plain = carcsim("play", "--seed", 9)
+    quiet = carcsim("play", "--seed", 9, "--svg", tmp_path / "b.svg", "--html", tmp_path / "g.html")
+    assert quiet.returncode == 0 and quiet.stdout == "", quiet.stderr
+    assert (tmp_path / "b.svg").stat().st_size > 0 and (tmp_path / "g.html").stat().st_size > 0
+    logged = carcsim("play", "--seed", 9, "--svg", tmp_path / "c.svg", "--log")
+    assert logged.returncode == 0 and logged.stdout == plain.stdout and plain.stdout.count("\n") > 50
+
+
 def test_tiles_command_lists_a_set():
     r = carcsim("tiles", "base")
     assert r.returncode == 0 and r.stdout.splitlines()[-1] == "24 tile types, 72 tiles"

@@ -9,6 +9,7 @@ The golden files change only when the drawing changes on purpose; regenerate wit
     carcsim play --script tests/scripts/field_two_cities.toml --svg tests/golden/field_two_cities.svg
 """
 
+import html
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -18,7 +19,11 @@ import pytest
 from browser import console_errors, is_png, needs_chromium, screenshot
 
 from sim.games import render
+from sim.engine.game import Game
+from sim.engine.play import play
+from sim.engine.rules import Rules
 from sim.games.script import load_script, play_script
+from strategies import player
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "tests" / "scripts"
@@ -161,6 +166,49 @@ def test_step_through_page_in_a_headless_browser(expansions, tmp_path):
     turns = page.read_text().count("data-turn=")
     assert any(f"carcsim game ready: {turns} frames" in line for line in console), console
     assert found == {"frames": turns, "sizes": 1, "moved": 0, "clipped": 0}, found
+
+
+def test_step_through_page_keys_every_symbol_its_tiles_show():
+    """The page's key names the tile symbols this game's tiles show, and only those."""
+    base = Game(Rules(players=2), 3, [player("greedy")] * 2)
+    play(base, [player("greedy")] * 2)
+    page = render.step_through_html(base, "t")
+    key = page[page.index("<div id='tile-key'>"):]
+    assert "monastery" in key and "coat of arms" in key and "city" in key
+    assert "Courier" not in key and "town hall" not in key and "river" not in key
+    assert "scoreboard strip" not in key  # no Messages: no strip
+    rules = Rules(players=2, expansions=("messages", "river", "courier", "mayors"))
+    full = Game(rules, 3, [player("greedy")] * 2)
+    play(full, [player("greedy")] * 2)
+    key = render.step_through_html(full, "t").split("<div id='tile-key'>")[1]
+    assert all(w in key for w in ("river", "letter tile of the Courier", "TH: a town hall",
+                                  "scoreboard strip"))
+
+
+@needs_chromium
+def test_step_through_page_opens_the_turn_in_its_address(tmp_path):
+    """#turn=N opens turn N: its label, its log lines under the board, the outline on
+    the tile placed in it (the browser's own DOM after the page's script ran)."""
+    from browser import CHROMIUM
+    from sim.formats.log import event_line
+
+    g = Game(Rules(players=2, expansions=("messages",)), 3, [player("greedy")] * 2)
+    play(g, [player("greedy")] * 2)
+    page = tmp_path / "game.html"
+    page.write_text(render.step_through_html(g, "t"))
+    turn = 7
+    r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                        f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
+                        f"{page.as_uri()}#turn={turn}"], capture_output=True, text=True, timeout=120)
+    dom = r.stdout
+    assert "<span id=\"label\">after turn 7</span>" in dom, dom[-3000:]
+    lines = [event_line(e) for e in g.events if e.get("turn") == turn]
+    log = dom.split('<pre id="log">')[1].split("</pre>")[0]
+    assert log and html.unescape(log).splitlines() == [x for x in lines if x], log
+    _, _, x, y = g.board.tiles()[turn]
+    px, py = render.Frame.of(g).at(x, y)
+    placed = dom.split('id="placed"')[1].split("/>")[0]
+    assert f'x="{round(px)}"' in placed and f'y="{round(py)}"' in placed, placed
 
 
 @needs_chromium

@@ -115,8 +115,10 @@ def play(
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the board to this SVG file."),
     turn: Optional[int] = typer.Option(None, "--turn", help="Draw the board after this turn."),
     page: Optional[Path] = typer.Option(None, "--html", help="Write a step-through page (slider)."),
+    log: bool = typer.Option(False, "--log", help="With --svg or --html, print the turn log too."),
 ) -> None:
-    """Play one game, scripted or seeded, and print its log or JSON result."""
+    """Play one game, scripted or seeded, and print its log or JSON result (with --svg or
+    --html: only the pictures, unless --log or --json)."""
     from sim.tournament.config import check_player, rules_dict
     from sim.formats.log import format_log
     from sim.engine.play import play_seeded
@@ -159,7 +161,10 @@ def play(
         game = play_seeded(rules, seed, seats)
         head = {"seed": seed, "rules": rules_dict(rules), "seats": specs}
     _pictures(game, svg, turn, page, f"carcsim game: {script or f'seed {seed}'}", head.get("seats"))
-    typer.echo(_game_json(game, head) if as_json else format_log(game.events))
+    if as_json:
+        typer.echo(_game_json(game, head))
+    elif log or not (svg or page):  # a picture asked for is the answer: no log unless asked
+        typer.echo(format_log(game.events))
 
 
 @app.command()

@@ -28,6 +28,7 @@ from sim import expansions
 from sim.engine.board import MAX_SEGS
 from sim.engine.deal import FIGURE_KINDS
 from sim.engine.game import Game
+from sim.formats.log import event_line
 from sim.formats.notation import placement_text
 from sim.formats.tiles import Tile
 from sim.engine.view import view_of
@@ -325,30 +326,107 @@ def turns_of(game: Game) -> int:
     return len(game.board) - 1
 
 
+# What the tiles show, for the step-through page's key: (test on a tile type, the key's
+# drawing at the origin of a 28 px square, its words)
+TILE_KEY = (
+    (lambda t: any(s.kind == "city" for s in t.segments),
+     f"<rect width='28' height='28' fill='{FIELD}'/><path d='M0,0 Q14,12 28,0 Z' fill='{CITY}'/>",
+     "city"),
+    (lambda t: any(s.kind == "road" for s in t.segments),
+     f"<rect width='28' height='28' fill='{FIELD}'/><line x1='0' y1='14' x2='28' y2='14' "
+     f"stroke='{ROAD}' stroke-width='4'/>", "road"),
+    (lambda t: any(s.kind == "road" and s.end == "village" for s in t.segments),
+     f"<rect width='28' height='28' fill='{FIELD}'/><line x1='0' y1='14' x2='14' y2='14' "
+     f"stroke='{ROAD}' stroke-width='4'/><rect x='9' y='9' width='10' height='10' fill='#fff' "
+     f"stroke='#555'/>", "small square: a road ends at a village or crossing"),
+    (lambda t: any(s.coats for s in t.segments),
+     "<rect width='28' height='28' fill='#fff'/><path d='M8,8 h12 v7 l-6,6 l-6,-6 Z' "
+     "fill='#1f4aa8'/>", "coat of arms: 2 more points for a completed city (R-BASE-6)"),
+    (lambda t: any(s.kind == "monastery" for s in t.segments),
+     f"<rect width='28' height='28' fill='{FIELD}'/><rect x='5' y='11' width='18' height='14' "
+     f"fill='#eee' stroke='#555'/><path d='M3,11 l11,-9 l11,9 Z' fill='#b22222'/>",
+     "house with a red roof: a monastery"),
+    (lambda t: "~" in t.edges,
+     f"<rect width='28' height='28' fill='{FIELD}'/><line x1='0' y1='14' x2='28' y2='14' "
+     f"stroke='{RIVER}' stroke-width='6'/>", "river"),
+    (lambda t: t.has("letter"),
+     "<rect width='28' height='28' fill='#fff'/><text x='6' y='19' font-size='14'>✉</text>",
+     "✉: a letter tile of the Courier"),
+    (lambda t: t.id == "townhall",
+     "<rect x='2' y='2' width='24' height='24' fill='#888' stroke='#333'/><text x='14' y='18' "
+     "font-size='10' text-anchor='middle' fill='#fff'>TH</text>", "TH: a town hall"),
+)
+
+
+def _tile_key(game: Game) -> str:
+    """The key of the tile symbols this game's tiles show (HTML)."""
+    variants = _variants(game)
+    items = [f"<span class='key'><svg width='28' height='28' viewBox='0 0 28 28'>{drawing}</svg> "
+             f"{html.escape(words)}</span>" for test, drawing, words in TILE_KEY
+             if any(test(v) for v in variants)]
+    items.append("<span class='key'><svg width='28' height='28' viewBox='0 0 28 28'><rect "
+                 "width='26' height='26' x='1' y='1' fill='none' stroke='#e11d48' "
+                 "stroke-width='3'/></svg> the tile placed in the turn shown</span>")
+    if Frame.of(game).strip:
+        items.append("<span class='key'><svg width='28' height='28' viewBox='0 0 28 28'><rect "
+                     "x='2' y='8' width='11' height='12' fill='#555'/><rect x='15' y='8' "
+                     "width='11' height='12' fill='#ddd'/></svg> scoreboard strip: a dark "
+                     "space (every 5th, R-BASE-10) and a plain one</span>")
+    return "<div id='tile-key'><b>Tiles:</b> " + " ".join(items) + "</div>"
+
+
+def _turn_logs(game: Game, n: int) -> list[str]:
+    """The log lines of each turn 0..n (turn 0: the start), as the turn log words them."""
+    logs = [[] for _ in range(n + 1)]
+    for e in game.events:
+        line = event_line(e)
+        if line is not None:
+            logs[min(max(e.get("turn", 0), 0), n)].append(line)
+    return ["\n".join(lines) for lines in logs]
+
+
 def step_through_html(game: Game, title: str, seats: list[str] | None = None) -> str:
     """One self-contained page: the board after every turn, and a slider. The frame
-    and every tile come from the final board; each turn adds only its overlay."""
+    and every tile come from the final board; each turn adds only its overlay. The
+    tile placed in the turn shown is outlined, the turn's log lines are under the
+    board, a key names every symbol, and `#turn=N` in the address opens turn N."""
     n = turns_of(game)
     frame = Frame.of(game)
     overlays = [_overlay(game.replayed(t) if t < n else game, frame,
                          "end of game" if t == n else f"after turn {t}", seats) for t in range(n + 1)]
-    svg = "".join([*_open(frame, game, _variants(game)), *_tiles(game, frame, True),
+    corners = [frame.at(x, y) for _, _, x, y in game.board.tiles()]
+    mark = (f"<rect id='placed' width='{S}' height='{S}' fill='none' stroke='#e11d48' "
+            f"stroke-width='3' pointer-events='none'/>")
+    svg = "".join([*_open(frame, game, _variants(game)), *_tiles(game, frame, True), mark,
                    f"<g id='overlay'>{overlays[-1]}</g></svg>"])
-    data = json.dumps(overlays).replace("</", "<\\/")
+    data = json.dumps({"overlays": overlays, "logs": _turn_logs(game, n),
+                       "corners": [[round(x), round(y)] for x, y in corners]}).replace("</", "<\\/")
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
             f"</title><style>body{{font:14px sans-serif;margin:1.5em}}#board svg{{max-width:100%;"
-            f"height:auto}}</style></head><body><h1>{html.escape(title)}</h1>"
-            f"<p><input id='turn' type='range' min='0' max='{n}' value='{n}' style='width:60%'> "
-            f"<span id='label'></span></p><div id='board'>{svg}</div>"
+            f"height:auto}}#log{{background:#f7f7f7;padding:6px 8px;min-height:3em;white-space:pre-wrap}}"
+            f".key{{display:inline-flex;align-items:center;gap:4px;margin:2px 12px 2px 0}}"
+            f".key svg{{border:1px solid #ddd}}</style></head><body><h1>{html.escape(title)}</h1>"
+            f"<p><input id='turn' type='range' min='0' max='{n}' value='{n}' style='width:60%' "
+            f"aria-label='turn'> <span id='label'></span></p><div id='board'>{svg}</div>"
+            f"<pre id='log'></pre>{_tile_key(game)}"
             f"<script type='application/json' id='frames'>{data}</script><script>"
-            "const frames = JSON.parse(document.getElementById('frames').textContent);"
+            "const data = JSON.parse(document.getElementById('frames').textContent);"
+            "const frames = data.overlays;"
             "const slider = document.getElementById('turn');"
             "const tiles = document.querySelectorAll('#board [data-turn]');"
             "const overlay = document.getElementById('overlay');"
+            "const placed = document.getElementById('placed');"
             "function show(){const t = Number(slider.value);"
             "for (const el of tiles) el.style.display = Number(el.dataset.turn) <= t ? '' : 'none';"
             "overlay.innerHTML = frames[t];"
-            f"document.getElementById('label').textContent = t === {n} ? 'end of game' : 'after turn ' + t;}}"
-            "slider.addEventListener('input', show); show();"
+            "placed.setAttribute('x', data.corners[t][0]); placed.setAttribute('y', data.corners[t][1]);"
+            "document.getElementById('log').textContent = data.logs[t];"
+            f"document.getElementById('label').textContent = t === {n} ? 'end of game' : 'after turn ' + t;"
+            "history.replaceState(null, '', '#turn=' + t);}"
+            "function fromAddress(){const m = /turn=(\\d+)/.exec(location.hash);"
+            f"if (m) slider.value = String(Math.min({n}, Number(m[1])));}}"
+            "slider.addEventListener('input', show);"
+            "window.addEventListener('hashchange', () => {fromAddress(); show();});"
+            "fromAddress(); show();"
             "console.info('carcsim game ready: ' + frames.length + ' frames');"
             "</script></body></html>")
