@@ -46,6 +46,19 @@ def test_play_with_a_picture_prints_the_log_only_when_asked(tmp_path):
     assert logged.returncode == 0 and logged.stdout == plain.stdout and plain.stdout.count("\n") > 50
 
 
+def test_run_ends_with_its_question_answered_and_the_next_step(tmp_path):
+    """First contact: `carcsim run` explains its table's columns, answers the config's
+    question with an interval, and names the command that gives the rest."""
+    r = carcsim("run", "quickstart", "--workers", "0", "--out", tmp_path / "qs", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[-1].startswith(f"next: carcsim report {tmp_path / 'qs'}")
+    assert any(ln.startswith("games: games the player played; win share:") for ln in lines)
+    assert "question: Does greedy beat random?" in r.stdout
+    answer = next(ln for ln in lines if ln.startswith("answer: greedy vs random: win share"))
+    assert "95% interval [0.9" in answer and "estimate 1.000" in answer
+
+
 def test_tiles_command_lists_a_set():
     r = carcsim("tiles", "base")
     assert r.returncode == 0 and r.stdout.splitlines()[-1] == "24 tile types, 72 tiles"

@@ -241,6 +241,28 @@ def _fmt(v, digits=3) -> str:
     return "—" if v is None else f"{v:.{digits}f}"
 
 
+FIRST_ANSWERS = 4  # headline rows `carcsim run` prints at its end
+
+
+def first_answer(rep: dict, question: str = "") -> list[str]:
+    """The end of `carcsim run`: the config's `question` and the first headline answers,
+    each interval first, then the estimate (the whole table: carcsim report)."""
+    lines = [f"question: {question}"] if question else []
+    rows = rep["headline"]
+    for h in rows[:FIRST_ANSWERS]:
+        if h["low"] is None or h["high"] is None:
+            answer = "no interval (see the report)" if h["estimate"] is None else f"{_fmt(h['estimate'])}"
+        elif h["low"] == h["high"]:  # every block gave the same value: no spread to show
+            answer = f"{_fmt(h['estimate'])} in every block (no block differs: no interval)"
+        else:
+            answer = f"95% interval [{_fmt(h['low'])}, {_fmt(h['high'])}], estimate {_fmt(h['estimate'])}"
+        lines.append(f"answer: {h['question']}: {answer} ({h['games']} games, {h['blocks']} blocks"
+                     f"{'; ' + h['label'] if h['label'] else ''})")
+    if len(rows) > FIRST_ANSWERS:
+        lines.append(f"... and {len(rows) - FIRST_ANSWERS} more answers in the report")
+    return lines
+
+
 def render_text(rep: dict) -> str:
     cfg = rep["provenance"]["config"]
     lines = [f"run {cfg['name']}: {rep['provenance']['games_stored']} games in "

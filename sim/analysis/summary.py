@@ -21,6 +21,11 @@ def by_player(players: pl.DataFrame) -> pl.DataFrame:
             .sort("win_share", descending=True))
 
 
+TABLE_NOTE = ("games: games the player played; win share: its share of them won (a tie "
+              "shares the win, R-BASE-9); score: its mean final score; messages: message "
+              "tiles it drew per game (The Messages, 0 otherwise)")
+
+
 def format_table(df: pl.DataFrame) -> str:
     lines = [f"{'player':44} {'games':>7} {'win share':>9} {'score':>7} {'messages':>8}"]
     for r in df.iter_rows(named=True):

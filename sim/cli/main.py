@@ -15,6 +15,9 @@ from sim.errors import InputError
 # typer ships its own click; its UsageError is the public BadParameter's base class
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
+# `carcsim run` answers its question at the end up to this many stored games (the whole
+# report beyond that is `carcsim report`'s, which reads every table)
+FIRST_ANSWER_GAMES = 200_000
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True)
 COMMAND_LIST = "play, run, report, validate, replay, bench, tiles, configs, strategies"
 
@@ -221,9 +224,17 @@ def run(
         typer.echo(f"SPRT: {d['decision']} after {d['blocks']} blocks (LLR {d['llr']:.3f}, bounds "
                    f"{d['lower']:.3f} / {d['upper']:.3f}); the run stops there")
     if not s.interrupted and not quiet:
-        from sim.analysis.summary import by_player, format_table, load
+        from sim.analysis.summary import TABLE_NOTE, by_player, format_table, load
 
-        typer.echo(format_table(by_player(load(s.out, "players"))))
+        players = load(s.out, "players")
+        typer.echo(format_table(by_player(players)))
+        typer.echo(TABLE_NOTE)
+        if players.height // exp.rules.players <= FIRST_ANSWER_GAMES:
+            from sim.analysis.report import build, first_answer
+
+            for line in first_answer(build(s.out), exp.question):
+                typer.echo(line)
+        typer.echo(f"next: carcsim report {s.out}   (every answer with its interval; report.html)")
     if s.interrupted:
         typer.echo("interrupted: finished shards are kept; run the same command to resume",
                    err=True)
