@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from sim.analysis.fmt import digits, fmt_interval
 from browser import console_errors, is_png, needs_chromium, screenshot
 
 from sim.analysis.report import UNIT_NOTE, build, fmt_p
@@ -60,8 +62,9 @@ def test_json_and_html_carry_the_analysis_numbers(run_dir):
                                     page, re.S).group(1))
     assert embedded == rep["headline"]
     table = page[page.index("id='headline-table'"):page.index("</table>", page.index("id='headline-table'"))]
-    for h in rep["headline"]:
-        assert f"<td>{h['estimate']:.3f}</td>" in table and f"<td>{h['low']:.3f}</td>" in table
+    for h in rep["headline"]:  # written to the digits their interval supports
+        est, low, high = fmt_interval(h["estimate"], h["low"], h["high"])
+        assert f"<td>{est}</td><td>{low}</td><td>{high}</td>" in table
     assert UNIT_NOTE in r.stdout and html_text(UNIT_NOTE) in page
     arm = next(a for a in rep["arms"] if a["arm"] == "coverage" and a["edition"] == "c3.1")
     assert next(h for h in rep["headline"] if h["question"].startswith("coverage − meeple_only: win share (c3.1)"))[
@@ -160,3 +163,14 @@ def test_rating_prior_is_an_option_shown_in_the_report(run_dir, tmp_path):
     r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir), "--rating-prior", "-1"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "--rating-prior" in r.stderr
+
+
+def test_numbers_carry_the_digits_their_interval_supports():
+    """One decimal past the first significant digit of the half-width, at most 3."""
+    assert digits(0.596, 0.686) == 3  # ±0.045
+    assert digits(68.0, 136.0) == 0  # ±34 (Elo)
+    assert digits(0.1, 0.5) == 2  # ±0.2
+    assert digits(4.0, 6.0) == 1  # ±1
+    assert digits(None, 1.0) == 3 and digits(0.5, 0.5) == 3  # no interval: the default
+    assert fmt_interval(692.05, 650.0, float("inf"), most=0) == ("692", "650", "+∞")
+    assert fmt_interval(0.6412, 0.5961, 0.6863) == ("0.641", "0.596", "0.686")

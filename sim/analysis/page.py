@@ -8,7 +8,7 @@ import json
 import math
 
 from sim.analysis import figures
-from sim.analysis.fmt import fmt_p
+from sim.analysis.fmt import digits, fmt_p
 
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}
@@ -20,22 +20,32 @@ svg{max-width:100%;height:auto}
 """
 
 
-def _cell(key: str, v) -> str:
+def _cell(key: str, v, places: int = 3) -> str:
     if v is None:
         return "—"
     if key == "p" or key.endswith("_p") or "_p_" in key or key in ("p_adjusted", "p_fdr"):
         return fmt_p(v)
     if isinstance(v, float):
-        return "—" if not math.isfinite(v) else f"{v:.3f}"
+        return "—" if not math.isfinite(v) else f"{v:.{places}f}"
     return str(v)
+
+
+def _places(row: dict, key: str) -> int:
+    """Decimals for `key` of `row`: what the interval beside it supports (`low`/`high`,
+    or `<key>_low`/`<key>_high`), else 3."""
+    stem = key[:-4] if key.endswith("_low") else key[:-5] if key.endswith("_high") else key
+    for lo, hi in ((f"{stem}_low", f"{stem}_high"), ("low", "high")):
+        if lo in row and hi in row:
+            return digits(row[lo], row[hi])
+    return 3
 
 
 def _table(rows: list[dict], cols: list[tuple[str, str]], table_id: str = "") -> str:
     if not rows:
         return "<p class='note'>none</p>"
     head = "".join(f"<th>{html.escape(label)}</th>" for _, label in cols)
-    body = ["<tr>" + "".join(f"<td>{html.escape(_cell(k, r.get(k)))}</td>" for k, _ in cols)
-            + "</tr>" for r in rows]
+    body = ["<tr>" + "".join(f"<td>{html.escape(_cell(k, r.get(k), _places(r, k)))}</td>"
+                             for k, _ in cols) + "</tr>" for r in rows]
     tid = f" id='{table_id}'" if table_id else ""
     return f"<table{tid}><tr>{head}</tr>{''.join(body)}</table>"
 

@@ -18,7 +18,7 @@ import polars as pl
 
 from sim import expansions
 from sim.analysis import balance, forks, stats
-from sim.analysis.fmt import fmt_p
+from sim.analysis.fmt import fmt_interval, fmt_p
 from sim.analysis.summary import load
 from sim.tournament.sequential import block_outcomes
 from sim.expansions.messages import ALL_ACTIONS
@@ -255,7 +255,8 @@ def first_answer(rep: dict, question: str = "") -> list[str]:
         elif h["low"] == h["high"]:  # every block gave the same value: no spread to show
             answer = f"{_fmt(h['estimate'])} in every block (no block differs: no interval)"
         else:
-            answer = f"95% interval [{_fmt(h['low'])}, {_fmt(h['high'])}], estimate {_fmt(h['estimate'])}"
+            est, low, high = fmt_interval(h["estimate"], h["low"], h["high"])
+            answer = f"95% interval [{low}, {high}], estimate {est}"
         lines.append(f"answer: {h['question']}: {answer} ({h['games']} games, {h['blocks']} blocks"
                      f"{'; ' + h['label'] if h['label'] else ''})")
     if len(rows) > FIRST_ANSWERS:
@@ -272,9 +273,9 @@ def render_text(rep: dict) -> str:
              f"{'question':72} {'estimate':>9} {'95% interval':>19} {'games':>7} {'blocks':>6} "
              f"{'p':>8} {'p adj.':>8} {'q (BH)':>8}  family: note"]
     for h in rep["headline"]:
-        interval = ("(none)" if h["low"] is None and h["high"] is None
-                    else f"[{_fmt(h['low'])}, {_fmt(h['high'])}]")
-        lines.append(f"{h['question'][:72]:72} {_fmt(h['estimate']):>9} {interval}".ljust(103)
+        est, low, high = fmt_interval(h["estimate"], h["low"], h["high"])
+        interval = ("(none)" if h["low"] is None and h["high"] is None else f"[{low}, {high}]")
+        lines.append(f"{h['question'][:72]:72} {est:>9} {interval}".ljust(103)
                      + f" {h['games']:>7} {h['blocks']:>6} {fmt_p(h['p']):>8} "
                        f"{fmt_p(h['p_adjusted']):>8} {fmt_p(h.get('p_fdr')):>8}  "
                        f"{h['family']}: {h['label']}")
@@ -284,8 +285,11 @@ def render_text(rep: dict) -> str:
     if ss and ss["blocks_for_1pp"]:
         lines.append(f"blocks for ±1 pp on '{ss['label']}': {ss['blocks_for_1pp']} "
                      f"(±2 pp: {ss['blocks_for_2pp']})")
-    if rep.get("rating_prior") is not None:
-        lines.append(f"ratings: Bradley–Terry, prior {rep['rating_prior']} virtual wins each way "
-                     f"per pair that met")
+    if rep.get("ratings"):
+        lines.append(f"ratings (Bradley–Terry, Elo scale, 95% bootstrap over blocks; prior "
+                     f"{rep['rating_prior']} virtual wins each way per pair that met):")
+        for r in rep["ratings"]:
+            rating, low, high = fmt_interval(r["rating"], r["low"], r["high"], most=0)
+            lines.append(f"  {r['player'][:60]:60} [{low}, {high}], {rating}")
     return "\n".join(lines)
 

@@ -1,6 +1,7 @@
 """The rules a game is played under: player count, expansions and their options.
 
-`Rules` is a frozen value; it goes into every result row with RULESET_VERSION.
+`Rules` is a frozen value; its `ruleset` (each part in play with its version) goes into
+every record.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from sim import expansions as registry
 from sim.errors import InputError
 from sim.expansions.messages import MessagesOptions
 
-RULESET_VERSION = "base-1+messages-1+river-1+courier-1+mayors-1"
 IMPLEMENTED_EXPANSIONS: tuple[str, ...] = registry.NAMES  # sim/expansions/ declares them
 
 
@@ -50,6 +50,12 @@ class Rules:
             raise InputError(f"{where}: expansions: an expansion is listed twice")
         for options in registry.options():
             getattr(self, options.field).validate(f"{where}.{options.field}")
+
+    @property
+    def ruleset(self) -> str:
+        """The parts of the rules in play with their versions, e.g. "base-1+messages-1"
+        (sim/expansions/ `version`): the records' ruleset column."""
+        return "+".join(f"{e.name}-{e.version}" for e in registry.in_play(self.expansions))
 
     @property
     def tile_sets(self) -> tuple[str, ...]:

@@ -63,6 +63,9 @@ class Expansion:
     read_batch: Callable | None = None
     # (every seat's cc_game_result row) -> its state as Game.msg / Game.mm give it
     read_state: Callable | None = None
+    # its rules' version: changes whenever what it plays changes, and goes into the
+    # ruleset of every record it takes part in (Rules.ruleset)
+    version: int = 1
 
 
 # ---------------------------------------------------------------- the C result row

@@ -31,7 +31,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.tournament.config import Experiment
-from sim.engine.rules import RULESET_VERSION
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import MANIFEST, RunError
 from sim.tournament.records import SCHEMA_VERSION, TABLES
@@ -144,7 +143,7 @@ class Sink:
     def _fresh(self) -> dict:
         exp = self.exp
         return {"schema_version": SCHEMA_VERSION, "code_version": code_version(),
-                "ruleset": RULESET_VERSION, "fingerprint": exp.fingerprint(),
+                "ruleset": exp.rules.ruleset, "fingerprint": exp.fingerprint(),
                 "config": exp.canonical(), "config_text": exp.source, "plan": mf.new_plan(exp),
                 "shards": {}, "extended": [], "created": _now()}
 

@@ -24,7 +24,6 @@ from sim import expansions
 from sim.tournament.config import Experiment
 from sim.engine.game import Game, play_batch
 from sim.engine.play import play
-from sim.engine.rules import RULESET_VERSION
 from sim.engine.seats import PAUSABLE, built_in
 from sim.tournament import plan
 from sim.tournament.counterfactual import play_with_branches
@@ -100,7 +99,7 @@ def _batch_group(exp: Experiment, blocks: range, index: int, entry: tuple,
             "block": pa.array(np.arange(blocks.start, blocks.stop, dtype=np.int32)),
             "variant": const(variant, pa.string()), "rotation": const(rotation, pa.int8()),
             "edition": const(edition, pa.string()), "seed": pa.array(seeds, type=pa.int64()),
-            "ruleset": const(RULESET_VERSION, pa.string()),
+            "ruleset": const(exp.rules.ruleset, pa.string()),
             "players": const(exp.rules.players, pa.int8()),
             "expansions": const(",".join(exp.rules.expansions), pa.string()),
             "turns": pa.array(batch["turns"].astype(np.int16)),
@@ -120,7 +119,7 @@ def _one_by_one(exp: Experiment, specs: list[plan.GameSpec]):
                       "player": spec.seats[r["seat"]], **r} for r in cf]
         games.append({"run": exp.name, "game_id": spec.game_id, "block": spec.block,
                       "variant": spec.variant, "rotation": spec.rotation,
-                      "edition": spec.edition, "seed": spec.seed, "ruleset": RULESET_VERSION,
+                      "edition": spec.edition, "seed": spec.seed, "ruleset": exp.rules.ruleset,
                       "players": exp.rules.players, "expansions": ",".join(exp.rules.expansions),
                       "turns": turns, "winners": res["winners"]})
         for p in res["players"]:
