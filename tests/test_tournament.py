@@ -371,3 +371,25 @@ def test_bench_reports_each_case_as_it_finishes():
     assert proc.returncode == 0, err
     assert header.startswith("case") and first.startswith("c-base-2p-random ") and running
     assert rest.startswith("c-all-4p-greedy-events ")
+
+
+def test_a_finished_run_resumes_without_starting_ray(tmp_path):
+    """Issue 25 item 3: nothing left to play, no Ray: with RAY_ADDRESS naming a port
+    nothing listens on, a resume that tried to join would fail; this one plays nothing
+    and succeeds."""
+    import os
+
+    cfg = tmp_path / "small.toml"
+    cfg.write_text(SMALL)
+    out = tmp_path / "out"
+    assert carcsim("run", cfg, "--out", out, "--workers", 0, "--quiet").returncode == 0
+    env = {**os.environ, "RAY_ADDRESS": "127.0.0.1:1"}
+    r = carcsim("run", cfg, "--out", out, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "nothing to play, so no Ray is started" in r.stderr
+    assert "0 shards run, 4 already done" in r.stdout
+    m = json.loads((out / "manifest.json").read_text())
+    (out / "manifest.json").write_text(json.dumps({**m, "fingerprint": "0" * 16}))
+    # no longer this very run: Ray is asked for (and the address fails)
+    r = carcsim("run", cfg, "--out", out, env=env)
+    assert r.returncode == 2 and "no Ray is started" not in r.stderr

@@ -150,6 +150,10 @@ def _run_experiment(exp, out, workers, address, force, progress, max_shards, rep
     if workers == 0 and address:
         raise RunError("--workers 0 plays in this process: it cannot be combined with --address")
     ray_mode = None
+    if workers != 0 and not (force or repair) and _finished(exp, Path(out or exp.out)):
+        say(f"{out or exp.out}: every shard of this run is done: nothing to play, so no Ray "
+            f"is started")
+        workers = 0
     if workers != 0:
         where = "--address" if address else "RAY_ADDRESS"
         try:
@@ -166,6 +170,20 @@ def _run_experiment(exp, out, workers, address, force, progress, max_shards, rep
     finally:
         if ray_mode is not None:
             _ray_disconnect(ray_mode)
+
+
+def _finished(exp: Experiment, out: Path) -> bool:
+    """Whether `out` holds this very run with nothing left to play (every shard done, or
+    the sequential test decided): a resume then needs no Ray. Any doubt says no, and
+    the run goes the usual way (which checks everything)."""
+    if not (out / mf.MANIFEST).is_file():
+        return False
+    try:
+        m = mf.load(out)
+    except (RunError, InputError):
+        return False
+    return m.get("fingerprint") == exp.fingerprint() and (
+        bool(m.get("sprt")) or len(m.get("shards", {})) == m.get("plan", {}).get("shards"))
 
 
 def _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode) -> Summary:
