@@ -174,3 +174,25 @@ def test_numbers_carry_the_digits_their_interval_supports():
     assert digits(None, 1.0) == 3 and digits(0.5, 0.5) == 3  # no interval: the default
     assert fmt_interval(692.05, 650.0, float("inf"), most=0) == ("692", "650", "+∞")
     assert fmt_interval(0.6412, 0.5961, 0.6863) == ("0.641", "0.596", "0.686")
+
+
+def test_every_win_share_says_how_ties_count_and_how_often(tmp_path):
+    """Issue 23 item 2: the tie rule and the run's tie rate beside every win share,
+    the rate counted by hand from the games table."""
+    import polars as pl
+
+    from sim.tournament.run import run_experiment
+
+    cfg = tmp_path / "ties.toml"
+    cfg.write_text("[run]\nname = \"ties\"\nseed = 4\nblocks = 60\n[rules]\nplayers = 2\n"
+                   "[design]\nkind = \"rotations\"\nseats = [\"random\", \"first\"]\n")
+    from sim.tournament.config import load_experiment
+    run_experiment(load_experiment(cfg), tmp_path / "out", workers=0)
+    games = pl.read_parquet(str(tmp_path / "out" / "games" / "*.parquet"))
+    tied = sum(len(w) > 1 for w in games["winners"].to_list())
+    assert tied > 0  # the rate is something to get right
+    rep = build(tmp_path / "out")
+    assert rep["tie_rate"] == pytest.approx(tied / games.height)
+    note = f"a tie shares the win; {100 * tied / games.height:.1f}% of the run's games were ties"
+    shares = [h for h in rep["headline"] if "win share" in h["question"] and h["estimate"] is not None]
+    assert shares and all(note in h["label"] for h in shares)

@@ -78,6 +78,10 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
         | {"config": cfg, "games_stored": games.height, "blocks_stored": blocks,
            "games_planned": manifest["plan"]["games"]}}
     headline = []
+    ties = float((games["winners"].list.len() > 1).mean()) if games.height else 0.0
+    out["tie_rate"] = ties
+    # beside every win share: how ties count, and how often they happened
+    tie_note = f"a tie shares the win; {100 * ties:.1f}% of the run's games were ties"
 
     seat = balance.seat_advantage(games, players)
     test = balance.seat_test(games, players)
@@ -88,9 +92,10 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
         s0 = seat.filter((pl.col("players") == t["players"]) & (pl.col("seat") == 0)).row(0, named=True)
         headline.append(_row(f"seat 0 win share, {t['players']} players", s0["win_share"], s0["low"],
                              s0["high"], s0["games"], s0["blocks"], "seat advantage", t["p"], t["p"],
-                             f"all seats equal: F({t['dof1']}, {t['dof2']}) = {t['F']:.2f} "
-                             f"(Hotelling T² over blocks)" if math.isfinite(t["F"] or math.nan)
-                             else "all seats equal: exact sign test over blocks"))
+                             (f"all seats equal: F({t['dof1']}, {t['dof2']}) = {t['F']:.2f} "
+                              f"(Hotelling T² over blocks)" if math.isfinite(t["F"] or math.nan)
+                              else "all seats equal: exact sign test over blocks")
+                             + f"; {tie_note}"))
 
     pw = balance.pairwise(games, players, expansions.decision_kinds(cfg["rules"]["expansions"]))
     out["pairwise"] = pw.to_dicts()
@@ -108,7 +113,7 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
             elo = (f"Elo {_signed(r['elo'])} [{_signed(r['elo_low'])}, {_signed(r['elo_high'])}]")
             headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", r["win_share"],
                                  r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
-                                 r["p"], r["p_holm"], elo))
+                                 r["p"], r["p_holm"], f"{elo}; {tie_note}"))
 
     convergence_source = None
     if cfg["design"]["kind"] == "variants":
@@ -119,7 +124,7 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                                  r["d_win_share"], r["d_win_share_low"], r["d_win_share_high"],
                                  r["games"], r["blocks"], f"{r['family']} ({r['edition']})",
                                  r["d_win_share_p"], r["d_win_share_p_holm"],
-                                 f"paired by block; Δ score {r['d_score']:+.2f}"))
+                                 f"paired by block; Δ score {r['d_score']:+.2f}; {tie_note}"))
         if arms.height:
             convergence_source = _arm_blocks(games, players, arms.row(0, named=True)["baseline"])
         ref, unit = 0.0, "difference in win share"
