@@ -248,3 +248,29 @@ def test_run_and_replay_json(tmp_path):
     # game 3 is block 1's second rotation: the seats swapped, so seat 0 plays `first`
     legend = svg.read_text()
     assert "seat 0 · first: " in legend and "seat 1 · random: " in legend
+
+
+def test_check_and_bench_say_how_far_they_are():
+    """Issue 26 item 3: `check` reports games done and left on stderr (about 20 lines a
+    run, the last one at the end); `bench` names its cases and an estimate before it
+    starts; the search cases run only with --all."""
+    from sim.cli import bench
+    from sim.games.differential import Summary, progress_lines
+
+    lines = []
+    report = progress_lines(40, lines.append)
+    s = Summary()
+    for _ in range(40):
+        s.games += 1
+        s.decisions += 10
+        report(s)
+    assert len(lines) == 20 and lines[0].startswith("check: 2 / 40 games, 20 decisions")
+    assert lines[-1] == "check: 40 / 40 games, 400 decisions compared, no divergence"
+    r = carcsim("check", "--games", 3)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1].startswith("3 games, 0 divergences")
+    assert r.stderr.splitlines()[-1].startswith("check: 3 / 3 games")
+    standard = bench.standard()
+    assert standard and not any(c.engine == "search" for c in standard)
+    assert any(c.engine == "search" for c in bench.standard(everything=True))
+    assert [c.name for c in bench.standard(["search-6-base-2p"])] == ["search-6-base-2p"]
+    assert bench.estimate_seconds(bench.standard(everything=True), 5) > bench.estimate_seconds(standard, 5) > 0

@@ -210,11 +210,32 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
     conn.close()
 
 
+# Rough seconds a batch of each engine takes here (for the estimate before a bench
+# starts; the cases' batch sizes aim at about this), and a case's fixed cost (its process)
+BATCH_SECONDS = {"search": 4.0, "python": 2.0}
+CASE_SECONDS = 3.0
+
+
+def standard(names: list[str] | None = None, everything: bool = False) -> list[Case]:
+    """The cases a bench runs: the named ones, else the standard ones (the search cases,
+    minutes each, only with `everything`)."""
+    if names:
+        return [c for c in CASES if c.name in names]
+    return [c for c in CASES if everything or c.engine != "search"]
+
+
+def estimate_seconds(cases: list[Case], repeats: int, scale: float = 1.0) -> float:
+    """About how long `run` takes for these cases (warm-up batch included)."""
+    return sum(CASE_SECONDS + (repeats + 1) * scale * BATCH_SECONDS.get(c.engine, 0.6)
+               for c in cases)
+
+
 def run(names: list[str] | None = None, repeats: int = 5, scale: float = 1.0,
-        on_row=None) -> list[dict]:
-    """Run the named cases (all by default); a row per case, each also given to
-    `on_row` as soon as its case finishes."""
-    cases = [c for c in CASES if not names or c.name in names]
+        on_row=None, everything: bool = False) -> list[dict]:
+    """Run the named cases (the standard ones by default, every one with
+    `everything`); a row per case, each also given to `on_row` as soon as its case
+    finishes."""
+    cases = standard(names, everything)
     ctx = multiprocessing.get_context("spawn")
     rows = []
     for case in cases:

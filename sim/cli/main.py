@@ -365,8 +365,10 @@ def bench(
     case: Optional[list[str]] = typer.Option(None, "--case", help="Run only this case (repeatable)."),
     repeats: int = typer.Option(5, "--repeats", min=1, help="Batches per case; the median is reported."),
     scale: float = typer.Option(1.0, "--scale", min=0.001, help="Multiply every case's batch size."),
+    everything: bool = typer.Option(False, "--all", help="Also the search cases (minutes each)."),
 ) -> None:
-    """Games per second per core and peak memory for the standard cases."""
+    """Games per second per core and peak memory for the standard cases (--all: the
+    search cases too; --case: only those named)."""
     from sim.cli import bench as benchmark
 
     known = [c.name for c in benchmark.CASES]
@@ -383,9 +385,22 @@ def bench(
                      f"({r['decisions_per_game']} decisions a game)")
         typer.echo(text, err=as_json)
 
+    chosen = benchmark.standard(case, everything)
+    typer.echo(f"bench: {len(chosen)} cases, about {_minutes(benchmark.estimate_seconds(chosen, repeats, scale))}"
+               + ("" if case or everything else " (the search cases too: --all)"), err=True)
+    done = [0]
+
+    def row(r):
+        done[0] += 1
+        line(r)
+        left = chosen[done[0]:]
+        if left:
+            typer.echo(f"bench: {done[0]} of {len(chosen)} cases done, about "
+                       f"{_minutes(benchmark.estimate_seconds(left, repeats, scale))} left", err=True)
+
     if not as_json:
         typer.echo(f"{'case':26} {'games/s/core':>13} {'peak MB':>8} {'games':>7}  batches (games/s)")
-    rows = benchmark.run(case, repeats, scale, on_row=line)
+    rows = benchmark.run(case, repeats, scale, on_row=row, everything=everything)
     if as_json:
         keys = ("case", "games_per_s_per_core", "peak_rss_mb", "games", "ms_per_decision",
                 "us_overhead_per_decision", "decisions_per_game")
@@ -461,6 +476,10 @@ def strategies(
                    + (f"\n{'':14} parameters: {params}" if params else ""))
 
 
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+
 def _check_strategy(spec: str, seed: int, as_json: bool) -> None:
     from sim.games import strategy_check
 
@@ -497,7 +516,8 @@ def check(
     from sim.games import differential
 
     summary = differential.run_check(games, expansions, players, edition, zmg, strategies, seed,
-                                     out, script, typer.echo)
+                                     out, script, typer.echo,
+                                     progress=lambda line: typer.echo(line, err=True))
     return 0 if summary.divergence is None else 1
 
 

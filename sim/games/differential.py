@@ -457,8 +457,9 @@ def plan(games: int, expansions=None, players=None, editions=("c3.1",), strategi
         yield Rules(players=n, expansions=exp, messages=options), seed + i, seats
 
 
-def check_many(games) -> Summary:
-    """Check every (rules, seed, strategies) of `games`; stops at the first divergence."""
+def check_many(games, progress=None) -> Summary:
+    """Check every (rules, seed, strategies) of `games`; stops at the first divergence.
+    `progress(summary)` is called after each game."""
     summary = Summary()
     for rules, seed, seats in games:
         compared, div = check_game(rules, seed, seats)
@@ -467,7 +468,29 @@ def check_many(games) -> Summary:
         if div is not None:
             summary.divergence = div
             break
+        if progress is not None:
+            progress(summary)
     return summary
+
+
+def progress_lines(total: int, say, every: int | None = None):
+    """A `check_many` progress callback: a line to `say` every `every` games (about 20
+    lines a run): games done and left, decisions compared, and the time left at the
+    rate so far."""
+    import time
+
+    every = every or max(1, total // 20)
+    start = time.monotonic()
+
+    def report(summary: Summary) -> None:
+        if summary.games % every and summary.games != total:
+            return
+        rate = summary.games / max(1e-9, time.monotonic() - start)
+        left = (total - summary.games) / rate if rate else 0.0
+        say(f"check: {summary.games} / {total} games, {summary.decisions:,} decisions compared, "
+            f"no divergence" + (f"; about {left:.0f} s left" if summary.games < total else ""))
+
+    return report
 
 
 def _parse_options(games, expansions, players, edition, strategies) -> dict:
@@ -497,9 +520,11 @@ def _parse_options(games, expansions, players, edition, strategies) -> dict:
     return {"expansions": exp, "players": seats, "editions": editions[edition], "strategies": specs}
 
 
-def run_check(games, expansions, players, edition, zmg, strategies, seed, out, script, echo) -> Summary:
+def run_check(games, expansions, players, edition, zmg, strategies, seed, out, script, echo,
+              progress=None) -> Summary:
     """The `carcsim check` command: check games or one script, print the outcome and,
-    at a divergence, write its scripted game to `out`."""
+    at a divergence, write its scripted game to `out`; `progress` (a line printer, e.g.
+    to stderr) hears how far the check is."""
     if script is not None:
         compared, div = check_script(script)
         summary = Summary(games=1, decisions=compared, divergence=div)
@@ -507,7 +532,8 @@ def run_check(games, expansions, players, edition, zmg, strategies, seed, out, s
         options = _parse_options(games, expansions, players, edition, strategies)
         if not Path(out).is_dir():
             raise InputError(f"--out {out}: expected an existing directory")
-        summary = check_many(plan(games, seed=seed, zmg=zmg, **options))
+        summary = check_many(plan(games, seed=seed, zmg=zmg, **options),
+                             progress_lines(games, progress or (lambda line: None)))
     div = summary.divergence
     if div is not None:
         echo(div.report())
