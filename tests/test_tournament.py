@@ -348,7 +348,7 @@ def test_progress_lines_without_a_terminal(tmp_path, capsys, monkeypatch):
     lines = captured.err.strip().splitlines()
     assert captured.out == "" and len(lines) >= 2
     import re
-    pattern = (r"progress: [\d,]+ / 800 games \([\d.]+%\), \d+ games/s, ETA \d+ s; win share "
+    pattern = (r"progress: [\d,]+ / 800 games \([\d.]+%\), \d+ games/s, ETA (\?|\d+ (s|min)); win share "
                r"greedy [01]\.\d{3}, random [01]\.\d{3}; SPRT LLR -?\d+\.\d{3} in \[-2\.944, 2\.944\], "
                r"(continue at|H1 after) \d+ blocks")
     played = [ln for ln in lines if not ln.startswith("progress: 0 /")]  # (before a shard)
@@ -357,6 +357,28 @@ def test_progress_lines_without_a_terminal(tmp_path, capsys, monkeypatch):
     assert f"SPRT LLR {31 * math.log(1.1):.3f}" in lines[-1]  # the decision's LLR
     assert lines[-1].endswith("H1 after 31 blocks")  # and the decision itself
     assert "win share greedy 1.000, random 0.000" in lines[-1]  # greedy won every game
+
+
+def test_progress_rate_starts_when_the_first_shard_arrives(monkeypatch):
+    """Issue 26 item 3: the workers' start is no part of the rate: 10 s before the first
+    shard, then 2 shards of 100 games 1 s apart give 100 games/s (not 200 / 12 s), and
+    the ETA of the 700 games left is 7 s."""
+    import pyarrow as pa
+
+    from sim.tournament import run as run_module
+
+    clock = [0.0]
+    monkeypatch.setattr(run_module.time, "perf_counter", lambda: clock[0])
+    bar = run_module._Progress(total=900, done=0, enabled=False)
+    shard = {"games": pa.table({"game_id": list(range(100))}),
+             "players": pa.table({"player": ["a", "b"] * 100, "win_share": [1.0, 0.0] * 100})}
+    clock[0] = 10.0
+    bar.advance(shard)
+    assert bar.rate() == 0.0 and bar.eta() == "?"  # one shard: no rate yet
+    clock[0] = 11.0
+    bar.advance(shard)
+    assert bar.rate() == pytest.approx(100.0) and bar.eta() == "7 s"
+    assert bar.shares() == "a 1.000, b 0.000"
 
 
 def test_bench_reports_each_case_as_it_finishes():

@@ -58,6 +58,9 @@ class _Progress:
     def __init__(self, total: int, done: int, enabled: bool, stop=None):
         self.total, self.done, self.stop = total, done, stop
         self.games, self.start = 0, time.perf_counter()
+        # the rate is measured from the first shard's arrival: the workers' start (Ray's,
+        # the first imports) is no part of how fast games are played
+        self.first_at, self.first_games = None, 0
         self.wins: dict[str, list[float]] = {}
         self.bar = self.thread = None
         self.lock = threading.Lock()
@@ -66,12 +69,13 @@ class _Progress:
             return
         if sys.stderr.isatty():
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeRemainingColumn)
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
             self.bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[rate]:>8.0f} games/s"),
-                                TimeRemainingColumn(), console=Console(stderr=True))
-            self.task = self.bar.add_task("run", total=total, completed=done, rate=0.0)
+                                TextColumn("{task.fields[rate]:>8.0f} games/s ETA {task.fields[eta]}"
+                                           " {task.fields[shares]}"),
+                                console=Console(stderr=True))
+            self.task = self.bar.add_task("run", total=total, completed=done, rate=0.0, eta="?",
+                                          shares="")
             self.bar.start()
         else:
             self.thread = threading.Thread(target=self._lines, daemon=True)
@@ -83,21 +87,36 @@ class _Progress:
             [("win_share", "sum"), ("win_share", "count")]).to_pylist()
         with self.lock:
             self.games += tables["games"].num_rows
+            if self.first_at is None:
+                self.first_at, self.first_games = time.perf_counter(), self.games
             for row in shares:
                 w = self.wins.setdefault(row["player"], [0.0, 0])
                 w[0] += row["win_share_sum"]
                 w[1] += row["win_share_count"]
         if self.bar is not None:
-            self.bar.update(self.task, advance=tables["games"].num_rows, rate=self.rate())
+            self.bar.update(self.task, advance=tables["games"].num_rows, rate=self.rate(),
+                            eta=self.eta(), shares=self.shares())
 
     def rate(self) -> float:
-        return self.games / max(1e-9, time.perf_counter() - self.start)
+        """Games a second since the first shard arrived (0 until a second one has)."""
+        if self.first_at is None:
+            return 0.0
+        played = self.games - self.first_games
+        return played / max(1e-9, time.perf_counter() - self.first_at) if played else 0.0
+
+    def eta(self) -> str:
+        rate = self.rate()
+        if rate <= 0:
+            return "?"
+        left = (self.total - self.done - self.games) / rate
+        return f"{left:.0f} s" if left < 90 else f"{left / 60:.0f} min"
+
+    def shares(self) -> str:
+        return ", ".join(f"{spec} {w / n:.3f}" for spec, (w, n) in sorted(self.wins.items()))
 
     def line(self) -> str:
         with self.lock:
-            done, rate = self.done + self.games, self.rate()
-            shares = ", ".join(f"{spec} {w / n:.3f}" for spec, (w, n) in sorted(self.wins.items()))
-        eta = f"{(self.total - done) / rate:.0f} s" if rate > 0 else "?"
+            done, rate, eta, shares = self.done + self.games, self.rate(), self.eta(), self.shares()
         text = (f"progress: {done:,} / {self.total:,} games ({100 * done / self.total:.1f}%), "
                 f"{rate:.0f} games/s, ETA {eta}")
         if shares:
