@@ -118,33 +118,68 @@ def test_resume_after_a_stop_gives_the_same_rows(tmp_path):
     assert same(tables(tmp_path / "whole"), tables(tmp_path / "part"))
 
 
+GATE = """
+import json
+import time
+from pathlib import Path
+
+from strategies import make
+
+
+class Gate:
+    \"\"\"greedy; while the file `hold` exists it slows every decision down (5 ms: no
+    run of these 240 games ends before the sink's first save of a shard, one second
+    in) and, once the run's manifest lists a finished shard, it waits: the run is
+    still going when the test interrupts it\"\"\"
+
+    def __init__(self, hold="", manifest=""):
+        self.hold, self.manifest = Path(hold), Path(manifest)
+        self.greedy = make("greedy")
+
+    def _listed(self):
+        try:
+            return bool(json.loads(self.manifest.read_text()).get("shards"))
+        except (OSError, ValueError):
+            return False
+
+    def choose(self, view, decision, rng):
+        if self.hold.exists():
+            time.sleep(0.005)
+        while self.hold.exists() and self._listed():
+            time.sleep(0.01)
+        return self.greedy.choose(view, decision, rng)
+"""
+
+
 def test_driver_interrupted_then_resumed(tmp_path):
     """SIGINT to a running `carcsim run` keeps finished shards; rerunning completes the
-    same rows as an uninterrupted run."""
-    # long enough that the first manifest save with shards (sink.py SAVE_EVERY, 1 s after
-    # the run's first save) comes well before the end: with events = true (every game
-    # keeps its events, C games one at a time) these 180 shards of 12 games took 5.3 s
-    # on a shared, loaded machine (120 blocks took 1.9 s: too close to 1 s when idle)
-    text = (SMALL.replace("blocks = 12", "blocks = 360").replace("shard_blocks = 3", "shard_blocks = 2")
-            .replace("seed = 7", "seed = 7\nevents = true"))
+    same rows as an uninterrupted run. One seat is a strategy file that holds the run
+    once a shard is listed, until the test lets go: the run is still going when the
+    signal comes, however fast or slow the machine."""
+    out = tmp_path / "run"
+    hold = tmp_path / "hold"
+    (tmp_path / "gate.py").write_text(GATE)
+    gate = f'{tmp_path / "gate.py"}:Gate(hold=\\"{hold}\\",manifest=\\"{out / "manifest.json"}\\")'
+    text = (SMALL.replace("blocks = 12", "blocks = 60").replace("shard_blocks = 3", "shard_blocks = 2")
+            .replace('opponents = ["greedy"]', f'opponents = ["{gate}"]'))
     cfg = tmp_path / "c.toml"
     cfg.write_text(text)
-    out = tmp_path / "run"
+    hold.touch()
     proc = subprocess.Popen([sys.executable, "-m", "sim", "run", str(cfg), "--out", str(out),
                              "--workers", "0", "--quiet"], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     manifest = out / "manifest.json"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if manifest.exists() and json.loads(manifest.read_text()).get("shards"):
+    while proc.poll() is None:  # the gate holds the run once a shard is listed
+        if manifest.exists() and json.loads(manifest.read_text() or "{}").get("shards"):
             break
         time.sleep(0.05)
-    assert proc.poll() is None, "the run ended before it could be interrupted"
+    assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     done = json.loads(manifest.read_text())["shards"]
-    assert 0 < len(done) < 180
+    assert 0 < len(done) < 30
+    hold.unlink()
     r = carcsim("run", cfg, "--out", out, "--workers", "0", "--quiet")
     assert r.returncode == 0, r.stderr
     assert f"{len(done)} already done" in r.stdout
