@@ -53,19 +53,22 @@ def _check_targets(**targets: Optional[Path]) -> None:
             raise InputError(f"--{option} {path}: directory {parent} does not exist")
         if path.is_dir():
             raise InputError(f"--{option} {path}: is a directory: expected a file name")
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            from sim.safe_files import kind
+
+            # replacing it would destroy a device (/dev/null), a FIFO or a link
+            raise InputError(f"--{option} {path}: is {kind(path.lstat())}: expected a regular "
+                             f"file to replace, or a new name")
         if not os.access(parent, os.W_OK):
             raise InputError(f"--{option} {path}: directory {parent} is not writable")
 
 
 def _write(path: Path, text: str, option: str) -> None:
-    """Write through a temporary file and a rename: the target is whole or untouched."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_text(text)
-        tmp.replace(path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise InputError(f"--{option} {path}: cannot write: {e.strerror}") from None
+    """Write through a temporary file and a rename (sim/safe_files.py): the target is
+    whole or untouched, and never anything but a regular file."""
+    from sim.safe_files import write_file
+
+    write_file(path, text, f"--{option} {path}")
 
 
 def _picture_options(svg: Optional[Path], turn: Optional[int], page: Optional[Path]) -> None:
@@ -238,15 +241,17 @@ def report(
 ) -> None:
     """Answers with error bars: a terminal summary and one self-contained HTML file."""
     from sim.analysis.report import build, render_html, render_text
+    from sim.safe_files import write_file
 
+    if html_path is not None and not as_json:
+        _check_targets(html=html_path)
     rep = build(run_dir) if rating_prior is None else build(run_dir, rating_prior)
     if as_json:
         typer.echo(json.dumps(rep["headline"]))
         return
     target = html_path or Path(run_dir) / "report.html"
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(render_html(rep))
-    tmp.replace(target)
+    # RUN_DIR/report.html and its .tmp are reached without links, like the run's files
+    write_file(target, render_html(rep), f"--html {target}" if html_path else target)
     typer.echo(render_text(rep))
     typer.echo(f"report: {target}")
 

@@ -20,6 +20,7 @@ import psutil
 import pytest
 from test_tournament import SMALL, same, small, tables
 
+from sim import safe_files
 from sim.tournament import sink as sink_module
 from sim.tournament.manifest import RunError
 from sim.tournament.run import run_experiment
@@ -80,7 +81,7 @@ def test_a_read_only_directory_is_one_line(cfg, tmp_path, monkeypatch):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))
 
     exp = small(tmp_path)
-    monkeypatch.setattr(Path, "write_text", refuse)
+    monkeypatch.setattr(safe_files, "_exclusive", refuse)  # every new file of the run
     with pytest.raises(RunError, match=r"manifest.json: cannot write: Read-only file system"):
         run_experiment(exp, tmp_path / "ro", workers=0)
     assert not (tmp_path / "ro").exists()  # nothing half-written: not even the directory

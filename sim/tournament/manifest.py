@@ -26,10 +26,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import stat
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from sim import safe_files
 from sim.config import Experiment
 from sim.errors import InputError
 from sim.tournament import plan
@@ -144,8 +146,11 @@ def _is_int(v) -> bool:
 def load(run_dir: str | Path) -> dict:
     """The manifest of `run_dir`, its structure checked. RunError (one line) otherwise."""
     path = Path(run_dir) / MANIFEST
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise RunError(f"{run_dir}: no {MANIFEST}: not a carcsim run directory")
+    if not _regular(path):
+        raise RunError(f"{path}: is {safe_files.kind(path.lstat())}: expected the run's "
+                       f"manifest, a regular file")
     try:
         raw = path.read_bytes()
     except OSError as e:
@@ -215,11 +220,35 @@ def _check_shards(path: Path, p: dict, shards: dict) -> None:
 
 
 def sha256(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
+        return sha256_of(f)
+
+
+def sha256_of(f) -> str:
+    h = hashlib.sha256()
+    for chunk in iter(lambda: f.read(1 << 20), b""):
+        h.update(chunk)
     return h.hexdigest()
+
+
+def _regular(path: Path) -> bool:
+    """A regular file itself, not a link to one (a link's target is outside the run)."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except FileNotFoundError:
+        return False
+
+
+def check_folder(folder: Path) -> bool:
+    """Whether the table folder exists; RunError when something else is in its place."""
+    try:
+        st = folder.lstat()
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISDIR(st.st_mode):
+        raise RunError(f"{folder}: is {safe_files.kind(st)}: expected a directory (carcsim does "
+                       f"not follow links inside a run)")
+    return True
 
 
 def check_files(run_dir: str | Path, m: dict) -> tuple[dict[int, str], list[Path], list[Path]]:
@@ -234,7 +263,7 @@ def check_files(run_dir: str | Path, m: dict) -> tuple[dict[int, str], list[Path
     for key, entry in shards.items():
         for name, f in entry["files"].items():
             path = shard_file(run_dir, name, int(key))
-            if not path.is_file():
+            if not check_folder(path.parent) or not _regular(path):
                 why = "is missing"
             elif path.stat().st_size == 0:
                 why = "is empty"
@@ -247,13 +276,13 @@ def check_files(run_dir: str | Path, m: dict) -> tuple[dict[int, str], list[Path
     unknown, leftover = [], []
     for name in TABLES:
         folder = run_dir / name
-        if not folder.is_dir():
+        if not check_folder(folder):
             continue
         for path in sorted(folder.iterdir()):
             match = SHARD_FILE.fullmatch(path.name)
-            if path.name.endswith(".tmp") and path.is_file():
+            if path.name.endswith(".tmp") and _regular(path):
                 leftover.append(path)
-            elif match and path.is_file() and name in p["tables"] and int(match[1]) < p["shards"]:
+            elif match and _regular(path) and name in p["tables"] and int(match[1]) < p["shards"]:
                 if str(int(match[1])) not in shards:
                     leftover.append(path)
             else:
