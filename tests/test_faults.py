@@ -374,8 +374,9 @@ def test_a_write_failure_mid_run_with_ray_is_one_line(cfg, tmp_path):
     out.mkdir()
     (out / "games").write_text("not a folder")
     r = carcsim("run", cfg, "--out", out, "--workers", 1, "--quiet")
-    assert one_line(r) == f"carcsim: {out / 'games'}: cannot create: File exists"
-    assert json.loads((out / "manifest.json").read_text())["shards"] == {}
+    assert one_line(r) == (f"carcsim: {out / 'games'}: is a regular file: expected a directory "
+                           f"(carcsim does not follow links inside a run)")
+    assert not (out / "manifest.json").exists()  # refused before anything was written
 
 
 def test_a_local_ray_that_cannot_start_is_one_line(cfg, tmp_path):

@@ -168,3 +168,98 @@ def test_report_html_refuses_a_fifo_and_replaces_a_regular_file(run, tmp_path, m
     # replaced by a rename (a new inode), not rewritten in place
     assert target.read_text().startswith("<!doctype html>") and target.stat().st_ino != old_inode
     assert not (tmp_path / "r.html.tmp").exists()
+
+
+# --- one run per directory (issue 27 item 2) ------------------------------------------
+
+
+def test_two_runs_at_once_one_refuses_ten_times_of_ten(tmp_path, monkeypatch):
+    """Two runs start together into one directory. The one that gets in is held inside its
+    first shard until the other has ended, so they truly overlap whatever the timing; the
+    other must have refused, naming the holder. Without a lock both get into a shard."""
+    import socket
+    import threading
+
+    from sim.tournament import run as run_module
+
+    exp = small(tmp_path)
+    real = run_module.run_shard
+    for trial in range(10):
+        out = tmp_path / f"r{trial}"
+        state = threading.Condition()
+        inside, ended, gate = [0], [], threading.Event()
+
+        def shard(exp_, blocks):
+            with state:
+                inside[0] += 1
+                state.notify_all()
+            gate.wait()
+            return real(exp_, blocks)
+
+        def one_run(start):
+            start.wait()
+            try:
+                run_experiment(exp, out, workers=0, max_shards=1)
+                result = "ok"
+            except RunError as e:
+                result = e
+            with state:
+                ended.append(result)
+                state.notify_all()
+
+        monkeypatch.setattr(run_module, "run_shard", shard)
+        start = threading.Barrier(2)
+        threads = [threading.Thread(target=one_run, args=(start,)) for _ in range(2)]
+        for t in threads:
+            t.start()
+        try:
+            with state:  # event-driven: one run ended, or (no lock) both are playing
+                state.wait_for(lambda: ended or inside[0] >= 2)
+                assert inside[0] <= 1, f"trial {trial}: both runs played"
+        finally:
+            gate.set()  # a failing trial lets its runs end too
+            for t in threads:
+                t.join()
+        refused = [r for r in ended if r != "ok"]
+        assert len(refused) == 1 and ended.count("ok") == 1, (trial, ended)
+        assert (f"{out}: another carcsim run (pid {os.getpid()} on {socket.gethostname()}) "
+                f"is writing here") in str(refused[0])
+
+
+def test_a_second_run_is_one_line_naming_the_holder(tmp_path):
+    import fcntl
+
+    from test_faults import carcsim, one_line
+
+    cfg = tmp_path / "small.toml"
+    small(tmp_path)  # writes small.toml
+    out = tmp_path / "R"
+    out.mkdir()
+    with open(out / "run.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.write(json.dumps({"pid": 4242, "host": "elsewhere"}))
+        f.flush()
+        line = one_line(carcsim("run", cfg, "--out", out, "--workers", 0, "--quiet"))
+    assert line == (f"carcsim: {out}: another carcsim run (pid 4242 on elsewhere) is writing "
+                    f"here: wait for it to end, or give another --out")
+    assert sorted(p.name for p in out.iterdir()) == ["run.lock"]  # nothing else was written
+
+
+def test_the_lock_of_a_dead_run_is_taken_over(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "R"
+    out.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, sys\nf = open(sys.argv[1], 'w')\n"
+         "fcntl.flock(f, fcntl.LOCK_EX)\nf.write('{\"pid\": 1, \"host\": \"gone\"}')\nf.flush()\n"
+         "print('held', flush=True)\nsys.stdin.read()", str(out / "run.lock")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline() == "held\n"  # the dead run held the lock
+    holder.send_signal(signal.SIGKILL)
+    holder.wait()
+    s = run_experiment(small(tmp_path), out, workers=0)
+    assert s.shards_run == 4
+    assert json.loads((out / "run.lock").read_text())["pid"] == os.getpid()

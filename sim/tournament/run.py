@@ -26,6 +26,7 @@ from pathlib import Path
 
 from sim.config import Experiment
 from sim.tournament import manifest as mf
+from sim.tournament.lock import RunLock
 from sim.tournament.manifest import RunError
 from sim.tournament.sink import Sink, _say, check_target
 from sim.tournament.worker import run_shard
@@ -131,6 +132,16 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     check_target(Path(out or exp.out), force or repair)  # cheap refusals before Ray starts
     if workers == 0 and address:
         raise RunError("--workers 0 plays in this process: it cannot be combined with --address")
+    # one run per directory (lock.py): into an existing directory a second run is refused
+    # before Ray starts; a new directory is made, and locked, once Ray is reached
+    with RunLock(Path(out or exp.out)) as lock:
+        lock.acquire(create=False)
+        return _locked(exp, out, workers, address, force, progress, max_shards, repair,
+                       connect_timeout, say, lock)
+
+
+def _locked(exp, out, workers, address, force, progress, max_shards, repair, connect_timeout,
+            say, lock) -> Summary:
     ray_mode = None
     if workers != 0:
         where = "--address" if address else "RAY_ADDRESS"
@@ -144,6 +155,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
                 pass
             raise
     try:
+        lock.acquire(create=True)
         return _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode)
     finally:
         if ray_mode is not None:
