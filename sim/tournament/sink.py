@@ -252,6 +252,10 @@ class Sink:
     def save(self) -> None:
         """Move the finished shards' files into place, then record them: a reader (report
         during a run) sees a shard file only once it is about to be recorded."""
+        try:  # never write a manifest that carcsim itself would refuse to read
+            mf.check(self.out / MANIFEST, self.manifest)
+        except RunError as e:
+            raise RunError(f"refusing to write a manifest carcsim would refuse (a bug): {e}") from None
         for folder, tmp, name, shown in self._pending:
             sf.rename_at(folder, tmp, name, shown, RunError)
         self._pending = []
