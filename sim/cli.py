@@ -63,6 +63,12 @@ def _check_targets(**targets: Optional[Path]) -> None:
             raise InputError(f"--{option} {path}: directory {parent} is not writable")
 
 
+def _check_out(out: Optional[str]) -> None:
+    """`--out ''` is refused: as a path it means the working directory, surely not meant."""
+    if out is not None and not out.strip():
+        raise InputError(f"--out {out!r}: expected a directory name")
+
+
 def _write(path: Path, text: str, option: str) -> None:
     """Write through a temporary file and a rename (sim/safe_files.py): the target is
     whole or untouched, and never anything but a regular file."""
@@ -143,6 +149,9 @@ def play(
         from sim.messages import MessagesOptions
 
         seed = 0 if seed is None else seed
+        if players is not None and not players.strip():  # not a silent random,random
+            raise InputError("--players '': expected comma-separated strategies, one per seat, "
+                             "e.g. 'greedy,random'")
         try:
             specs = [p.strip() for p in split_top(players or "random,random", ",")]
         except InputError as e:
@@ -169,7 +178,7 @@ def play(
 def run(
     config: str = typer.Argument(..., help="Experiment config: a TOML file, or the name of a "
                                            "shipped config (carcsim configs)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Output directory (default: run.out)."),
+    out: Optional[str] = typer.Option(None, "--out", help="Output directory (default: run.out)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=0,
                                           help="CPUs of the local Ray (default all); on a joined cluster, "
                                                "shards in flight at most; 0 = in this process."),
@@ -188,6 +197,7 @@ def run(
     in the output directory."""
     if force and repair:
         raise InputError("--force starts over, --repair keeps the verified shards: give one")
+    _check_out(out)
     try:
         from sim.config import load_experiment
         from sim.tournament.run import run_experiment
@@ -442,12 +452,13 @@ def check(
                                    help="Comma-separated strategies, cycled over the seats "
                                         "(default: the built-in mix of sim/differential.py)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first game; the next ones count up."),
-    out: Path = typer.Option(Path("."), "--out", help="Directory for a divergence's scripted game."),
+    out: str = typer.Option(".", "--out", help="Directory for a divergence's scripted game."),
     script: Optional[Path] = typer.Option(None, "--script", help="Check one scripted game instead."),
 ) -> int:
     """Play games in the production and the reference engine, comparing every decision."""
     from sim import differential
 
+    _check_out(out)
     summary = differential.run_check(games, expansions, players, edition, zmg, strategies, seed,
                                      out, script, typer.echo)
     return 0 if summary.divergence is None else 1

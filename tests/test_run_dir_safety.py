@@ -263,3 +263,47 @@ def test_the_lock_of_a_dead_run_is_taken_over(tmp_path):
     s = run_experiment(small(tmp_path), out, workers=0)
     assert s.shards_run == 4
     assert json.loads((out / "run.lock").read_text())["pid"] == os.getpid()
+
+
+# --- a read-only directory (issue 27 item 5) -------------------------------------------
+
+
+@pytest.fixture
+def read_only(monkeypatch):
+    """Every creation or write fails with EROFS, as on a read-only mount (root ignores
+    file modes, so the file system's refusal is injected at the calls carcsim makes)."""
+    import errno
+
+    real_open = os.open
+
+    def refuse(*a, **k):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    def open_(path, flags, *a, **k):
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            refuse()
+        return real_open(path, flags, *a, **k)
+
+    monkeypatch.setattr(os, "open", open_)
+    monkeypatch.setattr(os, "mkdir", refuse)
+
+
+def test_report_html_on_a_read_only_directory_is_one_line(run, read_only, monkeypatch, capsys):
+    assert_one_line(*run_main(["report", run], monkeypatch, capsys),
+                    f"{run}/report.html: cannot write: Read-only file system")
+    assert not (run / "report.html.tmp").exists() and not (run / "report.html").exists()
+
+
+@pytest.mark.parametrize("finished_run", [True, False])
+def test_a_resume_on_a_read_only_directory_is_one_line(run, finished_run, read_only,
+                                                       monkeypatch, capsys):
+    if not finished_run:
+        m = json.loads((run / "manifest.json").read_text())
+        del m["shards"]["3"]
+        (run / "manifest.json").write_bytes(json.dumps(m).encode())  # (builtin open: allowed)
+    before = snapshot(run)
+    small(run.parent)
+    assert_one_line(*run_main(["run", run.parent / "small.toml", "--out", run, "--workers", "0",
+                               "--quiet"], monkeypatch, capsys),
+                    f"{run}/run.lock: cannot open the run's lock file: Read-only file system")
+    assert snapshot(run) == before

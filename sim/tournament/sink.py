@@ -67,7 +67,11 @@ def _canonical_without_blocks(config: dict) -> dict:
 def check_target(out: Path, starting_over: bool) -> None:
     """Refuse an output path that is a file, or a run directory whose manifest is damaged
     (unless starting over or repairing), without writing anything."""
-    if out.exists() and not out.is_dir():
+    try:
+        is_file = out.exists() and not out.is_dir()
+    except OSError as e:  # a part longer than the file system allows, a loop of links
+        raise RunError(f"{out}: cannot be the output directory: {e.strerror}") from None
+    if is_file:
         raise RunError(f"{out}: is a file: expected a directory for the run's output")
     if not starting_over and (out / MANIFEST).exists():
         mf.load(out)
