@@ -307,3 +307,22 @@ def test_a_resume_on_a_read_only_directory_is_one_line(run, finished_run, read_o
                                "--quiet"], monkeypatch, capsys),
                     f"{run}/run.lock: cannot open the run's lock file: Read-only file system")
     assert snapshot(run) == before
+
+
+# --- the Ray token file (issue 27 item 7) ---------------------------------------------
+
+
+def test_the_local_runners_token_file_is_private(tmp_path, monkeypatch):
+    from sim.tournament.run import private_token_file
+
+    monkeypatch.delenv("RAY_AUTH_TOKEN", raising=False)
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", str(tmp_path / "ray" / "auth_token"))
+    private_token_file()  # none yet: made 0600, never readable by others
+    token = tmp_path / "ray" / "auth_token"
+    assert stat.S_IMODE(token.stat().st_mode) == 0o600 and len(token.read_text()) >= 32
+    old = tmp_path / "old_token"
+    old.write_text("secret")
+    old.chmod(0o644)  # as Ray writes it
+    monkeypatch.setenv("RAY_AUTH_TOKEN_PATH", str(old))
+    private_token_file()
+    assert stat.S_IMODE(old.stat().st_mode) == 0o600 and old.read_text() == "secret"

@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import socket
+import stat
 import sys
 import threading
 import time
@@ -377,6 +378,8 @@ def _ray_init(local: bool, address: str | None = None, num_cpus: int | None = No
     os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     ray_constants.ENABLE_RAY_CLUSTER = False
     _enable_token_auth()
+    if os.environ.get("RAY_AUTH_MODE") == "token":
+        private_token_file()
     try:
         ray.init(address="local", num_cpus=num_cpus, _node_ip_address="127.0.0.1",
                  include_dashboard=False, **quiet)
@@ -398,6 +401,35 @@ def _enable_token_auth() -> None:
     except ImportError:
         return
     _enable_token_auth()  # sets RAY_AUTH_MODE=token for this process and what it starts
+
+
+def private_token_file() -> None:
+    """Ray writes its token file (~/.ray/auth_token, or RAY_AUTH_TOKEN_PATH) with the
+    umask's mode, readable by every user of the machine, and the token admits anyone to
+    the cluster: carcsim makes the file first, exclusively and 0600, or narrows an
+    existing one of this user's to 0600 (issue 27.7). A token in RAY_AUTH_TOKEN needs no file."""
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return
+    path = Path(os.environ.get("RAY_AUTH_TOKEN_PATH") or Path.home() / ".ray" / "auth_token")
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        st = None
+    except OSError:
+        return  # Ray reports what it cannot read
+    try:
+        if st is None:
+            from ray._private.authentication.authentication_token_setup import (
+                generate_new_authentication_token)
+
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(generate_new_authentication_token())
+        elif stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077:
+            os.chmod(path, 0o600)
+    except (OSError, ImportError):
+        pass  # a file another made, or an older Ray: Ray's own handling applies
 
 
 def _check_address(address: str, where: str):
