@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -61,6 +62,22 @@ def _check_targets(**targets: Optional[Path]) -> None:
                              f"file to replace, or a new name")
         if not os.access(parent, os.W_OK):
             raise InputError(f"--{option} {path}: directory {parent} is not writable")
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr():
+    """While a run plays, file descriptor 1 is stderr: Ray's driver and the processes it
+    starts print worker deaths and retries (`(raylet) A worker died…`) to stdout, which
+    holds the product alone (the summary, `--json`)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def _check_out(out: Optional[str]) -> None:
@@ -204,8 +221,9 @@ def run(
 
         exp = load_experiment(config)
         # --json prints the summary alone on stdout: no progress then
-        s = run_experiment(exp, out, workers, address, force, progress=not (quiet or as_json),
-                           repair=repair, connect_timeout=connect_timeout)
+        with _stdout_to_stderr():
+            s = run_experiment(exp, out, workers, address, force, progress=not (quiet or as_json),
+                               repair=repair, connect_timeout=connect_timeout)
     except KeyboardInterrupt:  # while loading, connecting or opening the directory
         typer.echo("interrupted: nothing was played", err=True)
         raise typer.Exit(130) from None

@@ -388,3 +388,18 @@ def test_a_local_ray_that_cannot_start_is_one_line(cfg, tmp_path):
     line = one_line(carcsim("run", cfg, "--out", out, env={**os.environ, "RAY_TMPDIR": "/proc/carcsim"}))
     assert line.startswith("carcsim: cannot start a local Ray:") and "--workers 0" in line
     assert not out.exists()
+
+
+def test_run_json_stdout_parses_when_a_worker_dies_and_is_retried(tmp_path):
+    """Issue 27.4: Ray prints `(raylet) A worker died…` to its driver's stdout; while a
+    run plays, carcsim's stdout is stderr, so `run --json` prints exactly one JSON value."""
+    cfg = tmp_path / "long.toml"
+    cfg.write_text(LONG.replace("blocks = 2000", "blocks = 200"))
+    marker = tmp_path / "crashed"
+    env = dict(os.environ, CARCSIM_FAULT_ONCE=str(marker))
+    r = carcsim("run", cfg, "--out", tmp_path / "run", "--workers", 2, "--json", env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert marker.exists()  # a worker really died, and its shard was retried
+    summary = json.loads(r.stdout)  # nothing but the summary
+    assert summary["games"] == 400 and summary["shards_run"] == 40
+    assert "(raylet)" not in r.stdout
