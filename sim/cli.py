@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -482,6 +483,9 @@ def check(
     return 0 if summary.divergence is None else 1
 
 
+_FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO)  # a device that takes no more
+
+
 def main() -> None:
     """Console entry point: turns bad input into one line and exit code 2."""
     try:
@@ -498,4 +502,12 @@ def main() -> None:
         sys.exit(2)
     except typer.Abort:
         sys.exit(130)
+    except OSError as e:
+        if e.errno not in _FULL:
+            raise
+        # the output itself could not be written (`--json > /dev/full`): a sentence, and
+        # stdout dropped so that Python's flush at exit does not fail a second time
+        print(f"carcsim: cannot write the output: {e.strerror}", file=sys.stderr)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(2)
     sys.exit(rv if isinstance(rv, int) else 0)

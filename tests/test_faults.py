@@ -403,3 +403,15 @@ def test_run_json_stdout_parses_when_a_worker_dies_and_is_retried(tmp_path):
     summary = json.loads(r.stdout)  # nothing but the summary
     assert summary["games"] == 400 and summary["shards_run"] == 40
     assert "(raylet)" not in r.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("validate", "quickstart", "--json"),
+                                  ("play", "--seed", "2", "--json")])
+def test_output_to_a_full_device_is_one_line(args):
+    """Issue 27.5: `--json` to a full device was an OSError traceback."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "sim", *args], stdout=full,
+                           stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert r.returncode == 2 and r.stderr == (
+        "carcsim: cannot write the output: No space left on device\n"), r.stderr
