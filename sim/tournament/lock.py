@@ -116,6 +116,9 @@ class RunLock:
         try:
             # a run that made the directory and failed before writing into it leaves nothing
             if kind is not None and self.held and self.made and os.listdir(self.dir_fd) in ([LOCK], []):
+                # under the directory lock, so no other run is between opening and locking
+                # the file being removed (it would lock a file no longer in the directory)
+                fcntl.flock(self.dir_fd, fcntl.LOCK_EX)
                 sf.unlink_at(self.dir_fd, LOCK, self.out / LOCK, RunError)
                 os.rmdir(self.out)
         except (OSError, RunError):
