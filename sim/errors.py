@@ -22,6 +22,15 @@ class CoreError(CarcsimError):
     """The C core refused a call; the message names the call and the code."""
 
 
+QUOTE_LIMIT = 200  # characters of the input an error line quotes (a 100 KB value is no message)
+
+
+def quote(value, limit: int = QUOTE_LIMIT) -> str:
+    """repr(value) for an error line, cut to `limit` characters with its length said."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
 def check_keys(table: dict, allowed, where: str) -> None:
     """Raise InputError for a key not allowed: `FILE: section.key: unknown key: …`.
 

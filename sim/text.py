@@ -12,7 +12,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from sim.errors import InputError
+from sim.errors import InputError, quote
 
 MAX_INPUT_BYTES = 1 << 20  # 1 MiB: the largest shipped input is under 5 KB
 
@@ -64,6 +64,6 @@ def split_top(text: str, sep: str) -> list[str]:
         else:
             cur += ch
     if depth != 0:
-        raise InputError(f"{text!r}: unbalanced parentheses: expected <strategy>(<key>=<value>,…)")
+        raise InputError(f"{quote(text)}: unbalanced parentheses: expected <strategy>(<key>=<value>,…)")
     out.append(cur)
     return out

@@ -21,12 +21,13 @@ import math
 import tomllib
 
 from sim import expansions
-from sim.errors import InputError
+from sim.errors import InputError, quote
 from sim.text import split_top
 from strategies import plugins
 from sim.engine.view import strategy_decision, view_of
 
 REGISTRY: dict[str, type] = {}
+MAX_NUMBER = 1e12  # a parameter's magnitude: weights and counts far past any sane value are typos
 
 
 def register(name: str):
@@ -51,7 +52,7 @@ def _policy_class(name, where: str):
         return REGISTRY[name], True
     target = plugins.entry_point(name) if isinstance(name, str) and name else None
     if target is None:
-        raise InputError(f"{where}: unknown strategy {name!r}: expected one of "
+        raise InputError(f"{where}: unknown strategy {quote(name)}: expected one of "
                          f"{', '.join(sorted(REGISTRY))}, <file.py>:<class> or <module>:<class>")
     return plugins.load(target, where), False
 
@@ -65,18 +66,22 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
     params = dict(params or {})
     allowed = getattr(cls, "PARAMS", {} if registered else None)
     for key, value in params.items():
-        if allowed is None:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and (
+                abs(value) > MAX_NUMBER):  # an int too large for a float, or for C
+            raise InputError(f"{where}: {name}.{key} = {quote(value, 40)}: expected a number of "
+                             f"at most {MAX_NUMBER:g} in magnitude")
+        if isinstance(value, float) and not math.isfinite(value):  # nan/inf would poison every sum
+            raise InputError(f"{where}: {name}.{key} = {value!r}: expected a finite number")
+        if allowed is None:  # a plug-in without PARAMS: its constructor checks the rest
             continue
         if key not in allowed:
-            raise InputError(f"{where}: {name}: unknown parameter {key!r}: expected "
+            raise InputError(f"{where}: {name}: unknown parameter {quote(key)}: expected "
                              f"{', '.join(allowed) or 'no parameters'}")
         expected = allowed[key]
         if expected is float and isinstance(value, int) and not isinstance(value, bool):
             params[key] = value = float(value)
         if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
-            raise InputError(f"{where}: {name}.{key} = {value!r}: expected {expected.__name__}")
-        if expected is float and not math.isfinite(value):  # nan/inf would poison every sum
-            raise InputError(f"{where}: {name}.{key} = {value!r}: expected a finite number")
+            raise InputError(f"{where}: {name}.{key} = {quote(value)}: expected {expected.__name__}")
     try:
         policy = cls(**params)
     except ValueError as e:
@@ -185,32 +190,45 @@ def parse_policy(text: str, where: str):
     params = {}
     if paren:
         if not rest.endswith(")"):
-            raise InputError(f"{where}: {text!r}: expected <strategy>(<key>=<value>,…)")
-        for item in split_top(rest[:-1], ","):
+            raise InputError(f"{where}: {quote(text)}: expected <strategy>(<key>=<value>,…)")
+        try:
+            items = split_top(rest[:-1], ",")
+        except InputError as e:
+            raise InputError(f"{where}: {e}") from None
+        for item in items:
             key, eq, value = item.partition("=")
+            if key.strip() in params:  # the last value silently winning hides a typo
+                raise InputError(f"{where}: {quote(text)}: parameter {quote(key.strip())} given "
+                                 f"twice: expected each parameter once")
             try:
                 params[key.strip()] = tomllib.loads(f"v = {value.strip()}")["v"] if eq else None
-            except tomllib.TOMLDecodeError:
-                raise InputError(f"{where}: {name}.{key.strip()} = {value.strip()!r}: expected a "
-                                 f"number, true/false or a quoted string") from None
+            except ValueError:  # TOMLDecodeError, or an integer of more than 4300 digits
+                raise InputError(f"{where}: {name}.{key.strip()} = {quote(value.strip(), 40)}: "
+                                 f"expected a number, true/false or a quoted string") from None
             if not eq:
-                raise InputError(f"{where}: {text!r}: expected <key>=<value> in parentheses")
+                raise InputError(f"{where}: {quote(text)}: expected <key>=<value> in parentheses")
     return make(name, params, where)
 
 
 def player(spec: str, where: str = "players") -> Player:
     """A player from `name`, `name(key=value,…)` or `name+<decision>=name+…`."""
-    head, *rest = split_top(spec, "+")
+    try:
+        head, *rest = split_top(spec, "+")
+    except InputError as e:  # the file and field too, not only the spec
+        raise InputError(f"{where}: {e}") from None
     by_kind = {}
     for part in rest:
         kind, eq, pname = part.partition("=")
         if not eq:
-            raise InputError(f"{where}: {spec!r}: expected <strategy>+<decision>=<strategy>")
+            raise InputError(f"{where}: {quote(spec)}: expected <strategy>+<decision>=<strategy>")
         if kind not in DECISION_KINDS:
-            raise InputError(f"{where}: {spec!r}: unknown decision {kind!r}: expected one of "
+            raise InputError(f"{where}: {quote(spec)}: unknown decision {quote(kind)}: expected one of "
                              f"{', '.join(DECISION_KINDS)}")
+        if kind in by_kind:  # the last one silently winning hides a typo
+            raise InputError(f"{where}: {quote(spec)}: decision {kind!r} given twice: expected "
+                             f"each decision once")
         policy = parse_policy(pname, where)
         if kind not in kinds_of(policy):
-            raise InputError(f"{where}: {pname!r} cannot answer {kind!r} decisions")
+            raise InputError(f"{where}: {quote(pname)} cannot answer {kind!r} decisions")
         by_kind[kind] = policy
     return Player(parse_policy(head, where), by_kind)

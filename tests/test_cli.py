@@ -148,6 +148,12 @@ CASES = {
     "picture and page on one file": (
         lambda t: ("play", "--svg", t / "x", "--html", t / "x"),
         r"--svg and --html both name .*x: expected two different files"),
+    # issue 27.5: empty values are refused, not read as a default
+    "empty players": (lambda t: ("play", "--players", ""), r"--players '': expected comma-separated"),
+    "empty run out": (lambda t: ("run", "quickstart", "--out", ""), r"--out '': expected a directory name"),
+    "empty check out": (lambda t: ("check", "--out", ""), r"--out '': expected a directory name"),
+    "out part too long": (lambda t: ("run", "quickstart", "--workers", "0", "--out", t / ("b" * 300)),
+                          r"b: cannot be the output directory: File name too long"),
     "replay turn without a picture": (
         lambda t: ("replay", t, "0", "--turn", "3"),
         r"--turn 3: does nothing without --svg"),

@@ -36,6 +36,8 @@ def assert_one_line(code, out, err, fragment):
     lines = err.splitlines()
     assert len(lines) == 1, err
     assert lines[0].startswith("carcsim: ") and fragment in lines[0], lines[0]
+    # issue 27.5: a line quotes at most ~200 characters of the input (plus path and words)
+    assert len(lines[0]) < 600, lines[0][:300]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['command']}-{c['file']}")
@@ -50,6 +52,13 @@ def test_every_corpus_file_is_a_case():
     present = {p.name for p in CORPUS.iterdir() if p.name != "cases.toml"}
     assert present <= listed, f"files without a case: {sorted(present - listed)}"
     assert {f for f in listed if not f.startswith("/")} - present == {"missing.toml"}
+
+
+def test_a_tile_with_200000_extras_is_one_short_line(tmp_path, monkeypatch, capsys):
+    tiles = tmp_path / "extras.tiles"
+    tiles.write_text("B x4 FFFF C:- R:- F:Nw,Ne,En,Es,Se,Sw,Ws,Wn/- X:" + ",".join(["mon"] * 200_000))
+    assert_one_line(*run_main(["tiles", tiles], monkeypatch, capsys),
+                    "200,000 extras with repeats: expected at most 8 different extras")
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))

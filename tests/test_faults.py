@@ -20,6 +20,7 @@ import psutil
 import pytest
 from test_tournament import SMALL, same, small, tables
 
+from sim import safe_files
 from sim.tournament import sink as sink_module
 from sim.tournament.manifest import RunError
 from sim.tournament.run import run_experiment
@@ -80,7 +81,7 @@ def test_a_read_only_directory_is_one_line(cfg, tmp_path, monkeypatch):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))
 
     exp = small(tmp_path)
-    monkeypatch.setattr(Path, "write_text", refuse)
+    monkeypatch.setattr(safe_files, "_exclusive", refuse)  # every new file of the run
     with pytest.raises(RunError, match=r"manifest.json: cannot write: Read-only file system"):
         run_experiment(exp, tmp_path / "ro", workers=0)
     assert not (tmp_path / "ro").exists()  # nothing half-written: not even the directory
@@ -374,8 +375,9 @@ def test_a_write_failure_mid_run_with_ray_is_one_line(cfg, tmp_path):
     out.mkdir()
     (out / "games").write_text("not a folder")
     r = carcsim("run", cfg, "--out", out, "--workers", 1, "--quiet")
-    assert one_line(r) == f"carcsim: {out / 'games'}: cannot create: File exists"
-    assert json.loads((out / "manifest.json").read_text())["shards"] == {}
+    assert one_line(r) == (f"carcsim: {out / 'games'}: is a regular file: expected a directory "
+                           f"(carcsim does not follow links inside a run)")
+    assert not (out / "manifest.json").exists()  # refused before anything was written
 
 
 def test_a_local_ray_that_cannot_start_is_one_line(cfg, tmp_path):
@@ -387,3 +389,30 @@ def test_a_local_ray_that_cannot_start_is_one_line(cfg, tmp_path):
     line = one_line(carcsim("run", cfg, "--out", out, env={**os.environ, "RAY_TMPDIR": "/proc/carcsim"}))
     assert line.startswith("carcsim: cannot start a local Ray:") and "--workers 0" in line
     assert not out.exists()
+
+
+def test_run_json_stdout_parses_when_a_worker_dies_and_is_retried(tmp_path):
+    """Issue 27.4: Ray prints `(raylet) A worker died…` to its driver's stdout; while a
+    run plays, carcsim's stdout is stderr, so `run --json` prints exactly one JSON value."""
+    cfg = tmp_path / "long.toml"
+    cfg.write_text(LONG.replace("blocks = 2000", "blocks = 200"))
+    marker = tmp_path / "crashed"
+    env = dict(os.environ, CARCSIM_FAULT_ONCE=str(marker))
+    r = carcsim("run", cfg, "--out", tmp_path / "run", "--workers", 2, "--json", env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert marker.exists()  # a worker really died, and its shard was retried
+    summary = json.loads(r.stdout)  # nothing but the summary
+    assert summary["games"] == 400 and summary["shards_run"] == 40
+    assert "(raylet)" not in r.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("validate", "quickstart", "--json"),
+                                  ("play", "--seed", "2", "--json")])
+def test_output_to_a_full_device_is_one_line(args):
+    """Issue 27.5: `--json` to a full device was an OSError traceback."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "sim", *args], stdout=full,
+                           stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert r.returncode == 2 and r.stderr == (
+        "carcsim: cannot write the output: No space left on device\n"), r.stderr

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Bottom to top. A module may import its own layer and the layers below it.
 LAYERS = (
-    ("sim", "sim.errors", "sim.text"),  # the vocabulary every layer speaks
+    ("sim", "sim.errors", "sim.text", "sim.safe_files"),  # the vocabulary every layer speaks
     ("sim.formats",),  # tile lines, notation, the turn log: text in, values out
     ("sim.core",),  # the one seam to the compiled C core
     ("sim.expansions",),  # the registry: one declaration module per expansion

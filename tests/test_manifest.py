@@ -136,7 +136,33 @@ MANIFEST_DAMAGE = {
     "unknown shard": (lambda t: json.dumps(json.loads(t) | {"shards": json.loads(t)["shards"] | {
         "99": json.loads(t)["shards"]["0"]}}), r"shards: '99' is not a shard of the plan \(0..3\)"),
     "wrong rows": (lambda t: t.replace('"rows": 18', '"rows": 17', 1), "games.rows = 17"),
+    # issue 27.3: the config text outranks what is written next to it
+    "inflated plan": (lambda t: _edit(t, plan=_plan(400)), "plan.blocks = 400: the config_text "
+                                                           "gives 12"),
+    "plan of 10**30 blocks": (lambda t: _edit(t, plan=_plan(10**30)), r"plan.blocks = 1000000000"),
+    "edited fingerprint": (lambda t: _edit(t, fingerprint="0123456789abcdef"),
+                           "fingerprint '0123456789abcdef': expected [0-9a-f]{16}, the config_text's"),
+    "config junk": (lambda t: _edit(t, config={"junk": 1}), r"config.blocks: differs from "
+                                                            r"config_text"),
+    "changed config.rules": (lambda t: _edit(t, config=json.loads(t)["config"] | {
+        "rules": json.loads(t)["config"]["rules"] | {"players": 3}}), "config.rules: differs"),
+    "config_text junk": (lambda t: _edit(t, config_text="[run]\nblocks = 'x'"),
+                         r"config_text: not a valid config \(config_text: run.blocks"),
+    "sprt junk": (lambda t: _edit(t, sprt={"decision": "H1"}), "sprt: a decision is recorded, "
+                                                               "but the config_text has no"),
+    "extended junk": (lambda t: _edit(t, extended=7), "extended: expected a list"),
 }
+
+
+def _edit(text, **keys):
+    return json.dumps(json.loads(text) | keys)
+
+
+def _plan(blocks):
+    """A plan consistent in itself (games, layout, shards) but not with the config."""
+    return {"blocks": blocks, "games_per_block": 6, "games": blocks * 6, "shard_blocks": 3,
+            "shards": -(-blocks // 3), "tables": ["games", "players"],
+            "layout": [[0, blocks, 3]]}
 
 
 @pytest.mark.parametrize("case", sorted(MANIFEST_DAMAGE))
@@ -263,3 +289,54 @@ def test_the_huge_plan_hint_can_be_followed(tmp_path):
     cfg.write_text(SMALL.replace("blocks = 12", "blocks = 1_000_000_000_000"))
     r = carcsim("validate", cfg)
     assert r.returncode == 2 and "a run holds at most 1,666,600,000 blocks of 6 games" in r.stderr
+
+
+def _sprt_run(tmp_path):
+    from test_tournament import SPRT_RUN
+
+    exp = small(tmp_path, SPRT_RUN)
+    run_experiment(exp, tmp_path / "out", workers=0)
+    return exp, tmp_path / "out"
+
+
+@pytest.mark.parametrize("edit, what", [
+    ({"blocks": 10**6}, r"sprt.blocks: expected a whole number 1..400"),
+    ({"llr": "high"}, r"sprt.llr: expected a finite number"),
+    ({"p1": 0.9}, r"sprt.p1: expected 0.55, the config_text's run.sprt"),
+    ({"decision": "maybe"}, r"sprt.decision: expected H0 or H1"),
+])
+def test_a_doctored_sprt_decision_is_refused_by_run_and_report(tmp_path, edit, what):
+    """Issue 27.3: `report` read `sprt` untyped (a KeyError traceback for junk) and a run
+    trusted the decision it found; both now check it against the config text."""
+    exp, out = _sprt_run(tmp_path)
+    m = json.loads((out / "manifest.json").read_text())
+    m["sprt"] |= edit
+    (out / "manifest.json").write_text(json.dumps(m))
+    for act in (lambda: run_experiment(exp, out, workers=0), lambda: build(out)):
+        with pytest.raises(RunError, match=what):
+            act()
+
+
+def test_report_refuses_a_decision_over_blocks_not_stored(tmp_path):
+    exp, out = _sprt_run(tmp_path)
+    m = json.loads((out / "manifest.json").read_text())
+    m["sprt"]["blocks"] = 60  # within the plan, but only blocks 0..39 were played
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(RunError, match=r"sprt.blocks = 60: block 40 is not stored"):
+        build(out)
+
+
+def test_the_manifest_is_never_written_in_a_state_carcsim_refuses(tmp_path):
+    """Issue 27.3: an edited fingerprint was carried into a manifest carcsim then refused;
+    now the manifest is checked as a reader would before every write."""
+    from sim.tournament.sink import Sink
+
+    exp = small(tmp_path)
+    sink = Sink(tmp_path / "live", exp)
+    before = (tmp_path / "live" / "manifest.json").read_text()
+    sink.manifest["fingerprint"] = "0123456789abcdef"
+    with pytest.raises(RunError, match=r"refusing to write a manifest carcsim would refuse .*"
+                                       r"fingerprint '0123456789abcdef'"):
+        sink.save()
+    assert (tmp_path / "live" / "manifest.json").read_text() == before
+    sink.close()

@@ -19,6 +19,7 @@ from pathlib import Path
 from sim.analysis.forks import BEST
 from sim.analysis.fmt import fmt_p
 from sim.analysis.report import UNIT_NOTE, build
+from sim.safe_files import write_file
 from sim.tournament.config import load_experiment, shipped_configs
 from sim.tournament.run import run_experiment
 
@@ -427,7 +428,5 @@ def regenerate(root: str | Path = ".", doc: str | Path = "docs/findings.md", wor
                  f"on a shared, loaded 2-core machine (in-process unless --workers).\n")
     text = "".join(parts)
     target = root / doc
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(target)
+    write_file(target, text, f"--doc {target}")  # whole or untouched, never through a link
     return text

@@ -20,8 +20,9 @@ from sim import expansions
 from sim.analysis import balance, forks, stats
 from sim.analysis.fmt import fmt_interval, fmt_p
 from sim.analysis.summary import load
-from sim.tournament.sequential import block_outcomes
 from sim.expansions.messages import ALL_ACTIONS
+from sim.tournament.manifest import REMEDY, RunError
+from sim.tournament.sequential import block_outcomes
 from sim.tournament.sink import read_manifest
 
 # The report sections an expansion asks for (sim/expansions/ `analyses`), by name
@@ -163,6 +164,10 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
     if manifest.get("sprt"):
         d = manifest["sprt"]
         outcomes = block_outcomes(games, players, d["arm"], d["baseline"])
+        missing = [b for b in range(d["blocks"]) if b not in outcomes]
+        if missing:  # the decision was taken over blocks that must all be stored
+            raise RunError(f"{Path(run_dir) / 'manifest.json'}: sprt.blocks = {d['blocks']}: "
+                           f"block {missing[0]} is not stored; {REMEDY}")
         first = [outcomes[b] for b in range(d["blocks"])]
         e = stats.share_by_block(first, [1] * len(first))
         low, high = e.low, e.high

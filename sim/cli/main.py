@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import sys
@@ -56,19 +58,44 @@ def _check_targets(**targets: Optional[Path]) -> None:
             raise InputError(f"--{option} {path}: directory {parent} does not exist")
         if path.is_dir():
             raise InputError(f"--{option} {path}: is a directory: expected a file name")
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            from sim.safe_files import kind
+
+            # replacing it would destroy a device (/dev/null), a FIFO or a link
+            raise InputError(f"--{option} {path}: is {kind(path.lstat())}: expected a regular "
+                             f"file to replace, or a new name")
         if not os.access(parent, os.W_OK):
             raise InputError(f"--{option} {path}: directory {parent} is not writable")
 
 
-def _write(path: Path, text: str, option: str) -> None:
-    """Write through a temporary file and a rename: the target is whole or untouched."""
-    tmp = path.with_name(path.name + ".tmp")
+@contextlib.contextmanager
+def _stdout_to_stderr():
+    """While a run plays, file descriptor 1 is stderr: Ray's driver and the processes it
+    starts print worker deaths and retries (`(raylet) A worker died…`) to stdout, which
+    holds the product alone (the summary, `--json`)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
     try:
-        tmp.write_text(text)
-        tmp.replace(path)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise InputError(f"--{option} {path}: cannot write: {e.strerror}") from None
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _check_out(out: Optional[str]) -> None:
+    """`--out ''` is refused: as a path it means the working directory, surely not meant."""
+    if out is not None and not out.strip():
+        raise InputError(f"--out {out!r}: expected a directory name")
+
+
+def _write(path: Path, text: str, option: str) -> None:
+    """Write through a temporary file and a rename (sim/safe_files.py): the target is
+    whole or untouched, and never anything but a regular file."""
+    from sim.safe_files import write_file
+
+    write_file(path, text, f"--{option} {path}")
 
 
 def _picture_options(svg: Optional[Path], turn: Optional[int], page: Optional[Path]) -> None:
@@ -145,6 +172,9 @@ def play(
         from sim.expansions.messages import MessagesOptions
 
         seed = 0 if seed is None else seed
+        if players is not None and not players.strip():  # not a silent random,random
+            raise InputError("--players '': expected comma-separated strategies, one per seat, "
+                             "e.g. 'greedy,random'")
         try:
             specs = [p.strip() for p in split_top(players or "random,random", ",")]
         except InputError as e:
@@ -174,7 +204,7 @@ def play(
 def run(
     config: str = typer.Argument(..., help="Experiment config: a TOML file, or the name of a "
                                            "shipped config (carcsim configs)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Output directory (default: run.out)."),
+    out: Optional[str] = typer.Option(None, "--out", help="Output directory (default: run.out)."),
     workers: Optional[int] = typer.Option(None, "--workers", min=0,
                                           help="CPUs of the local Ray (default all); on a joined cluster, "
                                                "shards in flight at most; 0 = in this process."),
@@ -193,14 +223,16 @@ def run(
     in the output directory."""
     if force and repair:
         raise InputError("--force starts over, --repair keeps the verified shards: give one")
+    _check_out(out)
     try:
         from sim.tournament.config import load_experiment
         from sim.tournament.run import run_experiment
 
         exp = load_experiment(config)
         # --json prints the summary alone on stdout: no progress then
-        s = run_experiment(exp, out, workers, address, force, progress=not (quiet or as_json),
-                           repair=repair, connect_timeout=connect_timeout)
+        with _stdout_to_stderr():
+            s = run_experiment(exp, out, workers, address, force, progress=not (quiet or as_json),
+                               repair=repair, connect_timeout=connect_timeout)
     except KeyboardInterrupt:  # while loading, connecting or opening the directory
         typer.echo("interrupted: nothing was played", err=True)
         raise typer.Exit(130) from None
@@ -255,15 +287,17 @@ def report(
     """Answers with error bars: a terminal summary and one self-contained HTML file."""
     from sim.analysis.page import render_html
     from sim.analysis.report import build, render_text
+    from sim.safe_files import write_file
 
+    if html_path is not None and not as_json:
+        _check_targets(html=html_path)
     rep = build(run_dir) if rating_prior is None else build(run_dir, rating_prior)
     if as_json:
         typer.echo(json.dumps(rep["headline"]))
         return
     target = html_path or Path(run_dir) / "report.html"
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(render_html(rep))
-    tmp.replace(target)
+    # RUN_DIR/report.html and its .tmp are reached without links, like the run's files
+    write_file(target, render_html(rep), f"--html {target}" if html_path else target)
     typer.echo(render_text(rep))
     typer.echo(f"report: {target}")
 
@@ -509,16 +543,20 @@ def check(
                                    help="Comma-separated strategies, cycled over the seats "
                                         "(default: the built-in mix of sim/games/differential.py)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first game; the next ones count up."),
-    out: Path = typer.Option(Path("."), "--out", help="Directory for a divergence's scripted game."),
+    out: str = typer.Option(".", "--out", help="Directory for a divergence's scripted game."),
     script: Optional[Path] = typer.Option(None, "--script", help="Check one scripted game instead."),
 ) -> int:
     """Play games in the production and the reference engine, comparing every decision."""
     from sim.games import differential
 
+    _check_out(out)
     summary = differential.run_check(games, expansions, players, edition, zmg, strategies, seed,
                                      out, script, typer.echo,
                                      progress=lambda line: typer.echo(line, err=True))
     return 0 if summary.divergence is None else 1
+
+
+_FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO)  # a device that takes no more
 
 
 def main() -> None:
@@ -537,4 +575,12 @@ def main() -> None:
         sys.exit(2)
     except typer.Abort:
         sys.exit(130)
+    except OSError as e:
+        if e.errno not in _FULL:
+            raise
+        # the output itself could not be written (`--json > /dev/full`): a sentence, and
+        # stdout dropped so that Python's flush at exit does not fail a second time
+        print(f"carcsim: cannot write the output: {e.strerror}", file=sys.stderr)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(2)
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -31,6 +31,7 @@ ROAD_ENDS = {"v": "village", "m": "monastery", "c": "city", "h": "house"}
 SETS = ("base", "river", "mayors", "courier")
 TILE_ID = re.compile(r"[A-Za-z0-9_]{1,16}")
 MAX_COUNT = 99  # copies of one tile type; the largest real count is 9
+MAX_EXTRAS = 8  # extras of one tile; the most a shipped tile has is 2
 MAX_COATS = 9  # coats of arms on one city segment (the C core keeps them in 8 bits)
 
 
@@ -261,7 +262,10 @@ def parse_line(text: str, source: str = "") -> Tile:
         try:
             extras = () if x[2:] == "-" else tuple(split_top(x[2:], ","))
         except InputError as e:
-            raise _LineError(f"{x!r}: {e}") from None
+            raise _LineError(f"{x[:60]!r}: {e}") from None
+        if len(extras) > MAX_EXTRAS or len(set(extras)) != len(extras):
+            raise _LineError(f"{len(extras):,} extras{' with repeats' if len(set(extras)) != len(extras) else ''}: "
+                             f"expected at most {MAX_EXTRAS} different extras after X:")
         mon = [Segment("monastery", frozenset())] if "mon" in extras else []
         if not mon and any(s.end == "monastery" for s in roads):
             raise _LineError("a road ends at a monastery (>m), but the tile has none: expected "

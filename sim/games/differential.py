@@ -41,6 +41,7 @@ from sim.reference import RefGame
 from sim.reference.game import stack_problem
 from sim.reference.messages import NUMBERS as REF_ACTIONS
 from sim.engine.rules import IMPLEMENTED_EXPANSIONS, Rules
+from sim.safe_files import write_file
 from sim.text import split_top
 from sim.engine.view import view_of
 from strategies import player
@@ -539,9 +540,7 @@ def run_check(games, expansions, players, edition, zmg, strategies, seed, out, s
         echo(div.report())
         if div.script:
             path = Path(out) / f"divergence-seed{div.seed}.toml"
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(div.script)
-            tmp.replace(path)
+            write_file(path, div.script, f"--out {out}: {path.name}")  # whole or untouched
             _, again = check_script(path)
             echo(f"scripted game: {path} ("
                  + ("replays the divergence" if again is not None else

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sim import expansions as registry
 from sim.formats import notation
-from sim.errors import CoreError, InputError, check_keys
+from sim.errors import CoreError, InputError, check_keys, quote
 from sim.engine.board import MAX_SEGS
 from sim.engine.deal import FIGURE_KINDS, catalogue_for, stack_tiles
 from sim.engine.game import Game
@@ -32,6 +32,8 @@ TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "messa
 RULES_KEYS = {"players", "expansions"} | {o.field for o in registry.options()}
 POLICY_DEFAULTS = {"scoring_figure": "meeple_only", "messages": "always_2", "town_hall": "first",
                    "favour": "greedy", "scarecrow": "greedy", "ride": "greedy"}
+MAX_COORD = 1000  # a coordinate's magnitude: a game has a few hundred tiles, the C board int32
+
 EDGE_NAMES = ("N", "E", "S", "W")
 EDGE_KINDS = {"C": "city", "R": "road", "F": "field", "~": "river"}
 
@@ -123,7 +125,10 @@ def _parse_turn(t, where: str, rules: Rules) -> ScriptTurn:
     tile = _field(t, "tile", str, where, "a tile id")
     at = _field(t, "at", list, where, "[x, y]")
     if len(at) != 2 or any(not isinstance(v, int) or isinstance(v, bool) for v in at):
-        raise InputError(f"{where}: at = {at!r}: expected [x, y] with whole numbers")
+        raise InputError(f"{where}: at = {quote(at)}: expected [x, y] with whole numbers")
+    if any(abs(v) > MAX_COORD for v in at):  # the C board takes int32: bound it here
+        raise InputError(f"{where}: at = {quote(at, 60)}: expected whole numbers "
+                         f"-{MAX_COORD}..{MAX_COORD} (no tile lies farther from the start tile)")
     rot = _field(t, "rotation", int, where, "0, 1, 2 or 3", 0)
     if rot not in (0, 1, 2, 3):
         raise InputError(f"{where}: rotation = {rot!r}: expected 0, 1, 2 or 3")
@@ -319,7 +324,7 @@ class _ScriptPlayer:
         if n >= len(given):
             return self.policies.choose(game, d)
         text = given[n].strip()
-        head = f"{self._where(game)}: {d.kind} = {text!r}"
+        head = f"{self._where(game)}: {d.kind} = {quote(text)}"
         if d.kind == "scarecrow":
             if text not in d.choices:
                 raise InputError(f"{head}: expected one of {', '.join(d.choices)} (R-MM-8)")
@@ -362,13 +367,15 @@ class _ScriptPlayer:
         try:
             xy, _, where = text.strip().partition(" ")
             x, y = (int(v) for v in xy.split(","))
+            if max(abs(x), abs(y)) > MAX_COORD:
+                raise ValueError(f"no tile at {quote(xy, 40)}")
             where = where.removeprefix("follower ").strip()
             index = game.board.tile_at(x, y)
             if index is None:
                 raise ValueError(f"no tile at {x},{y}")
             root = game.board.find(index * MAX_SEGS + game.board.variant_at(index).segment_at(where))
         except ValueError as e:
-            raise InputError(f"{head}: message_target = {text!r}: expected 'x,y <feature> "
+            raise InputError(f"{head}: message_target = {quote(text)}: expected 'x,y <feature> "
                              f"[<where>]' naming a feature on the board ({e})") from None
         for c in actions:
             target = c[1]
@@ -376,7 +383,7 @@ class _ScriptPlayer:
                 target = game.board.find(game.board.figure(target).segment)
             if target == root:
                 return c
-        raise InputError(f"{head}: message_target = {text!r} is not among the legal targets "
+        raise InputError(f"{head}: message_target = {quote(text)} is not among the legal targets "
                          f"(R-MSG-10)")
 
 

@@ -46,7 +46,7 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 
 from sim import expansions as registry
-from sim.errors import InputError, check_keys
+from sim.errors import InputError, check_keys, quote
 from sim.expansions.messages import EDITIONS, MessagesOptions
 from sim.engine.rules import Rules
 from sim.text import parse_toml, read_input, split_top
@@ -64,7 +64,7 @@ NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 # A config may be anyone's file: it may not make carcsim write outside the directory
 # where it runs. (A path typed as `--out` is the user's own choice and is not limited.)
 OUT_RULE = ("a relative directory inside the working directory (no '..', not absolute, no blank, "
-            "padded or '~' part)")
+            "padded or '~' part, no part over 255 bytes)")
 
 
 @dataclass(frozen=True)
@@ -153,9 +153,9 @@ def _get(table: dict, key: str, kind: type, where: str, expected: str, default=N
         return default
     v = table[key]
     if not isinstance(v, kind) or (isinstance(v, bool) and kind is not bool):
-        raise InputError(f"{where}.{key} = {v!r}: expected {expected}")
+        raise InputError(f"{where}.{key} = {quote(v)}: expected {expected}")
     if check is not None and not check(v):
-        raise InputError(f"{where}.{key} = {v!r}: expected {expected}")
+        raise InputError(f"{where}.{key} = {quote(v)}: expected {expected}")
     return v
 
 
@@ -273,7 +273,9 @@ def _inside(out: str) -> bool:
     # would create folders of those names, surely not what its author meant
     return (out.isprintable() and "\\" not in out and bool(p.parts) and not p.is_absolute()
             and ".." not in p.parts
-            and all(part.strip() == part and part and not part.startswith("~") for part in p.parts))
+            and all(part.strip() == part and part and not part.startswith("~") for part in p.parts)
+            # what the file system takes (NAME_MAX, PATH_MAX): `validate` refuses what `run` would hit
+            and all(len(part.encode()) <= 255 for part in p.parts) and len(out.encode()) < 4000)
 
 
 def _parse_sprt(run: dict, where: str, kind: str, seats, pool, arms) -> tuple:

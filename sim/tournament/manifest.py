@@ -10,7 +10,10 @@
     sprt    the sequential test's decision, once made
 
 Nothing is taken on trust: `load` checks the structure (a damaged manifest is one line
-naming the file and what is wrong, with the way out: `--repair` or `--force`);
+naming the file and what is wrong, with the way out: `--repair` or `--force`) and
+recomputes the config, fingerprint, plan and SPRT decision's parameters from
+`config_text`, so an edited plan can never make a run play games its config does not
+ask for; `check` is also run on every manifest before it is written;
 `check_files` compares every recorded file with its hash and finds files the manifest
 does not know; `rebuild` (`--repair`) makes a new manifest from the shard files whose
 contents are exactly what the plan says they should hold.
@@ -25,12 +28,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
+import stat
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from sim.tournament.config import Experiment
+from sim import safe_files
+from sim.tournament.config import Experiment, parse_experiment
 from sim.errors import InputError
 from sim.tournament import plan
 from sim.tournament.records import TABLES
@@ -144,8 +150,11 @@ def _is_int(v) -> bool:
 def load(run_dir: str | Path) -> dict:
     """The manifest of `run_dir`, its structure checked. RunError (one line) otherwise."""
     path = Path(run_dir) / MANIFEST
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise RunError(f"{run_dir}: no {MANIFEST}: not a carcsim run directory")
+    if not _regular(path):
+        raise RunError(f"{path}: is {safe_files.kind(path.lstat())}: expected the run's "
+                       f"manifest, a regular file")
     try:
         raw = path.read_bytes()
     except OSError as e:
@@ -158,15 +167,95 @@ def load(run_dir: str | Path) -> dict:
         _fail(path, f"not valid JSON ({e})" if isinstance(e, ValueError) else "not valid JSON")
     if not isinstance(m, dict):
         _fail(path, f"expected a JSON object, found {type(m).__name__}")
+    check(path, m)
+    return m
+
+
+def check(path: Path, m: dict) -> Experiment:
+    """Check manifest `m` (to be read from, or written to, `path`): every key carcsim
+    reads, typed, and the config, fingerprint, plan and SPRT decision recomputed from its
+    `config_text` (the config outranks what is written next to it). The config_text's
+    experiment, or RunError (one line, with the way out)."""
     for key, kind in (("schema_version", int), ("fingerprint", str), ("config", dict),
                       ("config_text", str), ("plan", dict), ("shards", dict)):
         if key not in m:
             _fail(path, f"key {key!r} is missing")
         if not isinstance(m[key], kind):
             _fail(path, f"{key}: expected {kind.__name__}, found {type(m[key]).__name__}")
+    for key in ("code_version", "ruleset", "created", "updated", "repaired"):
+        if key in m and not isinstance(m[key], str):
+            _fail(path, f"{key}: expected a string, found {type(m[key]).__name__}")
+    if not isinstance(m.get("extended", []), list) \
+            or not all(isinstance(e, dict) for e in m.get("extended", [])):
+        _fail(path, "extended: expected a list of extensions")
     _check_plan(path, m["plan"])
     _check_shards(path, m["plan"], m["shards"])
-    return m
+    exp = _check_config(path, m)
+    _check_sprt(path, m, exp)
+    return exp
+
+
+def experiment_of(path: Path, m: dict) -> Experiment:
+    """The experiment of the manifest's `config_text`, parsed as the run's own config was
+    (its name defaults to the config file's, which the manifest records)."""
+    name = m["config"].get("name")
+    plain = isinstance(name, str) and re.fullmatch(r"[\w.-]{1,64}", name)
+    label = f"{name if plain else 'config'}.toml"
+    try:
+        return parse_experiment(m["config_text"], label)
+    except InputError as e:
+        _fail(path, f"config_text: not a valid config ({str(e).replace(label, 'config_text', 1)[:200]})")
+
+
+def _check_config(path: Path, m: dict) -> Experiment:
+    exp = experiment_of(path, m)
+    canon = exp.canonical()
+    for key in sorted(set(canon) | set(m["config"])):
+        if m["config"].get(key) != canon.get(key):
+            _fail(path, f"config.{key}: differs from config_text (the config the run was "
+                        f"started with)")
+    if m["fingerprint"] != exp.fingerprint():
+        _fail(path, f"fingerprint {m['fingerprint'][:20]!r}: expected {exp.fingerprint()}, the "
+                    f"config_text's")
+    try:
+        check_limits(exp)
+    except InputError as e:
+        _fail(path, f"config_text: {str(e)[:200]}")
+    p = m["plan"]
+    for key, want in (("blocks", exp.blocks), ("games_per_block", plan.games_per_block(exp)),
+                      ("shard_blocks", exp.shard_blocks), ("tables", tables_of(exp))):
+        if p[key] != want:
+            _fail(path, f"plan.{key} = {str(p[key])[:40]}: the config_text gives {want}")
+    for seg in p["layout"]:
+        if seg[2] != exp.shard_blocks:
+            _fail(path, f"plan.layout: segment {seg!r}: expected {exp.shard_blocks} blocks a "
+                        f"shard (the config_text's run.shard_blocks)")
+    return exp
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_sprt(path: Path, m: dict, exp: Experiment) -> None:
+    d = m.get("sprt")
+    if d is None:
+        return
+    if not exp.sprt:
+        _fail(path, "sprt: a decision is recorded, but the config_text has no run.sprt")
+    arm, baseline, p0, p1, alpha, beta = exp.sprt
+    want = {"arm": arm, "baseline": baseline or None, "p0": p0, "p1": p1, "alpha": alpha,
+            "beta": beta}
+    if not isinstance(d, dict) or d.get("decision") not in ("H0", "H1"):
+        _fail(path, "sprt.decision: expected H0 or H1")
+    if not _is_int(d.get("blocks")) or not 1 <= d["blocks"] <= m["plan"]["blocks"]:
+        _fail(path, f"sprt.blocks: expected a whole number 1..{m['plan']['blocks']}")
+    for key in ("llr", "upper", "lower"):
+        if not _is_number(d.get(key)):
+            _fail(path, f"sprt.{key}: expected a finite number")
+    for key, v in want.items():
+        if d.get(key) != v:
+            _fail(path, f"sprt.{key}: expected {v!r}, the config_text's run.sprt")
 
 
 def _check_plan(path: Path, p: dict) -> None:
@@ -215,11 +304,35 @@ def _check_shards(path: Path, p: dict, shards: dict) -> None:
 
 
 def sha256(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
+        return sha256_of(f)
+
+
+def sha256_of(f) -> str:
+    h = hashlib.sha256()
+    for chunk in iter(lambda: f.read(1 << 20), b""):
+        h.update(chunk)
     return h.hexdigest()
+
+
+def _regular(path: Path) -> bool:
+    """A regular file itself, not a link to one (a link's target is outside the run)."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except FileNotFoundError:
+        return False
+
+
+def check_folder(folder: Path) -> bool:
+    """Whether the table folder exists; RunError when something else is in its place."""
+    try:
+        st = folder.lstat()
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISDIR(st.st_mode):
+        raise RunError(f"{folder}: is {safe_files.kind(st)}: expected a directory (carcsim does "
+                       f"not follow links inside a run)")
+    return True
 
 
 def check_files(run_dir: str | Path, m: dict) -> tuple[dict[int, str], list[Path], list[Path]]:
@@ -234,7 +347,7 @@ def check_files(run_dir: str | Path, m: dict) -> tuple[dict[int, str], list[Path
     for key, entry in shards.items():
         for name, f in entry["files"].items():
             path = shard_file(run_dir, name, int(key))
-            if not path.is_file():
+            if not check_folder(path.parent) or not _regular(path):
                 why = "is missing"
             elif path.stat().st_size == 0:
                 why = "is empty"
@@ -247,13 +360,13 @@ def check_files(run_dir: str | Path, m: dict) -> tuple[dict[int, str], list[Path
     unknown, leftover = [], []
     for name in TABLES:
         folder = run_dir / name
-        if not folder.is_dir():
+        if not check_folder(folder):
             continue
         for path in sorted(folder.iterdir()):
             match = SHARD_FILE.fullmatch(path.name)
-            if path.name.endswith(".tmp") and path.is_file():
+            if path.name.endswith(".tmp") and _regular(path):
                 leftover.append(path)
-            elif match and path.is_file() and name in p["tables"] and int(match[1]) < p["shards"]:
+            elif match and _regular(path) and name in p["tables"] and int(match[1]) < p["shards"]:
                 if str(int(match[1])) not in shards:
                     leftover.append(path)
             else:

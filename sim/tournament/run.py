@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import socket
+import stat
 import sys
 import threading
 import time
@@ -27,6 +28,7 @@ from pathlib import Path
 from sim.errors import InputError
 from sim.tournament.config import Experiment
 from sim.tournament import manifest as mf
+from sim.tournament.lock import RunLock
 from sim.tournament.manifest import RunError
 from sim.tournament.sequential import SPRT, block_outcomes
 from sim.tournament.sink import Sink, _say, check_target
@@ -168,6 +170,16 @@ def _run_experiment(exp, out, workers, address, force, progress, max_shards, rep
         say(line)
     if workers == 0 and address:
         raise RunError("--workers 0 plays in this process: it cannot be combined with --address")
+    # one run per directory (lock.py): into an existing directory a second run is refused
+    # before Ray starts; a new directory is made, and locked, once Ray is reached
+    with RunLock(Path(out or exp.out)) as lock:
+        lock.acquire(create=False)
+        return _locked(exp, out, workers, address, force, progress, max_shards, repair,
+                       connect_timeout, say, lock)
+
+
+def _locked(exp, out, workers, address, force, progress, max_shards, repair, connect_timeout,
+            say, lock) -> Summary:
     ray_mode = None
     if workers != 0 and not (force or repair) and _finished(exp, Path(out or exp.out)):
         say(f"{out or exp.out}: every shard of this run is done: nothing to play, so no Ray "
@@ -185,6 +197,7 @@ def _run_experiment(exp, out, workers, address, force, progress, max_shards, rep
                 pass
             raise
     try:
+        lock.acquire(create=True)
         return _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode)
     finally:
         if ray_mode is not None:
@@ -423,6 +436,8 @@ def _ray_init(local: bool, address: str | None = None, num_cpus: int | None = No
     os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     ray_constants.ENABLE_RAY_CLUSTER = False
     _enable_token_auth()
+    if os.environ.get("RAY_AUTH_MODE") == "token":
+        private_token_file()
     try:
         ray.init(address="local", num_cpus=num_cpus, _node_ip_address="127.0.0.1",
                  include_dashboard=False, **quiet)
@@ -444,6 +459,35 @@ def _enable_token_auth() -> None:
     except ImportError:
         return
     _enable_token_auth()  # sets RAY_AUTH_MODE=token for this process and what it starts
+
+
+def private_token_file() -> None:
+    """Ray writes its token file (~/.ray/auth_token, or RAY_AUTH_TOKEN_PATH) with the
+    umask's mode, readable by every user of the machine, and the token admits anyone to
+    the cluster: carcsim makes the file first, exclusively and 0600, or narrows an
+    existing one of this user's to 0600 (issue 27.7). A token in RAY_AUTH_TOKEN needs no file."""
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return
+    path = Path(os.environ.get("RAY_AUTH_TOKEN_PATH") or Path.home() / ".ray" / "auth_token")
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        st = None
+    except OSError:
+        return  # Ray reports what it cannot read
+    try:
+        if st is None:
+            from ray._private.authentication.authentication_token_setup import (
+                generate_new_authentication_token)
+
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(generate_new_authentication_token())
+        elif stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077:
+            os.chmod(path, 0o600)
+    except (OSError, ImportError):
+        pass  # a file another made, or an older Ray: Ray's own handling applies
 
 
 def _check_address(address: str, where: str):

@@ -15,6 +15,11 @@ changed sends its shard back to be played again (one line saying so); a file the
 does not know is refused; a damaged manifest is refused unless `repair` (rebuild from
 the shard files that hold exactly the planned games) or `force` (start over).
 A failed write is one line (RunError), with its temporary file removed.
+
+Every file written or deleted here is reached relative to a handle on the run directory
+or on one of its table folders, without following links (sim/safe_files.py): a table
+folder that is a symlink or a file, or a planted `manifest.json.tmp` symlink, is refused
+before anything is deleted, and nothing outside the run is touched.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim import safe_files as sf
 from sim.tournament.config import Experiment
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import MANIFEST, RunError
@@ -53,33 +59,6 @@ def _say(line: str) -> None:
     print(f"carcsim: {line}", file=sys.stderr, flush=True)
 
 
-def _write_tmp(path: Path, write) -> Path:
-    """write(`path`.tmp) and return it; on failure the temporary file is removed and the
-    error is one line naming the file."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        write(tmp)
-    except OSError as e:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
-        raise RunError(f"{path}: cannot write: {e.strerror or e}") from None
-    return tmp
-
-
-def _rename(tmp: Path, path: Path) -> None:
-    try:
-        os.replace(tmp, path)
-    except OSError as e:
-        raise RunError(f"{path}: cannot write: {e.strerror or e}") from None
-
-
-def write_atomic(path: Path, write) -> None:
-    """write(tmp) then rename over `path` (RunError, one line, when either fails)."""
-    _rename(_write_tmp(path, write), path)
-
-
 def _canonical_without_blocks(config: dict) -> dict:
     return {k: v for k, v in config.items() if k != "blocks"}
 
@@ -87,7 +66,11 @@ def _canonical_without_blocks(config: dict) -> dict:
 def check_target(out: Path, starting_over: bool) -> None:
     """Refuse an output path that is a file, or a run directory whose manifest is damaged
     (unless starting over or repairing), without writing anything."""
-    if out.exists() and not out.is_dir():
+    try:
+        is_file = out.exists() and not out.is_dir()
+    except OSError as e:  # a part longer than the file system allows, a loop of links
+        raise RunError(f"{out}: cannot be the output directory: {e.strerror}") from None
+    if is_file:
         raise RunError(f"{out}: is a file: expected a directory for the run's output")
     if not starting_over and (out / MANIFEST).exists():
         mf.load(out)
@@ -103,8 +86,14 @@ class Sink:
         self.say = say
         self._saved_at = 0.0
         self._dirty = False
-        self._pending: list[tuple[Path, Path]] = []  # (tmp, final) of shards not yet recorded
+        # (folder handle, tmp name, final name, final path) of shards not yet recorded
+        self._pending: list[tuple[int, str, str, Path]] = []
+        self._root: int | None = None  # the run directory's handle, once it exists
+        self._folders: dict[str, int] = {}  # the table folders' handles, checked real folders
         check_target(self.out, force or repair)
+        if self.out.exists():
+            self._root = sf.open_dir(self.out, RunError)
+            self._check_folders()  # before anything is read, deleted or wiped
         if force:
             self._wipe()
         path = self.out / MANIFEST
@@ -132,6 +121,8 @@ class Sink:
             self.out.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise RunError(f"{self.out}: cannot create the output directory: {e.strerror}") from None
+        if self._root is None:
+            self._root = sf.open_dir(self.out, RunError)
         self.manifest = self._fresh()
         try:
             self.save()
@@ -189,14 +180,43 @@ class Sink:
             self.say(f"{self.out}: shard {shard}: {why}; playing it again")
             self._forget(shard)
         for path in leftover:
-            path.unlink()
+            self._unlink(path.parent.name, path.name)
         if damaged:
             self.save()
 
     def _forget(self, shard: int) -> None:
         del self.manifest["shards"][str(shard)]
+        self._unlink_shard(shard)
+
+    def _unlink_shard(self, shard: int) -> None:
         for name in TABLES:
-            mf.shard_file(self.out, name, shard).unlink(missing_ok=True)
+            self._unlink(name, mf.shard_file(self.out, name, shard).name)
+
+    def _unlink(self, table: str, name: str) -> None:
+        """Remove `table`/`name` through the folder's checked handle (a link itself, if
+        one were there, never its target)."""
+        folder = self._folder(table, create=False)
+        if folder is not None:
+            sf.unlink_at(folder, name, self.out / table / name, RunError)
+
+    def _check_folders(self) -> None:
+        """Open each table folder that exists: a symlink or a file in its place is
+        refused (one line) before anything in the run is deleted."""
+        for name in TABLES:
+            self._folder(name, create=False)
+
+    def _folder(self, table: str, create: bool) -> int | None:
+        if table not in self._folders:
+            fd = sf.sub_dir(self._root, table, self.out / table, create, RunError)
+            if fd is None:
+                return None
+            self._folders[table] = fd
+        return self._folders[table]
+
+    def _sha256(self, table: str, name: str) -> str:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self._folders[table])
+        with os.fdopen(fd, "rb") as f:
+            return mf.sha256_of(f)
 
     def _rebuild(self) -> dict:
         """--repair: a new manifest from the shard files that hold exactly the planned
@@ -209,8 +229,7 @@ class Sink:
             why = mf.content_problem(self.out, self.exp, shard, blocks)
             if why:
                 self.say(f"{self.out}: shard {shard}: {why}; playing it again")
-                for name in TABLES:
-                    mf.shard_file(self.out, name, shard).unlink(missing_ok=True)
+                self._unlink_shard(shard)
                 continue
             rows = {name: pq.ParquetFile(mf.shard_file(self.out, name, shard)).metadata.num_rows
                     for name in m["plan"]["tables"]}
@@ -225,31 +244,47 @@ class Sink:
 
     def _table_files(self):
         for name in TABLES:
-            folder = self.out / name
-            if folder.is_dir():
-                yield from folder.glob("shard-*.parquet")
+            if name in self._folders:  # checked real folders only
+                yield from (self.out / name).glob("shard-*.parquet")
 
     def _wipe(self) -> None:
-        for name in TABLES:
-            shutil.rmtree(self.out / name, ignore_errors=True)
-        (self.out / MANIFEST).unlink(missing_ok=True)
+        if self._root is None:
+            return
+        for name in list(self._folders):
+            os.close(self._folders.pop(name))
+            # rmtree relative to the run's handle; it follows no link inside the folder
+            shutil.rmtree(name, dir_fd=self._root, ignore_errors=True)
+        sf.unlink_at(self._root, MANIFEST, self.out / MANIFEST, RunError)
 
     # --- writing ------------------------------------------------------------------------
 
     def save(self) -> None:
         """Move the finished shards' files into place, then record them: a reader (report
         during a run) sees a shard file only once it is about to be recorded."""
-        for tmp, final in self._pending:
-            _rename(tmp, final)
+        try:  # never write a manifest that carcsim itself would refuse to read
+            mf.check(self.out / MANIFEST, self.manifest)
+        except RunError as e:
+            raise RunError(f"refusing to write a manifest carcsim would refuse (a bug): {e}") from None
+        for folder, tmp, name, shown in self._pending:
+            sf.rename_at(folder, tmp, name, shown, RunError)
         self._pending = []
-        text = json.dumps(self.manifest, indent=1, sort_keys=True)
-        write_atomic(self.out / MANIFEST, lambda p: p.write_text(text))
+        blob = json.dumps(self.manifest, indent=1, sort_keys=True).encode()
+        sf.replace_at(self._root, MANIFEST, lambda f: f.write(blob), self.out / MANIFEST, RunError)
         self._saved_at, self._dirty = time.monotonic(), False
 
     def close(self) -> None:
-        """Record what is still unrecorded (a run's last shards)."""
-        if self._dirty:
-            self.save()
+        """Record what is still unrecorded (a run's last shards), then let go of the
+        directory handles."""
+        try:
+            if self._dirty:
+                self.save()
+        finally:
+            for fd in self._folders.values():
+                os.close(fd)
+            self._folders = {}
+            if self._root is not None:
+                os.close(self._root)
+                self._root = None
 
     @property
     def done(self) -> set[int]:
@@ -273,17 +308,21 @@ class Sink:
         try:
             for name in self.manifest["plan"]["tables"]:
                 path = mf.shard_file(self.out, name, shard)
+                folder = self._folder(name, create=True)
+                tmp = sf.write_tmp(folder, path.name,
+                                   lambda f, t=tables[name]: pq.write_table(t, f, compression="zstd"),
+                                   path, RunError)
+                written.append((folder, tmp, path.name, path))
+                files[name] = {"rows": tables[name].num_rows, "sha256": self._sha256(name, tmp)}
+        except (RunError, OSError) as e:
+            for folder, tmp, _, _ in written:  # no shard half-written
                 try:
-                    path.parent.mkdir(exist_ok=True)
-                except OSError as e:
-                    raise RunError(f"{path.parent}: cannot create: {e.strerror}") from None
-                tmp = _write_tmp(path, lambda p, t=tables[name]: pq.write_table(t, p, compression="zstd"))
-                written.append((tmp, path))
-                files[name] = {"rows": tables[name].num_rows, "sha256": mf.sha256(tmp)}
-        except RunError:
-            for tmp, _ in written:  # no shard half-written
-                tmp.unlink(missing_ok=True)
-            raise
+                    os.unlink(tmp, dir_fd=folder)
+                except OSError:
+                    pass
+            if isinstance(e, RunError):
+                raise
+            raise RunError(f"shard {shard}: cannot write: {e.strerror or e}") from None
         self._pending += written
         self.manifest["shards"][str(shard)] = {"blocks": [blocks.start, blocks.stop], "files": files}
         self.manifest["updated"] = _now()
