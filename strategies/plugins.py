@@ -127,6 +127,11 @@ def _files(specs) -> list[str]:
     return out
 
 
+def names_a_file(spec: str) -> bool:
+    """Whether the seat spec names a strategy file."""
+    return bool(_files([spec]))
+
+
 def sources(specs, where: str = "players") -> dict[str, str]:
     """{file as named: its text} of every strategy file the specs name (what a run ships
     to its workers)."""

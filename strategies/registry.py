@@ -66,12 +66,12 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
     params = dict(params or {})
     allowed = getattr(cls, "PARAMS", {} if registered else None)
     for key, value in params.items():
+        if isinstance(value, float) and not math.isfinite(value):  # nan/inf would poison every sum
+            raise InputError(f"{where}: {name}.{key} = {value!r}: expected a finite number")
         if isinstance(value, (int, float)) and not isinstance(value, bool) and (
                 abs(value) > MAX_NUMBER):  # an int too large for a float, or for C
             raise InputError(f"{where}: {name}.{key} = {quote(value, 40)}: expected a number of "
                              f"at most {MAX_NUMBER:g} in magnitude")
-        if isinstance(value, float) and not math.isfinite(value):  # nan/inf would poison every sum
-            raise InputError(f"{where}: {name}.{key} = {value!r}: expected a finite number")
         if allowed is None:  # a plug-in without PARAMS: its constructor checks the rest
             continue
         if key not in allowed:

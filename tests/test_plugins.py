@@ -180,6 +180,11 @@ def test_a_run_ships_the_file_and_its_hash_guards_resume_and_replay(mine):
         replay_game(mine.parent / "out", 1)
     r = _cli("run", cfg, "--out", mine.parent / "out", "--workers", 0, cwd=mine.parent)
     assert r.returncode == 2 and "the strategy file mine.py changed" in r.stderr, r.stderr
+    mine.unlink()  # a report needs no strategy file: the manifest keeps what it needs
+    from sim.analysis.report import build
+    assert build(mine.parent / "out")["provenance"]["games_stored"] == 8
+    with pytest.raises(InputError, match=r"mine.py: no such strategy file"):
+        replay_game(mine.parent / "out", 1)
 
 
 def test_a_worker_that_cannot_read_the_file_plays_the_shipped_text(mine, tmp_path):

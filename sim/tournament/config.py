@@ -41,6 +41,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path, PurePosixPath
@@ -113,8 +114,13 @@ class Experiment:
                 | ({"plugins": plugin_hashes(self.plugins)} if self.plugins else {}))
 
     def fingerprint(self) -> str:
-        blob = json.dumps(self.canonical(), sort_keys=True).encode()
-        return hashlib.sha256(blob).hexdigest()[:16]
+        return fingerprint_of(self.canonical())
+
+
+def fingerprint_of(canonical: dict) -> str:
+    """A run's identity: the hash of its canonical config (Experiment.canonical)."""
+    blob = json.dumps(canonical, sort_keys=True).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
 
 
 def rules_dict(rules: Rules) -> dict:
@@ -126,7 +132,10 @@ def rules_dict(rules: Rules) -> dict:
 
 def check_player(spec: str, rules: Rules, where: str):
     """The player of `spec`, refusing a policy that would answer no decision of a game
-    under `rules` (it would silently hand every decision to the defaults)."""
+    under `rules` (it would silently hand every decision to the defaults). A spec naming
+    a strategy file is only read as text while parse_experiment reads no files."""
+    if not _LOAD_FILES.get() and plugins.names_a_file(spec):
+        return None
     from strategies.registry import kinds_of, parse_policy
 
     seat = player(spec, where)
@@ -168,8 +177,24 @@ def _specs(table: dict, key: str, where: str, rules: Rules) -> tuple[str, ...]:
     return tuple(v)
 
 
-def parse_experiment(text: str, path: str) -> Experiment:
-    """Parse and validate an experiment. Raises InputError `FILE: field: expected …`."""
+def parse_experiment(text: str, path: str, strategy_files: bool = True) -> Experiment:
+    """Parse and validate an experiment. Raises InputError `FILE: field: expected …`.
+
+    `strategy_files` False: a seat naming a user's strategy file is taken as written,
+    neither loaded nor shipped (reading a finished run's manifest, on a machine that
+    need not hold the file)."""
+    token = _LOAD_FILES.set(strategy_files)
+    try:
+        return _parse_experiment(text, path, strategy_files)
+    finally:
+        _LOAD_FILES.reset(token)
+
+
+# whether check_player loads the strategy files a spec names (parse_experiment's switch)
+_LOAD_FILES: ContextVar[bool] = ContextVar("load_strategy_files", default=True)
+
+
+def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
     data = parse_toml(text, path)
     check_keys(data, {"run", "rules", "design"}, f"{path}:")
     run = _get(data, "run", dict, path, "a [run] table", {})
@@ -256,7 +281,7 @@ def parse_experiment(text: str, path: str) -> Experiment:
         except InputError as err:
             raise InputError(f"{path}: {err}") from None
     specs = [*seats, *pool, *(a.player for a in arms), *opponents]
-    shipped = tuple(plugins.sources(specs, f"{path}: design").items())
+    shipped = tuple(plugins.sources(specs, f"{path}: design").items()) if strategy_files else ()
     return Experiment(path, name, seed, blocks, shard_blocks, events, out, rules, kind, seats,
                       pool, arms, opponents, editions, rollouts, sprt, text, forks, question,
                       shipped)

@@ -36,7 +36,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from sim import safe_files
-from sim.tournament.config import Experiment, parse_experiment
+from sim.tournament.config import Experiment, fingerprint_of, parse_experiment
 from sim.errors import InputError
 from sim.tournament import plan
 from sim.tournament.records import TABLES
@@ -202,7 +202,7 @@ def experiment_of(path: Path, m: dict) -> Experiment:
     plain = isinstance(name, str) and re.fullmatch(r"[\w.-]{1,64}", name)
     label = f"{name if plain else 'config'}.toml"
     try:
-        return parse_experiment(m["config_text"], label)
+        return parse_experiment(m["config_text"], label, strategy_files=False)
     except InputError as e:
         _fail(path, f"config_text: not a valid config ({str(e).replace(label, 'config_text', 1)[:200]})")
 
@@ -211,11 +211,18 @@ def _check_config(path: Path, m: dict) -> Experiment:
     exp = experiment_of(path, m)
     canon = exp.canonical()
     for key in sorted(set(canon) | set(m["config"])):
+        if key == "plugins":  # the strategy files' hashes: checked against the files (resume, replay)
+            continue
         if m["config"].get(key) != canon.get(key):
             _fail(path, f"config.{key}: differs from config_text (the config the run was "
                         f"started with)")
-    if m["fingerprint"] != exp.fingerprint():
-        _fail(path, f"fingerprint {m['fingerprint'][:20]!r}: expected {exp.fingerprint()}, the "
+    files = m["config"].get("plugins")  # read as text, not from the files: keep their hashes
+    if files is not None and not (isinstance(files, dict) and files and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in files.items())):
+        _fail(path, "config.plugins: expected {strategy file: sha256}")
+    want = fingerprint_of(canon | ({"plugins": files} if files else {}))
+    if m["fingerprint"] != want:
+        _fail(path, f"fingerprint {m['fingerprint'][:20]!r}: expected {want}, the "
                     f"config_text's")
     try:
         check_limits(exp)
