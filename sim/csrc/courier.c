@@ -12,9 +12,14 @@
  */
 #include "game.h"
 
+int32_t cc_courier_near(int32_t cx, int32_t cy, int32_t x, int32_t y) {
+    /* in 64 bits: coordinates of any int32 value cannot overflow the distance */
+    return llabs((int64_t)cx - x) + llabs((int64_t)cy - y) <= 1;
+}
+
 int courier_near(const cc_game *g, int x, int y) {
     const courier_state_t *c = &g->courier;
-    return c->on_board && abs(c->x - x) + abs(c->y - y) <= 1;
+    return c->on_board && cc_courier_near(c->x, c->y, x, y);
 }
 
 static void courier_start(cc_game *g) {

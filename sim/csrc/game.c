@@ -485,6 +485,11 @@ static int valid_policy(int kind, int p) {
     return 0;
 }
 
+int32_t cc_policy_accepts(int32_t decision, int32_t policy) {
+    if (decision <= CC_DEC_NONE || decision > CC_DEC_FIGURE) return CC_ERR_ARG;
+    return valid_policy(decision, policy);
+}
+
 int game_check_seat(const cc_seat_policy *p) {
     if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
         || !valid_policy(CC_DEC_MESSAGES, p->messages) || !valid_policy(CC_DEC_FIGURE, p->figure)
@@ -689,28 +694,71 @@ int cc_game_history(const cc_game *g, int from, int32_t *out, int cap) {
     return n;
 }
 
+/* cc_game_result's row, field by field in row order (cc_result_field reads it; the
+ * widths are the sizes of what each field copies, checked below). */
+enum { RF_SCORE, RF_POINTS, RF_FIGURES, RF_MOVES, RF_LIVE, RF_DRAWN, RF_TAKEN, RF_MSG_POINTS,
+       RF_RESOLVED, RF_SUPPLY, RF_MAYORS, RF_MM_SUPPLY, RF_TOWN_HALL, RF_RANK, RF_N };
+static const struct {
+    const char *name;
+    int32_t width;
+} RESULT_FIELDS[RF_N] = {
+    {"score", 1}, {"points", CC_NSOURCES}, {"figures", 2}, {"moves", 2}, {"live_moves", 1},
+    {"drawn", CC_NMSG}, {"taken", CC_NMSG}, {"message_points", CC_NMSG}, {"resolved", CC_NMSG},
+    {"supply", 1}, {"mayors", 10}, {"mm_supply", 3}, {"town_hall", 1}, {"rank", 1},
+};
+
+int32_t cc_result_field(int32_t i, const char **name, int32_t *offset, int32_t *width) {
+    if (i < 0 || i >= RF_N || !name || !offset || !width) return CC_ERR_ARG;
+    int32_t at = 0;
+    for (int k = 0; k < i; k++) at += RESULT_FIELDS[k].width;
+    *name = RESULT_FIELDS[i].name;
+    *offset = at;
+    *width = RESULT_FIELDS[i].width;
+    return CC_OK;
+}
+
+/* R-BASE-9: 1 + the players strictly ahead (tied players share a rank; rank 1 wins). */
+static int rank_of(const cc_game *g, int seat) {
+    int r = 1;
+    for (int o = 0; o < g->nplayers; o++) r += g->scores[o] > g->scores[seat];
+    return r;
+}
+
+/* Appends field f's n ints at *at; the field table's width must be n (else a bug here:
+ * CC_ERR_FULL rather than a row that disagrees with cc_result_field). */
+static int put(int32_t *o, int *at, int f, const int32_t *v, int n) {
+    if (RESULT_FIELDS[f].width != n || *at + n > CC_RESULT_INTS) return CC_ERR_FULL;
+    memcpy(&o[*at], v, (size_t)n * sizeof *o);
+    *at += n;
+    return 0;
+}
+
 int cc_game_result(const cc_game *g, int32_t *out, int cap) {
     if (!g || !out || cap < g->nplayers * CC_RESULT_INTS) return CC_ERR_ARG;
     for (int s = 0; s < g->nplayers; s++) {
         int32_t *o = &out[s * CC_RESULT_INTS];
         const msg_player_t *m = &g->msg.players[s];
-        o[0] = g->scores[s];
-        memcpy(&o[1], g->points[s], CC_NSOURCES * sizeof *o);
-        o[7] = m->position[0];
-        o[8] = m->position[1];
-        o[9] = m->moves[0];
-        o[10] = m->moves[1];
-        o[11] = m->live;
-        memcpy(&o[12], m->drawn, CC_NMSG * sizeof *o);
-        memcpy(&o[20], m->taken, CC_NMSG * sizeof *o);
-        memcpy(&o[28], m->points, CC_NMSG * sizeof *o);
-        memcpy(&o[36], m->resolved, CC_NMSG * sizeof *o);
-        o[44] = g->supply[s];
         const mm_player_t *p = &g->mm.players[s];
-        int32_t mm[14] = {p->placed[1], p->placed[2], p->placed[3], p->favours, p->scarecrows[0],
+        int32_t live = m->live, supply = g->supply[s], rank = rank_of(g, s);
+        int32_t mm[10] = {p->placed[1], p->placed[2], p->placed[3], p->favours, p->scarecrows[0],
                           p->scarecrows[1], p->scarecrows[2], p->rides, p->ride_points,
-                          p->town_hall_turn, p->supply[1], p->supply[2], p->supply[3], p->town_hall};
-        memcpy(&o[45], mm, sizeof mm);
+                          p->town_hall_turn};
+        int at = 0, rc = 0;
+        rc |= put(o, &at, RF_SCORE, &g->scores[s], 1);
+        rc |= put(o, &at, RF_POINTS, g->points[s], CC_NSOURCES);
+        rc |= put(o, &at, RF_FIGURES, m->position, 2);
+        rc |= put(o, &at, RF_MOVES, m->moves, 2);
+        rc |= put(o, &at, RF_LIVE, &live, 1);
+        rc |= put(o, &at, RF_DRAWN, m->drawn, CC_NMSG);
+        rc |= put(o, &at, RF_TAKEN, m->taken, CC_NMSG);
+        rc |= put(o, &at, RF_MSG_POINTS, m->points, CC_NMSG);
+        rc |= put(o, &at, RF_RESOLVED, m->resolved, CC_NMSG);
+        rc |= put(o, &at, RF_SUPPLY, &supply, 1);
+        rc |= put(o, &at, RF_MAYORS, mm, 10);
+        rc |= put(o, &at, RF_MM_SUPPLY, &p->supply[1], 3);
+        rc |= put(o, &at, RF_TOWN_HALL, &p->town_hall, 1);
+        rc |= put(o, &at, RF_RANK, &rank, 1);
+        if (rc || at != CC_RESULT_INTS) return CC_ERR_FULL;
     }
     return g->nplayers;
 }
@@ -758,9 +806,8 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
         if (!g->over) rc = CC_ERR_ARG;  /* a seat was not built in */
         else {
             turns_out[i] = g->turn - 1;
-            int best = g->scores[0], winners = 0;
-            for (int q = 1; q < np; q++) best = g->scores[q] > best ? g->scores[q] : best;
-            for (int q = 0; q < np; q++) winners |= (g->scores[q] == best) << q;  /* R-BASE-9 */
+            int winners = 0;
+            for (int q = 0; q < np; q++) winners |= (rank_of(g, q) == 1) << q;  /* R-BASE-9 */
             winners_out[i] = winners;
             rc = cc_game_result(g, &results_out[(size_t)i * np * CC_RESULT_INTS], np * CC_RESULT_INTS);
             rc = rc < 0 ? rc : 0;

@@ -61,8 +61,8 @@ static int activates(const figure_t *f) {
     return f->seg >= 0 && (f->kind == CC_FIG_MAYOR || (f->kind == CC_FIG_SCARECROW && !f->scores));
 }
 
-int mayors_activating_cells(const cc_game *g, int32_t *xy, int cap) {
-    const cc_board *b = g->board;
+int cc_activating_cells(const cc_board *b, int32_t *xy, int cap) {
+    if (!b || cap < 0 || (cap && !xy)) return CC_ERR_ARG;
     int n = 0;
     for (int f = 0; f < CC_MAX_FIGURES; f++) {
         if (!activates(&b->figs[f])) continue;
@@ -78,6 +78,10 @@ int mayors_activating_cells(const cc_game *g, int32_t *xy, int cap) {
         }
     }
     return n / 2;
+}
+
+int mayors_activating_cells(const cc_game *g, int32_t *xy, int cap) {
+    return cc_activating_cells(g->board, xy, cap);
 }
 
 static void mayors_start(cc_game *g) {
@@ -343,13 +347,12 @@ static int add_root(int32_t *roots, int n, int r) {
 
 /* The segments a messenger may ride to from the ends of the scored road: every segment
  * of an incomplete road ending at the same junction (village, monastery) of the same
- * tile, or of the incomplete city the road enters by a gate; ascending. */
-static int step_ride(cc_game *g, int fig, int road) {
-    const cc_board *b = g->board;
-    const figure_t *f = &b->figs[fig];
-    if (f->seg < 0) return 0;
+ * tile, or of the incomplete city the road enters by a gate; ascending, written to
+ * out[0], out[stride], ... (cap of them at most; out NULL with cap 0 counts them).
+ * Returns how many, or CC_ERR_FULL. */
+static int ride_targets(const cc_board *b, int road, int32_t *out, int stride, int cap) {
     int32_t roots[4 * CC_MAX_SEGS * 2];
-    int nroots = 0, rc = set_row(g, 0, CC_MM_RETURN, 0, 0);
+    int nroots = 0;
     int start = find_const(b, road), s = start;
     do {
         const placed_t *p = &b->tiles[s / CC_MAX_SEGS];
@@ -365,25 +368,46 @@ static int step_ride(cc_game *g, int fig, int road) {
         }
         s = b->segs[s].next;
     } while (s != start);
-    int n = 1;
-    for (int i = 0; i < nroots && rc == 0; i++) {
+    int n = 0;
+    for (int i = 0; i < nroots; i++) {
         const seg_t *r = &b->segs[roots[i]];
         if (r->open == 0) continue;  /* complete: no ride there */
         int t = roots[i];
         do {
-            rc = set_row(g, n++, CC_MM_TARGET, t, 0);
+            if (out) {
+                if (n >= cap) return CC_ERR_FULL;
+                out[(size_t)n * stride] = t;
+            }
+            n++;
             t = b->segs[t].next;
-        } while (t != roots[i] && rc == 0);
+        } while (t != roots[i]);
     }
-    if (rc < 0) return rc;
-    for (int i = 2; i < n; i++) {  /* insertion sort of the targets by segment */
-        int32_t seg = g->rows[5 * i + 1];
+    for (int i = 1; out && i < n; i++) {  /* insertion sort of the targets by segment */
+        int32_t seg = out[(size_t)i * stride];
         int j = i;
-        for (; j > 1 && g->rows[5 * (j - 1) + 1] > seg; j--) g->rows[5 * j + 1] = g->rows[5 * (j - 1) + 1];
-        g->rows[5 * j + 1] = seg;
+        for (; j > 0 && out[(size_t)(j - 1) * stride] > seg; j--) out[(size_t)j * stride] = out[(size_t)(j - 1) * stride];
+        out[(size_t)j * stride] = seg;
     }
+    return n;
+}
+
+int cc_ride_targets(const cc_board *b, int road, int32_t *out, int cap) {
+    if (!b || cap < 0 || (cap && !out) || !seg_valid(b, road)) return CC_ERR_ARG;
+    if (b->segs[road].kind != CC_ROAD) return CC_ERR_ARG;
+    return ride_targets(b, road, cap ? out : NULL, 1, cap);
+}
+
+static int step_ride(cc_game *g, int fig, int road) {
+    const cc_board *b = g->board;
+    const figure_t *f = &b->figs[fig];
+    if (f->seg < 0) return 0;
+    int n = ride_targets(b, road, NULL, 5, 0), rc = 0;
+    for (int i = n; i >= 0 && rc == 0; i--)  /* the last row first: one growth at most */
+        rc = set_row(g, i, i ? CC_MM_TARGET : CC_MM_RETURN, 0, 0);
+    if (rc == 0 && n > 0) rc = ride_targets(b, road, &g->rows[5 + 1], 5, n);
+    if (rc < 0) return rc;
     g->mm.pending_fig = fig;
-    return decide(g, CC_DEC_RIDE, f->player, n);
+    return decide(g, CC_DEC_RIDE, f->player, n + 1);
 }
 
 static int apply_ride(cc_game *g, const int32_t *row) {

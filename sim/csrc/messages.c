@@ -12,6 +12,8 @@
  */
 #include "game.h"
 
+int32_t cc_on_dark(int32_t total) { return on_dark(total); }
+
 int messages_number(const cc_game *g, int action) {
     if (g->msg.edition == CC_EDITION_C31 && (action == CC_MSG_ROAD || action == CC_MSG_CITY))
         return action == CC_MSG_CITY ? 1 : 2;  /* c3.1 lists the city first */

@@ -50,6 +50,15 @@ static void river_placed(cc_game *g, int type, int x, int y, int rot) {
     }
 }
 
+int cc_game_river_end(const cc_game *g, int32_t *out, int cap) {
+    if (!g || !out || cap < 3) return CC_ERR_ARG;
+    if (!game_has(g, CC_X_RIVER) || !g->river.open) return 0;
+    out[0] = g->river.x;
+    out[1] = g->river.y;
+    out[2] = g->river.edge;
+    return 1;
+}
+
 const expansion_t river_expansion = {
     .name = "river", .bit = CC_X_RIVER, .start = river_start, .allows = river_allows,
     .placed = river_placed,

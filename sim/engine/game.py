@@ -66,12 +66,12 @@ from sim import expansions
 from sim.expansions import messages
 
 from sim.engine import scoring
-from sim.core import check, ffi, lib
+from sim.core import check, ffi, lib, names
 from sim.engine.board import Board
 from sim.engine.deal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
 from sim.errors import IllegalMove, InputError
 from sim.expansions.base import SOURCES
-from sim.expansions.declaration import ROW_POINTS, ROW_SCORE, ROW_SUPPLY
+from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE, ROW_SUPPLY
 from sim.expansions.mayors import SCARECROW_CHOICES
 from sim.expansions.messages import ACTION_NAMES
 from sim.engine.rng import Stream, derive
@@ -79,14 +79,14 @@ from sim.engine.rules import Rules
 from sim.engine.seats import PAUSABLE, policy_struct, seat_policy
 from sim.formats.tiles import KINDS
 
-EVENT_NAMES = ("start", "draw", "discard", "place", "figure", "score", "points", "move",
-               "message_draw", "message", "courier", "final", "end", "townhall", "crisis", "favour",
-               "scarecrow", "ride")
-# Messengers & Mayors decisions by cc_game_decision kind, and the words of their rows
-MM_DECISIONS = {lib.CC_DEC_TOWN_HALL: "town_hall", lib.CC_DEC_FAVOUR: "favour",
-                lib.CC_DEC_SCARECROW: "scarecrow", lib.CC_DEC_RIDE: "ride", lib.CC_DEC_FIGURE: "figure"}
-MM_WORDS = {lib.CC_MM_DRAW: "draw", lib.CC_MM_END: "end", lib.CC_MM_NONE: "none",
-            lib.CC_MM_FARMER: "farmer", lib.CC_MM_LIE: "lie", lib.CC_MM_RETURN: "return"}
+EVENT_NAMES = names(lib.CC_NAMES_EVENT)  # by CC_EV_* code, as C names them
+# Messengers & Mayors decisions by cc_game_decision kind (C's names), and the words of
+# their rows (C's names of CC_MM_*; a cell and a target are read as values instead)
+MM_DECISIONS = {k: names(lib.CC_NAMES_DECISION)[k]
+                for k in (lib.CC_DEC_TOWN_HALL, lib.CC_DEC_FAVOUR, lib.CC_DEC_SCARECROW,
+                          lib.CC_DEC_RIDE, lib.CC_DEC_FIGURE)}
+MM_WORDS = {code: word for code, word in enumerate(names(lib.CC_NAMES_MM_WORD))
+            if code not in (lib.CC_MM_CELL, lib.CC_MM_TARGET)}
 
 
 class _SeatStream(Stream):
@@ -596,8 +596,8 @@ class Game:
         and each part in play's keys per player (The Messages' figures and message
         statistics, Messengers & Mayors' figures, favours and rides: sim/expansions.py)."""
         rows = self._rows()
-        points = [dict(zip(SOURCES, r[ROW_POINTS])) for r in rows]
-        out = scoring.result([r[ROW_SCORE] for r in rows], points)
+        out = scoring.result([(r[ROW_SCORE], r[ROW_RANK], dict(zip(SOURCES, r[ROW_POINTS])))
+                              for r in rows])
         for e in expansions.in_play(self.rules.expansions):
             if e.read_result is not None:
                 for p, r in zip(out["players"], rows):
@@ -685,6 +685,15 @@ class Game:
         return bool(lib.cc_branch_river_left(self._ptr))
 
     # ------------------------------------------------------------ read by sim/engine/view.py
+
+    @property
+    def river_end(self) -> tuple[int, int, int] | None:
+        """The river's open end (x, y, edge) as the C game keeps it (R-RIV-1/2;
+        cc_game_river_end); None without the River or once the lake has closed it."""
+        out = ffi.new("int32_t[3]")
+        if not check(lib.cc_game_river_end(self._ptr, out, 3), "cc_game_river_end"):
+            return None
+        return tuple(out)
 
     @property
     def courier_at(self) -> tuple[int, int] | None:
