@@ -20,7 +20,7 @@ int game_policy_choice(cc_game *g) {
  * are matched in order. values: room for nrows. Returns nrows or an error. */
 static int place_values(const cc_game *g, const cc_seat_policy *sp, double *values) {
     int seat = g->dec_seat, cap = g->rows_cap, n, k = 0;
-    cc_figure_rule rules[4];
+    cc_figure_rule rules[NFIGURE_KINDS];
     int nrules = game_figure_rules(g, seat, rules);
     cc_greedy_params p;
     game_greedy_params(g, seat, sp, &p);

@@ -11,18 +11,29 @@ enum { NREGISTRY = sizeof REGISTRY / sizeof *REGISTRY };
 
 static const cc_figure_rule FOLLOWER_RULE = {0, 0xF, 1, 1, 1};  /* R-BASE-4: any free feature */
 
-static const cc_figure_rule *rule_of(int kind) {
-    return kind == CC_FIG_FOLLOWER ? &FOLLOWER_RULE : mayors_rule(kind);
+/* The expansion that adds figure kind `kind`, NULL for the follower or an unknown kind. */
+static const expansion_t *kind_owner(int kind) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (REGISTRY[k]->figure_rule && REGISTRY[k]->figure_rule(kind)) return REGISTRY[k];
+    return NULL;
 }
 
-/* The figures seat may place now (R-BASE-4: a follower from supply; R-MM-1/5/7), in
- * the order of the place decision's rows. out has room for 4. */
+const cc_figure_rule *game_figure_rule(int kind) {
+    if (kind == CC_FIG_FOLLOWER) return &FOLLOWER_RULE;
+    const expansion_t *x = kind_owner(kind);
+    return x ? x->figure_rule(kind) : NULL;
+}
+
+/* The figures seat may place now (R-BASE-4: a follower from supply; the kinds the
+ * expansions in play add, R-MM-1/5/7), by kind code: the order of the place
+ * decision's rows. out has room for NFIGURE_KINDS. */
 int game_figure_rules(const cc_game *g, int seat, cc_figure_rule *out) {
     int n = 0;
     if (g->supply[seat] > 0) out[n++] = FOLLOWER_RULE;
-    if (game_has(g, CC_X_MAYORS))
-        for (int k = CC_FIG_MAYOR; k <= CC_FIG_SCARECROW; k++)
-            if (g->mm.players[seat].supply[k] > 0) out[n++] = *mayors_rule(k);
+    for (int kind = CC_FIG_FOLLOWER + 1; kind < NFIGURE_KINDS; kind++) {
+        const expansion_t *x = kind_owner(kind);
+        if (x && game_has(g, x->bit) && x->in_supply(g, seat, kind) > 0) out[n++] = *x->figure_rule(kind);
+    }
     return n;
 }
 
@@ -114,7 +125,7 @@ cc_greedy_params *game_greedy_params(const cc_game *g, int seat, const cc_seat_p
  * number of rows (0: the tile fits nowhere). */
 static int options(cc_game *g, int t) {
     int seat = g->seat;
-    cc_figure_rule rules[4];
+    cc_figure_rule rules[NFIGURE_KINDS];
     int nrules = game_figure_rules(g, seat, rules);
     cc_greedy_params p, *pp = NULL;
     if (g->seats[seat].place == CC_POL_GREEDY) pp = game_greedy_params(g, seat, &g->seats[seat], &p);
@@ -127,12 +138,14 @@ static int options(cc_game *g, int t) {
     }
     if (n <= 0) return n;
     /* RULES.md 6: where a placement has step-1 activations its figure comes after them */
-    int32_t cells[2 * 4 * 2 * CC_MAX_PLAYERS];
+    int32_t cells[DEFERRED_CAP];
     int ncells = 0;
-    if (game_has(g, CC_X_MAYORS)) {
-        ncells = mayors_activating_cells(g, cells, (int)(sizeof cells / sizeof *cells));
-        if (ncells < 0) return ncells;
-    }
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->deferred_cells) {
+            int c = REGISTRY[k]->deferred_cells(g, cells + 2 * ncells, DEFERRED_CAP - 2 * ncells);
+            if (c < 0) return c;
+            ncells += c;
+        }
     /* placements an expansion forbids (R-RIV-2) leave the choices */
     int filter = ncells > 0;
     for (int k = 0; k < NREGISTRY && !filter; k++)
@@ -204,12 +217,13 @@ int game_return_figure(cc_game *g, int fig) {
     int32_t info[5];
     int rc = cc_figure_info(g->board, fig, info, 5);
     if (rc < 0) return rc;
-    if (info[1] != CC_FIG_FOLLOWER && !rule_of(info[1])) return CC_ERR_ARG;
+    const expansion_t *owner = info[1] == CC_FIG_FOLLOWER ? NULL : kind_owner(info[1]);
+    if (info[1] != CC_FIG_FOLLOWER && !owner) return CC_ERR_ARG;
     rc = cc_figure_remove(g->board, fig);
     if (rc < 0) return rc;
     game_figure_removed(g, fig);  /* R-COU-4: its id may be reused by a later figure */
-    if (info[1] == CC_FIG_FOLLOWER) g->supply[info[0]]++;
-    else g->mm.players[info[0]].supply[info[1]]++;
+    if (owner) owner->supply_change(g, info[0], info[1], +1);
+    else g->supply[info[0]]++;
     return 0;
 }
 
@@ -224,7 +238,8 @@ static int score_feature(cc_game *g, int root, int final, int *kind, int *value)
     int winners = 0;
     for (int q = 0; q < g->nplayers; q++)
         if (holds_majority(r->count, r->strength, g->nplayers, q)) winners |= 1 << q;
-    if (game_has(g, CC_X_MAYORS)) mayors_scored(g, info[0], winners, v);
+    for (int k = 0; k < NREGISTRY; k++)  /* before its figures leave (ride points) */
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->scored) REGISTRY[k]->scored(g, info[0], winners, v);
     int32_t ev[8] = {info[1], root, info[2], info[4], info[5], final, v, winners};
     game_emit(g, CC_EV_SCORE, g->turn, -1, 8, ev);
     *kind = info[1];
@@ -241,7 +256,9 @@ static int step_score(cc_game *g, int root) {
     int n = cc_feature_figures(g->board, root, figs, CC_MAX_FIGURES);
     if (n < 0) return n;
     for (int i = 0; i < n; i++) {
-        int rc = game_has(g, CC_X_MAYORS) ? mayors_keeps(g, figs[i], root, kind) : 0;
+        int rc = 0;  /* the first expansion (registry order) keeping it takes it over */
+        for (int k = 0; k < NREGISTRY && rc == 0; k++)
+            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->keeps) rc = REGISTRY[k]->keeps(g, figs[i], root, kind);
         if (rc == 0) rc = game_return_figure(g, figs[i]);
         if (rc < 0) return rc;
     }
@@ -334,14 +351,15 @@ int game_end_or_force(cc_game *g) {
 }
 
 int game_put_figure(cc_game *g, int seat, int kind, int seg) {
-    const cc_figure_rule *r = rule_of(kind);
+    const cc_figure_rule *r = game_figure_rule(kind);
     if (!r || seat < 0 || seat >= g->nplayers) return CC_ERR_ARG;
-    int32_t *supply = kind == CC_FIG_FOLLOWER ? &g->supply[seat] : &g->mm.players[seat].supply[kind];
-    if (*supply <= 0) return CC_ERR_ARG;
+    const expansion_t *owner = kind == CC_FIG_FOLLOWER ? NULL : kind_owner(kind);
+    if (owner && !game_has(g, owner->bit)) return CC_ERR_ARG;  /* not in play: none in supply */
+    if ((owner ? owner->in_supply(g, seat, kind) : g->supply[seat]) <= 0) return CC_ERR_ARG;
     int f = cc_figure_add(g->board, seat, kind, r->strength, r->scores, seg);
     if (f < 0) return f;
-    (*supply)--;
-    if (kind != CC_FIG_FOLLOWER) g->mm.players[seat].placed[kind]++;
+    if (owner) owner->supply_change(g, seat, kind, -1);  /* counted as placed */
+    else g->supply[seat]--;
     int32_t v[2] = {kind, seg};
     game_emit(g, CC_EV_FIGURE, g->turn, seat, 2, v);
     /* R-COU-4: placed this turn, whoever's it is (a favour's follower, R-MM-2, may be

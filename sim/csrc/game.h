@@ -11,6 +11,10 @@ enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_DRAW_MESSAGE, STEP_COURIER, 
        STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES, STEP_RIDE, STEP_LAST };
 enum { ROUND_TURN, ROUND_MESSAGE, ROUND_COURIER };  /* what a round of scoring ends */
 enum { AGENDA_CAP = 96, MSG_CHOICES_CAP = 2 + CC_MAX_FIGURES, MOVED_CAP = 32 };
+enum { NFIGURE_KINDS = 4 };  /* CC_FIG_* codes are 0 .. NFIGURE_KINDS - 1 */
+/* x, y ints of the cells whose placements defer their figure (RULES.md 6): each of the
+ * 2 activating figures per seat has one tile with 4 sides */
+enum { DEFERRED_CAP = 2 * 4 * 2 * CC_MAX_PLAYERS };
 
 typedef struct {
     int32_t kind, a, b, c;
@@ -117,6 +121,23 @@ typedef struct {
      * completed features done[0..nd)), or an error */
     int (*after_tile)(cc_game *g, int x, int y, const int32_t *done, int nd, int figure, int local);
     void (*figure_removed)(cc_game *g, int fig);
+    /* ---- figure kinds it adds (CC_FIG_*; the follower is the base game's): the
+     * placement rule of `kind`, NULL if the kind is not its own */
+    const cc_figure_rule *(*figure_rule)(int kind);
+    /* how many figures of its `kind` seat holds in supply */
+    int (*in_supply)(const cc_game *g, int seat, int kind);
+    /* one of its figures taken from seat's supply onto the board (delta -1: counted as
+     * placed) or back into it (+1) */
+    void (*supply_change)(cc_game *g, int seat, int kind, int delta);
+    /* cells where a placement's figure is asked only after step 1 (RULES.md 6), as
+     * x, y pairs (cap ints); returns how many cells, or an error */
+    int (*deferred_cells)(const cc_game *g, int32_t *xy, int cap);
+    /* a feature of root was scored: its majority `winners` (bit per seat) and value,
+     * before its figures leave */
+    void (*scored)(cc_game *g, int root, int winners, int value);
+    /* a scored feature's figure: 1 if the expansion keeps it on the board (taking it
+     * over), 0 if it goes home, or an error */
+    int (*keeps)(cc_game *g, int fig, int root, int kind);
 } expansion_t;
 
 extern const expansion_t messages_expansion, river_expansion, courier_expansion, mayors_expansion;
@@ -178,14 +199,9 @@ int policy_mayors(cc_game *g);  /* every Messengers & Mayors decision kind */
  * the four above, by kind): a checked choice index, or an error. */
 int game_policy_choice(cc_game *g);
 
-/* mayors.c, for the turn options and policies */
-/* Cells whose tile would surround a tile holding a mayor or a standing scarecrow
- * (step-1 activations there), as x, y pairs in xy (cap ints). Returns the count. */
-int mayors_activating_cells(const cc_game *g, int32_t *xy, int cap);
-const cc_figure_rule *mayors_rule(int kind);  /* NULL but for mayor, messenger, scarecrow */
-/* A scored feature's figure: 1 if M&M keeps it on the board (a messenger to ride). */
-int mayors_keeps(cc_game *g, int fig, int root, int kind);
-void mayors_scored(cc_game *g, int root, int winners, int value);  /* ride points */
+/* The placement rule of figure kind `kind` (the follower's, or the rule of the
+ * expansion that adds the kind), NULL for an unknown kind (policies, game.c). */
+const cc_figure_rule *game_figure_rule(int kind);
 /* A board for every tile of the stack, the start and the town halls. */
 static inline int game_max_tiles(const cc_game_config *c, int nstack) {
     return nstack + 1 + ((c->expansions & CC_X_MAYORS) ? c->nplayers : 0);

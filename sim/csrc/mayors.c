@@ -34,7 +34,7 @@ static const cc_figure_rule RULES[4] = {
     {CC_FIG_SCARECROW, 1 << CC_FIELD, 0, 0, 0}, /* R-MM-7, R-MM-9 */
 };
 
-const cc_figure_rule *mayors_rule(int kind) {
+static const cc_figure_rule *mayors_rule(int kind) {
     return kind >= CC_FIG_MAYOR && kind <= CC_FIG_SCARECROW ? &RULES[kind] : NULL;
 }
 
@@ -80,8 +80,19 @@ int cc_activating_cells(const cc_board *b, int32_t *xy, int cap) {
     return n / 2;
 }
 
-int mayors_activating_cells(const cc_game *g, int32_t *xy, int cap) {
+/* RULES.md 6: a placement surrounding a mayor's or a standing scarecrow's tile has its
+ * figure asked after the activations */
+static int mayors_deferred_cells(const cc_game *g, int32_t *xy, int cap) {
     return cc_activating_cells(g->board, xy, cap);
+}
+
+static int mayors_in_supply(const cc_game *g, int seat, int kind) {
+    return g->mm.players[seat].supply[kind];
+}
+
+static void mayors_supply_change(cc_game *g, int seat, int kind, int delta) {
+    g->mm.players[seat].supply[kind] += delta;
+    if (delta < 0) g->mm.players[seat].placed[kind] -= delta;  /* the statistics' placed figures */
 }
 
 static void mayors_start(cc_game *g) {
@@ -225,7 +236,7 @@ static int step_figure_options(cc_game *g) {
     const cc_board *b = g->board;
     const placed_t *p = &b->tiles[g->placed_index];
     const variant_t *v = variant(b, p->type, p->rot);
-    cc_figure_rule rules[4];
+    cc_figure_rule rules[NFIGURE_KINDS];
     int nr = game_figure_rules(g, g->seat, rules), n = 0, rc = set_row(g, n++, -1, -1, 0);
     for (int local = 0; local < v->def.nseg && rc == 0; local++) {
         int seg = g->placed_index * CC_MAX_SEGS + local;
@@ -306,7 +317,7 @@ static int apply_scarecrow(cc_game *g, const int32_t *row) {
 
 /* ---------------------------------------------------------------- rides */
 
-int mayors_keeps(cc_game *g, int fig, int root, int kind) {
+static int mayors_keeps(cc_game *g, int fig, int root, int kind) {
     const figure_t *f = &g->board->figs[fig];
     if (f->kind != CC_FIG_MESSENGER || kind != CC_ROAD) return 0;
     mm_state_t *m = &g->mm;
@@ -317,7 +328,7 @@ int mayors_keeps(cc_game *g, int fig, int root, int kind) {
     return 1;  /* R-MM-6: it stays to ride on */
 }
 
-void mayors_scored(cc_game *g, int root, int winners, int value) {
+static void mayors_scored(cc_game *g, int root, int winners, int value) {
     const cc_board *b = g->board;
     for (int f = 0; f < CC_MAX_FIGURES; f++)  /* ride points: what ridden messengers win */
         if (g->mm.rider[f] && b->figs[f].seg >= 0 && find_const(b, b->figs[f].seg) == root
@@ -508,4 +519,6 @@ const expansion_t mayors_expansion = {
     .name = "mayors", .bit = CC_X_MAYORS, .start = mayors_start, .step = mayors_step,
     .apply = mayors_apply, .begin_draw = mayors_begin_draw, .no_tile = mayors_no_tile,
     .after_tile = mayors_after_tile, .figure_removed = mayors_figure_removed,
+    .figure_rule = mayors_rule, .in_supply = mayors_in_supply, .supply_change = mayors_supply_change,
+    .deferred_cells = mayors_deferred_cells, .scored = mayors_scored, .keeps = mayors_keeps,
 };

@@ -137,7 +137,7 @@ static int greedy_figure(const cc_game *g, const cc_seat_policy *p) {
         memcpy(strength, r->strength, sizeof strength);
         int before[CC_MAX_PLAYERS];
         for (int q = 0; q < n; q++) before[q] = holds_majority(count, strength, n, q);
-        const cc_figure_rule *rule = kind == CC_FIG_FOLLOWER ? NULL : mayors_rule(kind);
+        const cc_figure_rule *rule = kind == CC_FIG_FOLLOWER ? NULL : game_figure_rule(kind);
         count[me] = (uint16_t)(count[me] + (rule ? rule->scores : 1));
         strength[me] = (uint16_t)(strength[me] + (rule ? rule->strength : 1));
         double gain[CC_MAX_PLAYERS] = {0}, sum = 0.0;
