@@ -78,8 +78,11 @@ static int courier_step(cc_game *g, const step_t *s) {
     return 1;
 }
 
+static const int32_t STEPS[] = {STEP_COURIER};
+
 const expansion_t courier_expansion = {
     .name = "courier", .bit = CC_X_COURIER, .start = courier_start,
     .next_turn = courier_next_turn, .figure_placed = courier_figure_placed,
-    .step = courier_step, .figure_removed = courier_figure_removed,
+    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = courier_step,
+    .figure_removed = courier_figure_removed,
 };

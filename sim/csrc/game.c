@@ -292,12 +292,14 @@ static int run_step(cc_game *g, const step_t *s) {
                 if (rc < 0) return rc;
             }
         return 0;
-    default:
+    default:  /* a step an expansion declares as its own */
         for (int k = 0; k < NREGISTRY; k++)
-            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->step) {
-                int rc = REGISTRY[k]->step(g, s);
-                if (rc != 0) return rc < 0 ? rc : 0;
-            }
+            for (int i = 0; i < REGISTRY[k]->nsteps; i++)
+                if (REGISTRY[k]->steps[i] == s->kind) {
+                    if (!game_has(g, REGISTRY[k]->bit)) return CC_ERR_ARG;  /* a damaged agenda */
+                    int rc = REGISTRY[k]->step(g, s);
+                    return rc < 0 ? rc : 0;
+                }
         return CC_ERR_ARG;  /* a step nobody owns */
     }
 }
@@ -394,14 +396,20 @@ static int apply_place(cc_game *g, const int32_t *row) {
     return rc;
 }
 
+/* The expansion decision kind `kind` (its owner in play), NULL for the place decision,
+ * none, or a kind no expansion in play adds. */
+static const decision_t *decision_of(const cc_game *g, int kind) {
+    for (int k = 0; k < NREGISTRY; k++)
+        for (int i = 0; i < REGISTRY[k]->ndecisions; i++)
+            if (REGISTRY[k]->decisions[i].kind == kind)
+                return game_has(g, REGISTRY[k]->bit) ? &REGISTRY[k]->decisions[i] : NULL;
+    return NULL;
+}
+
 int game_nchoices(const cc_game *g) {
-    switch (g->dec_kind) {
-    case CC_DEC_PLACE: return g->nrows;
-    case CC_DEC_SCORING_FIGURE: return 2;
-    case CC_DEC_MESSAGES: return g->msg.nchoices;
-    case CC_DEC_NONE: return 0;
-    default: return g->nrows;  /* Messengers & Mayors rows */
-    }
+    if (g->dec_kind == CC_DEC_PLACE) return g->nrows;
+    const decision_t *d = decision_of(g, g->dec_kind);
+    return d ? d->nchoices(g) : 0;
 }
 
 /* Take choice idx (already checked) of the current decision. */
@@ -416,22 +424,14 @@ static int apply_choice(cc_game *g, int idx) {
         g->dec_kind = CC_DEC_NONE;
         return apply_place(g, row);
     }
+    const decision_t *d = decision_of(g, kind);
+    if (!d) return CC_ERR_ARG;
     int32_t v[3] = {idx, -1, -1};
-    if (kind == CC_DEC_MESSAGES) {
-        v[0] = g->msg.choices[CC_MSG_CHOICE_INTS * idx];
-        v[1] = g->msg.choices[CC_MSG_CHOICE_INTS * idx + 1];
-    } else if (kind >= CC_DEC_TOWN_HALL) {
-        memcpy(v, &g->rows[5 * idx], sizeof v);
-    }
+    d->record(g, idx, v);
     rc = record_choice(g, kind, 3, v);
     if (rc < 0) return rc;
     g->dec_kind = CC_DEC_NONE;
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->apply) {
-            rc = REGISTRY[k]->apply(g, kind, idx);
-            if (rc != 0) return rc < 0 ? rc : 0;
-        }
-    return CC_ERR_ARG;
+    return d->apply(g, kind, idx);
 }
 
 static int fail(cc_game *g, int rc) {
@@ -666,25 +666,14 @@ int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *cho
     head[0] = g->dec_kind;
     head[1] = g->dec_kind ? g->dec_seat : -1;
     head[3] = n;
-    if (g->dec_kind == CC_DEC_PLACE || g->dec_kind >= CC_DEC_TOWN_HALL) {
-        if (5 * n > cap) return CC_ERR_FULL;
-        head[2] = g->dec_kind == CC_DEC_PLACE ? g->drawn_type
-                : g->dec_kind == CC_DEC_TOWN_HALL ? g->cfg.town_hall_type
-                : g->dec_kind == CC_DEC_FIGURE ? g->board->tiles[g->placed_index].type : -1;
+    if (g->dec_kind == CC_DEC_PLACE) {
+        if (5 * (int64_t)n > cap) return CC_ERR_FULL;
+        head[2] = g->drawn_type;
         memcpy(choices, g->rows, (size_t)n * 5 * sizeof *choices);
-    } else if (g->dec_kind == CC_DEC_SCORING_FIGURE) {
-        const msg_player_t *m = &g->msg.players[g->msg.pending_seat];
-        head[4] = g->msg.pending_points;
-        head[5] = g->msg.pending_source;
-        head[6] = m->position[0];
-        head[7] = m->position[1];
-    } else if (g->dec_kind == CC_DEC_MESSAGES) {
-        if (CC_MSG_CHOICE_INTS * n > cap) return CC_ERR_FULL;
-        head[4] = g->msg.in_hand;
-        head[5] = messages_number(g, g->msg.in_hand);
-        memcpy(choices, g->msg.choices, (size_t)n * CC_MSG_CHOICE_INTS * sizeof *choices);
+        return n;
     }
-    return n;
+    const decision_t *d = decision_of(g, g->dec_kind);
+    return d ? d->describe(g, head, choices, cap) : n;
 }
 
 int cc_game_status(const cc_game *g, int32_t *out, int cap) {

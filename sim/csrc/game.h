@@ -93,6 +93,20 @@ struct cc_game {
     int32_t *history, nhistory, history_cap;   /* CC_HISTORY_INTS each */
 };
 
+/* A decision kind an expansion adds (the place decision is game.c's own). */
+typedef struct {
+    int32_t kind;  /* CC_DEC_* */
+    int (*nchoices)(const cc_game *g);
+    /* the history entry of choice idx: 3 values (CC_HISTORY_INTS - 1 at most) */
+    void (*record)(const cc_game *g, int idx, int32_t *v);
+    /* cc_game_decision's head[2] and head[4..] (the rest is game.c's) and its choices
+     * (cap ints); returns the number of choices or CC_ERR_FULL */
+    int (*describe)(const cc_game *g, int32_t *head, int32_t *choices, int cap);
+    /* takes choice idx (checked: 0 <= idx < nchoices) of a decision of `kind` (already
+     * cleared from g->dec_kind); CC_OK or an error */
+    int (*apply)(cc_game *g, int kind, int idx);
+} decision_t;
+
 /* An expansion: the hooks it adds to the turn (NULL where it adds nothing). */
 typedef struct {
     const char *name;
@@ -107,10 +121,14 @@ typedef struct {
     /* 1 if the expansion took the points over (a scoring figure moves or is asked) */
     int (*award)(cc_game *g, int seat, int points, int source);
     int (*end_round)(cc_game *g, int kind);
-    /* runs a step of its own; 1 if the kind is its own, or an error */
+    /* the agenda's step kinds it owns (STEP_*), and the hook that runs them (an error
+     * or >= 0) */
+    const int32_t *steps;
+    int32_t nsteps;
     int (*step)(cc_game *g, const step_t *s);
-    /* applies choice `index` of a decision kind of its own; 1 if its own, or an error */
-    int (*apply)(cc_game *g, int kind, int index);
+    /* the decision kinds it adds */
+    const decision_t *decisions;
+    int32_t ndecisions;
     /* before a draw (a turn's, or a classic extra tile's): 1 if it set a decision
      * instead (the town hall, R-MM-10), or an error */
     int (*begin_draw)(cc_game *g, int extra_tile);

@@ -498,10 +498,24 @@ static int mayors_step(cc_game *g, const step_t *s) {
     return rc < 0 ? rc : 1;
 }
 
-static int mayors_apply(cc_game *g, int kind, int idx) {
-    const int32_t *row = &g->rows[5 * idx];
+/* Messengers & Mayors decisions: rows of 5 in g->rows ({code, a, b, 0, 0}; the
+ * figure decision {kind, local, 0, 0, 0}), the first 3 ints recorded. */
+static int mm_nchoices(const cc_game *g) { return g->nrows; }
+
+static void mm_record(const cc_game *g, int idx, int32_t *v) { memcpy(v, &g->rows[5 * idx], 3 * sizeof *v); }
+
+static int mm_describe(const cc_game *g, int32_t *head, int32_t *choices, int cap) {
+    int n = g->nrows;
+    if (5 * (int64_t)n > cap) return CC_ERR_FULL;
+    head[2] = g->dec_kind == CC_DEC_TOWN_HALL ? g->cfg.town_hall_type
+            : g->dec_kind == CC_DEC_FIGURE ? g->board->tiles[g->placed_index].type : -1;
+    memcpy(choices, g->rows, (size_t)n * 5 * sizeof *choices);
+    return n;
+}
+
+static int mm_apply(cc_game *g, int kind, int idx) {
     int32_t r[5];
-    memcpy(r, row, sizeof r);  /* the rows buffer is rewritten by the next decision */
+    memcpy(r, &g->rows[5 * idx], sizeof r);  /* the rows buffer is rewritten by the next decision */
     int rc;
     switch (kind) {
     case CC_DEC_TOWN_HALL: rc = apply_town_hall(g, r); break;
@@ -509,15 +523,24 @@ static int mayors_apply(cc_game *g, int kind, int idx) {
     case CC_DEC_SCARECROW: rc = apply_scarecrow(g, r); break;
     case CC_DEC_RIDE: rc = apply_ride(g, r); break;
     case CC_DEC_FIGURE: rc = step_place_figure(g, r[0], r[1]); break;
-    default: return 0;
+    default: return CC_ERR_ARG;
     }
     g->mm.pending_fig = -1;
-    return rc < 0 ? rc : 1;
+    return rc < 0 ? rc : 0;
 }
 
+#define MM_DECISION(k) {k, mm_nchoices, mm_record, mm_describe, mm_apply}
+static const decision_t DECISIONS[] = {MM_DECISION(CC_DEC_TOWN_HALL), MM_DECISION(CC_DEC_FAVOUR),
+                                       MM_DECISION(CC_DEC_SCARECROW), MM_DECISION(CC_DEC_RIDE),
+                                       MM_DECISION(CC_DEC_FIGURE)};
+static const int32_t STEPS[] = {STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES,
+                                STEP_RIDE};
+
 const expansion_t mayors_expansion = {
-    .name = "mayors", .bit = CC_X_MAYORS, .start = mayors_start, .step = mayors_step,
-    .apply = mayors_apply, .begin_draw = mayors_begin_draw, .no_tile = mayors_no_tile,
+    .name = "mayors", .bit = CC_X_MAYORS, .start = mayors_start,
+    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = mayors_step,
+    .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
+    .begin_draw = mayors_begin_draw, .no_tile = mayors_no_tile,
     .after_tile = mayors_after_tile, .figure_removed = mayors_figure_removed,
     .figure_rule = mayors_rule, .in_supply = mayors_in_supply, .supply_change = mayors_supply_change,
     .deferred_cells = mayors_deferred_cells, .scored = mayors_scored, .keeps = mayors_keeps,

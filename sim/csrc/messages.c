@@ -264,18 +264,65 @@ static int apply_message(cc_game *g, int idx) {
     return rc;
 }
 
-static int messages_apply(cc_game *g, int kind, int idx) {
-    if (kind == CC_DEC_SCORING_FIGURE) {
-        move_figure(g, g->msg.pending_seat, idx, g->msg.pending_points, g->msg.pending_source);
-        return 1;
-    }
-    if (kind != CC_DEC_MESSAGES) return 0;
-    int rc = apply_message(g, idx);
-    return rc < 0 ? rc : 1;
+/* The scoring figure decision (R-MSG-C1/N1): 2 choices, meeple or messenger; the
+ * head shows the points, their source and both figures' positions. */
+static int figure_nchoices(const cc_game *g) { (void)g; return 2; }
+
+static void figure_record(const cc_game *g, int idx, int32_t *v) {
+    (void)g;
+    v[0] = idx;
+    v[1] = v[2] = -1;
 }
+
+static int figure_describe(const cc_game *g, int32_t *head, int32_t *choices, int cap) {
+    (void)choices, (void)cap;
+    const msg_player_t *m = &g->msg.players[g->msg.pending_seat];
+    head[4] = g->msg.pending_points;
+    head[5] = g->msg.pending_source;
+    head[6] = m->position[0];
+    head[7] = m->position[1];
+    return 2;
+}
+
+static int figure_apply(cc_game *g, int kind, int idx) {
+    (void)kind;
+    move_figure(g, g->msg.pending_seat, idx, g->msg.pending_points, g->msg.pending_source);
+    return 0;
+}
+
+/* The drawn message's resolutions (R-MSG-8): rows of CC_MSG_CHOICE_INTS. */
+static int message_nchoices(const cc_game *g) { return g->msg.nchoices; }
+
+static void message_record(const cc_game *g, int idx, int32_t *v) {
+    v[0] = g->msg.choices[CC_MSG_CHOICE_INTS * idx];
+    v[1] = g->msg.choices[CC_MSG_CHOICE_INTS * idx + 1];
+    v[2] = -1;
+}
+
+static int message_describe(const cc_game *g, int32_t *head, int32_t *choices, int cap) {
+    int n = g->msg.nchoices;
+    if (CC_MSG_CHOICE_INTS * (int64_t)n > cap) return CC_ERR_FULL;
+    head[4] = g->msg.in_hand;
+    head[5] = messages_number(g, g->msg.in_hand);
+    memcpy(choices, g->msg.choices, (size_t)n * CC_MSG_CHOICE_INTS * sizeof *choices);
+    return n;
+}
+
+static int message_apply(cc_game *g, int kind, int idx) {
+    (void)kind;
+    int rc = apply_message(g, idx);
+    return rc < 0 ? rc : 0;
+}
+
+static const decision_t DECISIONS[] = {
+    {CC_DEC_SCORING_FIGURE, figure_nchoices, figure_record, figure_describe, figure_apply},
+    {CC_DEC_MESSAGES, message_nchoices, message_record, message_describe, message_apply},
+};
+static const int32_t STEPS[] = {STEP_DRAW_MESSAGE, STEP_EXTRA_TILE};
 
 const expansion_t messages_expansion = {
     .name = "messages", .bit = CC_X_MESSAGES, .start = messages_start,
-    .next_turn = messages_next_turn, .award = messages_award,
-    .end_round = messages_end_round, .step = messages_step, .apply = messages_apply,
+    .next_turn = messages_next_turn, .award = messages_award, .end_round = messages_end_round,
+    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = messages_step,
+    .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
 };
