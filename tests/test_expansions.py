@@ -184,7 +184,7 @@ def test_config_fillers_set_each_expansion_s_fields():
 def test_the_result_row_layout_is_read_from_c():
     # the layout is C's (cc_result_field); tests/test_names.py checks it against the
     # Python tables that must agree with it
-    assert declaration.ROW_RESOLVED.stop == declaration.ROW_SUPPLY
+    assert declaration.ROW_DRAWN.stop == declaration.ROW_TAKEN.start  # one slice, The Messages
     assert declaration.ROW_MAYORS.stop == declaration.ROW_MM_SUPPLY.start
     assert declaration.ROW_MAYORS.stop - declaration.ROW_MAYORS.start == len(mayors.MAYORS_COLUMNS)
 

@@ -50,13 +50,31 @@ def test_names_refuse_what_is_out_of_range():
     assert lib.cc_policy_accepts(lib.CC_DEC_FIGURE + 1, lib.CC_POL_FIRST) == lib.CC_ERR_ARG
 
 
-def test_the_result_fields_tile_the_row():
-    fields = result_fields()
+@pytest.mark.parametrize("status, ints", [(False, lib.CC_RESULT_INTS), (True, lib.CC_STATUS_INTS)])
+def test_the_declared_fields_tile_the_row(status, ints):
+    """The base game's fields and every expansion's declared slice (game.h field_t)
+    cover the row exactly, each field once."""
+    fields = result_fields(status)
     at = 0
     for name, (offset, width) in fields.items():
         assert offset == at and width >= 1, name
         at += width
-    assert at == lib.CC_RESULT_INTS
+    assert at == ints
+    name, offset, width = ffi.new("const char **"), ffi.new("int32_t *"), ffi.new("int32_t *")
+    assert lib.cc_status_field(len(result_fields(True)), name, offset, width) == lib.CC_ERR_ARG
+
+
+def test_the_status_row_is_read_by_name():
+    from sim.engine.game import Game
+    from sim.engine.rules import Rules
+
+    g = Game(Rules(players=2, expansions=("courier",)), 3)
+    fields = result_fields(True)
+    buf = ffi.new("int32_t[]", lib.CC_STATUS_INTS)
+    assert lib.cc_game_status(g._ptr, buf, lib.CC_STATUS_INTS) == lib.CC_OK
+    row = list(buf)
+    assert row[fields["turn"][0]] == g.turn == 1 and row[fields["tiles"][0]] == len(g.board) == 1
+    assert row[fields["courier"][0]] == 0 and g.courier_at is None  # R-COU-2: off the board
 
 
 def test_python_tables_agree_with_the_c_layout_and_names():

@@ -72,11 +72,12 @@ def names(table: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def result_fields() -> dict[str, tuple[int, int]]:
-    """cc_game_result's row layout as C declares it: field name -> (offset, width), in
-    row order (cc_result_field)."""
+def result_fields(status: bool = False) -> dict[str, tuple[int, int]]:
+    """cc_game_result's row layout (cc_game_status's with `status`) as C declares it:
+    field name -> (offset, width), in row order (cc_result_field, cc_status_field)."""
+    field = lib.cc_status_field if status else lib.cc_result_field
     name, offset, width = ffi.new("const char **"), ffi.new("int32_t *"), ffi.new("int32_t *")
     out = {}
-    while lib.cc_result_field(len(out), name, offset, width) == lib.CC_OK:
+    while field(len(out), name, offset, width) == lib.CC_OK:
         out[ffi.string(name[0]).decode()] = (offset[0], width[0])
     return out

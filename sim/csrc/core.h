@@ -277,6 +277,8 @@ int32_t cc_policy_accepts(int32_t decision, int32_t policy);
  * CC_ERR_ARG past the last field (nothing written). The fields tile the row's
  * CC_RESULT_INTS ints in order. */
 int32_t cc_result_field(int32_t i, const char **name, int32_t *offset, int32_t *width);
+/* The same for cc_game_status's row (CC_STATUS_INTS). */
+int32_t cc_status_field(int32_t i, const char **name, int32_t *offset, int32_t *width);
 /* R-BASE-10: 1 if a scoring figure at `total` points stands on a dark space of the
  * 50-space scoreboard (0, 5, ..., 45), else 0: the test The Messages applies. */
 int32_t cc_on_dark(int32_t total);
@@ -308,22 +310,20 @@ int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *cho
  * nothing changed (bad index, no decision). */
 int cc_game_apply(cc_game *g, int index);
 /* out (CC_STATUS_INTS) = {turn, seat, tiles_left, over, tiles on board, decision kind,
- * courier on board, courier x, courier y, events, history entries, error, decisions
- * taken}. */
+ * events, history entries, error, decisions taken}, then each expansion's slice
+ * (the Courier: on board, x, y); cc_status_field names each field's place. */
 int cc_game_status(const cc_game *g, int32_t *out, int cap);
 /* Events from index `from` on, CC_EVENT_INTS each: {kind, turn, seat, v0..v8}; the
  * layout per kind is in game.c above game_emit(). Returns how many were written. */
 int cc_game_events(const cc_game *g, int from, int32_t *out, int cap);
 /* History from `from` on, CC_HISTORY_INTS each: {decision kind, choice values...}. */
 int cc_game_history(const cc_game *g, int from, int32_t *out, int cap);
-/* Per player CC_RESULT_INTS: score, points by source (6), meeple and messenger
- * positions, their moves (2), live moves, then per action code: drawn (8), taken (8),
- * message points (8), resolved (8); then followers in supply; then Messengers &
- * Mayors: placed mayors, messengers, scarecrows (3), favours, scarecrows made farmer,
- * laid, returned (3), rides, ride points, town hall turn, in supply mayor, messenger,
- * scarecrow (3), town hall in hand; then the rank (R-BASE-9: 1 + the players with a
- * higher score). cc_result_field names each field's place. Returns the number of
- * players. */
+/* Per player CC_RESULT_INTS: score, points by source (6), followers in supply, rank
+ * (R-BASE-9: 1 + the players with a higher score), then each expansion's slice in
+ * registry order (The Messages: figure positions, their moves, live moves, per action
+ * code drawn, taken, message points, resolved; Messengers & Mayors: statistics,
+ * figures in supply, town hall in hand), whether in play or not; cc_result_field
+ * names each field's place. Returns the number of players. */
 int cc_game_result(const cc_game *g, int32_t *out, int cap);
 /* The game's board, read-only (valid while the game lives and until its next change). */
 const cc_board *cc_game_board(const cc_game *g);

@@ -79,10 +79,19 @@ static int courier_step(cc_game *g, const step_t *s) {
 }
 
 static const int32_t STEPS[] = {STEP_COURIER};
+/* where it stands: on the board (0: not yet, R-COU-2), x, y */
+static const field_t STATUS[] = {{"courier", 3}};
+
+static void courier_status(const cc_game *g, int32_t *out) {
+    out[0] = g->courier.on_board;
+    out[1] = g->courier.x;
+    out[2] = g->courier.y;
+}
 
 const expansion_t courier_expansion = {
     .name = "courier", .bit = CC_X_COURIER, .start = courier_start,
     .next_turn = courier_next_turn, .figure_placed = courier_figure_placed,
     .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = courier_step,
     .figure_removed = courier_figure_removed,
+    .status_fields = STATUS, .nstatus_fields = sizeof STATUS / sizeof *STATUS, .status = courier_status,
 };

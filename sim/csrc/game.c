@@ -676,15 +676,6 @@ int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *cho
     return d ? d->describe(g, head, choices, cap) : n;
 }
 
-int cc_game_status(const cc_game *g, int32_t *out, int cap) {
-    if (!g || !out || cap < CC_STATUS_INTS) return CC_ERR_ARG;
-    int32_t v[CC_STATUS_INTS] = {g->turn, g->seat, game_tiles_left(g), g->over, g->board->ntiles,
-                                 g->dec_kind, g->courier.on_board, g->courier.x, g->courier.y,
-                                 g->nevents, g->nhistory, g->error, g->ndecisions};
-    memcpy(out, v, sizeof v);
-    return CC_OK;
-}
-
 int cc_game_events(const cc_game *g, int from, int32_t *out, int cap) {
     if (!g || !out || cap < 0 || from < 0 || from > g->nevents) return CC_ERR_ARG;
     int n = g->nevents - from;
@@ -701,27 +692,54 @@ int cc_game_history(const cc_game *g, int from, int32_t *out, int cap) {
     return n;
 }
 
-/* cc_game_result's row, field by field in row order (cc_result_field reads it; the
- * widths are the sizes of what each field copies, checked below). */
-enum { RF_SCORE, RF_POINTS, RF_FIGURES, RF_MOVES, RF_LIVE, RF_DRAWN, RF_TAKEN, RF_MSG_POINTS,
-       RF_RESOLVED, RF_SUPPLY, RF_MAYORS, RF_MM_SUPPLY, RF_TOWN_HALL, RF_RANK, RF_N };
-static const struct {
-    const char *name;
-    int32_t width;
-} RESULT_FIELDS[RF_N] = {
-    {"score", 1}, {"points", CC_NSOURCES}, {"figures", 2}, {"moves", 2}, {"live_moves", 1},
-    {"drawn", CC_NMSG}, {"taken", CC_NMSG}, {"message_points", CC_NMSG}, {"resolved", CC_NMSG},
-    {"supply", 1}, {"mayors", 10}, {"mm_supply", 3}, {"town_hall", 1}, {"rank", 1},
-};
+/* The rows' fields: the base game's first, then each expansion's slice in registry
+ * order (all of them, in play or not: the layout never depends on the rules). */
+static const field_t BASE_RESULT[] = {{"score", 1}, {"points", CC_NSOURCES}, {"supply", 1},
+                                      {"rank", 1}};
+static const field_t BASE_STATUS[] = {{"turn", 1}, {"seat", 1}, {"tiles_left", 1}, {"over", 1},
+                                      {"tiles", 1}, {"decision", 1}, {"events", 1}, {"history", 1},
+                                      {"error", 1}, {"decisions", 1}};
+enum { NBASE_RESULT = sizeof BASE_RESULT / sizeof *BASE_RESULT,
+       NBASE_STATUS = sizeof BASE_STATUS / sizeof *BASE_STATUS };
+
+static int base_width(const field_t *f, int n) {
+    int w = 0;
+    for (int i = 0; i < n; i++) w += f[i].width;
+    return w;
+}
+
+static const field_t *unit_fields(const expansion_t *x, int status, int32_t *n) {
+    *n = status ? x->nstatus_fields : x->nresult_fields;
+    return status ? x->status_fields : x->result_fields;
+}
+
+/* Field i of the result (status 0) or status row: name, offset, width. */
+static int32_t row_field(int status, int32_t i, const char **name, int32_t *offset, int32_t *width) {
+    if (i < 0 || !name || !offset || !width) return CC_ERR_ARG;
+    const field_t *base = status ? BASE_STATUS : BASE_RESULT;
+    int nbase = status ? NBASE_STATUS : NBASE_RESULT, at = 0;
+    for (int k = -1; k < NREGISTRY; k++) {
+        int32_t n = nbase;
+        const field_t *f = k < 0 ? base : unit_fields(REGISTRY[k], status, &n);
+        for (int j = 0; j < n; j++, i--) {
+            if (i == 0) {
+                *name = f[j].name;
+                *offset = at;
+                *width = f[j].width;
+                return CC_OK;
+            }
+            at += f[j].width;
+        }
+    }
+    return CC_ERR_ARG;
+}
 
 int32_t cc_result_field(int32_t i, const char **name, int32_t *offset, int32_t *width) {
-    if (i < 0 || i >= RF_N || !name || !offset || !width) return CC_ERR_ARG;
-    int32_t at = 0;
-    for (int k = 0; k < i; k++) at += RESULT_FIELDS[k].width;
-    *name = RESULT_FIELDS[i].name;
-    *offset = at;
-    *width = RESULT_FIELDS[i].width;
-    return CC_OK;
+    return row_field(0, i, name, offset, width);
+}
+
+int32_t cc_status_field(int32_t i, const char **name, int32_t *offset, int32_t *width) {
+    return row_field(1, i, name, offset, width);
 }
 
 /* R-BASE-9: 1 + the players strictly ahead (tied players share a rank; rank 1 wins). */
@@ -731,43 +749,44 @@ static int rank_of(const cc_game *g, int seat) {
     return r;
 }
 
-/* Appends field f's n ints at *at; the field table's width must be n (else a bug here:
- * CC_ERR_FULL rather than a row that disagrees with cc_result_field). */
-static int put(int32_t *o, int *at, int f, const int32_t *v, int n) {
-    if (RESULT_FIELDS[f].width != n || *at + n > CC_RESULT_INTS) return CC_ERR_FULL;
-    memcpy(&o[*at], v, (size_t)n * sizeof *o);
-    *at += n;
-    return 0;
+/* Each expansion's slice of a row at out + at, in registry order; the width written
+ * must come out as the row's (else the declared fields and CC_*_INTS disagree: a bug
+ * of the build, reported as CC_ERR_FULL rather than a row Python would misread). */
+static int unit_slices(const cc_game *g, int status, int seat, int32_t *out, int at, int ints) {
+    for (int k = 0; k < NREGISTRY; k++) {
+        int32_t n;
+        const field_t *f = unit_fields(REGISTRY[k], status, &n);
+        int w = base_width(f, n);
+        if (at + w > ints) return CC_ERR_FULL;
+        if (w && status) REGISTRY[k]->status(g, out + at);
+        else if (w) REGISTRY[k]->result(g, seat, out + at);
+        at += w;
+    }
+    return at == ints ? 0 : CC_ERR_FULL;
 }
 
 int cc_game_result(const cc_game *g, int32_t *out, int cap) {
     if (!g || !out || cap < g->nplayers * CC_RESULT_INTS) return CC_ERR_ARG;
     for (int s = 0; s < g->nplayers; s++) {
         int32_t *o = &out[s * CC_RESULT_INTS];
-        const msg_player_t *m = &g->msg.players[s];
-        const mm_player_t *p = &g->mm.players[s];
-        int32_t live = m->live, supply = g->supply[s], rank = rank_of(g, s);
-        int32_t mm[10] = {p->placed[1], p->placed[2], p->placed[3], p->favours, p->scarecrows[0],
-                          p->scarecrows[1], p->scarecrows[2], p->rides, p->ride_points,
-                          p->town_hall_turn};
-        int at = 0, rc = 0;
-        rc |= put(o, &at, RF_SCORE, &g->scores[s], 1);
-        rc |= put(o, &at, RF_POINTS, g->points[s], CC_NSOURCES);
-        rc |= put(o, &at, RF_FIGURES, m->position, 2);
-        rc |= put(o, &at, RF_MOVES, m->moves, 2);
-        rc |= put(o, &at, RF_LIVE, &live, 1);
-        rc |= put(o, &at, RF_DRAWN, m->drawn, CC_NMSG);
-        rc |= put(o, &at, RF_TAKEN, m->taken, CC_NMSG);
-        rc |= put(o, &at, RF_MSG_POINTS, m->points, CC_NMSG);
-        rc |= put(o, &at, RF_RESOLVED, m->resolved, CC_NMSG);
-        rc |= put(o, &at, RF_SUPPLY, &supply, 1);
-        rc |= put(o, &at, RF_MAYORS, mm, 10);
-        rc |= put(o, &at, RF_MM_SUPPLY, &p->supply[1], 3);
-        rc |= put(o, &at, RF_TOWN_HALL, &p->town_hall, 1);
-        rc |= put(o, &at, RF_RANK, &rank, 1);
-        if (rc || at != CC_RESULT_INTS) return CC_ERR_FULL;
+        o[0] = g->scores[s];
+        memcpy(&o[1], g->points[s], CC_NSOURCES * sizeof *o);
+        o[1 + CC_NSOURCES] = g->supply[s];
+        o[2 + CC_NSOURCES] = rank_of(g, s);
+        int rc = unit_slices(g, 0, s, o, base_width(BASE_RESULT, NBASE_RESULT), CC_RESULT_INTS);
+        if (rc < 0) return rc;
     }
     return g->nplayers;
+}
+
+int cc_game_status(const cc_game *g, int32_t *out, int cap) {
+    if (!g || !out || cap < CC_STATUS_INTS) return CC_ERR_ARG;
+    int32_t v[CC_STATUS_INTS] = {g->turn, g->seat, game_tiles_left(g), g->over, g->board->ntiles,
+                                 g->dec_kind, g->nevents, g->nhistory, g->error, g->ndecisions};
+    int rc = unit_slices(g, 1, -1, v, NBASE_STATUS, CC_STATUS_INTS);
+    if (rc < 0) return rc;
+    memcpy(out, v, sizeof v);
+    return CC_OK;
 }
 
 const cc_board *cc_game_board(const cc_game *g) { return g ? g->board : NULL; }

@@ -93,6 +93,13 @@ struct cc_game {
     int32_t *history, nhistory, history_cap;   /* CC_HISTORY_INTS each */
 };
 
+/* One field of a row the game writes (cc_game_result, cc_game_status): its name and
+ * width in ints; a row is its fields in order (cc_result_field, cc_status_field). */
+typedef struct {
+    const char *name;
+    int32_t width;
+} field_t;
+
 /* A decision kind an expansion adds (the place decision is game.c's own). */
 typedef struct {
     int32_t kind;  /* CC_DEC_* */
@@ -156,6 +163,15 @@ typedef struct {
     /* a scored feature's figure: 1 if the expansion keeps it on the board (taking it
      * over), 0 if it goes home, or an error */
     int (*keeps)(cc_game *g, int fig, int root, int kind);
+    /* ---- its slices of the rows: the fields it declares (their widths summed) and
+     * the writer of seat's result slice / of its status slice, called whether or not
+     * it is in play (a part out of play writes its zero state) */
+    const field_t *result_fields;
+    int32_t nresult_fields;
+    void (*result)(const cc_game *g, int seat, int32_t *out);
+    const field_t *status_fields;
+    int32_t nstatus_fields;
+    void (*status)(const cc_game *g, int32_t *out);
 } expansion_t;
 
 extern const expansion_t messages_expansion, river_expansion, courier_expansion, mayors_expansion;

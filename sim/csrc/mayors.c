@@ -536,6 +536,19 @@ static const decision_t DECISIONS[] = {MM_DECISION(CC_DEC_TOWN_HALL), MM_DECISIO
 static const int32_t STEPS[] = {STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES,
                                 STEP_RIDE};
 
+/* per seat: placed mayors, messengers, scarecrows, favours, scarecrows made farmer,
+ * laid, returned, rides, ride points, town hall turn (sim/expansions/mayors.py
+ * MAYORS_COLUMNS); in supply mayor, messenger, scarecrow; the town hall in hand */
+static const field_t RESULT[] = {{"mayors", 10}, {"mm_supply", 3}, {"town_hall", 1}};
+
+static void mayors_result(const cc_game *g, int seat, int32_t *o) {
+    const mm_player_t *p = &g->mm.players[seat];
+    int32_t v[14] = {p->placed[1], p->placed[2], p->placed[3], p->favours, p->scarecrows[0],
+                     p->scarecrows[1], p->scarecrows[2], p->rides, p->ride_points,
+                     p->town_hall_turn, p->supply[1], p->supply[2], p->supply[3], p->town_hall};
+    memcpy(o, v, sizeof v);
+}
+
 const expansion_t mayors_expansion = {
     .name = "mayors", .bit = CC_X_MAYORS, .start = mayors_start,
     .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = mayors_step,
@@ -544,4 +557,5 @@ const expansion_t mayors_expansion = {
     .after_tile = mayors_after_tile, .figure_removed = mayors_figure_removed,
     .figure_rule = mayors_rule, .in_supply = mayors_in_supply, .supply_change = mayors_supply_change,
     .deferred_cells = mayors_deferred_cells, .scored = mayors_scored, .keeps = mayors_keeps,
+    .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = mayors_result,
 };

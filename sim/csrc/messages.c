@@ -319,10 +319,28 @@ static const decision_t DECISIONS[] = {
     {CC_DEC_MESSAGES, message_nchoices, message_record, message_describe, message_apply},
 };
 static const int32_t STEPS[] = {STEP_DRAW_MESSAGE, STEP_EXTRA_TILE};
+/* per seat: scoring meeple and messenger positions, their moves, live moves; per
+ * action code drawn, taken, message points, resolved */
+static const field_t RESULT[] = {{"figures", 2}, {"moves", 2}, {"live_moves", 1}, {"drawn", CC_NMSG},
+                                 {"taken", CC_NMSG}, {"message_points", CC_NMSG}, {"resolved", CC_NMSG}};
+
+static void messages_result(const cc_game *g, int seat, int32_t *o) {
+    const msg_player_t *m = &g->msg.players[seat];
+    o[0] = m->position[0];
+    o[1] = m->position[1];
+    o[2] = m->moves[0];
+    o[3] = m->moves[1];
+    o[4] = m->live;
+    memcpy(&o[5], m->drawn, CC_NMSG * sizeof *o);
+    memcpy(&o[5 + CC_NMSG], m->taken, CC_NMSG * sizeof *o);
+    memcpy(&o[5 + 2 * CC_NMSG], m->points, CC_NMSG * sizeof *o);
+    memcpy(&o[5 + 3 * CC_NMSG], m->resolved, CC_NMSG * sizeof *o);
+}
 
 const expansion_t messages_expansion = {
     .name = "messages", .bit = CC_X_MESSAGES, .start = messages_start,
     .next_turn = messages_next_turn, .award = messages_award, .end_round = messages_end_round,
     .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = messages_step,
     .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
+    .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = messages_result,
 };

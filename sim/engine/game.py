@@ -66,7 +66,7 @@ from sim import expansions
 from sim.expansions import messages
 
 from sim.engine import scoring
-from sim.core import check, ffi, lib, names
+from sim.core import check, ffi, lib, names, result_fields
 from sim.engine.board import Board
 from sim.engine.deal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
 from sim.errors import IllegalMove, InputError
@@ -79,6 +79,11 @@ from sim.engine.rules import Rules
 from sim.engine.seats import PAUSABLE, policy_struct, seat_policy
 from sim.formats.tiles import KINDS
 
+# cc_game_status's fields by name: their offsets in the row as C lays it out
+_STATUS = {name: offset for name, (offset, _) in result_fields(status=True).items()}
+_TURN, _SEAT, _TILES_LEFT, _OVER, _TILES, _EVENTS, _HISTORY, _DECISIONS, _COURIER = (
+    _STATUS[k] for k in ("turn", "seat", "tiles_left", "over", "tiles", "events", "history",
+                         "decisions", "courier"))
 EVENT_NAMES = names(lib.CC_NAMES_EVENT)  # by CC_EV_* code, as C names them
 # Messengers & Mayors decisions by cc_game_decision kind (C's names), and the words of
 # their rows (C's names of CC_MM_*; a cell and a target are read as values instead)
@@ -285,19 +290,19 @@ class Game:
 
     @property
     def turn(self) -> int:
-        return self._state()[0]
+        return self._state()[_TURN]
 
     @property
     def seat(self) -> int:
-        return self._state()[1]
+        return self._state()[_SEAT]
 
     @property
     def tiles_left(self) -> int:
-        return self._state()[2]
+        return self._state()[_TILES_LEFT]
 
     @property
     def over(self) -> bool:
-        return bool(self._state()[3])
+        return bool(self._state()[_OVER])
 
     def _rows(self) -> list[list[int]]:
         n, w = self.rules.players, lib.CC_RESULT_INTS
@@ -340,7 +345,7 @@ class Game:
     @property
     def placed_index(self) -> int:
         """Board index of the tile placed last (the figure decision's tile)."""
-        return self._state()[4] - 1
+        return self._state()[_TILES] - 1
 
     MAX_SEGS = lib.CC_MAX_SEGS  # segment ids: tile index * MAX_SEGS + local, as Game's
 
@@ -348,7 +353,7 @@ class Game:
     def decision(self) -> Decision | None:
         """The decision waiting for the caller, None once the game is over."""
         status = self._state()
-        key = status[12]  # decisions taken so far name the current one
+        key = status[_DECISIONS]  # decisions taken so far name the current one
         if self._decision_key != key:
             self._decision, self._decision_key = self._read_decision(), key
         return self._decision
@@ -501,7 +506,7 @@ class Game:
     @property
     def history(self) -> list:
         """Every choice taken, by built-in seats and the caller, in Game.history's form."""
-        n = self._state()[10]
+        n = self._state()[_HISTORY]
         buf = ffi.new("int32_t[]", max(1, n * lib.CC_HISTORY_INTS))
         got = check(lib.cc_game_history(self._ptr, 0, buf, n * lib.CC_HISTORY_INTS), "cc_game_history")
         flat, w, out = ffi.unpack(buf, got * lib.CC_HISTORY_INTS), lib.CC_HISTORY_INTS, []
@@ -520,7 +525,7 @@ class Game:
     @property
     def events(self) -> list[dict]:
         """The event log in sim/engine/game.py's vocabulary (read from C as it grows)."""
-        total = self._state()[9]
+        total = self._state()[_EVENTS]
         have = len(self._events)
         if total > have:
             w = lib.CC_EVENT_INTS
@@ -699,4 +704,5 @@ class Game:
     def courier_at(self) -> tuple[int, int] | None:
         """Where the Courier stands (None off the board or without the Courier)."""
         status = self._state()
-        return (status[7], status[8]) if status[6] else None
+        on, x, y = status[_COURIER:_COURIER + 3]  # the Courier's slice
+        return (x, y) if on else None
