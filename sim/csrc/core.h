@@ -172,9 +172,9 @@ int cc_tileset_set_road_ends(cc_tileset *ts, int type, const int8_t *ends, int n
 
 /* ==================================================================== the game
  * The whole game as a resumable state machine (game.c; each expansion in its own file:
- * messages.c, river.c, courier.c, mayors.c, listed in game.c's registry). The same rules, order
- * of steps, decisions and events as sim/game.py, which it is tested against move by
- * move. Random streams come from Python (sim/rng.py derivations) as SplitMix64 states.
+ * messages.c, river.c, courier.c, mayors.c, listed in registry.c; game.h describes the
+ * hook table). The same rules, order of steps, decisions and events as sim/game.py,
+ * which it is tested against move by move. Random streams come from Python (sim/rng.py derivations) as SplitMix64 states.
  * A call that is refused (bad argument, bad choice) changes nothing; an internal
  * failure (memory, a fixed capacity) leaves the game answering every later call with
  * that error (cc_game_status shows it).

@@ -1,13 +1,13 @@
 /* carcsim C core: the game state machine. The turn of sim/game.py, step for step:
  * draw (R-BASE-3), place with a figure (R-BASE-4), score what the placement completed
  * (R-BASE-6/7) as one round of scoring, final scoring (R-BASE-8). The expansions add
- * their hooks through REGISTRY; the contract is in core.h. */
+ * their hooks through the registry (registry.c; game.h describes the hook table and
+ * its order) and this file names none of them; the contract is in core.h. */
 #include "game.h"
 
-/* Every expansion the C game knows, in the order their hooks run. */
-static const expansion_t *const REGISTRY[] = {&messages_expansion, &river_expansion,
-                                              &courier_expansion, &mayors_expansion};
-enum { NREGISTRY = sizeof REGISTRY / sizeof *REGISTRY };
+/* Every expansion the C game knows, in the order their hooks run (registry.c). */
+#define REGISTRY game_registry
+#define NREGISTRY game_nregistry
 
 static const cc_figure_rule FOLLOWER_RULE = {0, 0xF, 1, 1, 1};  /* R-BASE-4: any free feature */
 
@@ -485,8 +485,7 @@ static int advance(cc_game *g) {
 
 /* ---------------------------------------------------------------- lifecycle */
 
-/* Stream.shuffle (sim/rng.py): Fisher-Yates from the end. */
-static void shuffle(int32_t *items, int n, uint64_t *state) {
+void game_shuffle(int32_t *items, int n, uint64_t *state) {
     for (int i = n - 1; i > 0; i--) {
         int j = splitmix_below(state, i + 1);
         int32_t t = items[i];
@@ -523,33 +522,63 @@ int game_check_seat(const cc_seat_policy *p) {
     return 0;
 }
 
+/* Hooks that take a step over from the base game: at most one unit in play may define
+ * each, so the registry's order never decides between two (registry.c). */
+static int takeovers_compete(int bits) {
+    int award = 0, after_tile = 0, begin_draw = 0, no_tile = 0, keeps = 0;
+    for (int k = 0; k < NREGISTRY; k++) {
+        const expansion_t *x = REGISTRY[k];
+        if (!(bits & x->bit)) continue;
+        award += !!x->award;
+        after_tile += !!x->after_tile;
+        begin_draw += !!x->begin_draw;
+        no_tile += !!x->no_tile;
+        keeps += !!x->keeps;
+    }
+    return award > 1 || after_tile > 1 || begin_draw > 1 || no_tile > 1 || keeps > 1;
+}
+
 int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
                       int nstack, const uint8_t *flags, int ntypes, const cc_seat_policy *seats) {
+    int known = 0;
+    for (int k = 0; k < NREGISTRY; k++) known |= REGISTRY[k]->bit;
     if (c->nplayers < 2 || c->nplayers > CC_MAX_PLAYERS || c->followers < 0 || c->followers > 30
-        || (c->expansions & ~(CC_X_MESSAGES | CC_X_RIVER | CC_X_COURIER | CC_X_MAYORS))
+        || (c->expansions & ~known) || takeovers_compete(c->expansions)
         || c->start_type < 0 || c->start_type >= ts->n || nstack < 0 || nstack > 3000
         || ntypes != ts->n || (nstack && !stack) || (ntypes && !flags) || !seats)
         return CC_ERR_ARG;
     for (int i = 0; i < nstack; i++)
         if (stack[i] < 0 || stack[i] >= ts->n) return CC_ERR_ARG;
-    if ((c->expansions & CC_X_RIVER) && (c->river_edge < 0 || c->river_edge > 3)) return CC_ERR_ARG;
-    if ((c->expansions & CC_X_MAYORS) && (c->town_hall_type < 0 || c->town_hall_type >= ts->n
-                                          || (c->town_halls_at_end != 0 && c->town_halls_at_end != 1)))
-        return CC_ERR_ARG;
     if (c->shuffle_stack && (c->river_tiles < 0 || c->lake_tiles < 0
                              || (int64_t)c->river_tiles + c->lake_tiles > nstack))
         return CC_ERR_ARG;
-    if (c->expansions & CC_X_MESSAGES) {
-        if (c->edition != CC_EDITION_CLASSIC && c->edition != CC_EDITION_C31) return CC_ERR_ARG;
-        if (c->zmg_alone && c->edition != CC_EDITION_CLASSIC) return CC_ERR_ARG;  /* R-MSG-C4 */
-        int seen = 0;
-        for (int i = 0; i < CC_NMSG; i++) {
-            if (c->deck[i] < 0 || c->deck[i] >= CC_NMSG || (seen & (1 << c->deck[i]))) return CC_ERR_ARG;
-            seen |= 1 << c->deck[i];
-        }
-    }
+    for (int k = 0; k < NREGISTRY; k++)
+        if ((c->expansions & REGISTRY[k]->bit) && REGISTRY[k]->check_config
+            && REGISTRY[k]->check_config(ts, c) < 0)
+            return CC_ERR_ARG;
     for (int s = 0; s < c->nplayers; s++)
         if (game_check_seat(&seats[s]) < 0) return CC_ERR_ARG;
+    return 0;
+}
+
+int game_max_tiles(const cc_game_config *c, int nstack) {
+    int n = nstack + 1;
+    for (int k = 0; k < NREGISTRY; k++)
+        if ((c->expansions & REGISTRY[k]->bit) && REGISTRY[k]->extra_tiles) n += REGISTRY[k]->extra_tiles(c);
+    return n;
+}
+
+int game_places_instead(const cc_game *g, int seat) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->places_instead && REGISTRY[k]->places_instead(g, seat))
+            return 1;
+    return 0;
+}
+
+int game_placement_restricted(const cc_game *g) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->restricts_placement && REGISTRY[k]->restricts_placement(g))
+            return 1;
     return 0;
 }
 
@@ -591,12 +620,8 @@ int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *
     if (cfg->shuffle_stack) {  /* R-BASE-2, R-RIV-1: river first, lake last, then land */
         uint64_t tiles = cfg->tiles_stream;
         int land = cfg->river_tiles + cfg->lake_tiles;
-        shuffle(g->stack, cfg->river_tiles, &tiles);
-        shuffle(g->stack + land, nstack - land, &tiles);
-    }
-    if ((cfg->expansions & CC_X_MESSAGES) && cfg->shuffle_deck) {
-        uint64_t msgs = cfg->messages_stream;
-        shuffle(g->cfg.deck, CC_NMSG, &msgs);
+        game_shuffle(g->stack, cfg->river_tiles, &tiles);
+        game_shuffle(g->stack + land, nstack - land, &tiles);
     }
     for (int s = 0; s < g->nplayers; s++) {
         g->supply[s] = cfg->followers;

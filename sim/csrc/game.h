@@ -1,6 +1,28 @@
 /* carcsim C core: the game state shared by game.c, the policies and the expansion
  * files (internal, never cdef'd). The state is flat: one malloc for the game, one for
- * its board, buffers grown geometrically and reused, nothing allocated per turn. */
+ * its board, buffers grown geometrically and reused, nothing allocated per turn.
+ *
+ * The hook table (expansion_t below). game.c plays the base game and names no
+ * expansion: each expansion is one unit (messages.c, river.c, courier.c, mayors.c)
+ * exporting one expansion_t, listed once in registry.c. The table covers:
+ *   turn      start, next_turn, allows (R-RIV-2), placed, after_tile, begin_draw,
+ *             no_tile, figure_placed / figure_removed, award, end_round
+ *   agenda    the step kinds a unit owns (steps) and the hook running them
+ *   decisions the decision kinds it adds (decision_t: choices, history entry, head,
+ *             apply), dispatched by kind
+ *   figures   its figure kinds (figure_rule), their supply (in_supply,
+ *             supply_change), placements whose figure waits for step 1
+ *             (deferred_cells), scored features (scored) and figures it keeps (keeps)
+ *   rows      its slices of the result and status rows (fields with their widths,
+ *             and a writer); the base game's fields come first
+ *   setup     its config checks (check_config) and the tiles it adds (extra_tiles)
+ *   queries   what other units may ask of it through game.c (places_instead,
+ *             restricts_placement), never by reading its state
+ * Order: wherever several units act at one step their hooks run in registry order,
+ * which is the turn's phase order (registry.c: messages, river, courier, mayors);
+ * the hooks that take a step over (award, after_tile, begin_draw, no_tile, keeps) may
+ * be defined by one unit in play at most (game_check_config), so none is "first to
+ * claim". */
 #ifndef CARCSIM_GAME_H
 #define CARCSIM_GAME_H
 
@@ -172,9 +194,24 @@ typedef struct {
     const field_t *status_fields;
     int32_t nstatus_fields;
     void (*status)(const cc_game *g, int32_t *out);
+    /* ---- setup: CC_ERR_ARG unless its fields of a config with it in play are valid
+     * (cc_game_new and cc_game_load); the tiles it adds to a board beyond the stack
+     * and the start (R-MM-10's town halls) */
+    int (*check_config)(const cc_tileset *ts, const cc_game_config *c);
+    int (*extra_tiles)(const cc_game_config *c);
+    /* ---- queries other units ask through game.c (never each other's state):
+     * places_instead: 1 if seat holds a tile it may place instead of drawing (the town
+     * hall, R-MM-10; The Messages' extra tile counts it, R-MSG-C5);
+     * restricts_placement: 1 while its tiles alone may be placed (the river being
+     * laid, R-RIV-2; no town hall then) */
+    int (*places_instead)(const cc_game *g, int seat);
+    int (*restricts_placement)(const cc_game *g);
 } expansion_t;
 
 extern const expansion_t messages_expansion, river_expansion, courier_expansion, mayors_expansion;
+/* registry.c: every expansion, in the order their hooks run */
+extern const expansion_t *const game_registry[];
+extern const int game_nregistry;
 
 /* game.c, for the expansions and policies */
 int game_push(cc_game *g, int kind, int a, int b, int c);  /* onto the front of the agenda */
@@ -236,9 +273,12 @@ int game_policy_choice(cc_game *g);
 /* The placement rule of figure kind `kind` (the follower's, or the rule of the
  * expansion that adds the kind), NULL for an unknown kind (policies, game.c). */
 const cc_figure_rule *game_figure_rule(int kind);
-/* A board for every tile of the stack, the start and the town halls. */
-static inline int game_max_tiles(const cc_game_config *c, int nstack) {
-    return nstack + 1 + ((c->expansions & CC_X_MAYORS) ? c->nplayers : 0);
-}
+/* A board for every tile of the stack, the start and the tiles expansions add. */
+int game_max_tiles(const cc_game_config *c, int nstack);
+/* The declared queries (expansion_t): any unit in play answering 1. */
+int game_places_instead(const cc_game *g, int seat);
+int game_placement_restricted(const cc_game *g);
+/* Stream.shuffle (sim/rng.py): Fisher-Yates from the end, on a SplitMix64 state. */
+void game_shuffle(int32_t *items, int n, uint64_t *state);
 
 #endif

@@ -54,7 +54,8 @@ static int sides(const cc_board *b, int x, int y) {
     return n;
 }
 
-static int river_flowing(const cc_game *g) { return game_has(g, CC_X_RIVER) && g->river.open; }
+/* R-RIV-2: no town hall while another unit's tiles alone may go down (the river) */
+static int river_flowing(const cc_game *g) { return game_placement_restricted(g); }
 
 /* A mayor, or a scarecrow still standing: what a surrounding placement activates. */
 static int activates(const figure_t *f) {
@@ -94,6 +95,15 @@ static void mayors_supply_change(cc_game *g, int seat, int kind, int delta) {
     g->mm.players[seat].supply[kind] += delta;
     if (delta < 0) g->mm.players[seat].placed[kind] -= delta;  /* the statistics' placed figures */
 }
+
+static int mayors_check_config(const cc_tileset *ts, const cc_game_config *c) {
+    return c->town_hall_type < 0 || c->town_hall_type >= ts->n
+           || (c->town_halls_at_end != 0 && c->town_halls_at_end != 1) ? CC_ERR_ARG : 0;
+}
+
+static int mayors_extra_tiles(const cc_game_config *c) { return c->nplayers; }  /* town halls */
+
+static int mayors_places_instead(const cc_game *g, int seat) { return g->mm.players[seat].town_hall; }
 
 static void mayors_start(cc_game *g) {
     mm_state_t *m = &g->mm;
@@ -558,4 +568,6 @@ const expansion_t mayors_expansion = {
     .figure_rule = mayors_rule, .in_supply = mayors_in_supply, .supply_change = mayors_supply_change,
     .deferred_cells = mayors_deferred_cells, .scored = mayors_scored, .keeps = mayors_keeps,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = mayors_result,
+    .check_config = mayors_check_config, .extra_tiles = mayors_extra_tiles,
+    .places_instead = mayors_places_instead,
 };

@@ -20,7 +20,24 @@ int messages_number(const cc_game *g, int action) {
     return action + 1;
 }
 
+/* R-MSG-C4 is a classic switch; the deck lists every action once (R-MSG-11) */
+static int messages_check_config(const cc_tileset *ts, const cc_game_config *c) {
+    (void)ts;
+    if (c->edition != CC_EDITION_CLASSIC && c->edition != CC_EDITION_C31) return CC_ERR_ARG;
+    if (c->zmg_alone && c->edition != CC_EDITION_CLASSIC) return CC_ERR_ARG;
+    int seen = 0;
+    for (int i = 0; i < CC_NMSG; i++) {
+        if (c->deck[i] < 0 || c->deck[i] >= CC_NMSG || (seen & (1 << c->deck[i]))) return CC_ERR_ARG;
+        seen |= 1 << c->deck[i];
+    }
+    return 0;
+}
+
 static void messages_start(cc_game *g) {
+    if (g->cfg.shuffle_deck) {  /* R-MSG-11: the deck given in rulebook order, shuffled */
+        uint64_t stream = g->cfg.messages_stream;
+        game_shuffle(g->cfg.deck, CC_NMSG, &stream);
+    }
     msg_state_t *m = &g->msg;
     memset(m, 0, sizeof *m);
     m->edition = g->cfg.edition;
@@ -170,7 +187,7 @@ static int message_choices(cc_game *g, int seat, int action) {
         break;
     }
     case CC_MSG_EXTRA:  /* a tile to draw, or a town hall in hand (R-MM-10) */
-        if (game_tiles_left(g) > 0 || (game_has(g, CC_X_MAYORS) && g->mm.players[seat].town_hall))
+        if (game_tiles_left(g) > 0 || game_places_instead(g, seat))
             add_choice(m, action, -1, -1);
         break;
     case CC_MSG_COATS: {
@@ -343,4 +360,5 @@ const expansion_t messages_expansion = {
     .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = messages_step,
     .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = messages_result,
+    .check_config = messages_check_config,
 };
