@@ -7,9 +7,8 @@
 #include "game.h"
 
 int game_policy_choice(cc_game *g) {
-    int idx = g->dec_kind == CC_DEC_PLACE ? policy_place(g)
-            : g->dec_kind == CC_DEC_SCORING_FIGURE ? policy_scoring_figure(g)
-            : g->dec_kind == CC_DEC_MESSAGES ? policy_messages(g) : policy_mayors(g);
+    const decision_t *d = game_decision(g);  /* an expansion's kind: its declared policies */
+    int idx = g->dec_kind == CC_DEC_PLACE ? policy_place(g) : d ? d->choose(g) : CC_ERR_ARG;
     return idx < 0 || idx < game_nchoices(g) ? idx : CC_ERR_ARG;
 }
 

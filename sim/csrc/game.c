@@ -455,18 +455,19 @@ static int run(cc_game *g) {
     return 0;
 }
 
+const decision_t *game_decision(const cc_game *g) { return decision_of(g, g->dec_kind); }
+
+static int32_t seat_field(const cc_seat_policy *s, const decision_t *d) {
+    int32_t v;
+    memcpy(&v, (const char *)s + d->seat_field, sizeof v);
+    return v;
+}
+
 int game_policy_of(const cc_game *g) {
     const cc_seat_policy *s = &g->seats[g->dec_seat];
-    switch (g->dec_kind) {
-    case CC_DEC_PLACE: return s->place;
-    case CC_DEC_SCORING_FIGURE: return s->scoring_figure;
-    case CC_DEC_MESSAGES: return s->messages;
-    case CC_DEC_TOWN_HALL: return s->town_hall;
-    case CC_DEC_FAVOUR: return s->favour;
-    case CC_DEC_SCARECROW: return s->scarecrow;
-    case CC_DEC_RIDE: return s->ride;
-    default: return s->figure;
-    }
+    if (g->dec_kind == CC_DEC_PLACE) return s->place;
+    const decision_t *d = decision_of(g, g->dec_kind);
+    return d ? seat_field(s, d) : CC_POL_PYTHON;  /* no such decision: Python is asked */
 }
 
 /* Built-in seats answer here; returns the next decision for Python, or NONE. */
@@ -494,25 +495,32 @@ void game_shuffle(int32_t *items, int n, uint64_t *state) {
     }
 }
 
-static int valid_policy(int kind, int p) {
-    if (p >= CC_POL_PYTHON && p <= CC_POL_RANDOM) return 1;
-    if (p == CC_POL_GREEDY) return 1;
-    if (kind == CC_DEC_SCORING_FIGURE) return p >= CC_POL_MEEPLE_ONLY && p <= CC_POL_COVERAGE;
-    if (kind == CC_DEC_MESSAGES) return p == CC_POL_ALWAYS_ACTION || p == CC_POL_ALWAYS_2;
-    return 0;
+int game_basic_policy(int p) { return p == CC_POL_FIRST || p == CC_POL_RANDOM || p == CC_POL_GREEDY; }
+
+/* The declared decision of `kind` in any unit, in play or not (a seat's struct names a
+ * policy for every kind), NULL if none declares it. */
+static const decision_t *declared(int kind) {
+    for (int k = 0; k < NREGISTRY; k++)
+        for (int i = 0; i < REGISTRY[k]->ndecisions; i++)
+            if (REGISTRY[k]->decisions[i].kind == kind) return &REGISTRY[k]->decisions[i];
+    return NULL;
 }
 
 int32_t cc_policy_accepts(int32_t decision, int32_t policy) {
-    if (decision <= CC_DEC_NONE || decision > CC_DEC_FIGURE) return CC_ERR_ARG;
-    return valid_policy(decision, policy);
+    if (decision == CC_DEC_PLACE) return policy == CC_POL_PYTHON || game_basic_policy(policy);
+    const decision_t *d = declared(decision);
+    if (!d) return CC_ERR_ARG;
+    return policy == CC_POL_PYTHON || d->accepts(policy);
 }
 
 int game_check_seat(const cc_seat_policy *p) {
-    if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
-        || !valid_policy(CC_DEC_MESSAGES, p->messages) || !valid_policy(CC_DEC_FIGURE, p->figure)
-        || !valid_policy(CC_DEC_TOWN_HALL, p->town_hall) || !valid_policy(CC_DEC_FAVOUR, p->favour)
-        || !valid_policy(CC_DEC_SCARECROW, p->scarecrow) || !valid_policy(CC_DEC_RIDE, p->ride))
-        return CC_ERR_ARG;
+    if (cc_policy_accepts(CC_DEC_PLACE, p->place) != 1) return CC_ERR_ARG;
+    for (int k = 0; k < NREGISTRY; k++)
+        for (int i = 0; i < REGISTRY[k]->ndecisions; i++) {
+            const decision_t *d = &REGISTRY[k]->decisions[i];
+            int32_t v = seat_field(p, d);
+            if (v != CC_POL_PYTHON && !d->accepts(v)) return CC_ERR_ARG;
+        }
     for (int i = 0; i < 2; i++)
         if (p->road_figure[i] != 0 && p->road_figure[i] != 1 + CC_FIG_FOLLOWER
             && p->road_figure[i] != 1 + CC_FIG_MESSENGER)

@@ -134,6 +134,12 @@ typedef struct {
     /* takes choice idx (checked: 0 <= idx < nchoices) of a decision of `kind` (already
      * cleared from g->dec_kind); CC_OK or an error */
     int (*apply)(cc_game *g, int kind, int idx);
+    /* the cc_seat_policy field naming a seat's policy for it (offsetof), the built-in
+     * policy codes that field accepts (CC_POL_PYTHON always), and the built-in
+     * policies' answer (policy.c: a choice index or an error) */
+    size_t seat_field;
+    int (*accepts)(int policy);
+    int (*choose)(cc_game *g);
 } decision_t;
 
 /* An expansion: the hooks it adds to the turn (NULL where it adds nothing). */
@@ -239,6 +245,10 @@ cc_greedy_params *game_greedy_params(const cc_game *g, int seat, const cc_seat_p
                                      cc_greedy_params *p);
 int game_nchoices(const cc_game *g);           /* of the current decision (0: none) */
 int game_policy_of(const cc_game *g);          /* the deciding seat's CC_POL_* for its kind */
+int game_basic_policy(int p);  /* first, random or greedy: what every decision kind accepts */
+/* The current decision's kind as an expansion declares it (its owner in play), NULL
+ * for the place decision, none, or a kind of no expansion in play. */
+const decision_t *game_decision(const cc_game *g);
 int game_check_seat(const cc_seat_policy *p);  /* CC_ERR_ARG unless every field is valid */
 /* cc_game_new's checks of its arguments (and cc_game_load's of a blob's config and seats) */
 int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,

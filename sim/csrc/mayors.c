@@ -539,10 +539,14 @@ static int mm_apply(cc_game *g, int kind, int idx) {
     return rc < 0 ? rc : 0;
 }
 
-#define MM_DECISION(k) {k, mm_nchoices, mm_record, mm_describe, mm_apply}
-static const decision_t DECISIONS[] = {MM_DECISION(CC_DEC_TOWN_HALL), MM_DECISION(CC_DEC_FAVOUR),
-                                       MM_DECISION(CC_DEC_SCARECROW), MM_DECISION(CC_DEC_RIDE),
-                                       MM_DECISION(CC_DEC_FIGURE)};
+/* every M&M decision takes first, random or greedy (policy_mayors) */
+#define MM_DECISION(k, field) \
+    {k, mm_nchoices, mm_record, mm_describe, mm_apply, offsetof(cc_seat_policy, field), \
+     game_basic_policy, policy_mayors}
+static const decision_t DECISIONS[] = {
+    MM_DECISION(CC_DEC_TOWN_HALL, town_hall), MM_DECISION(CC_DEC_FAVOUR, favour),
+    MM_DECISION(CC_DEC_SCARECROW, scarecrow), MM_DECISION(CC_DEC_RIDE, ride),
+    MM_DECISION(CC_DEC_FIGURE, figure)};
 static const int32_t STEPS[] = {STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES,
                                 STEP_RIDE};
 

@@ -205,9 +205,9 @@ static int message_choices(cc_game *g, int seat, int action) {
             int root = find_const(b, fg->seg);
             const seg_t *r = &b->segs[root];
             int v = 0;
-            /* R-MSG-10: a standing scarecrow never holds the majority: 0 points */
-            int standing = fg->kind == CC_FIG_SCARECROW && !fg->scores;
-            if (!standing && holds_majority(r->count, r->strength, g->nplayers, seat)) {
+            /* R-MSG-10: a figure that never scores (M&M's standing scarecrow, R-MM-9:
+             * the board's own flag, not M&M's state) never holds the majority: 0 */
+            if (fg->scores && holds_majority(r->count, r->strength, g->nplayers, seat)) {
                 v = feature_value(b, root, 1);
                 if (v < 0) return v;
             }
@@ -331,9 +331,20 @@ static int message_apply(cc_game *g, int kind, int idx) {
     return rc < 0 ? rc : 0;
 }
 
+/* the built-in policies each decision field takes (strategies/messages.py) */
+static int figure_accepts(int p) {
+    return game_basic_policy(p) || (p >= CC_POL_MEEPLE_ONLY && p <= CC_POL_COVERAGE);
+}
+
+static int message_accepts(int p) {
+    return game_basic_policy(p) || p == CC_POL_ALWAYS_ACTION || p == CC_POL_ALWAYS_2;
+}
+
 static const decision_t DECISIONS[] = {
-    {CC_DEC_SCORING_FIGURE, figure_nchoices, figure_record, figure_describe, figure_apply},
-    {CC_DEC_MESSAGES, message_nchoices, message_record, message_describe, message_apply},
+    {CC_DEC_SCORING_FIGURE, figure_nchoices, figure_record, figure_describe, figure_apply,
+     offsetof(cc_seat_policy, scoring_figure), figure_accepts, policy_scoring_figure},
+    {CC_DEC_MESSAGES, message_nchoices, message_record, message_describe, message_apply,
+     offsetof(cc_seat_policy, messages), message_accepts, policy_messages},
 };
 static const int32_t STEPS[] = {STEP_DRAW_MESSAGE, STEP_EXTRA_TILE};
 /* per seat: scoring meeple and messenger positions, their moves, live moves; per
