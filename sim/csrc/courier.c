@@ -79,6 +79,7 @@ static int courier_step(cc_game *g, const step_t *s) {
 }
 
 static const int32_t STEPS[] = {STEP_COURIER};
+static const named_t EVENTS[] = {{CC_EV_COURIER, "courier"}};
 /* where it stands: on the board (0: not yet, R-COU-2), x, y */
 static const field_t STATUS[] = {{"courier", 3}};
 
@@ -94,4 +95,5 @@ const expansion_t courier_expansion = {
     .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = courier_step,
     .figure_removed = courier_figure_removed,
     .status_fields = STATUS, .nstatus_fields = sizeof STATUS / sizeof *STATUS, .status = courier_status,
+    .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
 };

@@ -18,6 +18,7 @@
  *   setup     its config checks (check_config) and the tiles it adds (extra_tiles)
  *   queries   what other units may ask of it through game.c (places_instead,
  *             restricts_placement), never by reading its state
+ *   names     the events and figure kinds it adds, and its decisions' names (cc_name)
  * Order: wherever several units act at one step their hooks run in registry order,
  * which is the turn's phase order (registry.c: messages, river, courier, mayors);
  * the hooks that take a step over (award, after_tile, begin_draw, no_tile, keeps) may
@@ -122,9 +123,16 @@ typedef struct {
     int32_t width;
 } field_t;
 
+/* A code and its name (cc_name reads the base game's and each unit's). */
+typedef struct {
+    int32_t code;
+    const char *name;
+} named_t;
+
 /* A decision kind an expansion adds (the place decision is game.c's own). */
 typedef struct {
     int32_t kind;  /* CC_DEC_* */
+    const char *name;  /* the cc_seat_policy field's, as Python names the decision */
     int (*nchoices)(const cc_game *g);
     /* the history entry of choice idx: 3 values (CC_HISTORY_INTS - 1 at most) */
     void (*record)(const cc_game *g, int idx, int32_t *v);
@@ -212,6 +220,11 @@ typedef struct {
      * laid, R-RIV-2; no town hall then) */
     int (*places_instead)(const cc_game *g, int seat);
     int (*restricts_placement)(const cc_game *g);
+    /* ---- names: the events it emits (CC_EV_*) and its figure kinds (CC_FIG_*) */
+    const named_t *events;
+    int32_t nevents;
+    const named_t *figures;
+    int32_t nfigures;
 } expansion_t;
 
 extern const expansion_t messages_expansion, river_expansion, courier_expansion, mayors_expansion;

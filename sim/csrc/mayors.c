@@ -541,12 +541,17 @@ static int mm_apply(cc_game *g, int kind, int idx) {
 
 /* every M&M decision takes first, random or greedy (policy_mayors) */
 #define MM_DECISION(k, field) \
-    {k, mm_nchoices, mm_record, mm_describe, mm_apply, offsetof(cc_seat_policy, field), \
+    {k, #field, mm_nchoices, mm_record, mm_describe, mm_apply, offsetof(cc_seat_policy, field), \
      game_basic_policy, policy_mayors}
 static const decision_t DECISIONS[] = {
     MM_DECISION(CC_DEC_TOWN_HALL, town_hall), MM_DECISION(CC_DEC_FAVOUR, favour),
     MM_DECISION(CC_DEC_SCARECROW, scarecrow), MM_DECISION(CC_DEC_RIDE, ride),
     MM_DECISION(CC_DEC_FIGURE, figure)};
+static const named_t EVENTS[] = {{CC_EV_TOWNHALL, "townhall"}, {CC_EV_CRISIS, "crisis"},
+                                 {CC_EV_FAVOUR, "favour"}, {CC_EV_SCARECROW, "scarecrow"},
+                                 {CC_EV_RIDE, "ride"}};
+static const named_t FIGURES[] = {{CC_FIG_MAYOR, "mayor"}, {CC_FIG_MESSENGER, "messenger"},
+                                  {CC_FIG_SCARECROW, "scarecrow"}};
 static const int32_t STEPS[] = {STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES,
                                 STEP_RIDE};
 
@@ -574,4 +579,6 @@ const expansion_t mayors_expansion = {
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = mayors_result,
     .check_config = mayors_check_config, .extra_tiles = mayors_extra_tiles,
     .places_instead = mayors_places_instead,
+    .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
+    .figures = FIGURES, .nfigures = sizeof FIGURES / sizeof *FIGURES,
 };

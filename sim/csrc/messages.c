@@ -341,12 +341,14 @@ static int message_accepts(int p) {
 }
 
 static const decision_t DECISIONS[] = {
-    {CC_DEC_SCORING_FIGURE, figure_nchoices, figure_record, figure_describe, figure_apply,
+    {CC_DEC_SCORING_FIGURE, "scoring_figure", figure_nchoices, figure_record, figure_describe, figure_apply,
      offsetof(cc_seat_policy, scoring_figure), figure_accepts, policy_scoring_figure},
-    {CC_DEC_MESSAGES, message_nchoices, message_record, message_describe, message_apply,
+    {CC_DEC_MESSAGES, "messages", message_nchoices, message_record, message_describe, message_apply,
      offsetof(cc_seat_policy, messages), message_accepts, policy_messages},
 };
 static const int32_t STEPS[] = {STEP_DRAW_MESSAGE, STEP_EXTRA_TILE};
+static const named_t EVENTS[] = {{CC_EV_MOVE, "move"}, {CC_EV_MESSAGE_DRAW, "message_draw"},
+                                 {CC_EV_MESSAGE, "message"}};
 /* per seat: scoring meeple and messenger positions, their moves, live moves; per
  * action code drawn, taken, message points, resolved */
 static const field_t RESULT[] = {{"figures", 2}, {"moves", 2}, {"live_moves", 1}, {"drawn", CC_NMSG},
@@ -372,4 +374,5 @@ const expansion_t messages_expansion = {
     .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = messages_result,
     .check_config = messages_check_config,
+    .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
 };
