@@ -521,12 +521,8 @@ int game_check_seat(const cc_seat_policy *p) {
             int32_t v = seat_field(p, d);
             if (v != CC_POL_PYTHON && !d->accepts(v)) return CC_ERR_ARG;
         }
-    for (int i = 0; i < 2; i++)
-        if (p->road_figure[i] != 0 && p->road_figure[i] != 1 + CC_FIG_FOLLOWER
-            && p->road_figure[i] != 1 + CC_FIG_MESSENGER)
-            return CC_ERR_ARG;
-    for (int a = 0; a < CC_NMSG; a++)
-        if (p->overrides[a] < CC_OVERRIDE_NONE || p->overrides[a] > CC_OVERRIDE_ACTION) return CC_ERR_ARG;
+    for (int k = 0; k < NREGISTRY; k++)  /* its policies' parameters, in play or not */
+        if (REGISTRY[k]->check_seat && REGISTRY[k]->check_seat(p) < 0) return CC_ERR_ARG;
     return 0;
 }
 

@@ -212,6 +212,9 @@ typedef struct {
      * (cc_game_new and cc_game_load); the tiles it adds to a board beyond the stack
      * and the start (R-MM-10's town halls) */
     int (*check_config)(const cc_tileset *ts, const cc_game_config *c);
+    /* CC_ERR_ARG unless a seat's parameters of its policies are valid (checked for
+     * every seat, whatever is in play: a seat's struct always holds them) */
+    int (*check_seat)(const cc_seat_policy *p);
     int (*extra_tiles)(const cc_game_config *c);
     /* ---- queries other units ask through game.c (never each other's state):
      * places_instead: 1 if seat holds a tile it may place instead of drawing (the town

@@ -101,6 +101,16 @@ static int mayors_check_config(const cc_tileset *ts, const cc_game_config *c) {
            || (c->town_halls_at_end != 0 && c->town_halls_at_end != 1) ? CC_ERR_ARG : 0;
 }
 
+/* greedy's road_figure (place [0], figure [1]): 0 its own choice, else 1 + the kind it
+ * puts on a road where a follower and the messenger may both go (R-MM-5) */
+static int mayors_check_seat(const cc_seat_policy *p) {
+    for (int i = 0; i < 2; i++)
+        if (p->road_figure[i] != 0 && p->road_figure[i] != 1 + CC_FIG_FOLLOWER
+            && p->road_figure[i] != 1 + CC_FIG_MESSENGER)
+            return CC_ERR_ARG;
+    return 0;
+}
+
 static int mayors_extra_tiles(const cc_game_config *c) { return c->nplayers; }  /* town halls */
 
 static int mayors_places_instead(const cc_game *g, int seat) { return g->mm.players[seat].town_hall; }
@@ -577,7 +587,8 @@ const expansion_t mayors_expansion = {
     .figure_rule = mayors_rule, .in_supply = mayors_in_supply, .supply_change = mayors_supply_change,
     .deferred_cells = mayors_deferred_cells, .scored = mayors_scored, .keeps = mayors_keeps,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = mayors_result,
-    .check_config = mayors_check_config, .extra_tiles = mayors_extra_tiles,
+    .check_config = mayors_check_config, .check_seat = mayors_check_seat,
+    .extra_tiles = mayors_extra_tiles,
     .places_instead = mayors_places_instead,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
     .figures = FIGURES, .nfigures = sizeof FIGURES / sizeof *FIGURES,

@@ -33,6 +33,13 @@ static int messages_check_config(const cc_tileset *ts, const cc_game_config *c) 
     return 0;
 }
 
+/* a message policy's override per action code: none, 2 points or the action */
+static int messages_check_seat(const cc_seat_policy *p) {
+    for (int a = 0; a < CC_NMSG; a++)
+        if (p->overrides[a] < CC_OVERRIDE_NONE || p->overrides[a] > CC_OVERRIDE_ACTION) return CC_ERR_ARG;
+    return 0;
+}
+
 static void messages_start(cc_game *g) {
     if (g->cfg.shuffle_deck) {  /* R-MSG-11: the deck given in rulebook order, shuffled */
         uint64_t stream = g->cfg.messages_stream;
@@ -373,6 +380,6 @@ const expansion_t messages_expansion = {
     .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = messages_step,
     .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = messages_result,
-    .check_config = messages_check_config,
+    .check_config = messages_check_config, .check_seat = messages_check_seat,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
 };
