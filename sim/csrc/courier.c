@@ -78,6 +78,21 @@ static int courier_step(cc_game *g, const step_t *s) {
     return 1;
 }
 
+/* A loaded game's Courier (save.c): on the grid (no abs(INT_MIN) in a distance), its
+ * figures placed or moved this turn real and each once (R-COU-4: a move forgets the
+ * figure first). */
+static int courier_check_state(const cc_game *g) {
+    const courier_state_t *c = &g->courier;
+    const cc_board *b = g->board;
+    if (!in_range(c->nmoved, 0, MOVED_CAP + 1) || !on_grid(b, c->x) || !on_grid(b, c->y)) return 0;
+    for (int i = 0; i < c->nmoved; i++) {
+        if (!in_range(c->moved_fig[i], 0, CC_MAX_FIGURES) || !seg_valid(b, c->moved_seg[i])) return 0;
+        for (int j = 0; j < i; j++)
+            if (c->moved_fig[j] == c->moved_fig[i]) return 0;
+    }
+    return 1;
+}
+
 static const int32_t STEPS[] = {STEP_COURIER};
 static const named_t EVENTS[] = {{CC_EV_COURIER, "courier"}};
 /* where it stands: on the board (0: not yet, R-COU-2), x, y */
@@ -95,5 +110,5 @@ const expansion_t courier_expansion = {
     .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = courier_step,
     .figure_removed = courier_figure_removed,
     .status_fields = STATUS, .nstatus_fields = sizeof STATUS / sizeof *STATUS, .status = courier_status,
-    .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
+    .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS, .check_state = courier_check_state,
 };

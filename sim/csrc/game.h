@@ -223,6 +223,10 @@ typedef struct {
      * laid, R-RIV-2; no town hall then) */
     int (*places_instead)(const cc_game *g, int seat);
     int (*restricts_placement)(const cc_game *g);
+    /* ---- cc_game_load: 1 if its part of a loaded game's state is within what its code
+     * indexes and assumes (save.c's checks of the base game come first), else 0;
+     * asked of every unit, in play or not (its state is loaded either way) */
+    int (*check_state)(const cc_game *g);
     /* ---- names: the events it emits (CC_EV_*) and its figure kinds (CC_FIG_*) */
     const named_t *events;
     int32_t nevents;
@@ -269,6 +273,12 @@ int game_check_seat(const cc_seat_policy *p);  /* CC_ERR_ARG unless every field 
 /* cc_game_new's checks of its arguments (and cc_game_load's of a blob's config and seats) */
 int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
                       int nstack, const uint8_t *flags, int ntypes, const cc_seat_policy *seats);
+
+/* save.c's bounds of a loaded game, shared with the units' check_state */
+enum { SAVE_MAX_POINTS = 1000000 };  /* a loaded score or point count; far above any game's */
+static inline int in_range(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v < hi; }
+/* a square coordinate on the board's grid (then x + 1 next to it cannot overflow) */
+static inline int on_grid(const cc_board *b, int64_t v) { return in_range(v, -b->origin, b->origin + 1); }
 
 /* The one feature-value function (R-BASE-6/8): points for the feature of seg, scored
  * complete during play (final = 0) or in final scoring (final = 1). board.c. */

@@ -549,6 +549,60 @@ static int mm_apply(cc_game *g, int kind, int idx) {
     return rc < 0 ? rc : 0;
 }
 
+/* The CC_MM_* codes a decision's rows may hold, as bits: what this file builds for
+ * each kind. apply_scarecrow counts its choice by code (scarecrows[code -
+ * CC_MM_FARMER]) and apply_town_hall takes any other code for a cell, so a code of
+ * another kind would index outside or play a move never offered. */
+static int mm_codes(int kind) {
+    switch (kind) {
+    case CC_DEC_TOWN_HALL: return 1 << CC_MM_CELL | 1 << CC_MM_DRAW | 1 << CC_MM_END;
+    case CC_DEC_FAVOUR: return 1 << CC_MM_NONE | 1 << CC_MM_TARGET;
+    case CC_DEC_SCARECROW: return 1 << CC_MM_FARMER | 1 << CC_MM_LIE | 1 << CC_MM_RETURN;
+    case CC_DEC_RIDE: return 1 << CC_MM_RETURN | 1 << CC_MM_TARGET;
+    default: return 0;
+    }
+}
+
+/* A loaded game's Messengers & Mayors state (save.c): its decisions' rows, the figure a
+ * favour, scarecrow or ride names, the tile a figure step names, the scoring due and
+ * its agenda steps, within what this file indexes. */
+static int mayors_check_state(const cc_game *g) {
+    const cc_board *b = g->board;
+    const mm_state_t *m = &g->mm;
+    int kind = g->dec_kind;
+    if (!in_range(m->ndue, 0, CC_MAX_PLAYERS + 1) || !in_range(m->pending_fig, -1, CC_MAX_FIGURES)) return 0;
+    for (int i = 0; i < g->nrows; i++) {
+        const int32_t *r = &g->rows[5 * i];
+        if (kind == CC_DEC_FIGURE && (!in_range(r[0], -1, NFIGURE_KINDS) || !in_range(r[1], -1, CC_MAX_SEGS)))
+            return 0;
+        if (mm_codes(kind)
+            && (!in_range(r[0], CC_MM_CELL, CC_MM_RETURN + 1) || !(mm_codes(kind) >> r[0] & 1)
+                || (r[0] == CC_MM_CELL && !(on_grid(b, r[1]) && on_grid(b, r[2])))
+                || (r[0] == CC_MM_TARGET
+                    && !(kind == CC_DEC_RIDE ? seg_valid(b, r[1])
+                         : in_range(r[1], 0, CC_MAX_FIGURES) && b->figs[r[1]].seg >= 0))))
+            return 0;
+    }
+    if ((kind == CC_DEC_FAVOUR || kind == CC_DEC_SCARECROW || kind == CC_DEC_RIDE)
+        && !(m->pending_fig >= 0 && b->figs[m->pending_fig].seg >= 0))
+        return 0;  /* a favour, scarecrow or ride names its figure, on the board */
+    int on_tile = kind == CC_DEC_FIGURE;  /* what names the tile just placed */
+    for (int i = 0; i < g->nagenda; i++) {
+        const step_t *s = &g->agenda[i];
+        on_tile |= s->kind == STEP_PLACE_FIGURE || s->kind == STEP_FIGURE_OPTIONS;
+        if ((s->kind == STEP_ACTIVATE || s->kind == STEP_RIDE) && !in_range(s->a, 0, CC_MAX_FIGURES)) return 0;
+        if (s->kind == STEP_RIDE && !seg_valid(b, s->b)) return 0;
+        if (s->kind == STEP_PLACE_FIGURE && (!in_range(s->a, -1, NFIGURE_KINDS) || !in_range(s->b, -1, CC_MAX_SEGS)))
+            return 0;
+    }
+    if (on_tile && !in_range(g->placed_index, 0, b->ntiles)) return 0;
+    for (int i = 0; i < m->ndue; i++)
+        if (!in_range(m->due_seat[i], 0, g->nplayers) || !in_range(m->due_fig[i], 0, CC_MAX_FIGURES)
+            || !seg_valid(b, m->due_road[i]))
+            return 0;
+    return 1;
+}
+
 /* every M&M decision takes first, random or greedy (policy_mayors) */
 #define MM_DECISION(k, field) \
     {k, #field, mm_nchoices, mm_record, mm_describe, mm_apply, offsetof(cc_seat_policy, field), \
@@ -589,7 +643,7 @@ const expansion_t mayors_expansion = {
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = mayors_result,
     .check_config = mayors_check_config, .check_seat = mayors_check_seat,
     .extra_tiles = mayors_extra_tiles,
-    .places_instead = mayors_places_instead,
+    .places_instead = mayors_places_instead, .check_state = mayors_check_state,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
     .figures = FIGURES, .nfigures = sizeof FIGURES / sizeof *FIGURES,
 };

@@ -347,6 +347,41 @@ static int message_accepts(int p) {
     return game_basic_policy(p) || p == CC_POL_ALWAYS_ACTION || p == CC_POL_ALWAYS_2;
 }
 
+/* A loaded game's Messages state (save.c): counts and codes within what this file
+ * indexes, the deck and the tile in hand the 8 messages once each (R-MSG-11). */
+static int messages_check_state(const cc_game *g) {
+    const msg_state_t *m = &g->msg;
+    if (!in_range(m->nchoices, 0, MSG_CHOICES_CAP + 1) || !in_range(m->in_hand, -1, CC_NMSG)
+        || !in_range(m->deck_head, 0, CC_NMSG) || !in_range(m->deck_n, 0, CC_NMSG + 1)
+        || !in_range(m->pending_seat, 0, g->nplayers) || !in_range(m->pending_source, 0, CC_NSOURCES)
+        || !in_range(m->pending_points, 0, SAVE_MAX_POINTS + 1))
+        return 0;
+    for (int i = 0; i < CC_NMSG; i++)
+        if (!in_range(m->deck[i], 0, CC_NMSG)) return 0;
+    for (int i = 0; i < m->nchoices; i++) {
+        const int32_t *c = &m->choices[CC_MSG_CHOICE_INTS * i];
+        if (!in_range(c[0], CC_MSG_TWO, CC_NMSG)) return 0;
+        if (c[0] == CC_MSG_SCORE && !in_range(c[1], 0, CC_MAX_FIGURES)) return 0;
+    }
+    if (g->dec_kind == CC_DEC_MESSAGES && (m->in_hand < 0 || m->nchoices < 1)) return 0;
+    if (game_has(g, CC_X_MESSAGES)) {  /* R-MSG-11: the deck and the tile in hand are the 8 */
+        int seen = m->in_hand >= 0 ? 1 << m->in_hand : 0;
+        for (int i = 0; i < m->deck_n; i++) {
+            int a = m->deck[(m->deck_head + i) % CC_NMSG];
+            if (seen & (1 << a)) return 0;
+            seen |= 1 << a;
+        }
+        if (seen != (1 << CC_NMSG) - 1 || (m->edition != CC_EDITION_CLASSIC && m->edition != CC_EDITION_C31))
+            return 0;
+    }
+    for (int s = 0; s < CC_MAX_PLAYERS; s++)
+        if (!in_range(m->players[s].turn_figure, -1, 2)) return 0;
+    for (int s = 0; s < g->nplayers; s++)  /* a scoring figure's space takes the points too */
+        for (int f = 0; f < 2; f++)
+            if (!in_range(m->players[s].position[f], 0, SAVE_MAX_POINTS + 1)) return 0;
+    return 1;
+}
+
 static const decision_t DECISIONS[] = {
     {CC_DEC_SCORING_FIGURE, "scoring_figure", figure_nchoices, figure_record, figure_describe, figure_apply,
      offsetof(cc_seat_policy, scoring_figure), figure_accepts, policy_scoring_figure},
@@ -381,5 +416,6 @@ const expansion_t messages_expansion = {
     .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = messages_result,
     .check_config = messages_check_config, .check_seat = messages_check_seat,
+    .check_state = messages_check_state,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
 };

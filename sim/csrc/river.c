@@ -34,6 +34,11 @@ static int river_check_config(const cc_tileset *ts, const cc_game_config *c) {
 /* R-RIV-2: while the river is open, river tiles are laid and nothing else */
 static int river_restricts(const cc_game *g) { return g->river.open; }
 
+/* A loaded game's river end (save.c): its next square x + DX, y + DY on the grid. */
+static int river_check_state(const cc_game *g) {
+    return in_range(g->river.edge, 0, 4) && on_grid(g->board, g->river.x) && on_grid(g->board, g->river.y);
+}
+
 static void river_start(cc_game *g) {
     g->river = (river_state_t){1, 0, 0, g->cfg.river_edge, 0};  /* leaves the spring at 0,0 r0 */
 }
@@ -70,5 +75,5 @@ int cc_game_river_end(const cc_game *g, int32_t *out, int cap) {
 const expansion_t river_expansion = {
     .name = "river", .bit = CC_X_RIVER, .start = river_start, .allows = river_allows,
     .placed = river_placed, .check_config = river_check_config,
-    .restricts_placement = river_restricts,
+    .restricts_placement = river_restricts, .check_state = river_check_state,
 };
