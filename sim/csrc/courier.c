@@ -17,9 +17,17 @@ int32_t cc_courier_near(int32_t cx, int32_t cy, int32_t x, int32_t y) {
     return llabs((int64_t)cx - x) + llabs((int64_t)cy - y) <= 1;
 }
 
-int courier_near(const cc_game *g, int x, int y) {
+static int courier_near(const cc_game *g, int x, int y) {
     const courier_state_t *c = &g->courier;
     return c->on_board && cc_courier_near(c->x, c->y, x, y);
+}
+
+/* greedy with `courier`: a meeple where the thank-you would reach it (R-COU-3). */
+static int reaches_courier(const cc_game *g, const int32_t *row) {
+    if (row[3] < 0) return 0;
+    int kind = variant(g->board, g->drawn_type, row[2])->def.seg_kind[row[4]];
+    if (kind == CC_FIELD) return 0;
+    return (g->tile_flags[g->drawn_type] & CC_TILE_LETTER) || courier_near(g, row[0], row[1]);
 }
 
 static void courier_start(cc_game *g) {
@@ -111,4 +119,5 @@ const expansion_t courier_expansion = {
     .figure_removed = courier_figure_removed,
     .status_fields = STATUS, .nstatus_fields = sizeof STATUS / sizeof *STATUS, .status = courier_status,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS, .check_state = courier_check_state,
+    .greedy_aim = reaches_courier,
 };

@@ -579,6 +579,12 @@ int game_places_instead(const cc_game *g, int seat) {
     return 0;
 }
 
+const expansion_t *game_greedy_aim(const cc_game *g) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->greedy_aim) return REGISTRY[k];
+    return NULL;
+}
+
 int game_placement_restricted(const cc_game *g) {
     for (int k = 0; k < NREGISTRY; k++)
         if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->restricts_placement && REGISTRY[k]->restricts_placement(g))

@@ -223,6 +223,9 @@ typedef struct {
      * laid, R-RIV-2; no town hall then) */
     int (*places_instead)(const cc_game *g, int seat);
     int (*restricts_placement)(const cc_game *g);
+    /* greedy's `courier` weight: 1 if a place row puts a figure where this unit would
+     * reward it (the Courier's thank-you, R-COU-3) */
+    int (*greedy_aim)(const cc_game *g, const int32_t *row);
     /* ---- cc_game_load: 1 if its part of a loaded game's state is within what its code
      * indexes and assumes (save.c's checks of the base game come first), else 0;
      * asked of every unit, in play or not (its state is loaded either way) */
@@ -293,14 +296,16 @@ static inline int source_of_kind(int kind) {
 int messages_number(const cc_game *g, int action);
 static inline int on_dark(int total) { return total % 5 == 0; }  /* R-BASE-10, 50 spaces */
 
-/* courier.c: on the Courier's tile or orthogonally next to it */
-int courier_near(const cc_game *g, int x, int y);
 
-/* policy.c: the built-in policies; each returns a choice index or an error */
+/* policy.c: the place decision's built-in policies (a choice index or an error; the
+ * expansions' decisions have theirs in their units) */
 int policy_place(cc_game *g);
-int policy_scoring_figure(cc_game *g);
-int policy_messages(cc_game *g);
-int policy_mayors(cc_game *g);  /* every Messengers & Mayors decision kind */
+/* greedy's road_figure (1 + a figure kind, 0 none): the follower or messenger meeple
+ * of row `idx` swapped for the other one on a road wherever both are allowed; the
+ * figure kind is at column `at` of the rows, its local segment at `at` + 1. */
+int policy_road_figure(const cc_game *g, int want, const variant_t *v, int idx, int at);
+/* The unit in play whose greedy_aim greedy's `courier` weight values, or NULL. */
+const expansion_t *game_greedy_aim(const cc_game *g);
 
 /* choice.c: the deciding seat's built-in policy answers the current decision (one of
  * the four above, by kind): a checked choice index, or an error. */

@@ -549,6 +549,80 @@ static int mm_apply(cc_game *g, int kind, int idx) {
     return rc < 0 ? rc : 0;
 }
 
+/* ---------------------------------------------------------------- built-in policies
+ * (strategies/greedy.py documents greedy's; first and random as for every decision) */
+
+/* greedy's figure after activations (strategies/greedy.py): per option my gain
+ * minus `opponent` x the others' mean gain, for its one feature: the weighted final
+ * value if it stays open, its points if it is complete now; minus the follower's cost
+ * (follower x tiles left / tiles in play) unless it scores now. Ties: the first. */
+static int greedy_figure(const cc_game *g, const cc_seat_policy *p) {
+    const cc_board *b = g->board;
+    int n = g->nplayers, me = g->dec_seat, left = game_tiles_left(g), best = 0;
+    double cost = p->figure_follower * left / (left + b->ntiles), best_value = 0.0;
+    for (int k = 1; k < g->nrows; k++) {
+        int kind = g->rows[5 * k], seg = g->placed_index * CC_MAX_SEGS + g->rows[5 * k + 1];
+        const seg_t *r = &b->segs[find_const(b, seg)];
+        int32_t f[8];
+        int rc = cc_feature_info(b, seg, f, 8);
+        if (rc < 0) return rc;
+        int now = f[5] && r->kind != CC_FIELD;  /* complete: it scores this turn */
+        double worth = feature_value(b, seg, !now);
+        if (!now) worth *= p->figure_weight[r->kind];
+        uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
+        memcpy(count, r->count, sizeof count);
+        memcpy(strength, r->strength, sizeof strength);
+        int before[CC_MAX_PLAYERS];
+        for (int q = 0; q < n; q++) before[q] = holds_majority(count, strength, n, q);
+        const cc_figure_rule *rule = kind == CC_FIG_FOLLOWER ? NULL : game_figure_rule(kind);
+        count[me] = (uint16_t)(count[me] + (rule ? rule->scores : 1));
+        strength[me] = (uint16_t)(strength[me] + (rule ? rule->strength : 1));
+        double gain[CC_MAX_PLAYERS] = {0}, sum = 0.0;
+        for (int q = 0; q < n; q++) {
+            gain[q] = worth * (holds_majority(count, strength, n, q) - before[q]);
+            sum += gain[q];
+        }
+        double others = sum - gain[me];
+        double value = gain[me] - p->figure_opponent * others / (n - 1 > 1 ? n - 1 : 1) - cost * !now;
+        if (value > best_value) {
+            best = k;
+            best_value = value;
+        }
+    }
+    const placed_t *t = &b->tiles[g->placed_index];
+    return policy_road_figure(g, p->road_figure[1], variant(b, t->type, t->rot), best, 0);
+}
+
+/* greedy's ride: the target feature worth most in final scoring, the first of equals;
+ * home when there is none. */
+static int greedy_ride(const cc_game *g) {
+    int best = 0, top = 0;
+    for (int k = 1; k < g->nrows; k++) {
+        int v = feature_value(g->board, g->rows[5 * k + 1], 1);
+        if (v < 0) return v;
+        if (best == 0 || v > top) { best = k; top = v; }
+    }
+    return best;
+}
+
+static int policy_mayors(cc_game *g) {
+    const cc_seat_policy *p = &g->seats[g->dec_seat];
+    int kind = g->dec_kind;
+    int pol = kind == CC_DEC_FIGURE ? p->figure : kind == CC_DEC_TOWN_HALL ? p->town_hall
+            : kind == CC_DEC_FAVOUR ? p->favour : kind == CC_DEC_SCARECROW ? p->scarecrow : p->ride;
+    if (g->nrows <= 0) return CC_ERR_ARG;
+    if (pol == CC_POL_RANDOM) return splitmix_below(&g->rng[g->dec_seat], g->nrows);
+    if (pol == CC_POL_FIRST) return kind == CC_DEC_FIGURE && g->nrows > 1;  /* a figure, not none */
+    switch (kind) {
+    case CC_DEC_FIGURE: return greedy_figure(g, p);
+    case CC_DEC_FAVOUR: return g->nrows > 1;  /* the first opponent's follower */
+    case CC_DEC_RIDE: return greedy_ride(g);
+    /* town hall: draw while there is a tile (row 0), else the first cell (R-MM-12);
+     * scarecrow: a farmer if a follower is in supply (row 0), else lie down (row 0) */
+    default: return 0;
+    }
+}
+
 /* The CC_MM_* codes a decision's rows may hold, as bits: what this file builds for
  * each kind. apply_scarecrow counts its choice by code (scarecrows[code -
  * CC_MM_FARMER]) and apply_town_hall takes any other code for a cell, so a code of

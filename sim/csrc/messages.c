@@ -288,6 +288,63 @@ static int apply_message(cc_game *g, int idx) {
     return rc;
 }
 
+/* ---------------------------------------------------------------- built-in policies
+ * (strategies/messages.py documents them): the scoring figure, the message */
+
+/* P(points % 5 == k) of the next award (strategies/messages.py coverage). */
+static const double PRIOR[5] = {0.093, 0.095, 0.165, 0.169, 0.479};
+
+static double chance(int a, int b) {
+    double s = 0;
+    for (int k = 0; k < 5; k++)
+        if ((a + k) % 5 == 0 || (b + k) % 5 == 0) s += PRIOR[k];
+    return s;
+}
+
+static int policy_scoring_figure(cc_game *g) {
+    int seat = g->dec_seat, points = g->msg.pending_points;
+    const msg_player_t *m = &g->msg.players[seat];
+    int meeple = m->position[0], messenger = m->position[1];
+    switch (g->seats[seat].scoring_figure) {
+    case CC_POL_FIRST: case CC_POL_MEEPLE_ONLY: return 0;
+    case CC_POL_RANDOM: return splitmix_below(&g->rng[seat], 2);
+    case CC_POL_ALTERNATE: return (m->moves[0] + m->moves[1]) % 2;
+    default: break;
+    }
+    /* dark_seeker (greedy too), spread, coverage: the figure landing on a dark space */
+    int md = on_dark(meeple + points), sd = on_dark(messenger + points);
+    if (md != sd) return md ? 0 : 1;
+    if (md) return 0;
+    switch (g->seats[seat].scoring_figure) {
+    case CC_POL_SPREAD: return (meeple + points) % 5 == messenger % 5;
+    case CC_POL_COVERAGE: return chance(meeple, messenger + points) > chance(meeple + points, messenger);
+    default: return 0;
+    }
+}
+
+static int policy_messages(cc_game *g) {
+    int seat = g->dec_seat, n = g->msg.nchoices;
+    const cc_seat_policy *p = &g->seats[seat];
+    const int32_t *c = g->msg.choices;
+    if (p->messages == CC_POL_FIRST) return 0;
+    if (p->messages == CC_POL_RANDOM) return splitmix_below(&g->rng[seat], n);
+    /* always_action, always_2, greedy: the action's best way (most points, then first) */
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        if (c[CC_MSG_CHOICE_INTS * i] == CC_MSG_TWO) continue;
+        if (best < 0 || c[CC_MSG_CHOICE_INTS * i + 2] > c[CC_MSG_CHOICE_INTS * best + 2]) best = i;
+    }
+    int how = p->overrides[g->msg.in_hand];
+    if (best < 0 || how == CC_OVERRIDE_TWO) return 0;  /* R-MSG-8: impossible -> 2 points */
+    if (how == CC_OVERRIDE_ACTION || p->messages == CC_POL_ALWAYS_ACTION) return best;
+    if (p->messages == CC_POL_GREEDY) {
+        int pts = c[CC_MSG_CHOICE_INTS * best + 2];
+        double value = pts < 0 ? p->extra : pts;  /* an extra tile or turn counts `extra` */
+        if (value >= 2) return best;
+    }
+    return 0;
+}
+
 /* The scoring figure decision (R-MSG-C1/N1): 2 choices, meeple or messenger; the
  * head shows the points, their source and both figures' positions. */
 static int figure_nchoices(const cc_game *g) { (void)g; return 2; }
