@@ -39,3 +39,12 @@ def test_no_unit_reads_another_units_state():
         others = [f for f in UNITS.values() if f != own]
         found = re.findall(r"g->(" + "|".join(others) + r")\b", code)
         assert found == [], (name, found)
+
+
+def test_the_shared_files_read_no_expansion_state():
+    """The core's shared files (the base game, its policies, save/load, branches,
+    setup) reach an expansion's state only through its hooks."""
+    for name in ("game.c", "policy.c", "choice.c", "save.c", "branch.c", "setup.c", "options.c",
+                 "board.c", "names.c", "registry.c"):
+        found = re.findall(r"g->(?:mm|msg|courier|river)\b|\bCC_X_\w+", _code(name))
+        assert found == [], (name, found)

@@ -24,6 +24,30 @@ const cc_figure_rule *game_figure_rule(int kind) {
     return x ? x->figure_rule(kind) : NULL;
 }
 
+/* The owner in play of a kind other than the follower's, NULL if none. */
+static const expansion_t *owner_in_play(const cc_game *g, int kind) {
+    const expansion_t *x = kind == CC_FIG_FOLLOWER ? NULL : kind_owner(kind);
+    return x && game_has(g, x->bit) ? x : NULL;
+}
+
+int game_in_supply(const cc_game *g, int seat, int kind) {
+    if (kind == CC_FIG_FOLLOWER) return g->supply[seat];
+    const expansion_t *x = owner_in_play(g, kind);
+    return x ? x->in_supply(g, seat, kind) : CC_ERR_ARG;
+}
+
+int game_complement(const cc_game *g, int kind) {
+    if (kind == CC_FIG_FOLLOWER) return g->cfg.followers;
+    const expansion_t *x = owner_in_play(g, kind);
+    return x ? x->complement(g, kind) : CC_ERR_ARG;
+}
+
+void game_set_supply(cc_game *g, int seat, int kind, int n) {
+    const expansion_t *x = owner_in_play(g, kind);
+    if (kind == CC_FIG_FOLLOWER) g->supply[seat] = n;
+    else if (x) x->supply_change(g, seat, kind, n - x->in_supply(g, seat, kind), 0);
+}
+
 /* The figures seat may place now (R-BASE-4: a follower from supply; the kinds the
  * expansions in play add, R-MM-1/5/7), by kind code: the order of the place
  * decision's rows. out has room for NFIGURE_KINDS. */
@@ -222,7 +246,7 @@ int game_return_figure(cc_game *g, int fig) {
     rc = cc_figure_remove(g->board, fig);
     if (rc < 0) return rc;
     game_figure_removed(g, fig);  /* R-COU-4: its id may be reused by a later figure */
-    if (owner) owner->supply_change(g, info[0], info[1], +1);
+    if (owner) owner->supply_change(g, info[0], info[1], +1, 0);
     else g->supply[info[0]]++;
     return 0;
 }
@@ -360,7 +384,7 @@ int game_put_figure(cc_game *g, int seat, int kind, int seg) {
     if ((owner ? owner->in_supply(g, seat, kind) : g->supply[seat]) <= 0) return CC_ERR_ARG;
     int f = cc_figure_add(g->board, seat, kind, r->strength, r->scores, seg);
     if (f < 0) return f;
-    if (owner) owner->supply_change(g, seat, kind, -1);  /* counted as placed */
+    if (owner) owner->supply_change(g, seat, kind, -1, 1);  /* counted as placed */
     else g->supply[seat]--;
     int32_t v[2] = {kind, seg};
     game_emit(g, CC_EV_FIGURE, g->turn, seat, 2, v);

@@ -187,9 +187,12 @@ typedef struct {
     const cc_figure_rule *(*figure_rule)(int kind);
     /* how many figures of its `kind` seat holds in supply */
     int (*in_supply)(const cc_game *g, int seat, int kind);
-    /* one of its figures taken from seat's supply onto the board (delta -1: counted as
-     * placed) or back into it (+1) */
-    void (*supply_change)(cc_game *g, int seat, int kind, int delta);
+    /* seat's supply of its `kind` changed by delta: -1 with `placed` a figure taken
+     * onto the board (counted as placed), +1 one back home; any delta without `placed`
+     * a position setup (cc_game_set_supply) */
+    void (*supply_change)(cc_game *g, int seat, int kind, int delta, int placed);
+    /* how many figures of its `kind` a seat has in all (R-MM-1/5/7: one each) */
+    int (*complement)(const cc_game *g, int kind);
     /* cells where a placement's figure is asked only after step 1 (RULES.md 6), as
      * x, y pairs (cap ints); returns how many cells, or an error */
     int (*deferred_cells)(const cc_game *g, int32_t *xy, int cap);
@@ -314,6 +317,12 @@ int game_policy_choice(cc_game *g);
 /* The placement rule of figure kind `kind` (the follower's, or the rule of the
  * expansion that adds the kind), NULL for an unknown kind (policies, game.c). */
 const cc_figure_rule *game_figure_rule(int kind);
+/* A seat's figures of `kind`: in supply and in all (the follower's: the rules'), or
+ * CC_ERR_ARG for a kind no expansion in play adds; and a position setup's new supply
+ * (setup.c; checked by the caller). */
+int game_in_supply(const cc_game *g, int seat, int kind);
+int game_complement(const cc_game *g, int kind);
+void game_set_supply(cc_game *g, int seat, int kind, int n);
 /* A board for every tile of the stack, the start and the tiles expansions add. */
 int game_max_tiles(const cc_game_config *c, int nstack);
 /* The declared queries (expansion_t): any unit in play answering 1. */

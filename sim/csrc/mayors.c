@@ -91,10 +91,12 @@ static int mayors_in_supply(const cc_game *g, int seat, int kind) {
     return g->mm.players[seat].supply[kind];
 }
 
-static void mayors_supply_change(cc_game *g, int seat, int kind, int delta) {
+static void mayors_supply_change(cc_game *g, int seat, int kind, int delta, int placed) {
     g->mm.players[seat].supply[kind] += delta;
-    if (delta < 0) g->mm.players[seat].placed[kind] -= delta;  /* the statistics' placed figures */
+    if (placed) g->mm.players[seat].placed[kind] -= delta;  /* the statistics' placed figures */
 }
+
+static int mayors_complement(const cc_game *g, int kind) { (void)g, (void)kind; return 1; }
 
 static int mayors_check_config(const cc_tileset *ts, const cc_game_config *c) {
     return c->town_hall_type < 0 || c->town_hall_type >= ts->n
@@ -713,6 +715,7 @@ const expansion_t mayors_expansion = {
     .begin_draw = mayors_begin_draw, .no_tile = mayors_no_tile,
     .after_tile = mayors_after_tile, .figure_removed = mayors_figure_removed,
     .figure_rule = mayors_rule, .in_supply = mayors_in_supply, .supply_change = mayors_supply_change,
+    .complement = mayors_complement,
     .deferred_cells = mayors_deferred_cells, .scored = mayors_scored, .keeps = mayors_keeps,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = mayors_result,
     .check_config = mayors_check_config, .check_seat = mayors_check_seat,

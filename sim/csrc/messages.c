@@ -404,6 +404,25 @@ static int message_accepts(int p) {
     return game_basic_policy(p) || p == CC_POL_ALWAYS_ACTION || p == CC_POL_ALWAYS_2;
 }
 
+/* R-MSG-C1 / R-MSG-N1: a seat's score is its two figures' sum, so setting them sets
+ * the score. Allowed only while the seat has scored no point (every source 0): its
+ * score is then exactly this head start, which counts in no point source. */
+int cc_game_set_scoreboard(cc_game *g, int seat, int meeple, int messenger) {
+    if (!g) return CC_ERR_ARG;
+    if (g->error) return g->error;
+    if (!game_has(g, CC_X_MESSAGES) || g->over || seat < 0 || seat >= g->nplayers
+        || meeple < 0 || meeple > CC_SETUP_MAX_POSITION || messenger < 0
+        || messenger > CC_SETUP_MAX_POSITION)
+        return CC_ERR_ARG;
+    for (int k = 0; k < CC_NSOURCES; k++)
+        if (g->points[seat][k] != 0) return CC_ERR_ARG;
+    msg_player_t *m = &g->msg.players[seat];
+    m->position[0] = meeple;
+    m->position[1] = messenger;
+    g->scores[seat] = meeple + messenger;
+    return CC_OK;
+}
+
 /* A loaded game's Messages state (save.c): counts and codes within what this file
  * indexes, the deck and the tile in hand the 8 messages once each (R-MSG-11). */
 static int messages_check_state(const cc_game *g) {
