@@ -497,6 +497,7 @@ def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
 
     from sim.engine.game import ACTION_NAMES, play_batch
     from sim.expansions.base import SOURCES
+    from sim.expansions.declaration import ROW_DRAWN, ROW_FIGURES, ROW_POINTS, ROW_RANK, ROW_SCORE
 
     specs = ["greedy", "random+scoring_figure=coverage", "greedy(courier=1.0)"]
     rules = _rules(expansions, options, len(specs))
@@ -510,11 +511,12 @@ def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
         assert [q for q in range(3) if out["winners"][i] >> q & 1] == res["winners"], (name, seed)
         for q, p in enumerate(res["players"]):
             row = out["results"][i, q]
-            assert row[0] == p["score"] and list(row[1:7]) == [p["points"][s] for s in SOURCES]
+            assert row[ROW_SCORE] == p["score"] and row[ROW_RANK] == p["rank"]
+            assert list(row[ROW_POINTS]) == [p["points"][s] for s in SOURCES]
             if "messages" in expansions:
-                assert (row[7], row[8]) == (p["scoring_meeple"], p["messenger"])
-                assert {names[a]: int(v) for a, v in enumerate(row[12:20]) if v} == p["messages"]["drawn"]
-    assert np.all(out["results"][:, :, 0] >= 0)
+                assert tuple(row[ROW_FIGURES]) == (p["scoring_meeple"], p["messenger"])
+                assert {names[a]: int(v) for a, v in enumerate(row[ROW_DRAWN]) if v} == p["messages"]["drawn"]
+    assert np.all(out["results"][:, :, ROW_SCORE] >= 0)
 
 
 def test_fixed_stack_and_fixed_deck_are_played_as_given():

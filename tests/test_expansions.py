@@ -188,17 +188,12 @@ def test_config_fillers_set_each_expansion_s_fields():
     assert dealt(Rules(expansions=("messages",)), 0)[0].shuffle_deck == 1
 
 
-def test_the_result_row_layout_fills_cc_game_result():
-    from sim.core import lib
-
-    assert declaration.ROW_TOWN_HALL == lib.CC_RESULT_INTS - 1
-    width = {k: s.stop - s.start for k, s in (("drawn", declaration.ROW_DRAWN),
-                                               ("resolved", declaration.ROW_RESOLVED),
-                                               ("mayors", declaration.ROW_MAYORS))}
-    assert width["drawn"] == width["resolved"] == len(messages.ACTION_NAMES["c3.1"]) == 8
-    assert declaration.ROW_RESOLVED.stop == declaration.ROW_SUPPLY
-    assert width["mayors"] == len(mayors.MAYORS_COLUMNS) == 10
+def test_the_result_row_layout_is_read_from_c():
+    # the layout is C's (cc_result_field); tests/test_names.py checks it against the
+    # Python tables that must agree with it
+    assert declaration.ROW_DRAWN.stop == declaration.ROW_TAKEN.start  # one slice, The Messages
     assert declaration.ROW_MAYORS.stop == declaration.ROW_MM_SUPPLY.start
+    assert declaration.ROW_MAYORS.stop - declaration.ROW_MAYORS.start == len(mayors.MAYORS_COLUMNS)
 
 
 def test_editions_and_the_deck_come_from_the_registry():

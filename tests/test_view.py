@@ -13,7 +13,7 @@ from sim.expansions.messages import MessagesOptions
 from sim.engine.play import play
 from sim.expansions.river import is_river_tile
 from sim.engine.rules import Rules
-from sim.engine.view import SNAPSHOTS, View, river_end, strategy_decision, view_of
+from sim.engine.view import SNAPSHOTS, View, strategy_decision, view_of
 from strategies import player
 
 # Seeded games played before strategies got the view (the policies were given the
@@ -137,17 +137,27 @@ def test_the_view_reads_the_state_of_the_game():
 
 
 def test_river_end_follows_the_river_to_the_lake():
+    """The view's river end is the C game's (cc_game_river_end): the spring RA (F~FF, N
+    E S W) at 0,0 leaves east, so the first end is (0, 0, east); afterwards it is a
+    river edge of the river tile placed last with no tile beyond it (R-RIV-1/2)."""
     rules = Rules(players=2, expansions=("river",))
     g = Game(rules, 2)
     first = player("first")
     ends = []
     while g.decision is not None and g.tiles_left > 60:
-        ends.append(river_end(view_of(g).board))
+        ends.append(view_of(g).river.end)
+        assert ends[-1] == g.river_end
         if ends[-1] is not None:  # the open end is on the river tile placed last
-            assert g.board.tile_at(*ends[-1][:2]) == len(g.board) - 1
+            x, y, edge = ends[-1]
+            assert g.board.tile_at(x, y) == len(g.board) - 1
+            assert g.board.variant_at(len(g.board) - 1).edges[edge] == "~"  # a river edge
+            dx, dy = ((0, 1), (1, 0), (0, -1), (-1, 0))[edge]
+            assert g.board.tile_at(x + dx, y + dy) is None
         g.apply(first.choose(g, g.decision))
-    assert ends[0] is not None and ends[-1] is None  # R-RIV-1: spring first, lake last
+    assert ends[0] == (0, 0, 1)
+    assert ends[-1] is None  # R-RIV-1: spring first, lake last
     assert not is_river_tile(g.catalogue.types[g.catalogue.index[g.decision.tile]])
+    assert Game(Rules(players=2), 2).river_end is None  # no River: no end
 
 
 def test_every_declared_snapshot_is_built_by_the_view():

@@ -61,3 +61,23 @@ def check(rc: int, call: str, **inputs) -> int:
     cls, what = ERRORS.get(rc, (CoreError, "error"))
     quoted = ", ".join(f"{k}={v!r}" for k, v in inputs.items())
     raise cls(f"{call}{f'({quoted})' if quoted else ''}: {what} (code {rc})")
+
+
+def names(table: int) -> tuple[str, ...]:
+    """The names C gives the codes of one of its tables (core.h CC_NAMES_*), indexed by
+    code: Python reads them here rather than keeping a copy (cc_name)."""
+    out = []
+    while (name := lib.cc_name(table, len(out))) != ffi.NULL:
+        out.append(ffi.string(name).decode())
+    return tuple(out)
+
+
+def result_fields(status: bool = False) -> dict[str, tuple[int, int]]:
+    """cc_game_result's row layout (cc_game_status's with `status`) as C declares it:
+    field name -> (offset, width), in row order (cc_result_field, cc_status_field)."""
+    field = lib.cc_status_field if status else lib.cc_result_field
+    name, offset, width = ffi.new("const char **"), ffi.new("int32_t *"), ffi.new("int32_t *")
+    out = {}
+    while field(len(out), name, offset, width) == lib.CC_OK:
+        out[ffi.string(name[0]).decode()] = (offset[0], width[0])
+    return out

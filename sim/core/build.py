@@ -23,7 +23,7 @@ FLOAT = ["-ffp-contract=off"]
 # one file per thing the core holds; internal.h is what they share (never cdef'd)
 SOURCES = ("tileset.c", "board.c", "options.c", "game.c", "policy.c", "save.c",
            "messages.c", "river.c", "courier.c", "mayors.c", "branch.c",
-           "setup.c", "choice.c")
+           "setup.c", "choice.c", "names.c", "registry.c")
 
 
 def build_ffi(module_name: str = "sim.core._sim_core", extra_compile_args=(), extra_link_args=(),

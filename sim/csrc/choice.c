@@ -7,9 +7,8 @@
 #include "game.h"
 
 int game_policy_choice(cc_game *g) {
-    int idx = g->dec_kind == CC_DEC_PLACE ? policy_place(g)
-            : g->dec_kind == CC_DEC_SCORING_FIGURE ? policy_scoring_figure(g)
-            : g->dec_kind == CC_DEC_MESSAGES ? policy_messages(g) : policy_mayors(g);
+    const decision_t *d = game_decision(g);  /* an expansion's kind: its declared policies */
+    int idx = g->dec_kind == CC_DEC_PLACE ? policy_place(g) : d ? d->choose(g) : CC_ERR_ARG;
     return idx < 0 || idx < game_nchoices(g) ? idx : CC_ERR_ARG;
 }
 
@@ -20,7 +19,7 @@ int game_policy_choice(cc_game *g) {
  * are matched in order. values: room for nrows. Returns nrows or an error. */
 static int place_values(const cc_game *g, const cc_seat_policy *sp, double *values) {
     int seat = g->dec_seat, cap = g->rows_cap, n, k = 0;
-    cc_figure_rule rules[4];
+    cc_figure_rule rules[NFIGURE_KINDS];
     int nrules = game_figure_rules(g, seat, rules);
     cc_greedy_params p;
     game_greedy_params(g, seat, sp, &p);

@@ -172,9 +172,9 @@ int cc_tileset_set_road_ends(cc_tileset *ts, int type, const int8_t *ends, int n
 
 /* ==================================================================== the game
  * The whole game as a resumable state machine (game.c; each expansion in its own file:
- * messages.c, river.c, courier.c, mayors.c, listed in game.c's registry). The same rules, order
- * of steps, decisions and events as sim/engine/game.py, which it is tested against move by
- * move. Random streams come from Python (sim/engine/rng.py derivations) as SplitMix64 states.
+ * messages.c, river.c, courier.c, mayors.c, listed in registry.c; game.h describes the
+ * hook table). The same rules, order of steps, decisions and events as sim/engine/game.py,
+ * which it is tested against move by move. Random streams come from Python (sim/engine/rng.py derivations) as SplitMix64 states.
  * A call that is refused (bad argument, bad choice) changes nothing; an internal
  * failure (memory, a fixed capacity) leaves the game answering every later call with
  * that error (cc_game_status shows it).
@@ -248,13 +248,43 @@ typedef struct {
 
 /* Sizes of the rows the game writes. */
 enum { CC_HEAD_INTS = 8, CC_EVENT_INTS = 12, CC_HISTORY_INTS = 6, CC_STATUS_INTS = 13,
-       CC_RESULT_INTS = 59, CC_MSG_CHOICE_INTS = 3 };
+       CC_RESULT_INTS = 60, CC_MSG_CHOICE_INTS = 3 };
 
 enum { CC_EV_START = 0, CC_EV_DRAW = 1, CC_EV_DISCARD = 2, CC_EV_PLACE = 3, CC_EV_FIGURE = 4,
        CC_EV_SCORE = 5, CC_EV_POINTS = 6, CC_EV_MOVE = 7, CC_EV_MESSAGE_DRAW = 8,
        CC_EV_MESSAGE = 9, CC_EV_COURIER = 10, CC_EV_FINAL = 11, CC_EV_END = 12,
        CC_EV_TOWNHALL = 13, CC_EV_CRISIS = 14, CC_EV_FAVOUR = 15, CC_EV_SCARECROW = 16,
        CC_EV_RIDE = 17 };
+
+/* ---- the names and layouts C owns, read by Python instead of copied (sim/engine/deal.py
+ * and the expansions' modules build their tables from these; tests/test_names.py) */
+enum { CC_NAMES_EVENT = 0,     /* CC_EV_* */
+       CC_NAMES_SOURCE = 1,    /* CC_SRC_* */
+       CC_NAMES_FIGURE = 2,    /* CC_FIG_* */
+       CC_NAMES_DECISION = 3,  /* CC_DEC_*: the cc_seat_policy field that answers it */
+       CC_NAMES_POLICY = 4,    /* CC_POL_* from CC_POL_FIRST on */
+       CC_NAMES_MM_WORD = 5,   /* CC_MM_* */
+       CC_NAMES_SCARECROW = 6, /* a scarecrow decision's outcomes, as counted in the row */
+       CC_NAMES_TABLES = 7 };
+/* The name of entry `index` of table `table` (CC_NAMES_*), or NULL past its end or for
+ * an unknown table (CC_DEC_NONE's name is "none"). Static strings: never freed. */
+const char *cc_name(int32_t table, int32_t index);
+/* 1 if a cc_seat_policy decision field for decision kind `decision` (CC_DEC_*) accepts
+ * policy code `policy` (CC_POL_*; CC_POL_PYTHON always), 0 if not; CC_ERR_ARG for a
+ * decision kind that has no field. The check cc_game_new and cc_game_set_seat apply. */
+int32_t cc_policy_accepts(int32_t decision, int32_t policy);
+/* Field i of cc_game_result's row: its name, first int and width (ints); CC_OK, or
+ * CC_ERR_ARG past the last field (nothing written). The fields tile the row's
+ * CC_RESULT_INTS ints in order. */
+int32_t cc_result_field(int32_t i, const char **name, int32_t *offset, int32_t *width);
+/* The same for cc_game_status's row (CC_STATUS_INTS). */
+int32_t cc_status_field(int32_t i, const char **name, int32_t *offset, int32_t *width);
+/* R-BASE-10: 1 if a scoring figure at `total` points stands on a dark space of the
+ * 50-space scoreboard (0, 5, ..., 45), else 0: the test The Messages applies. */
+int32_t cc_on_dark(int32_t total);
+/* R-COU-3: 1 if (x, y) is the tile of a Courier standing at (cx, cy) or orthogonally
+ * next to it, else 0: the neighbourhood the Courier's thank-you and greedy use. */
+int32_t cc_courier_near(int32_t cx, int32_t cy, int32_t x, int32_t y);
 
 /* A new game: places the start tile and runs to the first decision of a CC_POL_PYTHON
  * seat (or the end). stack: tile types in draw order, or unshuffled as
@@ -280,20 +310,20 @@ int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *cho
  * nothing changed (bad index, no decision). */
 int cc_game_apply(cc_game *g, int index);
 /* out (CC_STATUS_INTS) = {turn, seat, tiles_left, over, tiles on board, decision kind,
- * courier on board, courier x, courier y, events, history entries, error, decisions
- * taken}. */
+ * events, history entries, error, decisions taken}, then each expansion's slice
+ * (the Courier: on board, x, y); cc_status_field names each field's place. */
 int cc_game_status(const cc_game *g, int32_t *out, int cap);
 /* Events from index `from` on, CC_EVENT_INTS each: {kind, turn, seat, v0..v8}; the
  * layout per kind is in game.c above game_emit(). Returns how many were written. */
 int cc_game_events(const cc_game *g, int from, int32_t *out, int cap);
 /* History from `from` on, CC_HISTORY_INTS each: {decision kind, choice values...}. */
 int cc_game_history(const cc_game *g, int from, int32_t *out, int cap);
-/* Per player CC_RESULT_INTS: score, points by source (6), meeple and messenger
- * positions, their moves (2), live moves, then per action code: drawn (8), taken (8),
- * message points (8), resolved (8); then followers in supply; then Messengers &
- * Mayors: placed mayors, messengers, scarecrows (3), favours, scarecrows made farmer,
- * laid, returned (3), rides, ride points, town hall turn, in supply mayor, messenger,
- * scarecrow (3), town hall in hand. Returns the number of players. */
+/* Per player CC_RESULT_INTS: score, points by source (6), followers in supply, rank
+ * (R-BASE-9: 1 + the players with a higher score), then each expansion's slice in
+ * registry order (The Messages: figure positions, their moves, live moves, per action
+ * code drawn, taken, message points, resolved; Messengers & Mayors: statistics,
+ * figures in supply, town hall in hand), whether in play or not; cc_result_field
+ * names each field's place. Returns the number of players. */
 int cc_game_result(const cc_game *g, int32_t *out, int cap);
 /* The game's board, read-only (valid while the game lives and until its next change). */
 const cc_board *cc_game_board(const cc_game *g);
@@ -339,6 +369,22 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
  * processes of one build, not for storage. */
 int64_t cc_game_save(const cc_game *g, uint8_t *out, int64_t cap);
 int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_game **out);
+
+/* Rule queries the engine wraps (sim/engine/board.py, game.py), so Python keeps no
+ * copy of these rules:
+ * cc_activating_cells (R-MM-2/8): cells whose tile would surround (give a 4th
+ * orthogonal neighbour to) a tile holding a mayor or a standing scarecrow, as x, y
+ * pairs in xy (cap ints; a cell next to two such tiles is listed twice). Returns the
+ * number of cells.
+ * cc_ride_targets (R-MM-6): the segments a messenger on the road of segment `road` may
+ * ride to once that road is scored: every segment of an incomplete road ending at the
+ * same junction of the same tile, or of the incomplete city the road enters;
+ * ascending, cap at most. CC_ERR_ARG unless road is a placed road segment.
+ * cc_game_river_end (R-RIV-1/2): 1 and out = {x, y, edge} of the river's open end
+ * (cap >= 3), or 0 without the River or once the lake has closed it. */
+int cc_activating_cells(const cc_board *b, int32_t *xy, int cap);
+int cc_ride_targets(const cc_board *b, int road, int32_t *out, int cap);
+int cc_game_river_end(const cc_game *g, int32_t *out, int cap);
 
 /* Position setup (setup.c), like a chess FEN: a game started from a position play
  * would not give. Each refuses (CC_ERR_ARG, nothing changed) a game that is over, a

@@ -12,9 +12,22 @@
  */
 #include "game.h"
 
-int courier_near(const cc_game *g, int x, int y) {
+int32_t cc_courier_near(int32_t cx, int32_t cy, int32_t x, int32_t y) {
+    /* in 64 bits: coordinates of any int32 value cannot overflow the distance */
+    return llabs((int64_t)cx - x) + llabs((int64_t)cy - y) <= 1;
+}
+
+static int courier_near(const cc_game *g, int x, int y) {
     const courier_state_t *c = &g->courier;
-    return c->on_board && abs(c->x - x) + abs(c->y - y) <= 1;
+    return c->on_board && cc_courier_near(c->x, c->y, x, y);
+}
+
+/* greedy with `courier`: a meeple where the thank-you would reach it (R-COU-3). */
+static int reaches_courier(const cc_game *g, const int32_t *row) {
+    if (row[3] < 0) return 0;
+    int kind = variant(g->board, g->drawn_type, row[2])->def.seg_kind[row[4]];
+    if (kind == CC_FIELD) return 0;
+    return (g->tile_flags[g->drawn_type] & CC_TILE_LETTER) || courier_near(g, row[0], row[1]);
 }
 
 static void courier_start(cc_game *g) {
@@ -73,8 +86,38 @@ static int courier_step(cc_game *g, const step_t *s) {
     return 1;
 }
 
+/* A loaded game's Courier (save.c): on the grid (no abs(INT_MIN) in a distance), its
+ * figures placed or moved this turn real and each once (R-COU-4: a move forgets the
+ * figure first). */
+static int courier_check_state(const cc_game *g) {
+    const courier_state_t *c = &g->courier;
+    const cc_board *b = g->board;
+    if (!in_range(c->nmoved, 0, MOVED_CAP + 1) || !on_grid(b, c->x) || !on_grid(b, c->y)) return 0;
+    for (int i = 0; i < c->nmoved; i++) {
+        if (!in_range(c->moved_fig[i], 0, CC_MAX_FIGURES) || !seg_valid(b, c->moved_seg[i])) return 0;
+        for (int j = 0; j < i; j++)
+            if (c->moved_fig[j] == c->moved_fig[i]) return 0;
+    }
+    return 1;
+}
+
+static const int32_t STEPS[] = {STEP_COURIER};
+static const named_t EVENTS[] = {{CC_EV_COURIER, "courier"}};
+/* where it stands: on the board (0: not yet, R-COU-2), x, y */
+static const field_t STATUS[] = {{"courier", 3}};
+
+static void courier_status(const cc_game *g, int32_t *out) {
+    out[0] = g->courier.on_board;
+    out[1] = g->courier.x;
+    out[2] = g->courier.y;
+}
+
 const expansion_t courier_expansion = {
     .name = "courier", .bit = CC_X_COURIER, .start = courier_start,
     .next_turn = courier_next_turn, .figure_placed = courier_figure_placed,
-    .step = courier_step, .figure_removed = courier_figure_removed,
+    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = courier_step,
+    .figure_removed = courier_figure_removed,
+    .status_fields = STATUS, .nstatus_fields = sizeof STATUS / sizeof *STATUS, .status = courier_status,
+    .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS, .check_state = courier_check_state,
+    .greedy_aim = reaches_courier,
 };

@@ -1,28 +1,63 @@
 /* carcsim C core: the game state machine. The turn of sim/engine/game.py, step for step:
  * draw (R-BASE-3), place with a figure (R-BASE-4), score what the placement completed
  * (R-BASE-6/7) as one round of scoring, final scoring (R-BASE-8). The expansions add
- * their hooks through REGISTRY; the contract is in core.h. */
+ * their hooks through the registry (registry.c; game.h describes the hook table and
+ * its order) and this file names none of them; the contract is in core.h. */
 #include "game.h"
 
-/* Every expansion the C game knows, in the order their hooks run. */
-static const expansion_t *const REGISTRY[] = {&messages_expansion, &river_expansion,
-                                              &courier_expansion, &mayors_expansion};
-enum { NREGISTRY = sizeof REGISTRY / sizeof *REGISTRY };
+/* Every expansion the C game knows, in the order their hooks run (registry.c). */
+#define REGISTRY game_registry
+#define NREGISTRY game_nregistry
 
 static const cc_figure_rule FOLLOWER_RULE = {0, 0xF, 1, 1, 1};  /* R-BASE-4: any free feature */
 
-static const cc_figure_rule *rule_of(int kind) {
-    return kind == CC_FIG_FOLLOWER ? &FOLLOWER_RULE : mayors_rule(kind);
+/* The expansion that adds figure kind `kind`, NULL for the follower or an unknown kind. */
+static const expansion_t *kind_owner(int kind) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (REGISTRY[k]->figure_rule && REGISTRY[k]->figure_rule(kind)) return REGISTRY[k];
+    return NULL;
 }
 
-/* The figures seat may place now (R-BASE-4: a follower from supply; R-MM-1/5/7), in
- * the order of the place decision's rows. out has room for 4. */
+const cc_figure_rule *game_figure_rule(int kind) {
+    if (kind == CC_FIG_FOLLOWER) return &FOLLOWER_RULE;
+    const expansion_t *x = kind_owner(kind);
+    return x ? x->figure_rule(kind) : NULL;
+}
+
+/* The owner in play of a kind other than the follower's, NULL if none. */
+static const expansion_t *owner_in_play(const cc_game *g, int kind) {
+    const expansion_t *x = kind == CC_FIG_FOLLOWER ? NULL : kind_owner(kind);
+    return x && game_has(g, x->bit) ? x : NULL;
+}
+
+int game_in_supply(const cc_game *g, int seat, int kind) {
+    if (kind == CC_FIG_FOLLOWER) return g->supply[seat];
+    const expansion_t *x = owner_in_play(g, kind);
+    return x ? x->in_supply(g, seat, kind) : CC_ERR_ARG;
+}
+
+int game_complement(const cc_game *g, int kind) {
+    if (kind == CC_FIG_FOLLOWER) return g->cfg.followers;
+    const expansion_t *x = owner_in_play(g, kind);
+    return x ? x->complement(g, kind) : CC_ERR_ARG;
+}
+
+void game_set_supply(cc_game *g, int seat, int kind, int n) {
+    const expansion_t *x = owner_in_play(g, kind);
+    if (kind == CC_FIG_FOLLOWER) g->supply[seat] = n;
+    else if (x) x->supply_change(g, seat, kind, n - x->in_supply(g, seat, kind), 0);
+}
+
+/* The figures seat may place now (R-BASE-4: a follower from supply; the kinds the
+ * expansions in play add, R-MM-1/5/7), by kind code: the order of the place
+ * decision's rows. out has room for NFIGURE_KINDS. */
 int game_figure_rules(const cc_game *g, int seat, cc_figure_rule *out) {
     int n = 0;
     if (g->supply[seat] > 0) out[n++] = FOLLOWER_RULE;
-    if (game_has(g, CC_X_MAYORS))
-        for (int k = CC_FIG_MAYOR; k <= CC_FIG_SCARECROW; k++)
-            if (g->mm.players[seat].supply[k] > 0) out[n++] = *mayors_rule(k);
+    for (int kind = CC_FIG_FOLLOWER + 1; kind < NFIGURE_KINDS; kind++) {
+        const expansion_t *x = kind_owner(kind);
+        if (x && game_has(g, x->bit) && x->in_supply(g, seat, kind) > 0) out[n++] = *x->figure_rule(kind);
+    }
     return n;
 }
 
@@ -114,7 +149,7 @@ cc_greedy_params *game_greedy_params(const cc_game *g, int seat, const cc_seat_p
  * number of rows (0: the tile fits nowhere). */
 static int options(cc_game *g, int t) {
     int seat = g->seat;
-    cc_figure_rule rules[4];
+    cc_figure_rule rules[NFIGURE_KINDS];
     int nrules = game_figure_rules(g, seat, rules);
     cc_greedy_params p, *pp = NULL;
     if (g->seats[seat].place == CC_POL_GREEDY) pp = game_greedy_params(g, seat, &g->seats[seat], &p);
@@ -127,12 +162,14 @@ static int options(cc_game *g, int t) {
     }
     if (n <= 0) return n;
     /* RULES.md 6: where a placement has step-1 activations its figure comes after them */
-    int32_t cells[2 * 4 * 2 * CC_MAX_PLAYERS];
+    int32_t cells[DEFERRED_CAP];
     int ncells = 0;
-    if (game_has(g, CC_X_MAYORS)) {
-        ncells = mayors_activating_cells(g, cells, (int)(sizeof cells / sizeof *cells));
-        if (ncells < 0) return ncells;
-    }
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->deferred_cells) {
+            int c = REGISTRY[k]->deferred_cells(g, cells + 2 * ncells, DEFERRED_CAP - 2 * ncells);
+            if (c < 0) return c;
+            ncells += c;
+        }
     /* placements an expansion forbids (R-RIV-2) leave the choices */
     int filter = ncells > 0;
     for (int k = 0; k < NREGISTRY && !filter; k++)
@@ -204,12 +241,13 @@ int game_return_figure(cc_game *g, int fig) {
     int32_t info[5];
     int rc = cc_figure_info(g->board, fig, info, 5);
     if (rc < 0) return rc;
-    if (info[1] != CC_FIG_FOLLOWER && !rule_of(info[1])) return CC_ERR_ARG;
+    const expansion_t *owner = info[1] == CC_FIG_FOLLOWER ? NULL : kind_owner(info[1]);
+    if (info[1] != CC_FIG_FOLLOWER && !owner) return CC_ERR_ARG;
     rc = cc_figure_remove(g->board, fig);
     if (rc < 0) return rc;
     game_figure_removed(g, fig);  /* R-COU-4: its id may be reused by a later figure */
-    if (info[1] == CC_FIG_FOLLOWER) g->supply[info[0]]++;
-    else g->mm.players[info[0]].supply[info[1]]++;
+    if (owner) owner->supply_change(g, info[0], info[1], +1, 0);
+    else g->supply[info[0]]++;
     return 0;
 }
 
@@ -224,7 +262,8 @@ static int score_feature(cc_game *g, int root, int final, int *kind, int *value)
     int winners = 0;
     for (int q = 0; q < g->nplayers; q++)
         if (holds_majority(r->count, r->strength, g->nplayers, q)) winners |= 1 << q;
-    if (game_has(g, CC_X_MAYORS)) mayors_scored(g, info[0], winners, v);
+    for (int k = 0; k < NREGISTRY; k++)  /* before its figures leave (ride points) */
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->scored) REGISTRY[k]->scored(g, info[0], winners, v);
     int32_t ev[8] = {info[1], root, info[2], info[4], info[5], final, v, winners};
     game_emit(g, CC_EV_SCORE, g->turn, -1, 8, ev);
     *kind = info[1];
@@ -241,7 +280,9 @@ static int step_score(cc_game *g, int root) {
     int n = cc_feature_figures(g->board, root, figs, CC_MAX_FIGURES);
     if (n < 0) return n;
     for (int i = 0; i < n; i++) {
-        int rc = game_has(g, CC_X_MAYORS) ? mayors_keeps(g, figs[i], root, kind) : 0;
+        int rc = 0;  /* the first expansion (registry order) keeping it takes it over */
+        for (int k = 0; k < NREGISTRY && rc == 0; k++)
+            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->keeps) rc = REGISTRY[k]->keeps(g, figs[i], root, kind);
         if (rc == 0) rc = game_return_figure(g, figs[i]);
         if (rc < 0) return rc;
     }
@@ -275,12 +316,14 @@ static int run_step(cc_game *g, const step_t *s) {
                 if (rc < 0) return rc;
             }
         return 0;
-    default:
+    default:  /* a step an expansion declares as its own */
         for (int k = 0; k < NREGISTRY; k++)
-            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->step) {
-                int rc = REGISTRY[k]->step(g, s);
-                if (rc != 0) return rc < 0 ? rc : 0;
-            }
+            for (int i = 0; i < REGISTRY[k]->nsteps; i++)
+                if (REGISTRY[k]->steps[i] == s->kind) {
+                    if (!game_has(g, REGISTRY[k]->bit)) return CC_ERR_ARG;  /* a damaged agenda */
+                    int rc = REGISTRY[k]->step(g, s);
+                    return rc < 0 ? rc : 0;
+                }
         return CC_ERR_ARG;  /* a step nobody owns */
     }
 }
@@ -334,14 +377,15 @@ int game_end_or_force(cc_game *g) {
 }
 
 int game_put_figure(cc_game *g, int seat, int kind, int seg) {
-    const cc_figure_rule *r = rule_of(kind);
+    const cc_figure_rule *r = game_figure_rule(kind);
     if (!r || seat < 0 || seat >= g->nplayers) return CC_ERR_ARG;
-    int32_t *supply = kind == CC_FIG_FOLLOWER ? &g->supply[seat] : &g->mm.players[seat].supply[kind];
-    if (*supply <= 0) return CC_ERR_ARG;
+    const expansion_t *owner = kind == CC_FIG_FOLLOWER ? NULL : kind_owner(kind);
+    if (owner && !game_has(g, owner->bit)) return CC_ERR_ARG;  /* not in play: none in supply */
+    if ((owner ? owner->in_supply(g, seat, kind) : g->supply[seat]) <= 0) return CC_ERR_ARG;
     int f = cc_figure_add(g->board, seat, kind, r->strength, r->scores, seg);
     if (f < 0) return f;
-    (*supply)--;
-    if (kind != CC_FIG_FOLLOWER) g->mm.players[seat].placed[kind]++;
+    if (owner) owner->supply_change(g, seat, kind, -1, 1);  /* counted as placed */
+    else g->supply[seat]--;
     int32_t v[2] = {kind, seg};
     game_emit(g, CC_EV_FIGURE, g->turn, seat, 2, v);
     /* R-COU-4: placed this turn, whoever's it is (a favour's follower, R-MM-2, may be
@@ -376,14 +420,20 @@ static int apply_place(cc_game *g, const int32_t *row) {
     return rc;
 }
 
+/* The expansion decision kind `kind` (its owner in play), NULL for the place decision,
+ * none, or a kind no expansion in play adds. */
+static const decision_t *decision_of(const cc_game *g, int kind) {
+    for (int k = 0; k < NREGISTRY; k++)
+        for (int i = 0; i < REGISTRY[k]->ndecisions; i++)
+            if (REGISTRY[k]->decisions[i].kind == kind)
+                return game_has(g, REGISTRY[k]->bit) ? &REGISTRY[k]->decisions[i] : NULL;
+    return NULL;
+}
+
 int game_nchoices(const cc_game *g) {
-    switch (g->dec_kind) {
-    case CC_DEC_PLACE: return g->nrows;
-    case CC_DEC_SCORING_FIGURE: return 2;
-    case CC_DEC_MESSAGES: return g->msg.nchoices;
-    case CC_DEC_NONE: return 0;
-    default: return g->nrows;  /* Messengers & Mayors rows */
-    }
+    if (g->dec_kind == CC_DEC_PLACE) return g->nrows;
+    const decision_t *d = decision_of(g, g->dec_kind);
+    return d ? d->nchoices(g) : 0;
 }
 
 /* Take choice idx (already checked) of the current decision. */
@@ -398,22 +448,14 @@ static int apply_choice(cc_game *g, int idx) {
         g->dec_kind = CC_DEC_NONE;
         return apply_place(g, row);
     }
+    const decision_t *d = decision_of(g, kind);
+    if (!d) return CC_ERR_ARG;
     int32_t v[3] = {idx, -1, -1};
-    if (kind == CC_DEC_MESSAGES) {
-        v[0] = g->msg.choices[CC_MSG_CHOICE_INTS * idx];
-        v[1] = g->msg.choices[CC_MSG_CHOICE_INTS * idx + 1];
-    } else if (kind >= CC_DEC_TOWN_HALL) {
-        memcpy(v, &g->rows[5 * idx], sizeof v);
-    }
+    d->record(g, idx, v);
     rc = record_choice(g, kind, 3, v);
     if (rc < 0) return rc;
     g->dec_kind = CC_DEC_NONE;
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->apply) {
-            rc = REGISTRY[k]->apply(g, kind, idx);
-            if (rc != 0) return rc < 0 ? rc : 0;
-        }
-    return CC_ERR_ARG;
+    return d->apply(g, kind, idx);
 }
 
 static int fail(cc_game *g, int rc) {
@@ -437,18 +479,19 @@ static int run(cc_game *g) {
     return 0;
 }
 
+const decision_t *game_decision(const cc_game *g) { return decision_of(g, g->dec_kind); }
+
+static int32_t seat_field(const cc_seat_policy *s, const decision_t *d) {
+    int32_t v;
+    memcpy(&v, (const char *)s + d->seat_field, sizeof v);
+    return v;
+}
+
 int game_policy_of(const cc_game *g) {
     const cc_seat_policy *s = &g->seats[g->dec_seat];
-    switch (g->dec_kind) {
-    case CC_DEC_PLACE: return s->place;
-    case CC_DEC_SCORING_FIGURE: return s->scoring_figure;
-    case CC_DEC_MESSAGES: return s->messages;
-    case CC_DEC_TOWN_HALL: return s->town_hall;
-    case CC_DEC_FAVOUR: return s->favour;
-    case CC_DEC_SCARECROW: return s->scarecrow;
-    case CC_DEC_RIDE: return s->ride;
-    default: return s->figure;
-    }
+    if (g->dec_kind == CC_DEC_PLACE) return s->place;
+    const decision_t *d = decision_of(g, g->dec_kind);
+    return d ? seat_field(s, d) : CC_POL_PYTHON;  /* no such decision: Python is asked */
 }
 
 /* Built-in seats answer here; returns the next decision for Python, or NONE. */
@@ -468,7 +511,7 @@ static int advance(cc_game *g) {
 /* ---------------------------------------------------------------- lifecycle */
 
 /* Stream.shuffle (sim/engine/rng.py): Fisher-Yates from the end. */
-static void shuffle(int32_t *items, int n, uint64_t *state) {
+void game_shuffle(int32_t *items, int n, uint64_t *state) {
     for (int i = n - 1; i > 0; i--) {
         int j = splitmix_below(state, i + 1);
         int32_t t = items[i];
@@ -477,56 +520,100 @@ static void shuffle(int32_t *items, int n, uint64_t *state) {
     }
 }
 
-static int valid_policy(int kind, int p) {
-    if (p >= CC_POL_PYTHON && p <= CC_POL_RANDOM) return 1;
-    if (p == CC_POL_GREEDY) return 1;
-    if (kind == CC_DEC_SCORING_FIGURE) return p >= CC_POL_MEEPLE_ONLY && p <= CC_POL_COVERAGE;
-    if (kind == CC_DEC_MESSAGES) return p == CC_POL_ALWAYS_ACTION || p == CC_POL_ALWAYS_2;
-    return 0;
+int game_basic_policy(int p) { return p == CC_POL_FIRST || p == CC_POL_RANDOM || p == CC_POL_GREEDY; }
+
+/* The declared decision of `kind` in any unit, in play or not (a seat's struct names a
+ * policy for every kind), NULL if none declares it. */
+static const decision_t *declared(int kind) {
+    for (int k = 0; k < NREGISTRY; k++)
+        for (int i = 0; i < REGISTRY[k]->ndecisions; i++)
+            if (REGISTRY[k]->decisions[i].kind == kind) return &REGISTRY[k]->decisions[i];
+    return NULL;
+}
+
+int32_t cc_policy_accepts(int32_t decision, int32_t policy) {
+    if (decision == CC_DEC_PLACE) return policy == CC_POL_PYTHON || game_basic_policy(policy);
+    const decision_t *d = declared(decision);
+    if (!d) return CC_ERR_ARG;
+    return policy == CC_POL_PYTHON || d->accepts(policy);
 }
 
 int game_check_seat(const cc_seat_policy *p) {
-    if (!valid_policy(CC_DEC_PLACE, p->place) || !valid_policy(CC_DEC_SCORING_FIGURE, p->scoring_figure)
-        || !valid_policy(CC_DEC_MESSAGES, p->messages) || !valid_policy(CC_DEC_FIGURE, p->figure)
-        || !valid_policy(CC_DEC_TOWN_HALL, p->town_hall) || !valid_policy(CC_DEC_FAVOUR, p->favour)
-        || !valid_policy(CC_DEC_SCARECROW, p->scarecrow) || !valid_policy(CC_DEC_RIDE, p->ride))
-        return CC_ERR_ARG;
-    for (int i = 0; i < 2; i++)
-        if (p->road_figure[i] != 0 && p->road_figure[i] != 1 + CC_FIG_FOLLOWER
-            && p->road_figure[i] != 1 + CC_FIG_MESSENGER)
-            return CC_ERR_ARG;
-    for (int a = 0; a < CC_NMSG; a++)
-        if (p->overrides[a] < CC_OVERRIDE_NONE || p->overrides[a] > CC_OVERRIDE_ACTION) return CC_ERR_ARG;
+    if (cc_policy_accepts(CC_DEC_PLACE, p->place) != 1) return CC_ERR_ARG;
+    for (int k = 0; k < NREGISTRY; k++)
+        for (int i = 0; i < REGISTRY[k]->ndecisions; i++) {
+            const decision_t *d = &REGISTRY[k]->decisions[i];
+            int32_t v = seat_field(p, d);
+            if (v != CC_POL_PYTHON && !d->accepts(v)) return CC_ERR_ARG;
+        }
+    for (int k = 0; k < NREGISTRY; k++)  /* its policies' parameters, in play or not */
+        if (REGISTRY[k]->check_seat && REGISTRY[k]->check_seat(p) < 0) return CC_ERR_ARG;
     return 0;
+}
+
+/* Hooks that take a step over from the base game: at most one unit in play may define
+ * each, so the registry's order never decides between two (registry.c). */
+static int takeovers_compete(int bits) {
+    int award = 0, after_tile = 0, begin_draw = 0, no_tile = 0, keeps = 0;
+    for (int k = 0; k < NREGISTRY; k++) {
+        const expansion_t *x = REGISTRY[k];
+        if (!(bits & x->bit)) continue;
+        award += !!x->award;
+        after_tile += !!x->after_tile;
+        begin_draw += !!x->begin_draw;
+        no_tile += !!x->no_tile;
+        keeps += !!x->keeps;
+    }
+    return award > 1 || after_tile > 1 || begin_draw > 1 || no_tile > 1 || keeps > 1;
 }
 
 int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
                       int nstack, const uint8_t *flags, int ntypes, const cc_seat_policy *seats) {
+    int known = 0;
+    for (int k = 0; k < NREGISTRY; k++) known |= REGISTRY[k]->bit;
     if (c->nplayers < 2 || c->nplayers > CC_MAX_PLAYERS || c->followers < 0 || c->followers > 30
-        || (c->expansions & ~(CC_X_MESSAGES | CC_X_RIVER | CC_X_COURIER | CC_X_MAYORS))
+        || (c->expansions & ~known) || takeovers_compete(c->expansions)
         || c->start_type < 0 || c->start_type >= ts->n || nstack < 0 || nstack > 3000
         || ntypes != ts->n || (nstack && !stack) || (ntypes && !flags) || !seats)
         return CC_ERR_ARG;
     for (int i = 0; i < nstack; i++)
         if (stack[i] < 0 || stack[i] >= ts->n) return CC_ERR_ARG;
-    if ((c->expansions & CC_X_RIVER) && (c->river_edge < 0 || c->river_edge > 3)) return CC_ERR_ARG;
-    if ((c->expansions & CC_X_MAYORS) && (c->town_hall_type < 0 || c->town_hall_type >= ts->n
-                                          || (c->town_halls_at_end != 0 && c->town_halls_at_end != 1)))
-        return CC_ERR_ARG;
     if (c->shuffle_stack && (c->river_tiles < 0 || c->lake_tiles < 0
                              || (int64_t)c->river_tiles + c->lake_tiles > nstack))
         return CC_ERR_ARG;
-    if (c->expansions & CC_X_MESSAGES) {
-        if (c->edition != CC_EDITION_CLASSIC && c->edition != CC_EDITION_C31) return CC_ERR_ARG;
-        if (c->zmg_alone && c->edition != CC_EDITION_CLASSIC) return CC_ERR_ARG;  /* R-MSG-C4 */
-        int seen = 0;
-        for (int i = 0; i < CC_NMSG; i++) {
-            if (c->deck[i] < 0 || c->deck[i] >= CC_NMSG || (seen & (1 << c->deck[i]))) return CC_ERR_ARG;
-            seen |= 1 << c->deck[i];
-        }
-    }
+    for (int k = 0; k < NREGISTRY; k++)
+        if ((c->expansions & REGISTRY[k]->bit) && REGISTRY[k]->check_config
+            && REGISTRY[k]->check_config(ts, c) < 0)
+            return CC_ERR_ARG;
     for (int s = 0; s < c->nplayers; s++)
         if (game_check_seat(&seats[s]) < 0) return CC_ERR_ARG;
+    return 0;
+}
+
+int game_max_tiles(const cc_game_config *c, int nstack) {
+    int n = nstack + 1;
+    for (int k = 0; k < NREGISTRY; k++)
+        if ((c->expansions & REGISTRY[k]->bit) && REGISTRY[k]->extra_tiles) n += REGISTRY[k]->extra_tiles(c);
+    return n;
+}
+
+int game_places_instead(const cc_game *g, int seat) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->places_instead && REGISTRY[k]->places_instead(g, seat))
+            return 1;
+    return 0;
+}
+
+const expansion_t *game_greedy_aim(const cc_game *g) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->greedy_aim) return REGISTRY[k];
+    return NULL;
+}
+
+int game_placement_restricted(const cc_game *g) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->restricts_placement && REGISTRY[k]->restricts_placement(g))
+            return 1;
     return 0;
 }
 
@@ -568,12 +655,8 @@ int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *
     if (cfg->shuffle_stack) {  /* R-BASE-2, R-RIV-1: river first, lake last, then land */
         uint64_t tiles = cfg->tiles_stream;
         int land = cfg->river_tiles + cfg->lake_tiles;
-        shuffle(g->stack, cfg->river_tiles, &tiles);
-        shuffle(g->stack + land, nstack - land, &tiles);
-    }
-    if ((cfg->expansions & CC_X_MESSAGES) && cfg->shuffle_deck) {
-        uint64_t msgs = cfg->messages_stream;
-        shuffle(g->cfg.deck, CC_NMSG, &msgs);
+        game_shuffle(g->stack, cfg->river_tiles, &tiles);
+        game_shuffle(g->stack + land, nstack - land, &tiles);
     }
     for (int s = 0; s < g->nplayers; s++) {
         g->supply[s] = cfg->followers;
@@ -643,34 +726,14 @@ int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *cho
     head[0] = g->dec_kind;
     head[1] = g->dec_kind ? g->dec_seat : -1;
     head[3] = n;
-    if (g->dec_kind == CC_DEC_PLACE || g->dec_kind >= CC_DEC_TOWN_HALL) {
-        if (5 * n > cap) return CC_ERR_FULL;
-        head[2] = g->dec_kind == CC_DEC_PLACE ? g->drawn_type
-                : g->dec_kind == CC_DEC_TOWN_HALL ? g->cfg.town_hall_type
-                : g->dec_kind == CC_DEC_FIGURE ? g->board->tiles[g->placed_index].type : -1;
+    if (g->dec_kind == CC_DEC_PLACE) {
+        if (5 * (int64_t)n > cap) return CC_ERR_FULL;
+        head[2] = g->drawn_type;
         memcpy(choices, g->rows, (size_t)n * 5 * sizeof *choices);
-    } else if (g->dec_kind == CC_DEC_SCORING_FIGURE) {
-        const msg_player_t *m = &g->msg.players[g->msg.pending_seat];
-        head[4] = g->msg.pending_points;
-        head[5] = g->msg.pending_source;
-        head[6] = m->position[0];
-        head[7] = m->position[1];
-    } else if (g->dec_kind == CC_DEC_MESSAGES) {
-        if (CC_MSG_CHOICE_INTS * n > cap) return CC_ERR_FULL;
-        head[4] = g->msg.in_hand;
-        head[5] = messages_number(g, g->msg.in_hand);
-        memcpy(choices, g->msg.choices, (size_t)n * CC_MSG_CHOICE_INTS * sizeof *choices);
+        return n;
     }
-    return n;
-}
-
-int cc_game_status(const cc_game *g, int32_t *out, int cap) {
-    if (!g || !out || cap < CC_STATUS_INTS) return CC_ERR_ARG;
-    int32_t v[CC_STATUS_INTS] = {g->turn, g->seat, game_tiles_left(g), g->over, g->board->ntiles,
-                                 g->dec_kind, g->courier.on_board, g->courier.x, g->courier.y,
-                                 g->nevents, g->nhistory, g->error, g->ndecisions};
-    memcpy(out, v, sizeof v);
-    return CC_OK;
+    const decision_t *d = decision_of(g, g->dec_kind);
+    return d ? d->describe(g, head, choices, cap) : n;
 }
 
 int cc_game_events(const cc_game *g, int from, int32_t *out, int cap) {
@@ -689,30 +752,101 @@ int cc_game_history(const cc_game *g, int from, int32_t *out, int cap) {
     return n;
 }
 
+/* The rows' fields: the base game's first, then each expansion's slice in registry
+ * order (all of them, in play or not: the layout never depends on the rules). */
+static const field_t BASE_RESULT[] = {{"score", 1}, {"points", CC_NSOURCES}, {"supply", 1},
+                                      {"rank", 1}};
+static const field_t BASE_STATUS[] = {{"turn", 1}, {"seat", 1}, {"tiles_left", 1}, {"over", 1},
+                                      {"tiles", 1}, {"decision", 1}, {"events", 1}, {"history", 1},
+                                      {"error", 1}, {"decisions", 1}};
+enum { NBASE_RESULT = sizeof BASE_RESULT / sizeof *BASE_RESULT,
+       NBASE_STATUS = sizeof BASE_STATUS / sizeof *BASE_STATUS };
+
+static int base_width(const field_t *f, int n) {
+    int w = 0;
+    for (int i = 0; i < n; i++) w += f[i].width;
+    return w;
+}
+
+static const field_t *unit_fields(const expansion_t *x, int status, int32_t *n) {
+    *n = status ? x->nstatus_fields : x->nresult_fields;
+    return status ? x->status_fields : x->result_fields;
+}
+
+/* Field i of the result (status 0) or status row: name, offset, width. */
+static int32_t row_field(int status, int32_t i, const char **name, int32_t *offset, int32_t *width) {
+    if (i < 0 || !name || !offset || !width) return CC_ERR_ARG;
+    const field_t *base = status ? BASE_STATUS : BASE_RESULT;
+    int nbase = status ? NBASE_STATUS : NBASE_RESULT, at = 0;
+    for (int k = -1; k < NREGISTRY; k++) {
+        int32_t n = nbase;
+        const field_t *f = k < 0 ? base : unit_fields(REGISTRY[k], status, &n);
+        for (int j = 0; j < n; j++, i--) {
+            if (i == 0) {
+                *name = f[j].name;
+                *offset = at;
+                *width = f[j].width;
+                return CC_OK;
+            }
+            at += f[j].width;
+        }
+    }
+    return CC_ERR_ARG;
+}
+
+int32_t cc_result_field(int32_t i, const char **name, int32_t *offset, int32_t *width) {
+    return row_field(0, i, name, offset, width);
+}
+
+int32_t cc_status_field(int32_t i, const char **name, int32_t *offset, int32_t *width) {
+    return row_field(1, i, name, offset, width);
+}
+
+/* R-BASE-9: 1 + the players strictly ahead (tied players share a rank; rank 1 wins). */
+static int rank_of(const cc_game *g, int seat) {
+    int r = 1;
+    for (int o = 0; o < g->nplayers; o++) r += g->scores[o] > g->scores[seat];
+    return r;
+}
+
+/* Each expansion's slice of a row at out + at, in registry order; the width written
+ * must come out as the row's (else the declared fields and CC_*_INTS disagree: a bug
+ * of the build, reported as CC_ERR_FULL rather than a row Python would misread). */
+static int unit_slices(const cc_game *g, int status, int seat, int32_t *out, int at, int ints) {
+    for (int k = 0; k < NREGISTRY; k++) {
+        int32_t n;
+        const field_t *f = unit_fields(REGISTRY[k], status, &n);
+        int w = base_width(f, n);
+        if (at + w > ints) return CC_ERR_FULL;
+        if (w && status) REGISTRY[k]->status(g, out + at);
+        else if (w) REGISTRY[k]->result(g, seat, out + at);
+        at += w;
+    }
+    return at == ints ? 0 : CC_ERR_FULL;
+}
+
 int cc_game_result(const cc_game *g, int32_t *out, int cap) {
     if (!g || !out || cap < g->nplayers * CC_RESULT_INTS) return CC_ERR_ARG;
     for (int s = 0; s < g->nplayers; s++) {
         int32_t *o = &out[s * CC_RESULT_INTS];
-        const msg_player_t *m = &g->msg.players[s];
         o[0] = g->scores[s];
         memcpy(&o[1], g->points[s], CC_NSOURCES * sizeof *o);
-        o[7] = m->position[0];
-        o[8] = m->position[1];
-        o[9] = m->moves[0];
-        o[10] = m->moves[1];
-        o[11] = m->live;
-        memcpy(&o[12], m->drawn, CC_NMSG * sizeof *o);
-        memcpy(&o[20], m->taken, CC_NMSG * sizeof *o);
-        memcpy(&o[28], m->points, CC_NMSG * sizeof *o);
-        memcpy(&o[36], m->resolved, CC_NMSG * sizeof *o);
-        o[44] = g->supply[s];
-        const mm_player_t *p = &g->mm.players[s];
-        int32_t mm[14] = {p->placed[1], p->placed[2], p->placed[3], p->favours, p->scarecrows[0],
-                          p->scarecrows[1], p->scarecrows[2], p->rides, p->ride_points,
-                          p->town_hall_turn, p->supply[1], p->supply[2], p->supply[3], p->town_hall};
-        memcpy(&o[45], mm, sizeof mm);
+        o[1 + CC_NSOURCES] = g->supply[s];
+        o[2 + CC_NSOURCES] = rank_of(g, s);
+        int rc = unit_slices(g, 0, s, o, base_width(BASE_RESULT, NBASE_RESULT), CC_RESULT_INTS);
+        if (rc < 0) return rc;
     }
     return g->nplayers;
+}
+
+int cc_game_status(const cc_game *g, int32_t *out, int cap) {
+    if (!g || !out || cap < CC_STATUS_INTS) return CC_ERR_ARG;
+    int32_t v[CC_STATUS_INTS] = {g->turn, g->seat, game_tiles_left(g), g->over, g->board->ntiles,
+                                 g->dec_kind, g->nevents, g->nhistory, g->error, g->ndecisions};
+    int rc = unit_slices(g, 1, -1, v, NBASE_STATUS, CC_STATUS_INTS);
+    if (rc < 0) return rc;
+    memcpy(out, v, sizeof v);
+    return CC_OK;
 }
 
 const cc_board *cc_game_board(const cc_game *g) { return g ? g->board : NULL; }
@@ -758,9 +892,8 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
         if (!g->over) rc = CC_ERR_ARG;  /* a seat was not built in */
         else {
             turns_out[i] = g->turn - 1;
-            int best = g->scores[0], winners = 0;
-            for (int q = 1; q < np; q++) best = g->scores[q] > best ? g->scores[q] : best;
-            for (int q = 0; q < np; q++) winners |= (g->scores[q] == best) << q;  /* R-BASE-9 */
+            int winners = 0;
+            for (int q = 0; q < np; q++) winners |= (rank_of(g, q) == 1) << q;  /* R-BASE-9 */
             winners_out[i] = winners;
             rc = cc_game_result(g, &results_out[(size_t)i * np * CC_RESULT_INTS], np * CC_RESULT_INTS);
             rc = rc < 0 ? rc : 0;

@@ -1,6 +1,29 @@
 /* carcsim C core: the game state shared by game.c, the policies and the expansion
  * files (internal, never cdef'd). The state is flat: one malloc for the game, one for
- * its board, buffers grown geometrically and reused, nothing allocated per turn. */
+ * its board, buffers grown geometrically and reused, nothing allocated per turn.
+ *
+ * The hook table (expansion_t below). game.c plays the base game and names no
+ * expansion: each expansion is one unit (messages.c, river.c, courier.c, mayors.c)
+ * exporting one expansion_t, listed once in registry.c. The table covers:
+ *   turn      start, next_turn, allows (R-RIV-2), placed, after_tile, begin_draw,
+ *             no_tile, figure_placed / figure_removed, award, end_round
+ *   agenda    the step kinds a unit owns (steps) and the hook running them
+ *   decisions the decision kinds it adds (decision_t: choices, history entry, head,
+ *             apply), dispatched by kind
+ *   figures   its figure kinds (figure_rule), their supply (in_supply,
+ *             supply_change), placements whose figure waits for step 1
+ *             (deferred_cells), scored features (scored) and figures it keeps (keeps)
+ *   rows      its slices of the result and status rows (fields with their widths,
+ *             and a writer); the base game's fields come first
+ *   setup     its config checks (check_config) and the tiles it adds (extra_tiles)
+ *   queries   what other units may ask of it through game.c (places_instead,
+ *             restricts_placement), never by reading its state
+ *   names     the events and figure kinds it adds, and its decisions' names (cc_name)
+ * Order: wherever several units act at one step their hooks run in registry order,
+ * which is the turn's phase order (registry.c: messages, river, courier, mayors);
+ * the hooks that take a step over (award, after_tile, begin_draw, no_tile, keeps) may
+ * be defined by one unit in play at most (game_check_config), so none is "first to
+ * claim". */
 #ifndef CARCSIM_GAME_H
 #define CARCSIM_GAME_H
 
@@ -11,6 +34,10 @@ enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_DRAW_MESSAGE, STEP_COURIER, 
        STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES, STEP_RIDE, STEP_LAST };
 enum { ROUND_TURN, ROUND_MESSAGE, ROUND_COURIER };  /* what a round of scoring ends */
 enum { AGENDA_CAP = 96, MSG_CHOICES_CAP = 2 + CC_MAX_FIGURES, MOVED_CAP = 32 };
+enum { NFIGURE_KINDS = 4 };  /* CC_FIG_* codes are 0 .. NFIGURE_KINDS - 1 */
+/* x, y ints of the cells whose placements defer their figure (RULES.md 6): each of the
+ * 2 activating figures per seat has one tile with 4 sides */
+enum { DEFERRED_CAP = 2 * 4 * 2 * CC_MAX_PLAYERS };
 
 typedef struct {
     int32_t kind, a, b, c;
@@ -89,6 +116,40 @@ struct cc_game {
     int32_t *history, nhistory, history_cap;   /* CC_HISTORY_INTS each */
 };
 
+/* One field of a row the game writes (cc_game_result, cc_game_status): its name and
+ * width in ints; a row is its fields in order (cc_result_field, cc_status_field). */
+typedef struct {
+    const char *name;
+    int32_t width;
+} field_t;
+
+/* A code and its name (cc_name reads the base game's and each unit's). */
+typedef struct {
+    int32_t code;
+    const char *name;
+} named_t;
+
+/* A decision kind an expansion adds (the place decision is game.c's own). */
+typedef struct {
+    int32_t kind;  /* CC_DEC_* */
+    const char *name;  /* the cc_seat_policy field's, as Python names the decision */
+    int (*nchoices)(const cc_game *g);
+    /* the history entry of choice idx: 3 values (CC_HISTORY_INTS - 1 at most) */
+    void (*record)(const cc_game *g, int idx, int32_t *v);
+    /* cc_game_decision's head[2] and head[4..] (the rest is game.c's) and its choices
+     * (cap ints); returns the number of choices or CC_ERR_FULL */
+    int (*describe)(const cc_game *g, int32_t *head, int32_t *choices, int cap);
+    /* takes choice idx (checked: 0 <= idx < nchoices) of a decision of `kind` (already
+     * cleared from g->dec_kind); CC_OK or an error */
+    int (*apply)(cc_game *g, int kind, int idx);
+    /* the cc_seat_policy field naming a seat's policy for it (offsetof), the built-in
+     * policy codes that field accepts (CC_POL_PYTHON always), and the built-in
+     * policies' answer (policy.c: a choice index or an error) */
+    size_t seat_field;
+    int (*accepts)(int policy);
+    int (*choose)(cc_game *g);
+} decision_t;
+
 /* An expansion: the hooks it adds to the turn (NULL where it adds nothing). */
 typedef struct {
     const char *name;
@@ -103,10 +164,14 @@ typedef struct {
     /* 1 if the expansion took the points over (a scoring figure moves or is asked) */
     int (*award)(cc_game *g, int seat, int points, int source);
     int (*end_round)(cc_game *g, int kind);
-    /* runs a step of its own; 1 if the kind is its own, or an error */
+    /* the agenda's step kinds it owns (STEP_*), and the hook that runs them (an error
+     * or >= 0) */
+    const int32_t *steps;
+    int32_t nsteps;
     int (*step)(cc_game *g, const step_t *s);
-    /* applies choice `index` of a decision kind of its own; 1 if its own, or an error */
-    int (*apply)(cc_game *g, int kind, int index);
+    /* the decision kinds it adds */
+    const decision_t *decisions;
+    int32_t ndecisions;
     /* before a draw (a turn's, or a classic extra tile's): 1 if it set a decision
      * instead (the town hall, R-MM-10), or an error */
     int (*begin_draw)(cc_game *g, int extra_tile);
@@ -117,9 +182,68 @@ typedef struct {
      * completed features done[0..nd)), or an error */
     int (*after_tile)(cc_game *g, int x, int y, const int32_t *done, int nd, int figure, int local);
     void (*figure_removed)(cc_game *g, int fig);
+    /* ---- figure kinds it adds (CC_FIG_*; the follower is the base game's): the
+     * placement rule of `kind`, NULL if the kind is not its own */
+    const cc_figure_rule *(*figure_rule)(int kind);
+    /* how many figures of its `kind` seat holds in supply */
+    int (*in_supply)(const cc_game *g, int seat, int kind);
+    /* seat's supply of its `kind` changed by delta: -1 with `placed` a figure taken
+     * onto the board (counted as placed), +1 one back home; any delta without `placed`
+     * a position setup (cc_game_set_supply) */
+    void (*supply_change)(cc_game *g, int seat, int kind, int delta, int placed);
+    /* how many figures of its `kind` a seat has in all (R-MM-1/5/7: one each) */
+    int (*complement)(const cc_game *g, int kind);
+    /* cells where a placement's figure is asked only after step 1 (RULES.md 6), as
+     * x, y pairs (cap ints); returns how many cells, or an error */
+    int (*deferred_cells)(const cc_game *g, int32_t *xy, int cap);
+    /* a feature of root was scored: its majority `winners` (bit per seat) and value,
+     * before its figures leave */
+    void (*scored)(cc_game *g, int root, int winners, int value);
+    /* a scored feature's figure: 1 if the expansion keeps it on the board (taking it
+     * over), 0 if it goes home, or an error */
+    int (*keeps)(cc_game *g, int fig, int root, int kind);
+    /* ---- its slices of the rows: the fields it declares (their widths summed) and
+     * the writer of seat's result slice / of its status slice, called whether or not
+     * it is in play (a part out of play writes its zero state) */
+    const field_t *result_fields;
+    int32_t nresult_fields;
+    void (*result)(const cc_game *g, int seat, int32_t *out);
+    const field_t *status_fields;
+    int32_t nstatus_fields;
+    void (*status)(const cc_game *g, int32_t *out);
+    /* ---- setup: CC_ERR_ARG unless its fields of a config with it in play are valid
+     * (cc_game_new and cc_game_load); the tiles it adds to a board beyond the stack
+     * and the start (R-MM-10's town halls) */
+    int (*check_config)(const cc_tileset *ts, const cc_game_config *c);
+    /* CC_ERR_ARG unless a seat's parameters of its policies are valid (checked for
+     * every seat, whatever is in play: a seat's struct always holds them) */
+    int (*check_seat)(const cc_seat_policy *p);
+    int (*extra_tiles)(const cc_game_config *c);
+    /* ---- queries other units ask through game.c (never each other's state):
+     * places_instead: 1 if seat holds a tile it may place instead of drawing (the town
+     * hall, R-MM-10; The Messages' extra tile counts it, R-MSG-C5);
+     * restricts_placement: 1 while its tiles alone may be placed (the river being
+     * laid, R-RIV-2; no town hall then) */
+    int (*places_instead)(const cc_game *g, int seat);
+    int (*restricts_placement)(const cc_game *g);
+    /* greedy's `courier` weight: 1 if a place row puts a figure where this unit would
+     * reward it (the Courier's thank-you, R-COU-3) */
+    int (*greedy_aim)(const cc_game *g, const int32_t *row);
+    /* ---- cc_game_load: 1 if its part of a loaded game's state is within what its code
+     * indexes and assumes (save.c's checks of the base game come first), else 0;
+     * asked of every unit, in play or not (its state is loaded either way) */
+    int (*check_state)(const cc_game *g);
+    /* ---- names: the events it emits (CC_EV_*) and its figure kinds (CC_FIG_*) */
+    const named_t *events;
+    int32_t nevents;
+    const named_t *figures;
+    int32_t nfigures;
 } expansion_t;
 
 extern const expansion_t messages_expansion, river_expansion, courier_expansion, mayors_expansion;
+/* registry.c: every expansion, in the order their hooks run */
+extern const expansion_t *const game_registry[];
+extern const int game_nregistry;
 
 /* game.c, for the expansions and policies */
 int game_push(cc_game *g, int kind, int a, int b, int c);  /* onto the front of the agenda */
@@ -147,10 +271,20 @@ cc_greedy_params *game_greedy_params(const cc_game *g, int seat, const cc_seat_p
                                      cc_greedy_params *p);
 int game_nchoices(const cc_game *g);           /* of the current decision (0: none) */
 int game_policy_of(const cc_game *g);          /* the deciding seat's CC_POL_* for its kind */
+int game_basic_policy(int p);  /* first, random or greedy: what every decision kind accepts */
+/* The current decision's kind as an expansion declares it (its owner in play), NULL
+ * for the place decision, none, or a kind of no expansion in play. */
+const decision_t *game_decision(const cc_game *g);
 int game_check_seat(const cc_seat_policy *p);  /* CC_ERR_ARG unless every field is valid */
 /* cc_game_new's checks of its arguments (and cc_game_load's of a blob's config and seats) */
 int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
                       int nstack, const uint8_t *flags, int ntypes, const cc_seat_policy *seats);
+
+/* save.c's bounds of a loaded game, shared with the units' check_state */
+enum { SAVE_MAX_POINTS = 1000000 };  /* a loaded score or point count; far above any game's */
+static inline int in_range(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v < hi; }
+/* a square coordinate on the board's grid (then x + 1 next to it cannot overflow) */
+static inline int on_grid(const cc_board *b, int64_t v) { return in_range(v, -b->origin, b->origin + 1); }
 
 /* The one feature-value function (R-BASE-6/8): points for the feature of seg, scored
  * complete during play (final = 0) or in final scoring (final = 1). board.c. */
@@ -165,30 +299,36 @@ static inline int source_of_kind(int kind) {
 int messages_number(const cc_game *g, int action);
 static inline int on_dark(int total) { return total % 5 == 0; }  /* R-BASE-10, 50 spaces */
 
-/* courier.c: on the Courier's tile or orthogonally next to it */
-int courier_near(const cc_game *g, int x, int y);
 
-/* policy.c: the built-in policies; each returns a choice index or an error */
+/* policy.c: the place decision's built-in policies (a choice index or an error; the
+ * expansions' decisions have theirs in their units) */
 int policy_place(cc_game *g);
-int policy_scoring_figure(cc_game *g);
-int policy_messages(cc_game *g);
-int policy_mayors(cc_game *g);  /* every Messengers & Mayors decision kind */
+/* greedy's road_figure (1 + a figure kind, 0 none): the follower or messenger meeple
+ * of row `idx` swapped for the other one on a road wherever both are allowed; the
+ * figure kind is at column `at` of the rows, its local segment at `at` + 1. */
+int policy_road_figure(const cc_game *g, int want, const variant_t *v, int idx, int at);
+/* The unit in play whose greedy_aim greedy's `courier` weight values, or NULL. */
+const expansion_t *game_greedy_aim(const cc_game *g);
 
 /* choice.c: the deciding seat's built-in policy answers the current decision (one of
  * the four above, by kind): a checked choice index, or an error. */
 int game_policy_choice(cc_game *g);
 
-/* mayors.c, for the turn options and policies */
-/* Cells whose tile would surround a tile holding a mayor or a standing scarecrow
- * (step-1 activations there), as x, y pairs in xy (cap ints). Returns the count. */
-int mayors_activating_cells(const cc_game *g, int32_t *xy, int cap);
-const cc_figure_rule *mayors_rule(int kind);  /* NULL but for mayor, messenger, scarecrow */
-/* A scored feature's figure: 1 if M&M keeps it on the board (a messenger to ride). */
-int mayors_keeps(cc_game *g, int fig, int root, int kind);
-void mayors_scored(cc_game *g, int root, int winners, int value);  /* ride points */
-/* A board for every tile of the stack, the start and the town halls. */
-static inline int game_max_tiles(const cc_game_config *c, int nstack) {
-    return nstack + 1 + ((c->expansions & CC_X_MAYORS) ? c->nplayers : 0);
-}
+/* The placement rule of figure kind `kind` (the follower's, or the rule of the
+ * expansion that adds the kind), NULL for an unknown kind (policies, game.c). */
+const cc_figure_rule *game_figure_rule(int kind);
+/* A seat's figures of `kind`: in supply and in all (the follower's: the rules'), or
+ * CC_ERR_ARG for a kind no expansion in play adds; and a position setup's new supply
+ * (setup.c; checked by the caller). */
+int game_in_supply(const cc_game *g, int seat, int kind);
+int game_complement(const cc_game *g, int kind);
+void game_set_supply(cc_game *g, int seat, int kind, int n);
+/* A board for every tile of the stack, the start and the tiles expansions add. */
+int game_max_tiles(const cc_game_config *c, int nstack);
+/* The declared queries (expansion_t): any unit in play answering 1. */
+int game_places_instead(const cc_game *g, int seat);
+int game_placement_restricted(const cc_game *g);
+/* Stream.shuffle (sim/engine/rng.py): Fisher-Yates from the end, on a SplitMix64 state. */
+void game_shuffle(int32_t *items, int n, uint64_t *state);
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef CARCSIM_INTERNAL_H
 #define CARCSIM_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

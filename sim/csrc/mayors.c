@@ -34,7 +34,7 @@ static const cc_figure_rule RULES[4] = {
     {CC_FIG_SCARECROW, 1 << CC_FIELD, 0, 0, 0}, /* R-MM-7, R-MM-9 */
 };
 
-const cc_figure_rule *mayors_rule(int kind) {
+static const cc_figure_rule *mayors_rule(int kind) {
     return kind >= CC_FIG_MAYOR && kind <= CC_FIG_SCARECROW ? &RULES[kind] : NULL;
 }
 
@@ -54,15 +54,16 @@ static int sides(const cc_board *b, int x, int y) {
     return n;
 }
 
-static int river_flowing(const cc_game *g) { return game_has(g, CC_X_RIVER) && g->river.open; }
+/* R-RIV-2: no town hall while another unit's tiles alone may go down (the river) */
+static int river_flowing(const cc_game *g) { return game_placement_restricted(g); }
 
 /* A mayor, or a scarecrow still standing: what a surrounding placement activates. */
 static int activates(const figure_t *f) {
     return f->seg >= 0 && (f->kind == CC_FIG_MAYOR || (f->kind == CC_FIG_SCARECROW && !f->scores));
 }
 
-int mayors_activating_cells(const cc_game *g, int32_t *xy, int cap) {
-    const cc_board *b = g->board;
+int cc_activating_cells(const cc_board *b, int32_t *xy, int cap) {
+    if (!b || cap < 0 || (cap && !xy)) return CC_ERR_ARG;
     int n = 0;
     for (int f = 0; f < CC_MAX_FIGURES; f++) {
         if (!activates(&b->figs[f])) continue;
@@ -79,6 +80,42 @@ int mayors_activating_cells(const cc_game *g, int32_t *xy, int cap) {
     }
     return n / 2;
 }
+
+/* RULES.md 6: a placement surrounding a mayor's or a standing scarecrow's tile has its
+ * figure asked after the activations */
+static int mayors_deferred_cells(const cc_game *g, int32_t *xy, int cap) {
+    return cc_activating_cells(g->board, xy, cap);
+}
+
+static int mayors_in_supply(const cc_game *g, int seat, int kind) {
+    return g->mm.players[seat].supply[kind];
+}
+
+static void mayors_supply_change(cc_game *g, int seat, int kind, int delta, int placed) {
+    g->mm.players[seat].supply[kind] += delta;
+    if (placed) g->mm.players[seat].placed[kind] -= delta;  /* the statistics' placed figures */
+}
+
+static int mayors_complement(const cc_game *g, int kind) { (void)g, (void)kind; return 1; }
+
+static int mayors_check_config(const cc_tileset *ts, const cc_game_config *c) {
+    return c->town_hall_type < 0 || c->town_hall_type >= ts->n
+           || (c->town_halls_at_end != 0 && c->town_halls_at_end != 1) ? CC_ERR_ARG : 0;
+}
+
+/* greedy's road_figure (place [0], figure [1]): 0 its own choice, else 1 + the kind it
+ * puts on a road where a follower and the messenger may both go (R-MM-5) */
+static int mayors_check_seat(const cc_seat_policy *p) {
+    for (int i = 0; i < 2; i++)
+        if (p->road_figure[i] != 0 && p->road_figure[i] != 1 + CC_FIG_FOLLOWER
+            && p->road_figure[i] != 1 + CC_FIG_MESSENGER)
+            return CC_ERR_ARG;
+    return 0;
+}
+
+static int mayors_extra_tiles(const cc_game_config *c) { return c->nplayers; }  /* town halls */
+
+static int mayors_places_instead(const cc_game *g, int seat) { return g->mm.players[seat].town_hall; }
 
 static void mayors_start(cc_game *g) {
     mm_state_t *m = &g->mm;
@@ -221,7 +258,7 @@ static int step_figure_options(cc_game *g) {
     const cc_board *b = g->board;
     const placed_t *p = &b->tiles[g->placed_index];
     const variant_t *v = variant(b, p->type, p->rot);
-    cc_figure_rule rules[4];
+    cc_figure_rule rules[NFIGURE_KINDS];
     int nr = game_figure_rules(g, g->seat, rules), n = 0, rc = set_row(g, n++, -1, -1, 0);
     for (int local = 0; local < v->def.nseg && rc == 0; local++) {
         int seg = g->placed_index * CC_MAX_SEGS + local;
@@ -302,7 +339,7 @@ static int apply_scarecrow(cc_game *g, const int32_t *row) {
 
 /* ---------------------------------------------------------------- rides */
 
-int mayors_keeps(cc_game *g, int fig, int root, int kind) {
+static int mayors_keeps(cc_game *g, int fig, int root, int kind) {
     const figure_t *f = &g->board->figs[fig];
     if (f->kind != CC_FIG_MESSENGER || kind != CC_ROAD) return 0;
     mm_state_t *m = &g->mm;
@@ -313,7 +350,7 @@ int mayors_keeps(cc_game *g, int fig, int root, int kind) {
     return 1;  /* R-MM-6: it stays to ride on */
 }
 
-void mayors_scored(cc_game *g, int root, int winners, int value) {
+static void mayors_scored(cc_game *g, int root, int winners, int value) {
     const cc_board *b = g->board;
     for (int f = 0; f < CC_MAX_FIGURES; f++)  /* ride points: what ridden messengers win */
         if (g->mm.rider[f] && b->figs[f].seg >= 0 && find_const(b, b->figs[f].seg) == root
@@ -343,13 +380,12 @@ static int add_root(int32_t *roots, int n, int r) {
 
 /* The segments a messenger may ride to from the ends of the scored road: every segment
  * of an incomplete road ending at the same junction (village, monastery) of the same
- * tile, or of the incomplete city the road enters by a gate; ascending. */
-static int step_ride(cc_game *g, int fig, int road) {
-    const cc_board *b = g->board;
-    const figure_t *f = &b->figs[fig];
-    if (f->seg < 0) return 0;
+ * tile, or of the incomplete city the road enters by a gate; ascending, written to
+ * out[0], out[stride], ... (cap of them at most; out NULL with cap 0 counts them).
+ * Returns how many, or CC_ERR_FULL. */
+static int ride_targets(const cc_board *b, int road, int32_t *out, int stride, int cap) {
     int32_t roots[4 * CC_MAX_SEGS * 2];
-    int nroots = 0, rc = set_row(g, 0, CC_MM_RETURN, 0, 0);
+    int nroots = 0;
     int start = find_const(b, road), s = start;
     do {
         const placed_t *p = &b->tiles[s / CC_MAX_SEGS];
@@ -365,25 +401,46 @@ static int step_ride(cc_game *g, int fig, int road) {
         }
         s = b->segs[s].next;
     } while (s != start);
-    int n = 1;
-    for (int i = 0; i < nroots && rc == 0; i++) {
+    int n = 0;
+    for (int i = 0; i < nroots; i++) {
         const seg_t *r = &b->segs[roots[i]];
         if (r->open == 0) continue;  /* complete: no ride there */
         int t = roots[i];
         do {
-            rc = set_row(g, n++, CC_MM_TARGET, t, 0);
+            if (out) {
+                if (n >= cap) return CC_ERR_FULL;
+                out[(size_t)n * stride] = t;
+            }
+            n++;
             t = b->segs[t].next;
-        } while (t != roots[i] && rc == 0);
+        } while (t != roots[i]);
     }
-    if (rc < 0) return rc;
-    for (int i = 2; i < n; i++) {  /* insertion sort of the targets by segment */
-        int32_t seg = g->rows[5 * i + 1];
+    for (int i = 1; out && i < n; i++) {  /* insertion sort of the targets by segment */
+        int32_t seg = out[(size_t)i * stride];
         int j = i;
-        for (; j > 1 && g->rows[5 * (j - 1) + 1] > seg; j--) g->rows[5 * j + 1] = g->rows[5 * (j - 1) + 1];
-        g->rows[5 * j + 1] = seg;
+        for (; j > 0 && out[(size_t)(j - 1) * stride] > seg; j--) out[(size_t)j * stride] = out[(size_t)(j - 1) * stride];
+        out[(size_t)j * stride] = seg;
     }
+    return n;
+}
+
+int cc_ride_targets(const cc_board *b, int road, int32_t *out, int cap) {
+    if (!b || cap < 0 || (cap && !out) || !seg_valid(b, road)) return CC_ERR_ARG;
+    if (b->segs[road].kind != CC_ROAD) return CC_ERR_ARG;
+    return ride_targets(b, road, cap ? out : NULL, 1, cap);
+}
+
+static int step_ride(cc_game *g, int fig, int road) {
+    const cc_board *b = g->board;
+    const figure_t *f = &b->figs[fig];
+    if (f->seg < 0) return 0;
+    int n = ride_targets(b, road, NULL, 5, 0), rc = 0;
+    for (int i = n; i >= 0 && rc == 0; i--)  /* the last row first: one growth at most */
+        rc = set_row(g, i, i ? CC_MM_TARGET : CC_MM_RETURN, 0, 0);
+    if (rc == 0 && n > 0) rc = ride_targets(b, road, &g->rows[5 + 1], 5, n);
+    if (rc < 0) return rc;
     g->mm.pending_fig = fig;
-    return decide(g, CC_DEC_RIDE, f->player, n);
+    return decide(g, CC_DEC_RIDE, f->player, n + 1);
 }
 
 static int apply_ride(cc_game *g, const int32_t *row) {
@@ -463,10 +520,24 @@ static int mayors_step(cc_game *g, const step_t *s) {
     return rc < 0 ? rc : 1;
 }
 
-static int mayors_apply(cc_game *g, int kind, int idx) {
-    const int32_t *row = &g->rows[5 * idx];
+/* Messengers & Mayors decisions: rows of 5 in g->rows ({code, a, b, 0, 0}; the
+ * figure decision {kind, local, 0, 0, 0}), the first 3 ints recorded. */
+static int mm_nchoices(const cc_game *g) { return g->nrows; }
+
+static void mm_record(const cc_game *g, int idx, int32_t *v) { memcpy(v, &g->rows[5 * idx], 3 * sizeof *v); }
+
+static int mm_describe(const cc_game *g, int32_t *head, int32_t *choices, int cap) {
+    int n = g->nrows;
+    if (5 * (int64_t)n > cap) return CC_ERR_FULL;
+    head[2] = g->dec_kind == CC_DEC_TOWN_HALL ? g->cfg.town_hall_type
+            : g->dec_kind == CC_DEC_FIGURE ? g->board->tiles[g->placed_index].type : -1;
+    memcpy(choices, g->rows, (size_t)n * 5 * sizeof *choices);
+    return n;
+}
+
+static int mm_apply(cc_game *g, int kind, int idx) {
     int32_t r[5];
-    memcpy(r, row, sizeof r);  /* the rows buffer is rewritten by the next decision */
+    memcpy(r, &g->rows[5 * idx], sizeof r);  /* the rows buffer is rewritten by the next decision */
     int rc;
     switch (kind) {
     case CC_DEC_TOWN_HALL: rc = apply_town_hall(g, r); break;
@@ -474,14 +545,182 @@ static int mayors_apply(cc_game *g, int kind, int idx) {
     case CC_DEC_SCARECROW: rc = apply_scarecrow(g, r); break;
     case CC_DEC_RIDE: rc = apply_ride(g, r); break;
     case CC_DEC_FIGURE: rc = step_place_figure(g, r[0], r[1]); break;
-    default: return 0;
+    default: return CC_ERR_ARG;
     }
     g->mm.pending_fig = -1;
-    return rc < 0 ? rc : 1;
+    return rc < 0 ? rc : 0;
+}
+
+/* ---------------------------------------------------------------- built-in policies
+ * (strategies/greedy.py documents greedy's; first and random as for every decision) */
+
+/* greedy's figure after activations (strategies/greedy.py): per option my gain
+ * minus `opponent` x the others' mean gain, for its one feature: the weighted final
+ * value if it stays open, its points if it is complete now; minus the follower's cost
+ * (follower x tiles left / tiles in play) unless it scores now. Ties: the first. */
+static int greedy_figure(const cc_game *g, const cc_seat_policy *p) {
+    const cc_board *b = g->board;
+    int n = g->nplayers, me = g->dec_seat, left = game_tiles_left(g), best = 0;
+    double cost = p->figure_follower * left / (left + b->ntiles), best_value = 0.0;
+    for (int k = 1; k < g->nrows; k++) {
+        int kind = g->rows[5 * k], seg = g->placed_index * CC_MAX_SEGS + g->rows[5 * k + 1];
+        const seg_t *r = &b->segs[find_const(b, seg)];
+        int32_t f[8];
+        int rc = cc_feature_info(b, seg, f, 8);
+        if (rc < 0) return rc;
+        int now = f[5] && r->kind != CC_FIELD;  /* complete: it scores this turn */
+        double worth = feature_value(b, seg, !now);
+        if (!now) worth *= p->figure_weight[r->kind];
+        uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
+        memcpy(count, r->count, sizeof count);
+        memcpy(strength, r->strength, sizeof strength);
+        int before[CC_MAX_PLAYERS];
+        for (int q = 0; q < n; q++) before[q] = holds_majority(count, strength, n, q);
+        const cc_figure_rule *rule = kind == CC_FIG_FOLLOWER ? NULL : game_figure_rule(kind);
+        count[me] = (uint16_t)(count[me] + (rule ? rule->scores : 1));
+        strength[me] = (uint16_t)(strength[me] + (rule ? rule->strength : 1));
+        double gain[CC_MAX_PLAYERS] = {0}, sum = 0.0;
+        for (int q = 0; q < n; q++) {
+            gain[q] = worth * (holds_majority(count, strength, n, q) - before[q]);
+            sum += gain[q];
+        }
+        double others = sum - gain[me];
+        double value = gain[me] - p->figure_opponent * others / (n - 1 > 1 ? n - 1 : 1) - cost * !now;
+        if (value > best_value) {
+            best = k;
+            best_value = value;
+        }
+    }
+    const placed_t *t = &b->tiles[g->placed_index];
+    return policy_road_figure(g, p->road_figure[1], variant(b, t->type, t->rot), best, 0);
+}
+
+/* greedy's ride: the target feature worth most in final scoring, the first of equals;
+ * home when there is none. */
+static int greedy_ride(const cc_game *g) {
+    int best = 0, top = 0;
+    for (int k = 1; k < g->nrows; k++) {
+        int v = feature_value(g->board, g->rows[5 * k + 1], 1);
+        if (v < 0) return v;
+        if (best == 0 || v > top) { best = k; top = v; }
+    }
+    return best;
+}
+
+static int policy_mayors(cc_game *g) {
+    const cc_seat_policy *p = &g->seats[g->dec_seat];
+    int kind = g->dec_kind;
+    int pol = kind == CC_DEC_FIGURE ? p->figure : kind == CC_DEC_TOWN_HALL ? p->town_hall
+            : kind == CC_DEC_FAVOUR ? p->favour : kind == CC_DEC_SCARECROW ? p->scarecrow : p->ride;
+    if (g->nrows <= 0) return CC_ERR_ARG;
+    if (pol == CC_POL_RANDOM) return splitmix_below(&g->rng[g->dec_seat], g->nrows);
+    if (pol == CC_POL_FIRST) return kind == CC_DEC_FIGURE && g->nrows > 1;  /* a figure, not none */
+    switch (kind) {
+    case CC_DEC_FIGURE: return greedy_figure(g, p);
+    case CC_DEC_FAVOUR: return g->nrows > 1;  /* the first opponent's follower */
+    case CC_DEC_RIDE: return greedy_ride(g);
+    /* town hall: draw while there is a tile (row 0), else the first cell (R-MM-12);
+     * scarecrow: a farmer if a follower is in supply (row 0), else lie down (row 0) */
+    default: return 0;
+    }
+}
+
+/* The CC_MM_* codes a decision's rows may hold, as bits: what this file builds for
+ * each kind. apply_scarecrow counts its choice by code (scarecrows[code -
+ * CC_MM_FARMER]) and apply_town_hall takes any other code for a cell, so a code of
+ * another kind would index outside or play a move never offered. */
+static int mm_codes(int kind) {
+    switch (kind) {
+    case CC_DEC_TOWN_HALL: return 1 << CC_MM_CELL | 1 << CC_MM_DRAW | 1 << CC_MM_END;
+    case CC_DEC_FAVOUR: return 1 << CC_MM_NONE | 1 << CC_MM_TARGET;
+    case CC_DEC_SCARECROW: return 1 << CC_MM_FARMER | 1 << CC_MM_LIE | 1 << CC_MM_RETURN;
+    case CC_DEC_RIDE: return 1 << CC_MM_RETURN | 1 << CC_MM_TARGET;
+    default: return 0;
+    }
+}
+
+/* A loaded game's Messengers & Mayors state (save.c): its decisions' rows, the figure a
+ * favour, scarecrow or ride names, the tile a figure step names, the scoring due and
+ * its agenda steps, within what this file indexes. */
+static int mayors_check_state(const cc_game *g) {
+    const cc_board *b = g->board;
+    const mm_state_t *m = &g->mm;
+    int kind = g->dec_kind;
+    if (!in_range(m->ndue, 0, CC_MAX_PLAYERS + 1) || !in_range(m->pending_fig, -1, CC_MAX_FIGURES)) return 0;
+    for (int i = 0; i < g->nrows; i++) {
+        const int32_t *r = &g->rows[5 * i];
+        if (kind == CC_DEC_FIGURE && (!in_range(r[0], -1, NFIGURE_KINDS) || !in_range(r[1], -1, CC_MAX_SEGS)))
+            return 0;
+        if (mm_codes(kind)
+            && (!in_range(r[0], CC_MM_CELL, CC_MM_RETURN + 1) || !(mm_codes(kind) >> r[0] & 1)
+                || (r[0] == CC_MM_CELL && !(on_grid(b, r[1]) && on_grid(b, r[2])))
+                || (r[0] == CC_MM_TARGET
+                    && !(kind == CC_DEC_RIDE ? seg_valid(b, r[1])
+                         : in_range(r[1], 0, CC_MAX_FIGURES) && b->figs[r[1]].seg >= 0))))
+            return 0;
+    }
+    if ((kind == CC_DEC_FAVOUR || kind == CC_DEC_SCARECROW || kind == CC_DEC_RIDE)
+        && !(m->pending_fig >= 0 && b->figs[m->pending_fig].seg >= 0))
+        return 0;  /* a favour, scarecrow or ride names its figure, on the board */
+    int on_tile = kind == CC_DEC_FIGURE;  /* what names the tile just placed */
+    for (int i = 0; i < g->nagenda; i++) {
+        const step_t *s = &g->agenda[i];
+        on_tile |= s->kind == STEP_PLACE_FIGURE || s->kind == STEP_FIGURE_OPTIONS;
+        if ((s->kind == STEP_ACTIVATE || s->kind == STEP_RIDE) && !in_range(s->a, 0, CC_MAX_FIGURES)) return 0;
+        if (s->kind == STEP_RIDE && !seg_valid(b, s->b)) return 0;
+        if (s->kind == STEP_PLACE_FIGURE && (!in_range(s->a, -1, NFIGURE_KINDS) || !in_range(s->b, -1, CC_MAX_SEGS)))
+            return 0;
+    }
+    if (on_tile && !in_range(g->placed_index, 0, b->ntiles)) return 0;
+    for (int i = 0; i < m->ndue; i++)
+        if (!in_range(m->due_seat[i], 0, g->nplayers) || !in_range(m->due_fig[i], 0, CC_MAX_FIGURES)
+            || !seg_valid(b, m->due_road[i]))
+            return 0;
+    return 1;
+}
+
+/* every M&M decision takes first, random or greedy (policy_mayors) */
+#define MM_DECISION(k, field) \
+    {k, #field, mm_nchoices, mm_record, mm_describe, mm_apply, offsetof(cc_seat_policy, field), \
+     game_basic_policy, policy_mayors}
+static const decision_t DECISIONS[] = {
+    MM_DECISION(CC_DEC_TOWN_HALL, town_hall), MM_DECISION(CC_DEC_FAVOUR, favour),
+    MM_DECISION(CC_DEC_SCARECROW, scarecrow), MM_DECISION(CC_DEC_RIDE, ride),
+    MM_DECISION(CC_DEC_FIGURE, figure)};
+static const named_t EVENTS[] = {{CC_EV_TOWNHALL, "townhall"}, {CC_EV_CRISIS, "crisis"},
+                                 {CC_EV_FAVOUR, "favour"}, {CC_EV_SCARECROW, "scarecrow"},
+                                 {CC_EV_RIDE, "ride"}};
+static const named_t FIGURES[] = {{CC_FIG_MAYOR, "mayor"}, {CC_FIG_MESSENGER, "messenger"},
+                                  {CC_FIG_SCARECROW, "scarecrow"}};
+static const int32_t STEPS[] = {STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES,
+                                STEP_RIDE};
+
+/* per seat: placed mayors, messengers, scarecrows, favours, scarecrows made farmer,
+ * laid, returned, rides, ride points, town hall turn (sim/expansions/mayors.py
+ * MAYORS_COLUMNS); in supply mayor, messenger, scarecrow; the town hall in hand */
+static const field_t RESULT[] = {{"mayors", 10}, {"mm_supply", 3}, {"town_hall", 1}};
+
+static void mayors_result(const cc_game *g, int seat, int32_t *o) {
+    const mm_player_t *p = &g->mm.players[seat];
+    int32_t v[14] = {p->placed[1], p->placed[2], p->placed[3], p->favours, p->scarecrows[0],
+                     p->scarecrows[1], p->scarecrows[2], p->rides, p->ride_points,
+                     p->town_hall_turn, p->supply[1], p->supply[2], p->supply[3], p->town_hall};
+    memcpy(o, v, sizeof v);
 }
 
 const expansion_t mayors_expansion = {
-    .name = "mayors", .bit = CC_X_MAYORS, .start = mayors_start, .step = mayors_step,
-    .apply = mayors_apply, .begin_draw = mayors_begin_draw, .no_tile = mayors_no_tile,
+    .name = "mayors", .bit = CC_X_MAYORS, .start = mayors_start,
+    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = mayors_step,
+    .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
+    .begin_draw = mayors_begin_draw, .no_tile = mayors_no_tile,
     .after_tile = mayors_after_tile, .figure_removed = mayors_figure_removed,
+    .figure_rule = mayors_rule, .in_supply = mayors_in_supply, .supply_change = mayors_supply_change,
+    .complement = mayors_complement,
+    .deferred_cells = mayors_deferred_cells, .scored = mayors_scored, .keeps = mayors_keeps,
+    .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = mayors_result,
+    .check_config = mayors_check_config, .check_seat = mayors_check_seat,
+    .extra_tiles = mayors_extra_tiles,
+    .places_instead = mayors_places_instead, .check_state = mayors_check_state,
+    .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
+    .figures = FIGURES, .nfigures = sizeof FIGURES / sizeof *FIGURES,
 };

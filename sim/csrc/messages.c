@@ -12,13 +12,39 @@
  */
 #include "game.h"
 
+int32_t cc_on_dark(int32_t total) { return on_dark(total); }
+
 int messages_number(const cc_game *g, int action) {
     if (g->msg.edition == CC_EDITION_C31 && (action == CC_MSG_ROAD || action == CC_MSG_CITY))
         return action == CC_MSG_CITY ? 1 : 2;  /* c3.1 lists the city first */
     return action + 1;
 }
 
+/* R-MSG-C4 is a classic switch; the deck lists every action once (R-MSG-11) */
+static int messages_check_config(const cc_tileset *ts, const cc_game_config *c) {
+    (void)ts;
+    if (c->edition != CC_EDITION_CLASSIC && c->edition != CC_EDITION_C31) return CC_ERR_ARG;
+    if (c->zmg_alone && c->edition != CC_EDITION_CLASSIC) return CC_ERR_ARG;
+    int seen = 0;
+    for (int i = 0; i < CC_NMSG; i++) {
+        if (c->deck[i] < 0 || c->deck[i] >= CC_NMSG || (seen & (1 << c->deck[i]))) return CC_ERR_ARG;
+        seen |= 1 << c->deck[i];
+    }
+    return 0;
+}
+
+/* a message policy's override per action code: none, 2 points or the action */
+static int messages_check_seat(const cc_seat_policy *p) {
+    for (int a = 0; a < CC_NMSG; a++)
+        if (p->overrides[a] < CC_OVERRIDE_NONE || p->overrides[a] > CC_OVERRIDE_ACTION) return CC_ERR_ARG;
+    return 0;
+}
+
 static void messages_start(cc_game *g) {
+    if (g->cfg.shuffle_deck) {  /* R-MSG-11: the deck given in rulebook order, shuffled */
+        uint64_t stream = g->cfg.messages_stream;
+        game_shuffle(g->cfg.deck, CC_NMSG, &stream);
+    }
     msg_state_t *m = &g->msg;
     memset(m, 0, sizeof *m);
     m->edition = g->cfg.edition;
@@ -168,7 +194,7 @@ static int message_choices(cc_game *g, int seat, int action) {
         break;
     }
     case CC_MSG_EXTRA:  /* a tile to draw, or a town hall in hand (R-MM-10) */
-        if (game_tiles_left(g) > 0 || (game_has(g, CC_X_MAYORS) && g->mm.players[seat].town_hall))
+        if (game_tiles_left(g) > 0 || game_places_instead(g, seat))
             add_choice(m, action, -1, -1);
         break;
     case CC_MSG_COATS: {
@@ -186,9 +212,9 @@ static int message_choices(cc_game *g, int seat, int action) {
             int root = find_const(b, fg->seg);
             const seg_t *r = &b->segs[root];
             int v = 0;
-            /* R-MSG-10: a standing scarecrow never holds the majority: 0 points */
-            int standing = fg->kind == CC_FIG_SCARECROW && !fg->scores;
-            if (!standing && holds_majority(r->count, r->strength, g->nplayers, seat)) {
+            /* R-MSG-10: a figure that never scores (M&M's standing scarecrow, R-MM-9:
+             * the board's own flag, not M&M's state) never holds the majority: 0 */
+            if (fg->scores && holds_majority(r->count, r->strength, g->nplayers, seat)) {
                 v = feature_value(b, root, 1);
                 if (v < 0) return v;
             }
@@ -262,18 +288,210 @@ static int apply_message(cc_game *g, int idx) {
     return rc;
 }
 
-static int messages_apply(cc_game *g, int kind, int idx) {
-    if (kind == CC_DEC_SCORING_FIGURE) {
-        move_figure(g, g->msg.pending_seat, idx, g->msg.pending_points, g->msg.pending_source);
-        return 1;
+/* ---------------------------------------------------------------- built-in policies
+ * (strategies/messages.py documents them): the scoring figure, the message */
+
+/* P(points % 5 == k) of the next award (strategies/messages.py coverage). */
+static const double PRIOR[5] = {0.093, 0.095, 0.165, 0.169, 0.479};
+
+static double chance(int a, int b) {
+    double s = 0;
+    for (int k = 0; k < 5; k++)
+        if ((a + k) % 5 == 0 || (b + k) % 5 == 0) s += PRIOR[k];
+    return s;
+}
+
+static int policy_scoring_figure(cc_game *g) {
+    int seat = g->dec_seat, points = g->msg.pending_points;
+    const msg_player_t *m = &g->msg.players[seat];
+    int meeple = m->position[0], messenger = m->position[1];
+    switch (g->seats[seat].scoring_figure) {
+    case CC_POL_FIRST: case CC_POL_MEEPLE_ONLY: return 0;
+    case CC_POL_RANDOM: return splitmix_below(&g->rng[seat], 2);
+    case CC_POL_ALTERNATE: return (m->moves[0] + m->moves[1]) % 2;
+    default: break;
     }
-    if (kind != CC_DEC_MESSAGES) return 0;
+    /* dark_seeker (greedy too), spread, coverage: the figure landing on a dark space */
+    int md = on_dark(meeple + points), sd = on_dark(messenger + points);
+    if (md != sd) return md ? 0 : 1;
+    if (md) return 0;
+    switch (g->seats[seat].scoring_figure) {
+    case CC_POL_SPREAD: return (meeple + points) % 5 == messenger % 5;
+    case CC_POL_COVERAGE: return chance(meeple, messenger + points) > chance(meeple + points, messenger);
+    default: return 0;
+    }
+}
+
+static int policy_messages(cc_game *g) {
+    int seat = g->dec_seat, n = g->msg.nchoices;
+    const cc_seat_policy *p = &g->seats[seat];
+    const int32_t *c = g->msg.choices;
+    if (p->messages == CC_POL_FIRST) return 0;
+    if (p->messages == CC_POL_RANDOM) return splitmix_below(&g->rng[seat], n);
+    /* always_action, always_2, greedy: the action's best way (most points, then first) */
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        if (c[CC_MSG_CHOICE_INTS * i] == CC_MSG_TWO) continue;
+        if (best < 0 || c[CC_MSG_CHOICE_INTS * i + 2] > c[CC_MSG_CHOICE_INTS * best + 2]) best = i;
+    }
+    int how = p->overrides[g->msg.in_hand];
+    if (best < 0 || how == CC_OVERRIDE_TWO) return 0;  /* R-MSG-8: impossible -> 2 points */
+    if (how == CC_OVERRIDE_ACTION || p->messages == CC_POL_ALWAYS_ACTION) return best;
+    if (p->messages == CC_POL_GREEDY) {
+        int pts = c[CC_MSG_CHOICE_INTS * best + 2];
+        double value = pts < 0 ? p->extra : pts;  /* an extra tile or turn counts `extra` */
+        if (value >= 2) return best;
+    }
+    return 0;
+}
+
+/* The scoring figure decision (R-MSG-C1/N1): 2 choices, meeple or messenger; the
+ * head shows the points, their source and both figures' positions. */
+static int figure_nchoices(const cc_game *g) { (void)g; return 2; }
+
+static void figure_record(const cc_game *g, int idx, int32_t *v) {
+    (void)g;
+    v[0] = idx;
+    v[1] = v[2] = -1;
+}
+
+static int figure_describe(const cc_game *g, int32_t *head, int32_t *choices, int cap) {
+    (void)choices, (void)cap;
+    const msg_player_t *m = &g->msg.players[g->msg.pending_seat];
+    head[4] = g->msg.pending_points;
+    head[5] = g->msg.pending_source;
+    head[6] = m->position[0];
+    head[7] = m->position[1];
+    return 2;
+}
+
+static int figure_apply(cc_game *g, int kind, int idx) {
+    (void)kind;
+    move_figure(g, g->msg.pending_seat, idx, g->msg.pending_points, g->msg.pending_source);
+    return 0;
+}
+
+/* The drawn message's resolutions (R-MSG-8): rows of CC_MSG_CHOICE_INTS. */
+static int message_nchoices(const cc_game *g) { return g->msg.nchoices; }
+
+static void message_record(const cc_game *g, int idx, int32_t *v) {
+    v[0] = g->msg.choices[CC_MSG_CHOICE_INTS * idx];
+    v[1] = g->msg.choices[CC_MSG_CHOICE_INTS * idx + 1];
+    v[2] = -1;
+}
+
+static int message_describe(const cc_game *g, int32_t *head, int32_t *choices, int cap) {
+    int n = g->msg.nchoices;
+    if (CC_MSG_CHOICE_INTS * (int64_t)n > cap) return CC_ERR_FULL;
+    head[4] = g->msg.in_hand;
+    head[5] = messages_number(g, g->msg.in_hand);
+    memcpy(choices, g->msg.choices, (size_t)n * CC_MSG_CHOICE_INTS * sizeof *choices);
+    return n;
+}
+
+static int message_apply(cc_game *g, int kind, int idx) {
+    (void)kind;
     int rc = apply_message(g, idx);
-    return rc < 0 ? rc : 1;
+    return rc < 0 ? rc : 0;
+}
+
+/* the built-in policies each decision field takes (strategies/messages.py) */
+static int figure_accepts(int p) {
+    return game_basic_policy(p) || (p >= CC_POL_MEEPLE_ONLY && p <= CC_POL_COVERAGE);
+}
+
+static int message_accepts(int p) {
+    return game_basic_policy(p) || p == CC_POL_ALWAYS_ACTION || p == CC_POL_ALWAYS_2;
+}
+
+/* R-MSG-C1 / R-MSG-N1: a seat's score is its two figures' sum, so setting them sets
+ * the score. Allowed only while the seat has scored no point (every source 0): its
+ * score is then exactly this head start, which counts in no point source. */
+int cc_game_set_scoreboard(cc_game *g, int seat, int meeple, int messenger) {
+    if (!g) return CC_ERR_ARG;
+    if (g->error) return g->error;
+    if (!game_has(g, CC_X_MESSAGES) || g->over || seat < 0 || seat >= g->nplayers
+        || meeple < 0 || meeple > CC_SETUP_MAX_POSITION || messenger < 0
+        || messenger > CC_SETUP_MAX_POSITION)
+        return CC_ERR_ARG;
+    for (int k = 0; k < CC_NSOURCES; k++)
+        if (g->points[seat][k] != 0) return CC_ERR_ARG;
+    msg_player_t *m = &g->msg.players[seat];
+    m->position[0] = meeple;
+    m->position[1] = messenger;
+    g->scores[seat] = meeple + messenger;
+    return CC_OK;
+}
+
+/* A loaded game's Messages state (save.c): counts and codes within what this file
+ * indexes, the deck and the tile in hand the 8 messages once each (R-MSG-11). */
+static int messages_check_state(const cc_game *g) {
+    const msg_state_t *m = &g->msg;
+    if (!in_range(m->nchoices, 0, MSG_CHOICES_CAP + 1) || !in_range(m->in_hand, -1, CC_NMSG)
+        || !in_range(m->deck_head, 0, CC_NMSG) || !in_range(m->deck_n, 0, CC_NMSG + 1)
+        || !in_range(m->pending_seat, 0, g->nplayers) || !in_range(m->pending_source, 0, CC_NSOURCES)
+        || !in_range(m->pending_points, 0, SAVE_MAX_POINTS + 1))
+        return 0;
+    for (int i = 0; i < CC_NMSG; i++)
+        if (!in_range(m->deck[i], 0, CC_NMSG)) return 0;
+    for (int i = 0; i < m->nchoices; i++) {
+        const int32_t *c = &m->choices[CC_MSG_CHOICE_INTS * i];
+        if (!in_range(c[0], CC_MSG_TWO, CC_NMSG)) return 0;
+        if (c[0] == CC_MSG_SCORE && !in_range(c[1], 0, CC_MAX_FIGURES)) return 0;
+    }
+    if (g->dec_kind == CC_DEC_MESSAGES && (m->in_hand < 0 || m->nchoices < 1)) return 0;
+    if (game_has(g, CC_X_MESSAGES)) {  /* R-MSG-11: the deck and the tile in hand are the 8 */
+        int seen = m->in_hand >= 0 ? 1 << m->in_hand : 0;
+        for (int i = 0; i < m->deck_n; i++) {
+            int a = m->deck[(m->deck_head + i) % CC_NMSG];
+            if (seen & (1 << a)) return 0;
+            seen |= 1 << a;
+        }
+        if (seen != (1 << CC_NMSG) - 1 || (m->edition != CC_EDITION_CLASSIC && m->edition != CC_EDITION_C31))
+            return 0;
+    }
+    for (int s = 0; s < CC_MAX_PLAYERS; s++)
+        if (!in_range(m->players[s].turn_figure, -1, 2)) return 0;
+    for (int s = 0; s < g->nplayers; s++)  /* a scoring figure's space takes the points too */
+        for (int f = 0; f < 2; f++)
+            if (!in_range(m->players[s].position[f], 0, SAVE_MAX_POINTS + 1)) return 0;
+    return 1;
+}
+
+static const decision_t DECISIONS[] = {
+    {CC_DEC_SCORING_FIGURE, "scoring_figure", figure_nchoices, figure_record, figure_describe, figure_apply,
+     offsetof(cc_seat_policy, scoring_figure), figure_accepts, policy_scoring_figure},
+    {CC_DEC_MESSAGES, "messages", message_nchoices, message_record, message_describe, message_apply,
+     offsetof(cc_seat_policy, messages), message_accepts, policy_messages},
+};
+static const int32_t STEPS[] = {STEP_DRAW_MESSAGE, STEP_EXTRA_TILE};
+static const named_t EVENTS[] = {{CC_EV_MOVE, "move"}, {CC_EV_MESSAGE_DRAW, "message_draw"},
+                                 {CC_EV_MESSAGE, "message"}};
+/* per seat: scoring meeple and messenger positions, their moves, live moves; per
+ * action code drawn, taken, message points, resolved */
+static const field_t RESULT[] = {{"figures", 2}, {"moves", 2}, {"live_moves", 1}, {"drawn", CC_NMSG},
+                                 {"taken", CC_NMSG}, {"message_points", CC_NMSG}, {"resolved", CC_NMSG}};
+
+static void messages_result(const cc_game *g, int seat, int32_t *o) {
+    const msg_player_t *m = &g->msg.players[seat];
+    o[0] = m->position[0];
+    o[1] = m->position[1];
+    o[2] = m->moves[0];
+    o[3] = m->moves[1];
+    o[4] = m->live;
+    memcpy(&o[5], m->drawn, CC_NMSG * sizeof *o);
+    memcpy(&o[5 + CC_NMSG], m->taken, CC_NMSG * sizeof *o);
+    memcpy(&o[5 + 2 * CC_NMSG], m->points, CC_NMSG * sizeof *o);
+    memcpy(&o[5 + 3 * CC_NMSG], m->resolved, CC_NMSG * sizeof *o);
 }
 
 const expansion_t messages_expansion = {
     .name = "messages", .bit = CC_X_MESSAGES, .start = messages_start,
-    .next_turn = messages_next_turn, .award = messages_award,
-    .end_round = messages_end_round, .step = messages_step, .apply = messages_apply,
+    .next_turn = messages_next_turn, .award = messages_award, .end_round = messages_end_round,
+    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = messages_step,
+    .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
+    .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = messages_result,
+    .check_config = messages_check_config, .check_seat = messages_check_seat,
+    .check_state = messages_check_state,
+    .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
 };

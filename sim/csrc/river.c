@@ -26,6 +26,19 @@ static int course(const cc_game *g, int type, int x, int y, int rot, int *turn, 
     return 1;
 }
 
+static int river_check_config(const cc_tileset *ts, const cc_game_config *c) {
+    (void)ts;
+    return c->river_edge < 0 || c->river_edge > 3 ? CC_ERR_ARG : 0;  /* the spring's edge */
+}
+
+/* R-RIV-2: while the river is open, river tiles are laid and nothing else */
+static int river_restricts(const cc_game *g) { return g->river.open; }
+
+/* A loaded game's river end (save.c): its next square x + DX, y + DY on the grid. */
+static int river_check_state(const cc_game *g) {
+    return in_range(g->river.edge, 0, 4) && on_grid(g->board, g->river.x) && on_grid(g->board, g->river.y);
+}
+
 static void river_start(cc_game *g) {
     g->river = (river_state_t){1, 0, 0, g->cfg.river_edge, 0};  /* leaves the spring at 0,0 r0 */
 }
@@ -50,7 +63,17 @@ static void river_placed(cc_game *g, int type, int x, int y, int rot) {
     }
 }
 
+int cc_game_river_end(const cc_game *g, int32_t *out, int cap) {
+    if (!g || !out || cap < 3) return CC_ERR_ARG;
+    if (!game_has(g, CC_X_RIVER) || !g->river.open) return 0;
+    out[0] = g->river.x;
+    out[1] = g->river.y;
+    out[2] = g->river.edge;
+    return 1;
+}
+
 const expansion_t river_expansion = {
     .name = "river", .bit = CC_X_RIVER, .start = river_start, .allows = river_allows,
-    .placed = river_placed,
+    .placed = river_placed, .check_config = river_check_config,
+    .restricts_placement = river_restricts, .check_state = river_check_state,
 };

@@ -6,23 +6,24 @@
  * - the board's union-find (no cycle, parents of the segment's kind), its features'
  *   circular lists and their aggregates (segments, tiles, open edges, coats, figures,
  *   presence), its cells, each side's need and the frontier, and its figures;
- * - the game's state segments (agenda steps, scoring due, the Courier's figures placed
- *   or moved this turn, each once) and the pending decision's fields (its rows, a
- *   message in hand with choices, a drawn tile with rows);
- * - the Messages deck with the tile in hand a permutation of the 8, the edition;
+ * - the game's agenda steps and the pending decision's fields (a drawn tile with rows);
  * - the config and every seat's policies as cc_game_new checks them;
- * - each Messengers & Mayors decision's rows with its own kind's codes only, a town
- *   hall's cells on the grid, a favour's target on the board;
- * - scores, points and The Messages' figure spaces within 0..MAX_POINTS, the turn
- *   within the board's tiles, decisions taken within MAX_DECISIONS;
- * - the Courier and the river's open end on the board's grid.
+ * - scores and points within 0..MAX_POINTS, the turn within the board's tiles,
+ *   decisions taken within MAX_DECISIONS;
+ * - each expansion's own state, steps and decisions, by its unit's check_state (The
+ *   Messages: its deck with the tile in hand a permutation of the 8, the edition, a
+ *   message in hand with choices, figure spaces within 0..MAX_POINTS; the Courier: on
+ *   the grid, its figures placed or moved this turn each once; the River: its open end
+ *   on the grid; Messengers & Mayors: each decision's rows with its own kind's codes
+ *   only, a town hall's cells on the grid, a favour's target on the board, the
+ *   scoring due).
  * It does NOT check that neighbouring tiles' edges match or that the tiles are
  * connected: such a blob loads and plays on from that board. Other plain values
  * (supplies, statistics, seat streams) are taken as they are. */
 #include "game.h"
 
 enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 1 };  /* "CCG1" */
-enum { MAX_POINTS = 1000000 };  /* a loaded score or point count; far above any game's */
+enum { MAX_POINTS = SAVE_MAX_POINTS };
 enum { MAX_DECISIONS = 100000000 };  /* decisions taken: a few per tile in a real game */
 
 typedef struct {
@@ -81,7 +82,7 @@ int64_t cc_game_save(const cc_game *g, uint8_t *out, int64_t cap) {
     return w.n;
 }
 
-static int in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v < hi; }
+static int in(int64_t v, int64_t lo, int64_t hi) { return in_range(v, lo, hi); }
 
 /* The tiles' cells, what every cell's sides must show and the frontier, exactly as
  * placing the tiles one by one leaves them (cc_place): a later placement trusts each
@@ -244,36 +245,10 @@ static int game_sane(const cc_game *g, const cc_tileset *ts) {
         || !in(g->seat, 0, g->nplayers) || !in(g->dec_kind, CC_DEC_NONE, CC_DEC_FIGURE + 1)
         || !in(g->dec_seat, 0, g->nplayers) || !in(g->nrows, 0, (int64_t)INT32_MAX / 5)
         || !in(g->nevents, 0, INT32_MAX / CC_EVENT_INTS) || !in(g->nhistory, 0, INT32_MAX / CC_HISTORY_INTS)
-        || !in(g->drawn_type, -1, ts->n) || !in(g->msg.nchoices, 0, MSG_CHOICES_CAP + 1)
-        || !in(g->msg.in_hand, -1, CC_NMSG) || !in(g->msg.deck_head, 0, CC_NMSG)
-        || !in(g->msg.deck_n, 0, CC_NMSG + 1) || !in(g->msg.pending_seat, 0, g->nplayers)
-        || !in(g->courier.nmoved, 0, MOVED_CAP + 1) || !in(g->river.edge, 0, 4)
-        || !in(g->mm.ndue, 0, CC_MAX_PLAYERS + 1) || !in(g->mm.pending_fig, -1, CC_MAX_FIGURES)
-        || ((c->expansions & CC_X_MAYORS) && !in(c->town_hall_type, 0, ts->n)))
+        || !in(g->drawn_type, -1, ts->n))
         return 0;
-    for (int i = 0; i < CC_NMSG; i++)
-        if (!in(g->msg.deck[i], 0, CC_NMSG)) return 0;
-    for (int i = 0; i < g->msg.nchoices; i++)
-        if (!in(g->msg.choices[CC_MSG_CHOICE_INTS * i], CC_MSG_TWO, CC_NMSG)) return 0;
-    return 1;
+    return 1;  /* the expansions' state: their check_state, with the rest (state_sane) */
 }
-
-/* The CC_MM_* codes a Messengers & Mayors decision's rows may hold, as bits: what
- * mayors.c builds for each kind. apply_scarecrow counts its choice by code
- * (scarecrows[code - CC_MM_FARMER]) and apply_town_hall takes any other code for a
- * cell, so a code of another kind would index outside or play a move never offered. */
-static int mm_codes(int kind) {
-    switch (kind) {
-    case CC_DEC_TOWN_HALL: return 1 << CC_MM_CELL | 1 << CC_MM_DRAW | 1 << CC_MM_END;
-    case CC_DEC_FAVOUR: return 1 << CC_MM_NONE | 1 << CC_MM_TARGET;
-    case CC_DEC_SCARECROW: return 1 << CC_MM_FARMER | 1 << CC_MM_LIE | 1 << CC_MM_RETURN;
-    case CC_DEC_RIDE: return 1 << CC_MM_RETURN | 1 << CC_MM_TARGET;
-    default: return 0;
-    }
-}
-
-/* A square coordinate on the board's grid (then x + 1 next to it cannot overflow). */
-static int on_grid(const cc_board *b, int64_t v) { return in(v, -b->origin, b->origin + 1); }
 
 /* What the game's steps, decisions and expansions index, against its board. */
 static int state_sane(const cc_game *g) {
@@ -284,82 +259,29 @@ static int state_sane(const cc_game *g) {
     if (game_check_config(g->ts, &g->cfg, g->stack, g->nstack, g->tile_flags, g->ntypes, g->seats) < 0)
         return 0;
     /* the pending decision's own fields: what its choices and apply index */
-    if (g->dec_kind == CC_DEC_MESSAGES && (!in(g->msg.in_hand, 0, CC_NMSG) || g->msg.nchoices < 1)) return 0;
     if (g->dec_kind == CC_DEC_PLACE && (g->drawn_type < 0 || g->nrows < 1)) return 0;
-    if (g->cfg.expansions & CC_X_MESSAGES) {  /* R-MSG-11: the deck and the tile in hand are the 8 */
-        const msg_state_t *m = &g->msg;
-        int seen = m->in_hand >= 0 ? 1 << m->in_hand : 0;
-        for (int i = 0; i < m->deck_n; i++) {
-            int a = m->deck[(m->deck_head + i) % CC_NMSG];
-            if (seen & (1 << a)) return 0;
-            seen |= 1 << a;
-        }
-        if (seen != (1 << CC_NMSG) - 1 || (m->edition != CC_EDITION_CLASSIC && m->edition != CC_EDITION_C31))
-            return 0;
-    }
-    for (int i = 0; i < g->nrows; i++) {
+    for (int i = 0; i < g->nrows && g->dec_kind == CC_DEC_PLACE; i++) {
         const int32_t *r = &g->rows[5 * i];
-        if (g->dec_kind == CC_DEC_PLACE && (!in(r[2], 0, 4) || !in(r[3], -1, 4) || !in(r[4], -1, CC_MAX_SEGS)))
-            return 0;
-        if (g->dec_kind == CC_DEC_FIGURE && (!in(r[0], -1, 4) || !in(r[1], -1, CC_MAX_SEGS))) return 0;
-        if (g->dec_kind > CC_DEC_MESSAGES && g->dec_kind != CC_DEC_FIGURE
-            && (!in(r[0], CC_MM_CELL, CC_MM_RETURN + 1) || !(mm_codes(g->dec_kind) >> r[0] & 1)
-                || (r[0] == CC_MM_CELL && !(on_grid(b, r[1]) && on_grid(b, r[2])))
-                || (r[0] == CC_MM_TARGET
-                    && !(g->dec_kind == CC_DEC_RIDE ? seg_valid(b, r[1])
-                         : in(r[1], 0, CC_MAX_FIGURES) && b->figs[r[1]].seg >= 0))))
-            return 0;
+        if (!in(r[2], 0, 4) || !in(r[3], -1, 4) || !in(r[4], -1, CC_MAX_SEGS)) return 0;
     }
-    if (g->dec_kind > CC_DEC_MESSAGES && g->dec_kind != CC_DEC_TOWN_HALL && g->dec_kind != CC_DEC_FIGURE
-        && !(in(g->mm.pending_fig, 0, CC_MAX_FIGURES) && b->figs[g->mm.pending_fig].seg >= 0))
-        return 0;  /* a favour, scarecrow or ride names its figure, on the board */
-    int on_tile = g->dec_kind == CC_DEC_FIGURE;  /* what names the tile just placed */
-    for (int i = 0; i < g->nagenda; i++)
-        on_tile |= g->agenda[i].kind == STEP_PLACE_FIGURE || g->agenda[i].kind == STEP_FIGURE_OPTIONS;
-    if (on_tile && !in(g->placed_index, 0, b->ntiles)) return 0;
-    for (int i = 0; i < g->mm.ndue; i++)
-        if (!in(g->mm.due_seat[i], 0, g->nplayers) || !in(g->mm.due_fig[i], 0, CC_MAX_FIGURES)
-            || !seg_valid(b, g->mm.due_road[i]))
-            return 0;
     for (int i = 0; i < g->nagenda; i++) {
         const step_t *s = &g->agenda[i];
         if (!in(s->kind, STEP_SCORE, STEP_LAST)) return 0;
         if (s->kind == STEP_SCORE && !seg_valid(b, s->a)) return 0;
-        if ((s->kind == STEP_ACTIVATE || s->kind == STEP_RIDE) && !in(s->a, 0, CC_MAX_FIGURES)) return 0;
-        if (s->kind == STEP_RIDE && !seg_valid(b, s->b)) return 0;
-        if (s->kind == STEP_PLACE_FIGURE && (!in(s->a, -1, 4) || !in(s->b, -1, CC_MAX_SEGS))) return 0;
         if (s->kind == STEP_AWARD && (!in(s->a, 0, g->nplayers) || !in(s->c, 0, CC_NSOURCES))) return 0;
     }
-    if (!in(g->msg.pending_source, 0, CC_NSOURCES)) return 0;
-    for (int s = 0; s < CC_MAX_PLAYERS; s++)
-        if (!in(g->msg.players[s].turn_figure, -1, 2)) return 0;
-    for (int i = 0; i < g->msg.nchoices; i++) {
-        const int32_t *c = &g->msg.choices[CC_MSG_CHOICE_INTS * i];
-        if (c[0] == CC_MSG_SCORE && !in(c[1], 0, CC_MAX_FIGURES)) return 0;
-    }
+    /* each expansion's own state and the steps and decisions it owns */
+    for (int k = 0; k < game_nregistry; k++)
+        if (game_registry[k]->check_state && !game_registry[k]->check_state(g)) return 0;
     /* points are added without overflow checks (game_add_points); a real game's stay far below */
-    if (!in(g->msg.pending_points, 0, MAX_POINTS + 1)) return 0;
     for (int s = 0; s < g->nplayers; s++) {
         if (!in(g->scores[s], 0, MAX_POINTS + 1)) return 0;
         for (int q = 0; q < CC_NSOURCES; q++)
             if (!in(g->points[s][q], 0, MAX_POINTS + 1)) return 0;
     }
-    if (!on_grid(b, g->courier.x) || !on_grid(b, g->courier.y))
-        return 0;  /* on the board's grid (and no abs(INT_MIN) in a distance) */
-    if (!on_grid(b, g->river.x) || !on_grid(b, g->river.y))
-        return 0;  /* the open river end: its next square is x + DX, y + DY (river.c) */
-    for (int s = 0; s < g->nplayers; s++)  /* a scoring figure's space takes the points too */
-        for (int f = 0; f < 2; f++)
-            if (!in(g->msg.players[s].position[f], 0, MAX_POINTS + 1)) return 0;
     /* turn and decisions are counted up (turn++, ndecisions++): a turn per tile drawn
      * from the stack or town hall placed and one for final scoring, max_tiles at most */
     if (!in(g->turn, 0, b->max_tiles + 1) || !in(g->ndecisions, 0, MAX_DECISIONS + 1)) return 0;
-    for (int i = 0; i < g->courier.nmoved; i++) {
-        if (!in(g->courier.moved_fig[i], 0, CC_MAX_FIGURES) || !seg_valid(b, g->courier.moved_seg[i]))
-            return 0;
-        for (int j = 0; j < i; j++)  /* R-COU-4: each figure once (a move forgets it first) */
-            if (g->courier.moved_fig[j] == g->courier.moved_fig[i]) return 0;
-    }
     return 1;
 }
 

@@ -237,6 +237,23 @@ class Board:
         return sum(self.tile_at(x + dx, y + dy) is not None
                    for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0)))
 
+    def ride_targets(self, road: int) -> tuple[int, ...]:
+        """R-MM-6: the segments a messenger on the road of segment `road` may ride to once
+        that road is scored, ascending (cc_ride_targets: every segment of an incomplete
+        road ending at the same junction of the same tile, or of the incomplete city the
+        road enters). Raises CoreArgumentError unless `road` is a placed road segment."""
+        n = check(lib.cc_ride_targets(self._ptr, road, self._buf, self._cap), "cc_ride_targets",
+                  road=road)
+        return tuple(ffi.unpack(self._buf, n))
+
+    def activating_cells(self) -> frozenset[tuple[int, int]]:
+        """R-MM-2/8: the cells whose tile would surround a tile holding a mayor or a
+        standing scarecrow, so that placing there has step-1 activations
+        (cc_activating_cells)."""
+        n = check(lib.cc_activating_cells(self._ptr, self._buf, self._cap), "cc_activating_cells")
+        flat = ffi.unpack(self._buf, 2 * n)
+        return frozenset(zip(flat[0::2], flat[1::2]))
+
     def free_segments(self, index: int) -> list[int]:
         """Local segments of placed tile `index` whose feature holds no figure."""
         n = check(lib.cc_free_segments(self._ptr, index, self._buf, self._cap), "cc_free_segments")

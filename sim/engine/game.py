@@ -66,12 +66,12 @@ from sim import expansions
 from sim.expansions import messages
 
 from sim.engine import scoring
-from sim.core import check, ffi, lib
+from sim.core import check, ffi, lib, names, result_fields
 from sim.engine.board import Board
 from sim.engine.deal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
 from sim.errors import IllegalMove, InputError
 from sim.expansions.base import SOURCES
-from sim.expansions.declaration import ROW_POINTS, ROW_SCORE, ROW_SUPPLY
+from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE, ROW_SUPPLY
 from sim.expansions.mayors import SCARECROW_CHOICES
 from sim.expansions.messages import ACTION_NAMES
 from sim.engine.rng import Stream, derive
@@ -79,14 +79,19 @@ from sim.engine.rules import Rules
 from sim.engine.seats import PAUSABLE, policy_struct, seat_policy
 from sim.formats.tiles import KINDS
 
-EVENT_NAMES = ("start", "draw", "discard", "place", "figure", "score", "points", "move",
-               "message_draw", "message", "courier", "final", "end", "townhall", "crisis", "favour",
-               "scarecrow", "ride")
-# Messengers & Mayors decisions by cc_game_decision kind, and the words of their rows
-MM_DECISIONS = {lib.CC_DEC_TOWN_HALL: "town_hall", lib.CC_DEC_FAVOUR: "favour",
-                lib.CC_DEC_SCARECROW: "scarecrow", lib.CC_DEC_RIDE: "ride", lib.CC_DEC_FIGURE: "figure"}
-MM_WORDS = {lib.CC_MM_DRAW: "draw", lib.CC_MM_END: "end", lib.CC_MM_NONE: "none",
-            lib.CC_MM_FARMER: "farmer", lib.CC_MM_LIE: "lie", lib.CC_MM_RETURN: "return"}
+# cc_game_status's fields by name: their offsets in the row as C lays it out
+_STATUS = {name: offset for name, (offset, _) in result_fields(status=True).items()}
+_TURN, _SEAT, _TILES_LEFT, _OVER, _TILES, _EVENTS, _HISTORY, _DECISIONS, _COURIER = (
+    _STATUS[k] for k in ("turn", "seat", "tiles_left", "over", "tiles", "events", "history",
+                         "decisions", "courier"))
+EVENT_NAMES = names(lib.CC_NAMES_EVENT)  # by CC_EV_* code, as C names them
+# Messengers & Mayors decisions by cc_game_decision kind (C's names), and the words of
+# their rows (C's names of CC_MM_*; a cell and a target are read as values instead)
+MM_DECISIONS = {k: names(lib.CC_NAMES_DECISION)[k]
+                for k in (lib.CC_DEC_TOWN_HALL, lib.CC_DEC_FAVOUR, lib.CC_DEC_SCARECROW,
+                          lib.CC_DEC_RIDE, lib.CC_DEC_FIGURE)}
+MM_WORDS = {code: word for code, word in enumerate(names(lib.CC_NAMES_MM_WORD))
+            if code not in (lib.CC_MM_CELL, lib.CC_MM_TARGET)}
 
 
 class _SeatStream(Stream):
@@ -286,19 +291,19 @@ class Game:
 
     @property
     def turn(self) -> int:
-        return self._state()[0]
+        return self._state()[_TURN]
 
     @property
     def seat(self) -> int:
-        return self._state()[1]
+        return self._state()[_SEAT]
 
     @property
     def tiles_left(self) -> int:
-        return self._state()[2]
+        return self._state()[_TILES_LEFT]
 
     @property
     def over(self) -> bool:
-        return bool(self._state()[3])
+        return bool(self._state()[_OVER])
 
     def _rows(self) -> list[list[int]]:
         n, w = self.rules.players, lib.CC_RESULT_INTS
@@ -341,7 +346,7 @@ class Game:
     @property
     def placed_index(self) -> int:
         """Board index of the tile placed last (the figure decision's tile)."""
-        return self._state()[4] - 1
+        return self._state()[_TILES] - 1
 
     MAX_SEGS = lib.CC_MAX_SEGS  # segment ids: tile index * MAX_SEGS + local, as Game's
 
@@ -349,8 +354,8 @@ class Game:
     def decision(self) -> Decision | None:
         """The decision waiting for the caller, None once the game is over."""
         check(lib.cc_game_status(self._ptr, self._status, lib.CC_STATUS_INTS), "cc_game_status")
-        key = self._status[12]  # decisions taken so far name the current one (read in place:
-        if self._decision_key != key:  # a Python seat asks for it several times a decision)
+        key = self._status[_DECISIONS]  # decisions taken so far name the current one (read in
+        if self._decision_key != key:  # place: a Python seat asks for it several times a decision)
             self._decision, self._decision_key = self._read_decision(), key
         return self._decision
 
@@ -502,7 +507,7 @@ class Game:
     @property
     def history(self) -> list:
         """Every choice taken, by built-in seats and the caller, in Game.history's form."""
-        n = self._state()[10]
+        n = self._state()[_HISTORY]
         buf = ffi.new("int32_t[]", max(1, n * lib.CC_HISTORY_INTS))
         got = check(lib.cc_game_history(self._ptr, 0, buf, n * lib.CC_HISTORY_INTS), "cc_game_history")
         flat, w, out = ffi.unpack(buf, got * lib.CC_HISTORY_INTS), lib.CC_HISTORY_INTS, []
@@ -521,7 +526,7 @@ class Game:
     @property
     def events(self) -> list[dict]:
         """The event log in sim/engine/game.py's vocabulary (read from C as it grows)."""
-        total = self._state()[9]
+        total = self._state()[_EVENTS]
         have = len(self._events)
         if total > have:
             w = lib.CC_EVENT_INTS
@@ -597,8 +602,8 @@ class Game:
         and each part in play's keys per player (The Messages' figures and message
         statistics, Messengers & Mayors' figures, favours and rides: sim/expansions/)."""
         rows = self._rows()
-        points = [dict(zip(SOURCES, r[ROW_POINTS])) for r in rows]
-        out = scoring.result([r[ROW_SCORE] for r in rows], points)
+        out = scoring.result([(r[ROW_SCORE], r[ROW_RANK], dict(zip(SOURCES, r[ROW_POINTS])))
+                              for r in rows])
         for e in expansions.in_play(self.rules.expansions):
             if e.read_result is not None:
                 for p, r in zip(out["players"], rows):
@@ -691,7 +696,17 @@ class Game:
     # ------------------------------------------------------------ read by sim/engine/view.py
 
     @property
+    def river_end(self) -> tuple[int, int, int] | None:
+        """The river's open end (x, y, edge) as the C game keeps it (R-RIV-1/2;
+        cc_game_river_end); None without the River or once the lake has closed it."""
+        out = ffi.new("int32_t[3]")
+        if not check(lib.cc_game_river_end(self._ptr, out, 3), "cc_game_river_end"):
+            return None
+        return tuple(out)
+
+    @property
     def courier_at(self) -> tuple[int, int] | None:
         """Where the Courier stands (None off the board or without the Courier)."""
         status = self._state()
-        return (status[7], status[8]) if status[6] else None
+        on, x, y = status[_COURIER:_COURIER + 3]  # the Courier's slice
+        return (x, y) if on else None

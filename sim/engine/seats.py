@@ -19,24 +19,30 @@ from __future__ import annotations
 
 import weakref
 
-from sim.core import ffi, lib
+from sim.core import ffi, lib, names
 from sim.expansions.messages import ACTION_NAMES
 from sim.engine.rules import Rules
 
-PLACE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY}
-FIGURE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
-                   "meeple_only": lib.CC_POL_MEEPLE_ONLY, "alternate": lib.CC_POL_ALTERNATE,
-                   "dark_seeker": lib.CC_POL_DARK_SEEKER, "spread": lib.CC_POL_SPREAD,
-                   "coverage": lib.CC_POL_COVERAGE}
-MESSAGE_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY,
-                    "always_action": lib.CC_POL_ALWAYS_ACTION, "always_2": lib.CC_POL_ALWAYS_2}
+_POLICY_NAMES = names(lib.CC_NAMES_POLICY)  # by CC_POL_* code from CC_POL_FIRST on
+
+
+def _accepted(decision: int) -> dict[str, int]:
+    """The built-in policies (name -> C code) the C core accepts for decision kind
+    `decision`'s cc_seat_policy field (cc_policy_accepts: the check cc_game_new applies)."""
+    return {name: code for code, name in enumerate(_POLICY_NAMES)
+            if lib.cc_policy_accepts(decision, code) == 1}
+
+
+PLACE_POLICIES = _accepted(lib.CC_DEC_PLACE)
+FIGURE_POLICIES = _accepted(lib.CC_DEC_SCORING_FIGURE)
+MESSAGE_POLICIES = _accepted(lib.CC_DEC_MESSAGES)
 OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
-MM_POLICIES = {"first": lib.CC_POL_FIRST, "random": lib.CC_POL_RANDOM, "greedy": lib.CC_POL_GREEDY}
+MM_POLICIES = _accepted(lib.CC_DEC_FIGURE)
 MM_KINDS = ("figure", "town_hall", "favour", "scarecrow", "ride")  # Messengers & Mayors decisions
 PAUSABLE = ("place", "scoring_figure", "messages", *MM_KINDS)  # cc_seat_policy's decision fields
-# the C codes of the built-in policies by cc_seat_policy decision field (PAUSABLE)
-POLICY_CODES = {"place": PLACE_POLICIES, "scoring_figure": FIGURE_POLICIES,
-                "messages": MESSAGE_POLICIES, **dict.fromkeys(MM_KINDS, MM_POLICIES)}
+# the C codes of the built-in policies by cc_seat_policy decision field (PAUSABLE; C
+# names each decision kind by its field, CC_NAMES_DECISION)
+POLICY_CODES = {field: _accepted(names(lib.CC_NAMES_DECISION).index(field)) for field in PAUSABLE}
 
 
 def built_in(rules: Rules, players) -> bool:

@@ -33,7 +33,7 @@ snapshots are frozen values.
 
 What the view reads of the game (sim/engine/game.py Game): rules, turn, seat, tiles_left,
 over, scores, supply, points, board, catalogue, events, history, seed, decision,
-stream(seat), msg.players[s].position / .moves, courier_at, and for Messengers &
+stream(seat), msg.players[s].position / .moves, courier_at, river_end, and for Messengers &
 Mayors mm.players[s].supply[kind] / .town_hall.
 """
 
@@ -43,10 +43,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from sim import expansions
+from sim.core import lib
 from sim.engine.determinise import determinised
 from sim.expansions.mayors import MAYOR, MESSENGER, SCARECROW
 from sim.expansions.messages import ACTIONS
-from sim.expansions.river import DX, DY, river_edges
 
 # Board methods that only read (sim/engine/board.py Board); anything else is refused
 BOARD_QUERIES = frozenset({
@@ -54,6 +54,7 @@ BOARD_QUERIES = frozenset({
     "has_placement", "turn_options", "misfit", "tile", "tile_at", "variant_at", "tiles", "find",
     "feature", "strength", "field_cities", "feature_segments", "sides", "free_segments",
     "occupied_features", "figure", "figures_on", "figures", "segment_place",
+    "ride_targets", "activating_cells",
 })
 
 
@@ -142,8 +143,9 @@ class CourierView:
     at: tuple[int, int] | None  # R-COU-2: None while off the board
 
     def near(self, x: int, y: int) -> bool:
-        """On the Courier's tile or orthogonally next to it (R-COU-3)."""
-        return self.at is not None and abs(self.at[0] - x) + abs(self.at[1] - y) <= 1
+        """On the Courier's tile or orthogonally next to it (R-COU-3: the C core's
+        neighbourhood, cc_courier_near)."""
+        return self.at is not None and bool(lib.cc_courier_near(self.at[0], self.at[1], x, y))
 
 
 @dataclass(frozen=True)
@@ -183,21 +185,8 @@ def _mayors(game) -> MayorsView:
                                        bool(p.town_hall)) for p in game.mm.players))
 
 
-def river_end(board) -> tuple[int, int, int] | None:
-    """The river's open end read off the board: the one river edge of a placed tile with
-    no tile beyond it (R-RIV-1/2: the river is laid end to end from the spring, so
-    there is one until the lake closes it)."""
-    for i in range(len(board)):
-        tile = board.variant_at(i)
-        _, _, x, y = board.tile(i)
-        for e in river_edges(tile):
-            if board.tile_at(x + DX[e], y + DY[e]) is None:
-                return (x, y, e)
-    return None
-
-
 def _river(game) -> RiverView:
-    return RiverView(river_end(game.board))
+    return RiverView(game.river_end)
 
 
 SNAPSHOTS = {"messages": _messages, "courier": _courier, "mayors": _mayors, "river": _river}

@@ -1,13 +1,15 @@
 """The base game (RULES.md section 1) as a part of the rules: its declaration (BASE),
-its point sources, and the 50-space scoreboard (R-BASE-10), which The Messages reads
-for dark spaces. The C game plays the rules (sim/csrc/board.c, game.c)."""
+its point sources, and the 50-space scoreboard (R-BASE-10), whose dark spaces The
+Messages reads (the test is the C core's, cc_on_dark). The C game plays the rules (sim/csrc/board.c, game.c)."""
 
 from __future__ import annotations
 
+from sim.core import lib, names
 from sim.expansions.declaration import DecisionKind, Expansion
 
-# point sources in results; "message" and "courier" stay 0 until those expansions play
-SOURCES = ("road", "city", "monastery", "field", "message", "courier")
+# point sources in results, by CC_SRC_* code as C names them; "message" and "courier"
+# stay 0 until those expansions play
+SOURCES = names(lib.CC_NAMES_SOURCE)
 
 SPACES = 50
 
@@ -18,8 +20,9 @@ def space(total: int) -> int:
 
 
 def is_dark(total: int) -> bool:
-    """Dark spaces are 0, 5, …, 45: a figure at `total` stands on one iff total % 5 == 0."""
-    return space(total) % 5 == 0
+    """Dark spaces are 0, 5, …, 45 (R-BASE-10): the C core's test (cc_on_dark), the one
+    The Messages plays by."""
+    return bool(lib.cc_on_dark(total))
 
 
 BASE = Expansion(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sim.core import result_fields
 from sim.formats.tiles import Tile
 
 
@@ -70,13 +71,23 @@ class Expansion:
 
 # ---------------------------------------------------------------- the C result row
 
-# cc_game_result's row of one player (sim/csrc/core.h), by what each part reads
-ROW_SCORE, ROW_POINTS = 0, slice(1, 7)  # points by sim/expansions/base.py SOURCES
+# cc_game_result's row of one player, by what each part reads: the layout C declares
+# (cc_result_field), as an int for a one-int field and a slice for a wider one
+FIELDS = result_fields()
+
+
+def _field(name: str):
+    offset, width = FIELDS[name]
+    return offset if width == 1 else slice(offset, offset + width)
+
+
+ROW_SCORE, ROW_RANK = _field("score"), _field("rank")  # R-BASE-9
+ROW_POINTS = _field("points")  # points by sim/expansions/base.py SOURCES
 # The Messages: scoring meeple and messenger positions, their moves, live moves; then
 # per action code (ACTION_NAMES): drawn, taken, message points, resolved
-ROW_FIGURES, ROW_MOVES, ROW_LIVE_MOVES = slice(7, 9), slice(9, 11), 11
-ROW_DRAWN, ROW_TAKEN, ROW_MESSAGE_POINTS, ROW_RESOLVED = (slice(12 + 8 * k, 20 + 8 * k)
-                                                          for k in range(4))
-ROW_SUPPLY = 44  # followers in supply
-ROW_MAYORS = slice(45, 55)  # Messengers & Mayors: MAYORS_COLUMNS, in their order
-ROW_MM_SUPPLY, ROW_TOWN_HALL = slice(55, 58), 58  # mayor, messenger, scarecrow; in hand
+ROW_FIGURES, ROW_MOVES, ROW_LIVE_MOVES = _field("figures"), _field("moves"), _field("live_moves")
+ROW_DRAWN, ROW_TAKEN, ROW_MESSAGE_POINTS, ROW_RESOLVED = (
+    _field(k) for k in ("drawn", "taken", "message_points", "resolved"))
+ROW_SUPPLY = _field("supply")  # followers in supply
+ROW_MAYORS = _field("mayors")  # Messengers & Mayors: MAYORS_COLUMNS, in their order
+ROW_MM_SUPPLY, ROW_TOWN_HALL = _field("mm_supply"), _field("town_hall")  # mayor, messenger, scarecrow; in hand

@@ -28,12 +28,13 @@ R-MM-12  With the stack empty, a player still holding the town hall must place i
 R-MM-13  What a town hall completes scores in that turn's phase 3.
 
 The C game plays these rules (sim/csrc/mayors.c; the figures' placement rules are
-its mayors_rule); this module holds the figure kinds, `activating_cells` for scripted games (sim/games/script.py) and
-`ride_targets` for the counterfactual road forks' statistics
-(sim/tournament/counterfactual.py). Turn order (RULES.md 6 with R-MM-2/8): favours and scarecrow activations happen in
+its mayors_rule); this module holds the figure kinds (as C names them) and the
+decoders of its slice of the result row. The rule queries Python needs are C's:
+Board.activating_cells (scripted games, sim/games/script.py) and Board.ride_targets
+(the counterfactual road forks' statistics, sim/tournament/counterfactual.py). Turn order (RULES.md 6 with R-MM-2/8): favours and scarecrow activations happen in
 step 1, right after the tile is placed, and the figure options of step 2 are computed
 after them. A placement that surrounds a mayor's or a standing scarecrow's tile
-(`activating_cells`) is therefore offered without a figure, and after the activations
+(Board.activating_cells) is therefore offered without a figure, and after the activations
 the active seat answers a "figure" decision of its own; every other placement keeps
 its figure rows, as nothing can change between choosing and placing them.
 """
@@ -42,58 +43,20 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sim.core import lib
+from sim.core import lib, names
 from sim.expansions.declaration import ROW_MAYORS, ROW_MM_SUPPLY, ROW_TOWN_HALL, DecisionKind, Expansion
 from sim.formats.tiles import ANY_EDGE, Tile
 
-FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)  # figure kind codes in the C core
-KIND_NAMES = ("follower", "mayor", "messenger", "scarecrow")
+# figure kind codes in the C core (CC_FIG_*) and their names as C gives them
+FOLLOWER, MAYOR, MESSENGER, SCARECROW = (lib.CC_FIG_FOLLOWER, lib.CC_FIG_MAYOR, lib.CC_FIG_MESSENGER,
+                                         lib.CC_FIG_SCARECROW)
+KIND_NAMES = names(lib.CC_NAMES_FIGURE)
 TOWN_HALL_ID = "townhall"
-
-
-def ride_targets(game, road: int) -> tuple:
-    """Segments the messenger may ride to from the ends of the scored road (R-MM-6):
-    every segment of an incomplete road ending at the same junction of the same tile,
-    or of the incomplete city the road ends in."""
-    roots = set()
-    for seg in game.board.feature_segments(road):
-        index, local = divmod(seg, game.MAX_SEGS)
-        tile = game.board.variant_at(index)
-        s = tile.segments[local]
-        if s.end in ("village", "monastery"):
-            for other, o in enumerate(tile.segments):
-                if other != local and o.kind == "road" and o.end == s.end:
-                    roots.add(game.board.find(index * game.MAX_SEGS + other))
-        elif s.end == "city" and s.gate >= 0:
-            roots.add(game.board.find(index * game.MAX_SEGS + s.gate))
-    open_roots = [r for r in roots if not game.board.feature(r).complete]
-    return tuple(sorted(s for r in open_roots for s in game.board.feature_segments(r)))
-
-
-SIDES = ((0, 1), (1, 0), (0, -1), (-1, 0))
-
-
-def _tile_xy(game, segment: int) -> tuple[int, int]:
-    _, _, x, y = game.board.tile(segment // game.MAX_SEGS)
-    return x, y
-
-
-def activating_cells(game) -> set[tuple[int, int]]:
-    """Cells whose tile would surround (give a 4th orthogonal neighbour to) a tile
-    holding a mayor or a standing scarecrow: placing there has step-1 activations."""
-    cells = set()
-    for _, info in game.board.figures():
-        if info.kind == MAYOR or (info.kind == SCARECROW and not info.scores):
-            tx, ty = _tile_xy(game, info.segment)
-            if game.board.sides(tx, ty) == 3:
-                cells.update((tx + dx, ty + dy) for dx, dy in SIDES
-                             if game.board.tile_at(tx + dx, ty + dy) is None)
-    return cells
 
 
 # R-MM-10: fits every neighbour, holds no segment (no figure, no road, city or field)
 TOWN_HALL = Tile(TOWN_HALL_ID, 1, ANY_EDGE * 4, (), ("townhall",), "built-in")
-SCARECROW_CHOICES = ("farmer", "lie", "return")  # R-MM-8, in the C core's order (MM_SC_*)
+SCARECROW_CHOICES = names(lib.CC_NAMES_SCARECROW)  # R-MM-8, in the C core's order (MM_SC_*)
 
 MAYORS_COLUMNS = ("placed_mayor", "placed_messenger", "placed_scarecrow", "favours",
                   "scarecrow_farmer", "scarecrow_lie", "scarecrow_return", "rides", "ride_points",

@@ -15,7 +15,7 @@ from sim.errors import CoreError, InputError, check_keys, quote
 from sim.engine.board import MAX_SEGS
 from sim.engine.deal import FIGURE_KINDS, catalogue_for, stack_tiles
 from sim.engine.game import Game
-from sim.expansions.mayors import TOWN_HALL_ID, activating_cells
+from sim.expansions.mayors import TOWN_HALL_ID
 from sim.expansions.messages import FIGURES, SCORE_AND_RETURN, TWO_POINTS
 from sim.expansions.base import SOURCES
 from sim.engine.play import play
@@ -23,7 +23,6 @@ from sim.engine.rules import Rules
 from sim.expansions.river import is_river_tile
 from sim.text import parse_toml, read_input
 from sim.formats.tiles import canonical_rotation
-from sim.engine.view import river_end
 from strategies import player
 
 TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "message",
@@ -210,7 +209,7 @@ class _ScriptPlayer:
         x, y, rot = self._placement(game, turn)
         if turn.figure is None:
             return (x, y, rot, -1, -1)
-        if (x, y) in activating_cells(game):  # empty without a mayor or scarecrow out
+        if (x, y) in game.board.activating_cells():  # empty without a mayor or scarecrow out
             self.owed = (game.turn, turn.figure, d.seat)  # asked after the activations, if at all
             return (x, y, rot, -1, -1)
         t = game.catalogue.index[turn.tile]
@@ -239,7 +238,8 @@ class _ScriptPlayer:
         x, y = turn.at
         head = f"{self._where(game)}: tile {turn.tile} at ({x}, {y}) rotation {turn.rotation} does not fit"
         variant = cat.variant(t, rot)
-        end = river_end(game.board) if is_river_tile(variant) else None
+        river = game.river  # the view's snapshot: the C game's open end (None without the River)
+        end = river.end if river is not None and is_river_tile(variant) else None
         if end is not None:
             ex, ey, edge = end
             cell = (ex + (edge == 1) - (edge == 3), ey + (edge == 0) - (edge == 2))
@@ -422,7 +422,7 @@ def play_script(script: Script, new_game=scripted_game):
         nxt = script.turns[played]
         if late:
             reason = f"tile {late[-1]} fits nowhere and was discarded (R-BASE-3); list it in discarded"
-        elif nxt.tile == TOWN_HALL_ID and river_end(game.board) is not None:
+        elif nxt.tile == TOWN_HALL_ID and game.river_end is not None:
             reason = "town hall: no town hall may be placed while the river is being laid (R-RIV-2)"
         else:
             reason = "the game ended before the script did"

@@ -40,16 +40,14 @@ keep the plain branch only.
 
 from __future__ import annotations
 
-from sim.expansions import mayors
 
 from sim.expansions import messages
 from sim.engine.game import Game
 from sim.expansions.messages import TWO_POINTS
 from sim.engine.play import play
+from sim.expansions.mayors import FOLLOWER, MESSENGER  # figure kinds: C's codes
 from sim.expansions.river import is_river_tile
 from strategies.messages import AlwaysAction
-
-FOLLOWER, MESSENGER = 0, 2  # figure kinds (sim.engine.deal.FIGURE_KINDS)
 
 EXTRA = ("extra_tile", "extra_turn")  # message 4 in each edition
 _ACTION = AlwaysAction()  # the action branch: the way a policy taking the action takes
@@ -270,7 +268,7 @@ def road_context(game: Game, follower_choice, local: int) -> dict:
     seg = probe.placed_index * probe.MAX_SEGS + local
     f = probe.board.feature(seg)
     return {"action": "messenger", "other": "follower", "road_tiles": f.tiles,
-            "road_open": f.open, "ride_near": bool(mayors.ride_targets(probe, seg))}
+            "road_open": f.open, "ride_near": bool(probe.board.ride_targets(seg))}
 
 
 def _phase(game: Game) -> str:

@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from sim import expansions
 from sim.expansions.base import SOURCES
-from sim.expansions.declaration import ROW_POINTS, ROW_SCORE
+from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE
 
 SCHEMA_VERSION = 4  # 2: players.moves_live; 3: Messengers & Mayors columns; 4: figure forks
 
@@ -84,7 +84,6 @@ def players_table(rules, batch: dict, game_ids, seat_specs, focal):
     res = batch["results"]  # games x seats x CC_RESULT_INTS
     games, n = res.shape[:2]
     score = res[:, :, ROW_SCORE]
-    ahead = (score[:, None, :] > score[:, :, None]).sum(axis=2)  # players strictly ahead
     won = (batch["winners"][:, None] >> np.arange(n)) & 1
     share = won / won.sum(axis=1, keepdims=True)
     cols = {"game_id": np.repeat(np.asarray(game_ids, dtype=np.int64), n),
@@ -92,7 +91,7 @@ def players_table(rules, batch: dict, game_ids, seat_specs, focal):
             "player": [s for specs in seat_specs for s in specs],
             "focal": (np.asarray(focal, dtype=bool) if np.ndim(focal) == 2 else
                       np.arange(n)[None, :] == np.asarray(focal)[:, None]).ravel(),
-            "score": score.ravel(), "rank": (1 + ahead).ravel(), "win_share": share.ravel()}
+            "score": score.ravel(), "rank": res[:, :, ROW_RANK].ravel(), "win_share": share.ravel()}  # rank: C's (R-BASE-9)
     for i, source in enumerate(SOURCES):
         cols[f"points_{source}"] = res[:, :, ROW_POINTS.start + i].ravel()
     # each part in play's columns (sim/expansions/), the others' 0
