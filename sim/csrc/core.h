@@ -369,6 +369,9 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
  * processes of one build, not for storage. */
 int64_t cc_game_save(const cc_game *g, uint8_t *out, int64_t cap);
 int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_game **out);
+/* The config a game was made with (a loaded one's as its bytes gave it), so that the
+ * caller can check it against the rules it means to play (sim/engine/game.py _load). */
+int cc_game_get_config(const cc_game *g, cc_game_config *out);
 
 /* Rule queries the engine wraps (sim/engine/board.py, game.py), so Python keeps no
  * copy of these rules:

@@ -198,6 +198,10 @@ static int options(cc_game *g, int t) {
     return kept;
 }
 
+int game_place_rows(cc_game *g, int t) {
+    return options(g, t);
+}
+
 int game_draw_for_turn(cc_game *g) {
     while (g->top < g->nstack) {
         int t = g->stack[g->top++];

@@ -250,6 +250,9 @@ int game_push(cc_game *g, int kind, int a, int b, int c);  /* onto the front of 
 void game_emit(cc_game *g, int kind, int turn, int seat, int n, const int32_t *v);
 void game_add_points(cc_game *g, int seat, int points, int source);
 int game_draw_for_turn(cc_game *g);
+/* The place decision's rows (and greedy's values) of tile type t for the active seat,
+ * computed as play does into g->rows; their number (save.c checks a loaded game's). */
+int game_place_rows(cc_game *g, int t);
 int game_return_figure(cc_game *g, int fig);
 /* A figure of `kind` from seat's supply onto seg (the figure event; the Courier lists
  * it as placed this turn, whoever's it is: R-COU-4). Returns its id or an error. */

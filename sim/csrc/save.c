@@ -6,7 +6,9 @@
  * - the board's union-find (no cycle, parents of the segment's kind), its features'
  *   circular lists and their aggregates (segments, tiles, open edges, coats, figures,
  *   presence), its cells, each side's need and the frontier, and its figures;
- * - the game's agenda steps and the pending decision's fields (a drawn tile with rows);
+ * - the game's agenda steps and the pending decision's fields (a drawn tile with rows,
+ *   and those rows exactly the placements play computes for it, R-BASE-3/4); no error
+ *   state; a game over has no decision;
  * - the config and every seat's policies as cc_game_new checks them;
  * - scores and points within 0..MAX_POINTS, the turn within the board's tiles,
  *   decisions taken within MAX_DECISIONS;
@@ -245,7 +247,10 @@ static int game_sane(const cc_game *g, const cc_tileset *ts) {
         || !in(g->seat, 0, g->nplayers) || !in(g->dec_kind, CC_DEC_NONE, CC_DEC_FIGURE + 1)
         || !in(g->dec_seat, 0, g->nplayers) || !in(g->nrows, 0, (int64_t)INT32_MAX / 5)
         || !in(g->nevents, 0, INT32_MAX / CC_EVENT_INTS) || !in(g->nhistory, 0, INT32_MAX / CC_HISTORY_INTS)
-        || !in(g->drawn_type, -1, ts->n))
+        || !in(g->drawn_type, -1, ts->n)
+        || g->error != 0  /* a game that hit an error can go no further: no save of it loads */
+        || !in(g->over, 0, 2) || (g->over && g->dec_kind != CC_DEC_NONE)  /* over: no decision */
+        || !in(g->extra_turn, 0, 2))
         return 0;
     return 1;  /* the expansions' state: their check_state, with the rest (state_sane) */
 }
@@ -283,6 +288,26 @@ static int state_sane(const cc_game *g) {
      * from the stack or town hall placed and one for final scoring, max_tiles at most */
     if (!in(g->turn, 0, b->max_tiles + 1) || !in(g->ndecisions, 0, MAX_DECISIONS + 1)) return 0;
     return 1;
+}
+
+/* A pending place decision's rows are derived state: the legal placements of the drawn
+ * tile with their figure options (R-BASE-3/4), as play computes them. A save's rows
+ * must be exactly those, or a damaged row would be offered and then refused by apply
+ * (or answered by a policy that cannot). Recomputes them over the loaded board (the
+ * greedy values with them) and compares; 1 when they agree. */
+static int place_rows_as_played(cc_game *g) {
+    if (g->dec_kind != CC_DEC_PLACE)
+        return 1;
+    int before = g->nrows;
+    size_t size = (size_t)before * 5 * sizeof *g->rows;
+    int32_t *saved = malloc(size ? size : 1);
+    if (!saved)
+        return 0;
+    memcpy(saved, g->rows, size);
+    int n = game_place_rows(g, g->drawn_type);
+    int same = n == before && n > 0 && memcmp(saved, g->rows, size) == 0;
+    free(saved);
+    return same;
 }
 
 int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_game **out) {
@@ -340,11 +365,18 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
         ok = ok && r.at == r.size && board_sane(b, ts);
     }
     g->board = b;
-    ok = ok && state_sane(g);
+    ok = ok && state_sane(g) && place_rows_as_played(g);
     if (!ok) {
         cc_game_free(g);
         return CC_ERR_ARG;
     }
     *out = g;
+    return CC_OK;
+}
+
+int cc_game_get_config(const cc_game *g, cc_game_config *out) {
+    if (!g || !out)
+        return CC_ERR_ARG;
+    *out = g->cfg;
     return CC_OK;
 }

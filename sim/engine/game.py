@@ -69,7 +69,7 @@ from sim.engine import scoring
 from sim.core import check, ffi, lib, names, result_fields
 from sim.engine.board import Board
 from sim.engine.deal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
-from sim.errors import IllegalMove, InputError
+from sim.errors import CoreError, IllegalMove, InputError
 from sim.expansions.base import SOURCES
 from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE, ROW_SUPPLY
 from sim.expansions.mayors import SCARECROW_CHOICES
@@ -216,7 +216,35 @@ def _load(rules: Rules, seed: int, state: bytes, town_halls_at_end: bool = True,
     check(lib.cc_game_load(g.catalogue._ts, state, len(state), out), "cc_game_load",
           rules=rules, seed=seed, size=len(state))
     g._own(out[0])
+    _check_loaded(g, town_halls_at_end, fixed_stack)
     return g
+
+
+# What a saved game's config must share with the rules it is loaded under (the rest is
+# the state's own: streams, record bits, the stack)
+_LOADED_AS_DEALT = ("nplayers", "followers", "expansions", "edition", "zmg_alone", "start_type",
+                    "river_edge", "town_hall_type", "town_halls_at_end")
+
+
+def _check_loaded(g: Game, town_halls_at_end: bool, fixed_stack) -> None:
+    """Refuse a loaded game that is not a game of `g.rules`: a 4-player save under
+    6-player rules would report 6 scores and decode its rows wrongly."""
+    got = ffi.new("cc_game_config *")
+    check(lib.cc_game_get_config(g._ptr, got), "cc_game_get_config")
+    want, _, _ = dealt(g.rules, 0, None if fixed_stack is None else list(fixed_stack),
+                       town_halls_at_end)
+    for field in _LOADED_AS_DEALT:
+        if getattr(got, field) != getattr(want, field):
+            raise InputError(f"saved game: {field} = {getattr(got, field)}, but {g.rules!r} give "
+                             f"{getattr(want, field)}: a save loads only under the rules it "
+                             f"was played by")
+    # what the C load does not read (the event log's words, the decision's choices) is
+    # decoded once here, so that an accepted save is one every verb can read
+    try:
+        g.events, g.decision, g.result()
+    except (IndexError, KeyError, ValueError, CoreError) as e:
+        raise InputError(f"saved game: cannot be read back ({type(e).__name__}: "
+                         f"{str(e)[:120]})") from None
 
 
 class Game:
