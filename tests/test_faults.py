@@ -416,3 +416,38 @@ def test_output_to_a_full_device_is_one_line(args):
                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
     assert r.returncode == 2 and r.stderr == (
         "carcsim: cannot write the output: No space left on device\n"), r.stderr
+
+
+def test_a_killed_driver_takes_its_private_ray_with_it(tmp_path):
+    """Issue 27 item 7: a driver killed outright (SIGKILL: no code of it runs) leaves no
+    Ray process behind: the reaper (sim/tournament/reaper.py) ends them once the driver
+    is gone. One seat holds the run once a shard is listed, so Ray is surely up when
+    the driver dies."""
+    from test_tournament import GATE
+
+    out, hold = tmp_path / "run", tmp_path / "hold"
+    (tmp_path / "gate.py").write_text(GATE)
+    gate = f'{tmp_path / "gate.py"}:Gate(hold=\\"{hold}\\",manifest=\\"{out / "manifest.json"}\\")'
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(SMALL.replace("blocks = 12", "blocks = 40").replace(
+        'opponents = ["greedy"]', f'opponents = ["{gate}"]'))
+    hold.touch()
+    proc = _start(cfg, out, "--workers", 1)
+    family = []
+    try:
+        assert _wait_for_shards(proc, out, 0, deadline=300), proc.communicate(timeout=60)
+        family = psutil.Process(proc.pid).children(recursive=True)
+        assert any("raylet" in " ".join(p.cmdline()) for p in family), [p.name() for p in family]
+        proc.kill()
+        proc.wait(timeout=60)
+        # the reaper polls every 0.2 s and gives 2 s of grace; Ray's own agents would
+        # take up to 90 s to notice: 30 s tells the two apart on any machine
+        _, alive = psutil.wait_procs(family, timeout=30)
+        assert alive == [], [p.cmdline()[:3] for p in alive]
+    finally:  # whatever the test found still up is ended, so no later test meets it
+        hold.unlink(missing_ok=True)
+        for p in [*family, psutil.Process(proc.pid)] if proc.poll() is None else family:
+            try:
+                p.kill()
+            except psutil.Error:
+                pass

@@ -28,6 +28,7 @@ from pathlib import Path
 from sim.errors import InputError
 from sim.tournament.config import Experiment
 from sim.tournament import manifest as mf
+from sim.tournament import reaper
 from sim.tournament.lock import RunLock
 from sim.tournament.manifest import RunError
 from sim.tournament.sequential import SPRT, block_outcomes
@@ -441,6 +442,8 @@ def _ray_init(local: bool, address: str | None = None, num_cpus: int | None = No
     try:
         ray.init(address="local", num_cpus=num_cpus, _node_ip_address="127.0.0.1",
                  include_dashboard=False, **quiet)
+        # should this driver be killed outright, its Ray goes with it (reaper.py)
+        _REAPER.append(reaper.start(os.getpid(), _own_processes()))
     finally:
         ray_constants.ENABLE_RAY_CLUSTER = saved_flag
         if saved_env is None:
@@ -538,6 +541,9 @@ def _ray_disconnect(mode: str) -> None:
     finally:
         if restore is not None:
             signal.signal(signal.SIGINT, restore)
+
+
+_REAPER: list = []  # the reaper of this driver's local Ray (kept, not waited for)
 
 
 def _own_processes() -> list:
