@@ -66,27 +66,33 @@ def _ours(marks: list[tuple[int, float]]):
     return out
 
 
-def main(argv: list[str]) -> int:
+def end(family: list, grace: float = GRACE, ask: bool = True) -> None:
+    """End psutil processes `family`: asked to stop (SIGTERM, when `ask`), then, those
+    still up after `grace` seconds, killed."""
     import psutil
 
+    for p in family if ask else ():
+        try:
+            p.terminate()
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(family, timeout=grace)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=grace)
+
+
+def main(argv: list[str]) -> int:
     driver = int(argv[0])
     marks = [(int(pid), float(t)) for pid, t in (m.split(":", 1) for m in argv[1:])]
     while _alive(driver):
         if not _ours(marks):
             return 0  # the driver shut its Ray down itself
         time.sleep(POLL)
-    family = _ours(marks)
-    for p in family:
-        try:
-            p.terminate()
-        except psutil.Error:
-            pass
-    _, alive = psutil.wait_procs(family, timeout=GRACE)
-    for p in alive:
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
+    end(_ours(marks))
     return 0
 
 

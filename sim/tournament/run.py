@@ -558,17 +558,8 @@ def _own_processes() -> list:
 def _reap(family: list, grace: float = 5.0) -> None:
     """After ray.shutdown, end what of our own Ray is still up: its agents otherwise
     linger for up to 90 s until they notice the raylet is gone."""
-    if not family:
-        return
-    import psutil
-
-    _, alive = psutil.wait_procs(family, timeout=grace)
-    for p in alive:
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
-    psutil.wait_procs(alive, timeout=grace)
+    if family:  # ray.shutdown has asked them already: wait, then kill the rest
+        reaper.end(family, grace, ask=False)
 
 
 def _on_ray(exp, todo, workers, mode):
