@@ -5,8 +5,8 @@
     cautious                        a name an installed package registers in the entry-point
                                     group `carcsim.strategies` (its value `module:attr`)
 
-A file is read once per process and run as a module of its own (it may import
-`strategies` and register more names; it is never put on `sys.path`). What a run
+A file's text is run once per process (again only if the text changes) as a module of
+its own: it may import `strategies`; it is never put on `sys.path`. What a run
 needs of its plug-ins travels with the run, not with a file system: `sources(specs)`
 gives each named file's text, which the run carries; while the driver and each worker
 play (`shipped`), a file named by a spec is run from that text, so a Ray cluster
