@@ -41,3 +41,15 @@ def state(game) -> tuple:
     return (tuple(game.history), len(game.events), tuple(game.scores), game.turn, game.seat,
             game.tiles_left, None if d is None else (d.kind, d.seat, d.tile, tuple(d.choices)),
             tuple(game.stream(s).state for s in range(game.rules.players)))
+
+
+def place(g, x, y, rot, kind=None, where=None):
+    """Place the drawn tile at (x, y, rot), with figure kind `kind` on `where` (a
+    segment's notation on the tile as placed) or none; a town hall decision first
+    draws (Messengers & Mayors)."""
+    if g.decision.kind == "town_hall":
+        g.apply("draw")
+    assert g.decision.kind == "place", g.decision
+    t = g.catalogue.index[g.decision.tile]
+    local = -1 if kind is None else g.catalogue.variant(t, rot).segment_at(where)
+    g.apply((x, y, rot, -1 if kind is None else kind, local))

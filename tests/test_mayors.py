@@ -11,7 +11,7 @@ import pytest
 
 from sim.core import ffi
 from sim.engine.board import Board
-from engine import new_game
+from engine import new_game, place
 from sim.engine.view import view_of
 from sim.engine.deal import catalogue_for
 from sim.engine.play import play
@@ -29,15 +29,6 @@ def held(g):
 
 def mm(stack, players=2, extra=()):
     return new_game(Rules(players=players, expansions=("mayors",) + tuple(extra)), 0, stack=stack)
-
-
-def place(g, x, y, rot, kind=None, where=None):
-    if g.decision.kind == "town_hall":
-        g.apply("draw")
-    assert g.decision.kind == "place", g.decision
-    t = g.catalogue.index[g.decision.tile]
-    local = -1 if kind is None else g.catalogue.variant(t, rot).segment_at(where)
-    g.apply((x, y, rot, -1 if kind is None else kind, local))
 
 
 def offered(g, x, y, rot, where):

@@ -5,7 +5,7 @@ by hand (the boards of tests/test_mayors.py)."""
 
 import pytest
 
-from engine import new_game
+from engine import new_game, place
 from sim.core import CoreArgumentError
 from sim.engine.rules import Rules
 
@@ -14,15 +14,6 @@ FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)
 
 def mm(stack, players=2):
     return new_game(Rules(players=players, expansions=("mayors",)), 0, stack=stack)
-
-
-def place(g, x, y, rot, kind=None, where=None):
-    if g.decision.kind == "town_hall":
-        g.apply("draw")
-    assert g.decision.kind == "place", g.decision
-    t = g.catalogue.index[g.decision.tile]
-    local = -1 if kind is None else g.catalogue.variant(t, rot).segment_at(where)
-    g.apply((x, y, rot, -1 if kind is None else kind, local))
 
 
 def seg(g, index, tile, rot, where):
