@@ -16,11 +16,41 @@ def spec_blocks():
     return re.findall(r"```tiles\n(.*?)```", DOCS.read_text(), re.S)
 
 
+# the sets TILES.md gives as blocks of tile lines; the Abbot's set is made from its
+# section 2.4 (test_garden_copies_are_the_base_tiles_with_a_garden)
+BLOCK_SETS = ("base", "river", "mayors", "courier")
+
+
 def test_data_files_equal_the_spec_blocks():
     blocks = spec_blocks()
-    assert len(blocks) == len(SETS)
-    for name, block in zip(SETS, blocks):
+    assert len(blocks) == len(BLOCK_SETS)
+    assert set(SETS) == set(BLOCK_SETS) | {"abbot"}
+    for name, block in zip(BLOCK_SETS, blocks):
         assert list(tile_set(name)) == parse_tiles(block, f"TILES.md {name}"), name
+
+
+def test_garden_copies_are_the_base_tiles_with_a_garden():
+    """R-ABB-1 (TILES.md 2.4): one copy each of E, H, I, M, N, R, U, V shows a garden;
+    the abbot set holds exactly those copies, each its base tile's geometry plus a
+    garden, the last segment, and takes one copy's place. The River's curve RJ is the
+    ninth garden."""
+    base = {t.id: t for t in tile_set("base")}
+    gardens = tile_set("abbot")
+    assert sorted(t.replaces() for t in gardens) == list("EHIMNRUV")
+    for t in gardens:
+        b = base[t.replaces()]
+        assert (t.count, t.edges) == (1, b.edges)
+        assert t.segments[:-1] == b.segments
+        assert t.segments[-1].kind == "garden" and not t.segments[-1].edges
+        assert t.segment_at("garden") == len(b.segments)
+    rj = next(t for t in tile_set("river") if t.id == "RJ")
+    assert [s.kind for s in rj.segments][-1] == "garden"
+    assert sum(t.has("garden") for t in tile_set("river")) == 1
+
+
+def test_a_tile_has_one_centre_feature():
+    with pytest.raises(InputError, match="one centre feature"):
+        parse_line("Z x1 FFFF C:- R:- F:Nw,Ne,En,Es,Se,Sw,Ws,Wn/- X:mon,garden", "t:1")
 
 
 def test_base_totals():

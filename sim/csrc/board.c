@@ -244,8 +244,8 @@ int cc_neighbours8(const cc_board *b, int x, int y) {
     return n;
 }
 
-/* R-MM-10: the tiles a monastery at (x, y) is worth, its own and every neighbour
- * but town halls. The one place that knows a monastery's tile count. */
+/* R-MM-10: the tiles a centre feature (monastery, garden) at (x, y) is worth, its own
+ * and every neighbour but town halls. The one place that knows that tile count. */
 int monastery_tiles(const cc_board *b, int x, int y) {
     int n = 1;
     for (int dy = -1; dy <= 1; dy++)
@@ -325,13 +325,14 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
         int r = find(b, closed[i]);
         if (b->segs[r].open == 0) n = add_unique(found, n, r);
     }
-    /* R-BASE-5: a monastery is complete when its tile and all 8 around hold tiles */
+    /* R-BASE-5: a monastery (R-ABB-2: a garden) is complete when its tile and all 8
+     * around hold tiles */
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             int t = b->grid[cell(b, x + dx, y + dy)];
             if (t < 0) continue;
             const placed_t *p = &b->tiles[t];
-            int mon = variant(b, p->type, p->rot)->monastery;
+            int mon = variant(b, p->type, p->rot)->centre;
             if (mon >= 0 && cc_neighbours8(b, p->x, p->y) == 8)
                 n = add_unique(found, n, find(b, t * CC_MAX_SEGS + mon));
         }
@@ -369,7 +370,7 @@ int cc_feature_info(const cc_board *b, int seg, int32_t *out, int cap) {
     out[4] = s->coats;
     out[6] = s->nsegs;
     out[7] = s->nfig;
-    if (s->kind == CC_MONASTERY) {
+    if (is_centre(s->kind)) {
         const placed_t *p = &b->tiles[s->tile];
         out[2] = monastery_tiles(b, p->x, p->y);
         out[3] = 8 - cc_neighbours8(b, p->x, p->y);
@@ -539,7 +540,9 @@ int feature_points(int kind, int tiles, int coats, int completed_cities, int fin
     switch (kind) {
     case CC_ROAD: return tiles;  /* R-BASE-6/8: 1 per tile, each tile once */
     case CC_CITY: return final ? tiles + coats : 2 * (tiles + coats);
-    case CC_MONASTERY: return tiles;  /* its tile and the tiles around, town halls not (R-MM-10) */
+    case CC_MONASTERY: case CC_GARDEN:  /* its tile and the tiles around, town halls not
+                                           (R-MM-10, R-ABB-4) */
+        return tiles;
     default: return 3 * completed_cities;  /* a field (R-BASE-8) */
     }
 }
@@ -548,7 +551,7 @@ int feature_value(const cc_board *b, int seg, int final) {
     if (!b || !seg_valid(b, seg)) return CC_ERR_ARG;
     const seg_t *s = &b->segs[find_const(b, seg)];
     int tiles = s->ntiles, cities = 0;
-    if (s->kind == CC_MONASTERY) {  /* 9 when completed without a town hall (R-MM-10) */
+    if (is_centre(s->kind)) {  /* 9 when completed without a town hall (R-MM-10) */
         const placed_t *p = &b->tiles[s->tile];
         tiles = monastery_tiles(b, p->x, p->y);
     } else if (s->kind == CC_FIELD) {

@@ -31,7 +31,8 @@ enum {
     CC_CITY = 0,
     CC_ROAD = 1,
     CC_FIELD = 2,
-    CC_MONASTERY = 3
+    CC_MONASTERY = 3,
+    CC_GARDEN = 4       /* R-ABB-2: a centre feature like the monastery (the Abbot's) */
 };
 
 enum {
@@ -48,7 +49,7 @@ enum {
 typedef struct {
     int8_t edges[4];          /* CC_EDGE_* per edge N E S W */
     int8_t nseg;              /* number of segments, at most 12 */
-    int8_t seg_kind[12];      /* CC_CITY / CC_ROAD / CC_FIELD / CC_MONASTERY */
+    int8_t seg_kind[12];      /* CC_CITY / CC_ROAD / CC_FIELD / CC_MONASTERY / CC_GARDEN */
     uint8_t seg_mask[12];     /* city, road: bit e per edge; field: bit h per half-edge */
     int8_t seg_coats[12];     /* coats of arms on a city segment */
     uint16_t seg_cities[12];  /* field: bit s per local city segment it borders */
@@ -187,7 +188,7 @@ enum { CC_TILE_RIVER = 1, CC_TILE_LETTER = 2 };                 /* per tile type
 enum { CC_EDITION_CLASSIC = 0, CC_EDITION_C31 = 1 };
 /* point sources, sim/engine/scoring.py SOURCES order */
 enum { CC_SRC_ROAD = 0, CC_SRC_CITY = 1, CC_SRC_MONASTERY = 2, CC_SRC_FIELD = 3,
-       CC_SRC_MESSAGE = 4, CC_SRC_COURIER = 5, CC_NSOURCES = 6 };
+       CC_SRC_MESSAGE = 4, CC_SRC_COURIER = 5, CC_SRC_GARDEN = 6, CC_NSOURCES = 7 };
 /* message actions, by what they do (each edition numbers them its own way);
  * CC_MSG_TWO is the "2 points" resolution */
 enum { CC_MSG_TWO = -1, CC_MSG_ROAD = 0, CC_MSG_CITY = 1, CC_MSG_MONASTERY = 2,
@@ -248,7 +249,7 @@ typedef struct {
 
 /* Sizes of the rows the game writes. */
 enum { CC_HEAD_INTS = 8, CC_EVENT_INTS = 12, CC_HISTORY_INTS = 6, CC_STATUS_INTS = 13,
-       CC_RESULT_INTS = 60, CC_MSG_CHOICE_INTS = 3 };
+       CC_RESULT_INTS = 61, CC_MSG_CHOICE_INTS = 3 };
 
 enum { CC_EV_START = 0, CC_EV_DRAW = 1, CC_EV_DISCARD = 2, CC_EV_PLACE = 3, CC_EV_FIGURE = 4,
        CC_EV_SCORE = 5, CC_EV_POINTS = 6, CC_EV_MOVE = 7, CC_EV_MESSAGE_DRAW = 8,

@@ -295,7 +295,7 @@ int feature_value(const cc_board *b, int seg, int final);
 /* The point source of a feature kind. */
 static inline int source_of_kind(int kind) {
     return kind == CC_CITY ? CC_SRC_CITY : kind == CC_ROAD ? CC_SRC_ROAD
-         : kind == CC_FIELD ? CC_SRC_FIELD : CC_SRC_MONASTERY;
+         : kind == CC_FIELD ? CC_SRC_FIELD : kind == CC_GARDEN ? CC_SRC_GARDEN : CC_SRC_MONASTERY;
 }
 
 /* messages.c */

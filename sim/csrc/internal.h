@@ -19,7 +19,7 @@ typedef struct {
     cc_tiledef def;
     int8_t edge_seg[4];  /* local city/road segment on each edge, -1 if none */
     int8_t half_seg[8];  /* local field segment on each half-edge, -1 if none */
-    int8_t monastery;    /* local monastery segment, -1 if none */
+    int8_t centre;       /* local centre segment (monastery or garden), -1 if none */
     int8_t nedges[CC_MAX_SEGS];    /* edges a city or road segment is on (0 for others) */
     int8_t road_end[CC_MAX_SEGS];  /* CC_END_* per local segment (R-MM-6) */
 } variant_t;
@@ -98,13 +98,17 @@ static inline int holds_majority(const uint16_t *count, const uint16_t *strength
     return 1;
 }
 
-/* R-MM-10: a monastery's worth in tiles, town halls not counted (board.c). */
+/* A centre feature: in the tile centre, complete when its tile and the 8 around hold
+ * tiles, worth its tile and the tiles around (R-BASE-5/6/8; a garden, R-ABB-2/4). */
+static inline int is_centre(int kind) { return kind == CC_MONASTERY || kind == CC_GARDEN; }
+
+/* R-MM-10: a centre feature's worth in tiles, town halls not counted (board.c). */
 int monastery_tiles(const cc_board *b, int x, int y);
 
 /* What a feature of `kind` with these aggregates is worth, completed during play or
  * (final) in final scoring (R-BASE-6..8): the one formula behind feature_value (a
  * feature on the board) and the greedy valuation (a feature as a trial placement would
- * make it; options.c). A monastery's `tiles` is monastery_tiles(). */
+ * make it; options.c). A centre feature's `tiles` is monastery_tiles(). */
 int feature_points(int kind, int tiles, int coats, int completed_cities, int final);
 
 /* SplitMix64, identical to sim/engine/rng.py Stream. */

@@ -14,7 +14,7 @@ static const named_t BASE_EVENTS[] = {{CC_EV_START, "start"}, {CC_EV_DRAW, "draw
 static const named_t BASE_FIGURES[] = {{CC_FIG_FOLLOWER, "follower"}};
 static const named_t BASE_DECISIONS[] = {{CC_DEC_NONE, "none"}, {CC_DEC_PLACE, "place"}};
 static const char *const SOURCES[CC_NSOURCES] = {"road", "city", "monastery", "field", "message",
-                                                 "courier"};
+                                                 "courier", "garden"};
 /* built-in policies (strategies/ names them so: strategies.register's c_policy) */
 static const char *const POLICIES[] = {"first", "random", "greedy", "meeple_only", "alternate",
                                        "dark_seeker", "spread", "coverage", "always_action",

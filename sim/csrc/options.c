@@ -186,7 +186,7 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
             }
         t->complete[g] = 0;
         if (kind == CC_CITY || kind == CC_ROAD) t->complete[g] = t->open[g] == 0;
-        if (kind == CC_MONASTERY) t->complete[g] = cell_around(b, c) == 8;
+        if (is_centre(kind)) t->complete[g] = cell_around(b, c) == 8;
     }
 }
 
@@ -354,16 +354,18 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
  * final-scoring value; 0 unless q holds the majority. */
 static double weighted_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
                             int completed_cities) {
-    /* monastery: tiles = monastery_tiles(), 9 when complete without town halls */
+    /* a centre feature: tiles = monastery_tiles(), 9 when complete without town halls;
+     * a garden weighed as a monastery (R-ABB-4: scored like one) */
     if (complete && kind != CC_FIELD) return feature_points(kind, tiles, coats, 0, 0);
-    return p->open_weight[kind] * feature_points(kind, tiles, coats, completed_cities, 1);
+    int w = kind == CC_GARDEN ? CC_MONASTERY : kind;
+    return p->open_weight[w] * feature_points(kind, tiles, coats, completed_cities, 1);
 }
 
 /* Value of an existing feature to whoever holds its majority. */
 static double root_value(evalctx_t *c, int32_t r) {
     const seg_t *s = &c->b->segs[r];
     int tiles = s->ntiles, cities = 0;
-    if (s->kind == CC_MONASTERY) {
+    if (is_centre(s->kind)) {
         const placed_t *pl = &c->b->tiles[s->tile];
         tiles = monastery_tiles(c->b, pl->x, pl->y);
     }
@@ -376,10 +378,10 @@ enum { MAX_RULES = 8 };
 /* Which rules let a figure go on a feature, by its kind and whether it already holds a
  * figure: a bit per rule, in the rules' order. Made once per call, so a trial's group
  * asks one table entry instead of every rule. */
-typedef uint8_t rule_masks_t[4][2];  /* kinds 0..3: cc_tileset_add rejects others */
+typedef uint8_t rule_masks_t[5][2];  /* kinds 0..4: cc_tileset_add rejects others */
 
 static void rule_masks(const cc_figure_rule *rules, int nrules, rule_masks_t masks) {
-    for (int kind = 0; kind < 4; kind++)
+    for (int kind = 0; kind < 5; kind++)
         for (int busy = 0; busy < 2; busy++) {
             unsigned m = 0;
             for (int r = 0; r < nrules; r++)
@@ -434,7 +436,7 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
             if (holders >> q & 1) before[q] += value;
     }
     int tiles = 0, cities = 0;
-    if (t->kind[g] == CC_MONASTERY) tiles = monastery_tiles(c->b, x, y);
+    if (is_centre(t->kind[g])) tiles = monastery_tiles(c->b, x, y);
     else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
     double after = weighted_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
@@ -493,7 +495,7 @@ typedef struct {
 static void held_monasteries(const cc_board *b, held_t *h) {
     for (int f = 0; f < CC_MAX_FIGURES; f++) {
         int seg = b->figs[f].seg;
-        if (seg < 0 || b->segs[seg].kind != CC_MONASTERY) continue;
+        if (seg < 0 || !is_centre(b->segs[seg].kind)) continue;
         const placed_t *p = &b->tiles[b->segs[seg].tile];
         if (h->n == 16) { h->overflow = 1; return; }
         h->x[h->n] = p->x;
@@ -521,14 +523,14 @@ static void monasteries_around(const cc_board *b, const cc_greedy_params *p, int
             int ti = c < 0 ? -1 : b->grid[c];
             if (ti < 0) continue;
             const placed_t *pl = &b->tiles[ti];
-            int mon = variant(b, pl->type, pl->rot)->monastery;
+            int mon = variant(b, pl->type, pl->rot)->centre;
             if (mon < 0) continue;
             const seg_t *ms = &b->segs[find_const(b, ti * CC_MAX_SEGS + mon)];
             if (!ms->nfig) continue;
             int around = cc_neighbours8(b, pl->x, pl->y);
             int worth = monastery_tiles(b, pl->x, pl->y), after_worth = worth + !no_value;
-            double before = weighted_value(p, CC_MONASTERY, worth, 0, 0, 0);
-            double after = weighted_value(p, CC_MONASTERY, after_worth, 0, around + 1 == 8, 0);
+            double before = weighted_value(p, ms->kind, worth, 0, 0, 0);
+            double after = weighted_value(p, ms->kind, after_worth, 0, around + 1 == 8, 0);
             int k = m->n++, holders = 0;
             for (int q = 0; q < p->nplayers; q++)
                 if (holds_majority(ms->count, ms->strength, p->nplayers, q)) holders |= 1 << q;

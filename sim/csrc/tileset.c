@@ -26,7 +26,7 @@ static int edge_kind(int k) {
     return k == CC_CITY ? CC_EDGE_CITY : k == CC_ROAD ? CC_EDGE_ROAD : -1;
 }
 
-/* Checks one rotation and works out its edge, half-edge and monastery lookups.
+/* Checks one rotation and works out its edge, half-edge and centre lookups.
  * Everything is checked before the tile set changes (cc_tileset_add is all or nothing). */
 static int build_variant(const cc_tiledef *d, const cc_tiledef *first, variant_t *w) {
     if (d->nseg < 0 || d->nseg > CC_MAX_SEGS || (d->distinct != 0 && d->distinct != 1)
@@ -37,13 +37,13 @@ static int build_variant(const cc_tiledef *d, const cc_tiledef *first, variant_t
     w->def = *d;
     memset(w->edge_seg, -1, sizeof w->edge_seg);
     memset(w->half_seg, -1, sizeof w->half_seg);
-    w->monastery = -1;
+    w->centre = -1;
     memset(w->nedges, 0, sizeof w->nedges);
     memset(w->road_end, 0, sizeof w->road_end);  /* cc_tileset_set_road_ends fills them */
     for (int s = 0; s < d->nseg; s++) {
         int k = d->seg_kind[s];
         uint8_t m = d->seg_mask[s];
-        if (k < CC_CITY || k > CC_MONASTERY) return CC_ERR_ARG;
+        if (k < CC_CITY || k > CC_GARDEN) return CC_ERR_ARG;
         /* a segment is the same segment in every rotation */
         if (first && (first->nseg != d->nseg || first->seg_kind[s] != k)) return CC_ERR_ARG;
         if (d->seg_coats[s] < 0 || d->seg_coats[s] > 9 || (k != CC_CITY && d->seg_coats[s]))
@@ -52,9 +52,9 @@ static int build_variant(const cc_tiledef *d, const cc_tiledef *first, variant_t
         for (int c = 0; c < 16; c++)  /* a field borders cities of this tile only */
             if ((d->seg_cities[s] >> c & 1) && (c >= d->nseg || d->seg_kind[c] != CC_CITY))
                 return CC_ERR_ARG;
-        if (k == CC_MONASTERY) {
-            if (m || w->monastery >= 0) return CC_ERR_ARG;  /* one, on no edge */
-            w->monastery = (int8_t)s;
+        if (is_centre(k)) {
+            if (m || w->centre >= 0) return CC_ERR_ARG;  /* one centre feature, on no edge */
+            w->centre = (int8_t)s;
             continue;
         }
         if (k != CC_FIELD && m > 15) return CC_ERR_ARG;

@@ -22,7 +22,7 @@ from sim.expansions.mayors import KIND_NAMES
 from sim.expansions.river import is_river_tile
 from sim.engine.rng import Stream, derive
 from sim.engine.rules import Rules
-from sim.formats.tiles import Tile, tile_set
+from sim.formats.tiles import KINDS, Tile, tile_set
 
 FIGURE_KINDS = KIND_NAMES  # index = the kind code stored in the C core
 
@@ -46,15 +46,30 @@ def _built_in_tiles(rules: Rules) -> tuple[Tile, ...]:
     return tuple(t for e in expansions.in_play(rules.expansions) for t in e.tiles)
 
 
+def _left_out(rules: Rules) -> frozenset[str]:
+    """The feature kinds no part in play brings onto tiles (R-ABB-1: without the Abbot a
+    garden tile is plain)."""
+    brought = {k for e in expansions.in_play(rules.expansions) for k in e.features}
+    return frozenset(k for k in KINDS if k not in brought)
+
+
+def _set_tiles(rules: Rules) -> list[Tile]:
+    """The tile types of the rules' tile sets, in catalogue order, as these rules play
+    them (segments of kinds not in play left out)."""
+    out = _left_out(rules)
+    return [t.without(out) for name in rules.tile_sets for t in tile_set(name)]
+
+
 _keys: dict[tuple[str, ...], tuple] = {}
 
 
 def _catalogue_key(rules: Rules) -> tuple:
-    """(tile sets, built-in tile ids): what a catalogue is made of (looked up once per
-    expansion list: every game asks)."""
+    """(tile sets, built-in tile ids, feature kinds left out): what a catalogue is made
+    of (looked up once per expansion list: every game asks)."""
     key = _keys.get(rules.expansions)
     if key is None:
-        key = _keys[rules.expansions] = (rules.tile_sets, tuple(t.id for t in _built_in_tiles(rules)))
+        key = _keys[rules.expansions] = (rules.tile_sets, tuple(t.id for t in _built_in_tiles(rules)),
+                                         _left_out(rules))
     return key
 
 
@@ -64,8 +79,7 @@ def catalogue_for(rules: Rules) -> Catalogue:
     C tile set (the messenger's rides, R-MM-6)."""
     key = _catalogue_key(rules)
     if key not in _catalogues:
-        cat = Catalogue([t for name in rules.tile_sets for t in tile_set(name)]
-                        + list(_built_in_tiles(rules)))
+        cat = Catalogue(_set_tiles(rules) + list(_built_in_tiles(rules)))
         for i, t in enumerate(cat.types):
             ends = [(lib.CC_END_GATE + s.gate) if s.end == "city" else ROAD_ENDS[s.end]
                     for s in t.segments]
@@ -84,10 +98,19 @@ def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
     R-BASE-2: the start tile is the one marked `start`, one copy of it leaves the
     stack. R-RIV-1: with the River the spring starts instead, every land tile (the
     usual start tile's copies too) is a land tile, and the lake ends the river stack.
+    A tile marked `replaces(<ID>)` takes the place of one copy of <ID> per copy of its
+    own (R-ABB-1: the garden copies).
     """
     key = rules.expansions
     if key not in _plans:
-        tiles = [t for name in rules.tile_sets for t in tile_set(name)]
+        tiles = _set_tiles(rules)
+        copies = {t.id: t.count for t in tiles}
+        for t in tiles:
+            if t.replaces():
+                if copies.get(t.replaces(), 0) < t.count:
+                    raise InputError(f"tile {t.id} ({t.source}): replaces({t.replaces()}): "
+                                     f"expected a tile of these tile sets with {t.count} copies to spare")
+                copies[t.replaces()] -= t.count
         # R-RIV-1: a part in play deals the river tiles as a stack of their own, else
         # none plays (MMR joins only with the River, R-MM-0)
         if not any(e.river_stack for e in expansions.in_play(rules.expansions)):
@@ -100,8 +123,9 @@ def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
             raise InputError(f"tile sets {', '.join(rules.tile_sets)}: expected exactly one {mark} tile")
         start = starts[0]
         lake = [t.id for t in river if t.has("lake")]
-        flowing = [t.id for t in river if t is not start and not t.has("lake") for _ in range(t.count)]
-        land_ids = [t.id for t in land for _ in range(t.count - (t is start))]
+        flowing = [t.id for t in river if t is not start and not t.has("lake")
+                   for _ in range(copies[t.id])]
+        land_ids = [t.id for t in land for _ in range(copies[t.id] - (t is start))]
         _plans[key] = (start, tuple(flowing), tuple(lake), tuple(land_ids))
     start, flowing, lake, land = _plans[key]
     return start, list(flowing), list(lake), list(land)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from sim.core import lib, names
 from sim.expansions.declaration import DecisionKind, Expansion
 
-# point sources in results, by CC_SRC_* code as C names them; "message" and "courier"
-# stay 0 until those expansions play
+# point sources in results, by CC_SRC_* code as C names them; "message", "courier" and
+# "garden" stay 0 until those expansions play
 SOURCES = names(lib.CC_NAMES_SOURCE)
 
 SPACES = 50
@@ -26,5 +26,6 @@ def is_dark(total: int) -> bool:
 
 
 BASE = Expansion(
-    "base", "the base game", ("R-BASE",), tile_sets=("base",), figures=("follower",),
+    "base", "the base game", ("R-BASE",), tile_sets=("base",),
+    features=("city", "road", "field", "monastery"), figures=("follower",),
     decisions=(DecisionKind("place", "greedy"),))

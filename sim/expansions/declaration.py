@@ -38,6 +38,9 @@ class Expansion:
     title: str
     rulings: tuple[str, ...]  # the ruling families of docs/RULES.md it implements (R-MSG: R-MSG-*)
     tile_sets: tuple[str, ...] = ()
+    # the feature kinds it brings onto tiles (sim/formats/tiles.py KINDS): a tile's
+    # segment of a kind no part in play brings is left out (R-ABB-1: plain tiles)
+    features: tuple[str, ...] = ()
     figures: tuple[str, ...] = ()  # figure kinds it adds (board figures and others)
     decisions: tuple[DecisionKind, ...] = ()
     options: Options | None = None

@@ -5,8 +5,13 @@ A tile file has one tile type per line (`docs/TILES.md` section 1.4):
     <ID> x<count> <NESW> C:<cities> R:<roads> F:<fields> X:<extras>
 
 Everything after `#` is a comment. Each segment of a tile gets a fixed local index:
-cities in the order written, then roads, then fields, then the monastery. Rotation
-keeps local indices, so a segment is the same segment in every rotation.
+cities in the order written, then roads, then fields, then the monastery, then the
+garden (`X:garden`, R-ABB-2; a garden is part of a game's tiles only with the Abbot,
+R-ABB-1: sim/engine/deal.py leaves it out otherwise). Rotation keeps local indices, so
+a segment is the same segment in every rotation.
+
+A tile marked `replaces(<ID>)` takes the place of one copy of tile <ID> of the same
+game for each of its own copies (the Abbot's garden copies of base tiles).
 
 Raises InputError naming `file:line` for anything malformed.
 """
@@ -26,9 +31,10 @@ EDGES = "NESW"
 HALVES = ("Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn")
 EDGE_TYPES = "FRC~"  # index = C core edge code (CC_EDGE_FIELD, ROAD, CITY, RIVER)
 ANY_EDGE = "*"  # town hall: C core CC_EDGE_ANY
-KINDS = ("city", "road", "field", "monastery")  # index = C core kind code
+KINDS = ("city", "road", "field", "monastery", "garden")  # index = C core kind code (CC_CITY ...)
+CENTRE = ("monastery", "garden")  # features in the tile centre, on no edge
 ROAD_ENDS = {"v": "village", "m": "monastery", "c": "city", "h": "house"}
-SETS = ("base", "river", "mayors", "courier")
+SETS = ("base", "river", "mayors", "courier", "abbot")
 TILE_ID = re.compile(r"[A-Za-z0-9_]{1,16}")
 MAX_COUNT = 99  # copies of one tile type; the largest real count is 9
 MAX_EXTRAS = 8  # extras of one tile; the most a shipped tile has is 2
@@ -40,7 +46,7 @@ class Segment:
     """One feature segment of a tile type.
 
     `edges` holds edge indices (0..3, N E S W) for cities and roads, half-edge indices
-    (0..7, Nw..Wn) for fields, nothing for a monastery or an enclosed field.
+    (0..7, Nw..Wn) for fields, nothing for a monastery, a garden or an enclosed field.
     """
 
     kind: str
@@ -59,9 +65,10 @@ class Segment:
         return Segment(self.kind, edges, self.coats, self.cities, self.end, self.gate, self.enclosed)
 
     def where(self) -> str:
-        """Name on the tile as placed: `city N`, `road E`, `field Nw`, `field in1`, `monastery`."""
-        if self.kind == "monastery":
-            return "monastery"
+        """Name on the tile as placed: `city N`, `road E`, `field Nw`, `field in1`,
+        `monastery`, `garden`."""
+        if self.kind in CENTRE:
+            return self.kind
         if self.enclosed:
             return f"field {self.enclosed}"
         names = HALVES if self.kind == "field" else EDGES
@@ -99,15 +106,31 @@ class Tile:
         return any(x == extra or x.startswith(extra + "(") for x in self.extras)
 
     def segment_at(self, where: str) -> int:
-        """Local index of the segment named `city N`, `road E`, `field Nw`, `monastery`.
+        """Local index of the segment named `city N`, `road E`, `field Nw`, `monastery`,
+        `garden`.
 
         Raises ValueError when no segment of that kind touches that place.
         """
         kind, _, place = where.strip().partition(" ")
         for i, s in enumerate(self.segments):
-            if s.kind == kind and (kind == "monastery" or s.touches(place)):
+            if s.kind == kind and (kind in CENTRE or s.touches(place)):
                 return i
         raise ValueError(f"tile {self.id} rotation {self.rotation} has no {where}")
+
+    def without(self, kinds: frozenset[str]) -> Tile:
+        """The same tile with no segment of `kinds` (the last ones: local indices stay)."""
+        segs = tuple(s for s in self.segments if s.kind not in kinds)
+        if len(segs) == len(self.segments):
+            return self
+        return Tile(self.id, self.count, self.edges, segs, self.extras, self.source, self.rotation,
+                    self.line)
+
+    def replaces(self) -> str:
+        """The tile id this one takes the place of (`replaces(<ID>)`), "" for none."""
+        for x in self.extras:
+            if x.startswith("replaces(") and x.endswith(")"):
+                return x[len("replaces("):-1]
+        return ""
 
     @property
     def shape(self) -> tuple:
@@ -270,7 +293,11 @@ def parse_line(text: str, source: str = "") -> Tile:
         if not mon and any(s.end == "monastery" for s in roads):
             raise _LineError("a road ends at a monastery (>m), but the tile has none: expected "
                              "'mon' among X: or another road end")
-        segs = cities + roads + fields + mon
+        garden = [Segment("garden", frozenset())] if any(
+            x == "garden" or x.startswith("garden(") for x in extras) else []
+        if mon and garden:
+            raise _LineError("a monastery and a garden: a tile has one centre feature at most")
+        segs = cities + roads + fields + mon + garden
         if len(segs) > 12:
             raise _LineError(f"{len(segs)} segments, at most 12 are supported")
         _check_geometry(edges, segs)
@@ -308,7 +335,7 @@ def load_tile_file(path: str | Path) -> list[Tile]:
 
 @cache
 def tile_set(name: str) -> tuple[Tile, ...]:
-    """A shipped tile set: `base`, `river`, `mayors` or `courier`."""
+    """A shipped tile set: `base`, `river`, `mayors`, `courier` or `abbot`."""
     if name not in SETS:
         raise InputError(f"tile set {name!r}: expected one of {', '.join(SETS)}")
     text = resources.files("sim").joinpath("data", "tiles", f"{name}.tiles").read_text()

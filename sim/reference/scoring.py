@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from sim.reference.board import Board, Feature
 
-SOURCES = ("road", "city", "monastery", "field", "message", "courier")
+SOURCES = ("road", "city", "monastery", "field", "message", "courier", "garden")  # R-ABB-4: gardens
 
 
 def value(board: Board, f: Feature, final: bool) -> int:

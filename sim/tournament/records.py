@@ -25,7 +25,8 @@ from sim import expansions
 from sim.expansions.base import SOURCES
 from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE
 
-SCHEMA_VERSION = 4  # 2: players.moves_live; 3: Messengers & Mayors columns; 4: figure forks
+SCHEMA_VERSION = 5  # 2: players.moves_live; 3: Messengers & Mayors columns; 4: figure forks;
+# 5: points_garden (R-ABB-4)
 
 # Messengers & Mayors, per player (0 when not in play); every expansion's columns are
 # declared with it in sim/expansions/
