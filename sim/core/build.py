@@ -20,10 +20,9 @@ WARNINGS = ["-std=c11", "-O2", "-Wall", "-Wextra"]
 # FMA with a single rounding where the compiler or its target could. GCC in ISO C mode
 # and clang's default differ here, so every build of the core says it.
 FLOAT = ["-ffp-contract=off"]
-# one file per thing the core holds; internal.h is what they share (never cdef'd)
-SOURCES = ("tileset.c", "board.c", "options.c", "game.c", "policy.c", "save.c",
-           "messages.c", "river.c", "courier.c", "mayors.c", "branch.c",
-           "setup.c", "choice.c", "names.c", "registry.c")
+# one file per thing the core holds and one per expansion (registry.c lists those);
+# internal.h is what they share (never cdef'd): every C file of the folder is built
+SOURCES = tuple(sorted(p.name for p in CSRC.glob("*.c")))
 
 
 def build_ffi(module_name: str = "sim.core._sim_core", extra_compile_args=(), extra_link_args=(),

@@ -16,7 +16,7 @@ int game_policy_choice(cc_game *g) {
  * options() (game.c) works them out when a greedy seat draws: cc_turn_options with
  * the weights of game_greedy_params. The decision's rows are cc_turn_options' rows
  * less those an expansion forbids (R-RIV-2, RULES.md 6), in the same order, so they
- * are matched in order. values: room for nrows. Returns nrows or an error. */
+ * are matched in order, then the step-2 actions' rows. values: room for nrows. Returns nrows or an error. */
 static int place_values(const cc_game *g, const cc_seat_policy *sp, double *values) {
     int seat = g->dec_seat, cap = g->rows_cap, n, k = 0;
     cc_figure_rule rules[NFIGURE_KINDS];
@@ -40,6 +40,16 @@ static int place_values(const cc_game *g, const cc_seat_policy *sp, double *valu
     free(rows);
     free(all);
     if (n < 0) return n;
+    /* then the step-2 actions (R-ABB-5), each beside its placement's no-figure row */
+    for (int base = -1; k < g->nrows && g->rows[5 * k + 4] < -1; k++) {
+        const int32_t *r = &g->rows[5 * k];
+        for (base = 0; base < k; base++) {
+            const int32_t *o = &g->rows[5 * base];
+            if (o[0] == r[0] && o[1] == r[1] && o[2] == r[2] && o[3] < 0) break;
+        }
+        if (base == k) return CC_ERR_ARG;
+        values[k] = values[base] + game_action_value(g, &p, r, 1);
+    }
     return k == g->nrows ? k : CC_ERR_ARG;  /* rows not the decision's: never in play */
 }
 

@@ -24,7 +24,7 @@ static int courier_near(const cc_game *g, int x, int y) {
 
 /* greedy with `courier`: a meeple where the thank-you would reach it (R-COU-3). */
 static int reaches_courier(const cc_game *g, const int32_t *row) {
-    if (row[3] < 0) return 0;
+    if (row[3] < 0 || row[4] < 0) return 0;  /* no figure, or an action (R-ABB-5) */
     int kind = variant(g->board, g->drawn_type, row[2])->def.seg_kind[row[4]];
     if (kind == CC_FIELD) return 0;
     return (g->tile_flags[g->drawn_type] & CC_TILE_LETTER) || courier_near(g, row[0], row[1]);
@@ -79,7 +79,7 @@ static int courier_step(cc_game *g, const step_t *s) {
         c->on_board = 1;
         c->x = tile[2];
         c->y = tile[3];
-        int rc = game_push(g, STEP_END_ROUND, ROUND_COURIER, 0, 0);
+        int rc = game_push(g, STEP_END_ROUND, ROUND_OWN, 0, 0);
         if (rc == 0) rc = game_push(g, STEP_AWARD, fig[0], points, CC_SRC_COURIER);
         return rc < 0 ? rc : 1;
     }

@@ -144,6 +144,61 @@ cc_greedy_params *game_greedy_params(const cc_game *g, int seat, const cc_seat_p
     return p;
 }
 
+int game_actions(const cc_game *g, int seat, int32_t *out, int cap) {
+    int n = 0;
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->actions) {
+            int c = REGISTRY[k]->actions(g, seat, out + 2 * n, cap - n);
+            if (c < 0) return c;
+            n += c;
+        }
+    return n;
+}
+
+double game_action_value(const cc_game *g, const cc_greedy_params *p, const int32_t *row, int pending) {
+    const expansion_t *x = owner_in_play(g, row[3]);
+    const variant_t *v = pending ? variant(g->board, g->drawn_type, row[2]) : NULL;
+    int32_t cell[3] = {row[0], row[1], v ? v->def.no_value : 0};
+    return x && x->action_value ? x->action_value(g, p, row[3], row[4], v ? cell : NULL) : 0.0;
+}
+
+int game_counts_as_follower(const cc_game *g, int kind, int feature_kind) {
+    if (kind == CC_FIG_FOLLOWER) return 1;
+    const expansion_t *x = owner_in_play(g, kind);
+    return x && x->counts_as_follower ? x->counts_as_follower(kind, feature_kind) : 0;
+}
+
+/* The step-2 actions of the active seat (R-ABB-5) after the place rows: for each
+ * placement whose figure is chosen with the tile (not on a deferred cell), in
+ * placement order, one row (x, y, rotation, kind, code) per action, valued beside its
+ * no-figure row when pp. Returns the row count. */
+static int add_actions(cc_game *g, const cc_greedy_params *pp, const int32_t *cells, int ncells) {
+    int32_t acts[2 * ACTIONS_CAP];
+    int na = game_actions(g, g->seat, acts, ACTIONS_CAP), n = g->nrows;
+    if (na <= 0) return na < 0 ? na : n;
+    int64_t need = 5 * ((int64_t)n + (int64_t)n * na);
+    if (need > g->rows_cap) {
+        int rc = game_grow_rows(g, need);
+        if (rc < 0) return rc;
+    }
+    int total = n;
+    for (int i = 0; i < n; i++) {
+        const int32_t *r = &g->rows[5 * i];
+        if (r[3] >= 0) continue;  /* a placement's first row is its no-figure row */
+        int deferred = 0;
+        for (int c = 0; c < ncells && !deferred; c++)
+            deferred = r[0] == cells[2 * c] && r[1] == cells[2 * c + 1];
+        for (int a = 0; a < na && !deferred; a++) {
+            int32_t *o = &g->rows[5 * total];
+            o[0] = r[0]; o[1] = r[1]; o[2] = r[2]; o[3] = acts[2 * a]; o[4] = acts[2 * a + 1];
+            if (pp) g->values[total] = g->values[i] + game_action_value(g, pp, o, 1);
+            total++;
+        }
+    }
+    g->nrows = total;
+    return total;
+}
+
 /* The place decision's rows for tile type t and the active seat (sim/engine/game.py
  * _options); greedy values too when a built-in greedy seat will choose. Returns the
  * number of rows (0: the tile fits nowhere). */
@@ -176,7 +231,7 @@ static int options(cc_game *g, int t) {
         filter = game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->allows;
     if (!filter) {  /* nothing may forbid a row: the base game's every turn */
         g->nrows = n;
-        return n;
+        return add_actions(g, pp, NULL, 0);
     }
     int kept = 0;
     for (int i = 0; i < n; i++) {
@@ -195,7 +250,7 @@ static int options(cc_game *g, int t) {
         kept++;
     }
     g->nrows = kept;
-    return kept;
+    return add_actions(g, pp, cells, ncells);
 }
 
 int game_place_rows(cc_game *g, int t) {
@@ -380,6 +435,13 @@ int game_end_or_force(cc_game *g) {
     return game_final_scoring(g);
 }
 
+int game_place_figure(cc_game *g, int seat, int kind, int local) {
+    if (kind < 0) return 0;
+    if (local >= 0) return game_put_figure(g, seat, kind, g->placed_index * CC_MAX_SEGS + local);
+    const expansion_t *x = owner_in_play(g, kind);  /* an action (R-ABB-5) */
+    return x && x->act ? x->act(g, seat, kind, local) : CC_ERR_ARG;
+}
+
 int game_put_figure(cc_game *g, int seat, int kind, int seg) {
     const cc_figure_rule *r = game_figure_rule(kind);
     if (!r || seat < 0 || seat >= g->nplayers) return CC_ERR_ARG;
@@ -414,14 +476,12 @@ static int apply_place(cc_game *g, const int32_t *row) {
             int rc = REGISTRY[k]->after_tile(g, x, y, done, nd, figure, local);
             if (rc != 0) return rc < 0 ? rc : 0;
         }
-    if (figure >= 0) {
-        int f = game_put_figure(g, g->seat, figure, g->placed_index * CC_MAX_SEGS + local);
-        if (f < 0) return f;
-    }
-    /* R-BASE-6: what this placement completed scores now, as one round of scoring */
+    /* R-BASE-6: what this placement completed scores now, as one round of scoring,
+     * after step 2 (an action's steps, pushed by it next, run first) */
     int rc = game_push(g, STEP_END_ROUND, ROUND_TURN, 0, 0);
     for (int i = nd - 1; i >= 0 && rc == 0; i--) rc = game_push(g, STEP_SCORE, done[i], 0, 0);
-    return rc;
+    if (rc == 0) rc = game_place_figure(g, g->seat, figure, local);
+    return rc < 0 ? rc : 0;
 }
 
 /* The expansion decision kind `kind` (its owner in play), NULL for the place decision,

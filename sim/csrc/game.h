@@ -32,7 +32,9 @@
 /* Steps of a turn still to run (sim/engine/game.py agenda), kept as a stack: top = next. */
 enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_DRAW_MESSAGE, STEP_COURIER, STEP_EXTRA_TILE,
        STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES, STEP_RIDE, STEP_LAST };
-enum { ROUND_TURN, ROUND_MESSAGE, ROUND_COURIER };  /* what a round of scoring ends */
+/* what a round of scoring ends: a turn's phase 3, a message's points, or points that are a
+ * round of their own (the Courier's thank-you R-COU-5, the abbot taken back R-ABB-5) */
+enum { ROUND_TURN, ROUND_MESSAGE, ROUND_OWN };
 enum { AGENDA_CAP = 96, MSG_CHOICES_CAP = 2 + CC_MAX_FIGURES, MOVED_CAP = 32 };
 enum { NFIGURE_KINDS = 4 };  /* CC_FIG_* codes are 0 .. NFIGURE_KINDS - 1 */
 /* x, y ints of the cells whose placements defer their figure (RULES.md 6): each of the
@@ -229,6 +231,21 @@ typedef struct {
     /* greedy's `courier` weight: 1 if a place row puts a figure where this unit would
      * reward it (the Courier's thank-you, R-COU-3) */
     int (*greedy_aim)(const cc_game *g, const int32_t *row);
+    /* ---- step-2 actions instead of a figure (R-ABB-5: taking the abbot back), named
+     * by one of its figure kinds and a code < -1 in a place row's or figure choice's
+     * segment column: the (kind, code) pairs seat may take now (out: cap pairs; how
+     * many, or an error); taking one for the active seat, the tile placed and phase 3
+     * already on the agenda (what it pushes runs first); greedy's value of one for
+     * p->player beside its placement's no-figure row: `cell` = {x, y, no_value} of the
+     * tile about to be placed there, NULL once it is on the board */
+    int (*actions)(const cc_game *g, int seat, int32_t *out, int cap);
+    int (*act)(cc_game *g, int seat, int kind, int code);
+    double (*action_value)(const cc_game *g, const cc_greedy_params *p, int kind, int code,
+                           const int32_t *cell);
+    /* counts_as_follower: 1 if its figure `kind` on a feature of `feature_kind` counts
+     * as a standard follower there for rules that speak of followers (R-ABB-3: the
+     * abbot is a monk), asked by other units through game.c */
+    int (*counts_as_follower)(int kind, int feature_kind);
     /* ---- cc_game_load: 1 if its part of a loaded game's state is within what its code
      * indexes and assumes (save.c's checks of the base game come first), else 0;
      * asked of every unit, in play or not (its state is loaded either way) */
@@ -257,6 +274,22 @@ int game_return_figure(cc_game *g, int fig);
 /* A figure of `kind` from seat's supply onto seg (the figure event; the Courier lists
  * it as placed this turn, whoever's it is: R-COU-4). Returns its id or an error. */
 int game_put_figure(cc_game *g, int seat, int kind, int seg);
+/* Step 2's choice for seat on the tile just placed: the figure of `kind` onto its local
+ * segment `local` (game_put_figure), or an action (local < -1: the owner of kind takes
+ * it); kind < 0: nothing. An error or >= 0. */
+int game_place_figure(cc_game *g, int seat, int kind, int local);
+/* The step-2 actions seat may take now (expansion_t actions), as (kind, code) pairs in
+ * registry order; out has room for cap pairs. How many, or an error. */
+int game_actions(const cc_game *g, int seat, int32_t *out, int cap);
+/* greedy's value of row i of the rows (an action's), beside its placement's no-figure
+ * row `base` (values[base]); pending: the tile is not on the board yet. */
+double game_action_value(const cc_game *g, const cc_greedy_params *p, const int32_t *row, int pending);
+/* 1 if a figure of `kind` counts as a standard follower on a feature of feature_kind
+ * (the follower everywhere; an expansion's kind where it says so, R-ABB-3). */
+int game_counts_as_follower(const cc_game *g, int kind, int feature_kind);
+enum { ACTIONS_CAP = 8 };  /* step-2 actions one seat may have at once */
+/* an action's code in a segment column: -2 .. -1 - ACTIONS_CAP (a loaded game's rows) */
+enum { ACTION_CODE_MIN = -1 - ACTIONS_CAP };
 void game_figure_moved(cc_game *g, int fig, int seg);  /* placed or moved this turn */
 void game_figure_removed(cc_game *g, int fig);         /* it left the board */
 /* A turn's or an extra tile's draw, unless an expansion decides first; 1 if a

@@ -111,6 +111,12 @@ int monastery_tiles(const cc_board *b, int x, int y);
  * make it; options.c). A centre feature's `tiles` is monastery_tiles(). */
 int feature_points(int kind, int tiles, int coats, int completed_cities, int final);
 
+/* greedy's worth of a feature to its holder (options.c): its points if complete, else
+ * its kind's open weight times its final-scoring value (a garden weighed as a
+ * monastery). */
+double greedy_worth(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
+                    int completed_cities);
+
 /* SplitMix64, identical to sim/engine/rng.py Stream. */
 static inline uint64_t splitmix_next(uint64_t *state) {
     *state += 0x9E3779B97F4A7C15ull;

@@ -242,8 +242,8 @@ static int mayors_after_tile(cc_game *g, int x, int y, const int32_t *done, int 
 /* Step 2: the chosen figure onto the tile just placed; a mayor or scarecrow on an
  * already surrounded tile activates at once (R-MM-2, R-MM-8). */
 static int step_place_figure(cc_game *g, int figure, int local) {
-    if (figure < 0) return 0;
-    int f = game_put_figure(g, g->seat, figure, g->placed_index * CC_MAX_SEGS + local);
+    if (figure < 0 || local < 0) return game_place_figure(g, g->seat, figure, local);  /* none, an action */
+    int f = game_place_figure(g, g->seat, figure, local);
     if (f < 0) return f;
     const placed_t *p = &g->board->tiles[g->placed_index];
     if ((figure == CC_FIG_MAYOR || figure == CC_FIG_SCARECROW) && sides(g->board, p->x, p->y) == 4)
@@ -253,7 +253,8 @@ static int step_place_figure(cc_game *g, int figure, int local) {
 
 /* Step 2 after activations: (-1, -1) for none, then per local segment one row per
  * figure rule the seat may use there: a follower or messenger only on a feature
- * holding no figure (R-BASE-4, R-MM-5), a mayor or scarecrow on any city or field. */
+ * holding no figure (R-BASE-4, R-MM-5), a mayor or scarecrow on any city or field;
+ * then the step-2 actions (kind, code) the seat may take (R-ABB-5). */
 static int step_figure_options(cc_game *g) {
     const cc_board *b = g->board;
     const placed_t *p = &b->tiles[g->placed_index];
@@ -267,6 +268,10 @@ static int step_figure_options(cc_game *g) {
             if ((rules[r].segment_kinds >> v->def.seg_kind[local] & 1) && (free || !rules[r].needs_free))
                 rc = set_row(g, n++, rules[r].kind, local, 0);
     }
+    int32_t acts[2 * ACTIONS_CAP];
+    int na = rc < 0 ? 0 : game_actions(g, g->seat, acts, ACTIONS_CAP);
+    if (na < 0) return na;
+    for (int a = 0; a < na && rc == 0; a++) rc = set_row(g, n++, acts[2 * a], acts[2 * a + 1], 0);
     if (rc < 0) return rc;
     if (n > 1) decide(g, CC_DEC_FIGURE, g->seat, n);
     return 0;
@@ -562,7 +567,19 @@ static int greedy_figure(const cc_game *g, const cc_seat_policy *p) {
     const cc_board *b = g->board;
     int n = g->nplayers, me = g->dec_seat, left = game_tiles_left(g), best = 0;
     double cost = p->figure_follower * left / (left + b->ntiles), best_value = 0.0;
+    const placed_t *t = &b->tiles[g->placed_index];
     for (int k = 1; k < g->nrows; k++) {
+        if (g->rows[5 * k + 1] < 0) {  /* an action (R-ABB-5), valued by its owner */
+            cc_greedy_params gp = {me, n, {0}, p->figure_opponent, cost};
+            memcpy(gp.open_weight, p->figure_weight, sizeof gp.open_weight);
+            int32_t row[5] = {t->x, t->y, t->rot, g->rows[5 * k], g->rows[5 * k + 1]};
+            double value = game_action_value(g, &gp, row, 0);
+            if (value > best_value) {
+                best = k;
+                best_value = value;
+            }
+            continue;
+        }
         int kind = g->rows[5 * k], seg = g->placed_index * CC_MAX_SEGS + g->rows[5 * k + 1];
         const seg_t *r = &b->segs[find_const(b, seg)];
         int32_t f[8];
@@ -570,7 +587,7 @@ static int greedy_figure(const cc_game *g, const cc_seat_policy *p) {
         if (rc < 0) return rc;
         int now = f[5] && r->kind != CC_FIELD;  /* complete: it scores this turn */
         double worth = feature_value(b, seg, !now);
-        if (!now) worth *= p->figure_weight[r->kind];
+        if (!now) worth *= p->figure_weight[r->kind == CC_GARDEN ? CC_MONASTERY : r->kind];
         uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
         memcpy(count, r->count, sizeof count);
         memcpy(strength, r->strength, sizeof strength);
@@ -591,7 +608,6 @@ static int greedy_figure(const cc_game *g, const cc_seat_policy *p) {
             best_value = value;
         }
     }
-    const placed_t *t = &b->tiles[g->placed_index];
     return policy_road_figure(g, p->road_figure[1], variant(b, t->type, t->rot), best, 0);
 }
 
@@ -649,7 +665,8 @@ static int mayors_check_state(const cc_game *g) {
     if (!in_range(m->ndue, 0, CC_MAX_PLAYERS + 1) || !in_range(m->pending_fig, -1, CC_MAX_FIGURES)) return 0;
     for (int i = 0; i < g->nrows; i++) {
         const int32_t *r = &g->rows[5 * i];
-        if (kind == CC_DEC_FIGURE && (!in_range(r[0], -1, NFIGURE_KINDS) || !in_range(r[1], -1, CC_MAX_SEGS)))
+        if (kind == CC_DEC_FIGURE
+            && (!in_range(r[0], -1, NFIGURE_KINDS) || !in_range(r[1], ACTION_CODE_MIN, CC_MAX_SEGS)))
             return 0;
         if (mm_codes(kind)
             && (!in_range(r[0], CC_MM_CELL, CC_MM_RETURN + 1) || !(mm_codes(kind) >> r[0] & 1)
@@ -668,7 +685,8 @@ static int mayors_check_state(const cc_game *g) {
         on_tile |= s->kind == STEP_PLACE_FIGURE || s->kind == STEP_FIGURE_OPTIONS;
         if ((s->kind == STEP_ACTIVATE || s->kind == STEP_RIDE) && !in_range(s->a, 0, CC_MAX_FIGURES)) return 0;
         if (s->kind == STEP_RIDE && !seg_valid(b, s->b)) return 0;
-        if (s->kind == STEP_PLACE_FIGURE && (!in_range(s->a, -1, NFIGURE_KINDS) || !in_range(s->b, -1, CC_MAX_SEGS)))
+        if (s->kind == STEP_PLACE_FIGURE
+            && (!in_range(s->a, -1, NFIGURE_KINDS) || !in_range(s->b, ACTION_CODE_MIN, CC_MAX_SEGS)))
             return 0;
     }
     if (on_tile && !in_range(g->placed_index, 0, b->ntiles)) return 0;

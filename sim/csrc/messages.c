@@ -167,8 +167,12 @@ static int message_choices(cc_game *g, int seat, int action) {
             continue;
         }
         farmers += fg->kind == CC_FIG_SCARECROW && fg->scores;  /* lying: a farmer (R-MM-8) */
-        if (fg->kind != CC_FIG_FOLLOWER) continue;
         int root = find_const(b, fg->seg), kind = b->segs[root].kind;
+        /* standard followers, and figures that count as one there (R-ABB-3: a monk) */
+        if (!game_counts_as_follower(g, fg->kind, kind)) continue;
+        /* message 3 counts gardens too under c3.1 (R-ABB-6: its text names them) */
+        if (kind == CC_GARDEN && action == CC_MSG_MONASTERY && m->edition == CC_EDITION_C31)
+            kind = CC_MONASTERY;
         knights += kind == CC_CITY;
         farmers += kind == CC_FIELD;
         int wanted = action <= CC_MSG_MONASTERY ? SMALLEST_KIND[action] == kind

@@ -352,13 +352,18 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
 
 /* Value of a feature for player q: points now if complete, else the weighted
  * final-scoring value; 0 unless q holds the majority. */
-static double weighted_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
+static inline double weighted_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
                             int completed_cities) {
     /* a centre feature: tiles = monastery_tiles(), 9 when complete without town halls;
      * a garden weighed as a monastery (R-ABB-4: scored like one) */
     if (complete && kind != CC_FIELD) return feature_points(kind, tiles, coats, 0, 0);
     int w = kind == CC_GARDEN ? CC_MONASTERY : kind;
     return p->open_weight[w] * feature_points(kind, tiles, coats, completed_cities, 1);
+}
+
+double greedy_worth(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
+                    int completed_cities) {
+    return weighted_value(p, kind, tiles, coats, complete, completed_cities);
 }
 
 /* Value of an existing feature to whoever holds its majority. */

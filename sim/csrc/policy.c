@@ -20,7 +20,7 @@ int policy_road_figure(const cc_game *g, int want, const variant_t *v, int idx, 
     const int32_t *r = &g->rows[5 * idx];
     int kind = r[at], local = r[at + 1];
     if (!want || (kind != CC_FIG_FOLLOWER && kind != CC_FIG_MESSENGER) || kind == want - 1
-        || v->def.seg_kind[local] != CC_ROAD)
+        || local < 0 || v->def.seg_kind[local] != CC_ROAD)
         return idx;
     for (int k = 0; k < g->nrows; k++) {
         const int32_t *o = &g->rows[5 * k];

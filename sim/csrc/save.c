@@ -267,7 +267,8 @@ static int state_sane(const cc_game *g) {
     if (g->dec_kind == CC_DEC_PLACE && (g->drawn_type < 0 || g->nrows < 1)) return 0;
     for (int i = 0; i < g->nrows && g->dec_kind == CC_DEC_PLACE; i++) {
         const int32_t *r = &g->rows[5 * i];
-        if (!in(r[2], 0, 4) || !in(r[3], -1, 4) || !in(r[4], -1, CC_MAX_SEGS)) return 0;
+        if (!in(r[2], 0, 4) || !in(r[3], -1, NFIGURE_KINDS) || !in(r[4], ACTION_CODE_MIN, CC_MAX_SEGS))
+            return 0;
     }
     for (int i = 0; i < g->nagenda; i++) {
         const step_t *s = &g->agenda[i];
