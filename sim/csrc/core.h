@@ -183,7 +183,7 @@ int cc_tileset_set_road_ends(cc_tileset *ts, int type, const int8_t *ends, int n
 
 typedef struct cc_game cc_game;
 
-enum { CC_X_MESSAGES = 1, CC_X_RIVER = 2, CC_X_COURIER = 4, CC_X_MAYORS = 8 };  /* expansion bits */
+enum { CC_X_MESSAGES = 1, CC_X_RIVER = 2, CC_X_COURIER = 4, CC_X_MAYORS = 8, CC_X_ABBOT = 16 };  /* expansion bits */
 enum { CC_TILE_RIVER = 1, CC_TILE_LETTER = 2 };                 /* per tile type flags */
 enum { CC_EDITION_CLASSIC = 0, CC_EDITION_C31 = 1 };
 /* point sources, sim/engine/scoring.py SOURCES order */
@@ -197,8 +197,12 @@ enum { CC_MSG_TWO = -1, CC_MSG_ROAD = 0, CC_MSG_CITY = 1, CC_MSG_MONASTERY = 2,
 enum { CC_DEC_NONE = 0, CC_DEC_PLACE = 1, CC_DEC_SCORING_FIGURE = 2, CC_DEC_MESSAGES = 3,
        CC_DEC_TOWN_HALL = 4, CC_DEC_FAVOUR = 5, CC_DEC_SCARECROW = 6, CC_DEC_RIDE = 7,
        CC_DEC_FIGURE = 8 };
-/* figure kinds (sim/expansions/mayors.py KIND_NAMES) */
-enum { CC_FIG_FOLLOWER = 0, CC_FIG_MAYOR = 1, CC_FIG_MESSENGER = 2, CC_FIG_SCARECROW = 3 };
+/* figure kinds (cc_name CC_NAMES_FIGURE names them) */
+enum { CC_FIG_FOLLOWER = 0, CC_FIG_MAYOR = 1, CC_FIG_MESSENGER = 2, CC_FIG_SCARECROW = 3,
+       CC_FIG_ABBOT = 4 };
+/* A place row's or figure choice's segment below -1: a step-2 action instead of a
+ * figure, by the figure kind beside it: the abbot taken back (R-ABB-5) */
+enum { CC_RECALL = -2 };
 /* Messengers & Mayors choice rows {code, a, b, 0, 0}: town_hall CC_MM_CELL (x, y),
  * CC_MM_DRAW or CC_MM_END; favour CC_MM_NONE or CC_MM_TARGET (figure id); scarecrow
  * CC_MM_FARMER, CC_MM_LIE, CC_MM_RETURN; ride CC_MM_RETURN or CC_MM_TARGET (segment);
@@ -249,13 +253,13 @@ typedef struct {
 
 /* Sizes of the rows the game writes. */
 enum { CC_HEAD_INTS = 8, CC_EVENT_INTS = 12, CC_HISTORY_INTS = 6, CC_STATUS_INTS = 13,
-       CC_RESULT_INTS = 61, CC_MSG_CHOICE_INTS = 3 };
+       CC_RESULT_INTS = 65, CC_MSG_CHOICE_INTS = 3 };
 
 enum { CC_EV_START = 0, CC_EV_DRAW = 1, CC_EV_DISCARD = 2, CC_EV_PLACE = 3, CC_EV_FIGURE = 4,
        CC_EV_SCORE = 5, CC_EV_POINTS = 6, CC_EV_MOVE = 7, CC_EV_MESSAGE_DRAW = 8,
        CC_EV_MESSAGE = 9, CC_EV_COURIER = 10, CC_EV_FINAL = 11, CC_EV_END = 12,
        CC_EV_TOWNHALL = 13, CC_EV_CRISIS = 14, CC_EV_FAVOUR = 15, CC_EV_SCARECROW = 16,
-       CC_EV_RIDE = 17 };
+       CC_EV_RIDE = 17, CC_EV_RECALL = 18 };
 
 /* ---- the names and layouts C owns, read by Python instead of copied (sim/engine/deal.py
  * and the expansions' modules build their tables from these; tests/test_names.py) */

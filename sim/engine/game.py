@@ -620,6 +620,8 @@ class Game:
                 e.update(seat=seat, to=at, where=where)
             else:
                 e.update(seat=seat, to=None)
+        elif (decode := expansions.event_decoder(name)) is not None:
+            e.update(decode(self._where, seat, v))
         elif name == "end":
             result = self.result()
             e.update(scores=[p["score"] for p in result["players"]], winners=result["winners"])

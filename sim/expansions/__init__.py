@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sim.errors import InputError
-from sim.expansions import base, courier, mayors, messages, river
+from sim.expansions import abbot, base, courier, mayors, messages, river
 from sim.expansions.declaration import DecisionKind, Expansion, Options  # noqa: F401  (the types)
 from sim.formats.tiles import SETS
 
@@ -36,7 +36,8 @@ BASE = base.BASE
 # The registration lines. Declaration order is the order of Rules.expansions listings
 # and of the differential harness's combinations; tile sets follow
 # sim/formats/tiles.py SETS, record columns this order.
-EXPANSIONS: tuple[Expansion, ...] = (messages.MESSAGES, river.RIVER, courier.COURIER, mayors.MAYORS)
+EXPANSIONS: tuple[Expansion, ...] = (messages.MESSAGES, river.RIVER, courier.COURIER, mayors.MAYORS,
+                                     abbot.ABBOT_EXPANSION)
 BY_NAME: dict[str, Expansion] = {e.name: e for e in EXPANSIONS}
 DESIGN_KEYS: dict[str, str] = {k: e.name for e in EXPANSIONS for k in e.design_keys}
 NAMES: tuple[str, ...] = tuple(BY_NAME)
@@ -101,6 +102,31 @@ def decision_kinds(expansions=None) -> tuple[str, ...]:
 def default_policies() -> dict[str, str]:
     """For every decision kind, the built-in policy that answers it by default."""
     return {d.name: d.default for e in PARTS for d in e.decisions}
+
+
+def action_name(kind: int, code: int) -> str:
+    """The name of step-2 action `code` of figure kind `kind` ("recall"), "" if none."""
+    for e in EXPANSIONS:
+        if code in e.actions.get(kind, {}):
+            return e.actions[kind][code]
+    return ""
+
+
+def action_code(kind: int, name: str) -> int | None:
+    """The code of the step-2 action named `name` of figure kind `kind`, None if none."""
+    for e in EXPANSIONS:
+        for code, n in e.actions.get(kind, {}).items():
+            if n == name:
+                return code
+    return None
+
+
+def event_decoder(name: str):
+    """The decoder an expansion declares for event `name`, None for the core's own."""
+    for e in EXPANSIONS:
+        if name in e.events:
+            return e.events[name]
+    return None
 
 
 def figures(expansions) -> tuple[str, ...]:

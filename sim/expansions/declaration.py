@@ -5,7 +5,7 @@ result row (sim/csrc/core.h cc_game_result) that their decoders read."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sim.core import result_fields
 from sim.formats.tiles import Tile
@@ -67,6 +67,12 @@ class Expansion:
     read_batch: Callable | None = None
     # (every seat's cc_game_result row) -> its state as Game.msg / Game.mm give it
     read_state: Callable | None = None
+    # its step-2 actions instead of a figure: figure kind -> {code (< -1): name}, the
+    # place rows (x, y, rotation, kind, code) and figure choices (kind, code) (R-ABB-5)
+    actions: dict = field(default_factory=dict)
+    # its events' decoders: name -> (where, seat, values) -> the event's keys, where(seg)
+    # giving ([x, y], the segment's name on its tile)
+    events: dict = field(default_factory=dict)
     # its rules' version: changes whenever what it plays changes, and goes into the
     # ruleset of every record it takes part in (Rules.ruleset)
     version: int = 1

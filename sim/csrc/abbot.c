@@ -1,0 +1,155 @@
+/* carcsim C core: the Abbot and gardens (RULES.md 4b; sim/expansions/abbot.py holds its
+ * facts, sim/reference/abbot.py is the reference engine's reading of the same rules).
+ *
+ * R-ABB-1  One abbot per seat. The garden copies of tiles are tile data (abbot.tiles,
+ *          the River's RJ); a garden is on the board only with the Abbot in play
+ *          (sim/engine/deal.py leaves the segment out otherwise).
+ * R-ABB-2  A garden is a centre feature like the monastery (board.c: complete with its
+ *          tile and the 8 around, R-ABB-4: worth its tile and the tiles around, 9 when
+ *          completed, town halls not counted); only the abbot may stand on it.
+ * R-ABB-3  In step 2 the abbot may go on the monastery or the garden of the tile just
+ *          placed (its figure rule); on a monastery it is a monk for every rule that
+ *          speaks of monks (counts_as_follower: The Messages' message 3).
+ * R-ABB-5  Instead of a figure, a seat with its abbot on the board may take it back:
+ *          it scores the abbot's feature at once as in final scoring, a round of scoring
+ *          of its own (ROUND_OWN: under the classic edition it may draw a message; under
+ *          c3.1 the points go onto the turn's figure, R-MSG-N1, and count at the end of
+ *          phase 3). The place decision offers it as rows (x, y, rotation, CC_FIG_ABBOT,
+ *          CC_RECALL) after every placement's own rows; the figure decision (RULES.md 6)
+ *          as its last choice (game.c, mayors.c: the step-2 actions of the hook table).
+ * R-ABB-6  Met through the hook table, not by name: message 3 counts gardens under c3.1
+ *          only (messages.c), message 8 may take the abbot like any figure, the
+ *          Courier's thank-you reaches a placed abbot like any figure placed this turn,
+ *          a favour replaces standard followers only and a crisis meeting sends mayors
+ *          home only (mayors.c).
+ */
+#include "game.h"
+
+/* R-ABB-3: on the monastery or garden of the tile just placed (always free there),
+ * strength 1, it scores */
+static const cc_figure_rule RULE = {CC_FIG_ABBOT, (1 << CC_MONASTERY) | (1 << CC_GARDEN), 1, 1, 1};
+
+static const cc_figure_rule *abbot_rule(int kind) { return kind == CC_FIG_ABBOT ? &RULE : NULL; }
+
+static void abbot_start(cc_game *g) {
+    memset(&g->abbot, 0, sizeof g->abbot);
+    for (int s = 0; s < g->nplayers; s++) g->abbot.players[s].supply = 1;  /* R-ABB-1 */
+}
+
+static int abbot_in_supply(const cc_game *g, int seat, int kind) {
+    (void)kind;
+    return g->abbot.players[seat].supply;
+}
+
+static void abbot_supply_change(cc_game *g, int seat, int kind, int delta, int placed) {
+    (void)kind;
+    g->abbot.players[seat].supply += delta;
+    g->abbot.players[seat].placed += placed;
+}
+
+static int abbot_complement(const cc_game *g, int kind) {
+    (void)g;
+    (void)kind;
+    return 1;
+}
+
+/* The figure id of seat's abbot on the board, -1 if it is in supply. */
+static int abbot_of(const cc_board *b, int seat) {
+    for (int f = 0; f < CC_MAX_FIGURES; f++)
+        if (b->figs[f].seg >= 0 && b->figs[f].kind == CC_FIG_ABBOT && b->figs[f].player == seat) return f;
+    return -1;
+}
+
+/* R-ABB-5: taking the abbot back is an action while it stands on the board */
+static int abbot_actions(const cc_game *g, int seat, int32_t *out, int cap) {
+    if (cap < 1 || abbot_of(g->board, seat) < 0) return 0;
+    out[0] = CC_FIG_ABBOT;
+    out[1] = CC_RECALL;
+    return 1;
+}
+
+/* R-ABB-5: the recall event, the abbot home, then (pushed, so run first: award, then
+ * the round's end) its feature's final-scoring value to the seat. */
+static int abbot_act(cc_game *g, int seat, int kind, int code) {
+    const cc_board *b = g->board;
+    int f = abbot_of(b, seat);
+    if (kind != CC_FIG_ABBOT || code != CC_RECALL || f < 0) return CC_ERR_ARG;
+    int seg = b->figs[f].seg, fkind = b->segs[find_const(b, seg)].kind;
+    int points = feature_value(b, seg, 1);
+    if (points < 0) return points;
+    const placed_t *t = &b->tiles[seg / CC_MAX_SEGS];
+    int32_t v[5] = {seg, t->x, t->y, points, fkind};
+    game_emit(g, CC_EV_RECALL, g->turn, seat, 5, v);
+    int rc = game_return_figure(g, f);
+    if (rc < 0) return rc;
+    g->abbot.players[seat].recalls++;
+    g->abbot.players[seat].recall_points += points;
+    rc = game_push(g, STEP_END_ROUND, ROUND_OWN, 0, 0);
+    return rc < 0 ? rc : game_push(g, STEP_AWARD, seat, points, source_of_kind(fkind));
+}
+
+/* greedy (strategies/greedy.py): taking the abbot back is worth its points now less
+ * what the abbot's feature is worth to the seat if it stays (after the tile about to
+ * be placed, when it is next to it), and the abbot home unless the tile completes the
+ * feature (then it comes home anyway, and the points are the same). */
+static double abbot_action_value(const cc_game *g, const cc_greedy_params *p, int kind, int code,
+                                 const int32_t *cell) {
+    (void)kind;
+    (void)code;
+    const cc_board *b = g->board;
+    int f = abbot_of(b, p->player);
+    if (f < 0) return 0.0;
+    int seg = b->figs[f].seg;
+    const placed_t *t = &b->tiles[seg / CC_MAX_SEGS];
+    int tiles = monastery_tiles(b, t->x, t->y), around = cc_neighbours8(b, t->x, t->y);
+    if (cell && abs(cell[0] - t->x) <= 1 && abs(cell[1] - t->y) <= 1) {
+        tiles += !cell[2];  /* a town hall adds nothing (R-MM-10, R-ABB-4) */
+        around++;
+    }
+    int complete = around == 8;
+    double kept = greedy_worth(p, b->segs[find_const(b, seg)].kind, tiles, 0, complete, 0);
+    return tiles - kept + (complete ? 0.0 : p->follower_value);
+}
+
+/* R-ABB-3: the abbot is a monk on a monastery (and what stands on a garden) */
+static int abbot_counts_as_follower(int kind, int feature_kind) {
+    return kind == CC_FIG_ABBOT && is_centre(feature_kind);
+}
+
+/* A loaded game's Abbot (save.c): each seat's one abbot in supply or on the board. */
+static int abbot_check_state(const cc_game *g) {
+    for (int s = 0; s < g->nplayers; s++) {
+        const abbot_player_t *a = &g->abbot.players[s];
+        int on_board = abbot_of(g->board, s) >= 0;
+        if (!in_range(a->supply, 0, 2) || (game_has(g, CC_X_ABBOT) && a->supply + on_board != 1)
+            || !in_range(a->placed, 0, SAVE_MAX_POINTS) || !in_range(a->recalls, 0, SAVE_MAX_POINTS)
+            || !in_range(a->recall_points, 0, SAVE_MAX_POINTS))
+            return 0;
+    }
+    return 1;
+}
+
+static const named_t EVENTS[] = {{CC_EV_RECALL, "recall"}};
+static const named_t FIGURES[] = {{CC_FIG_ABBOT, "abbot"}};
+/* per seat: the abbot in supply, times placed, times taken back, points taken back */
+static const field_t RESULT[] = {{"abbot", 4}};
+
+static void abbot_result(const cc_game *g, int seat, int32_t *out) {
+    const abbot_player_t *a = &g->abbot.players[seat];
+    out[0] = a->supply;
+    out[1] = a->placed;
+    out[2] = a->recalls;
+    out[3] = a->recall_points;
+}
+
+const expansion_t abbot_expansion = {
+    .name = "abbot", .bit = CC_X_ABBOT, .start = abbot_start,
+    .figure_rule = abbot_rule, .in_supply = abbot_in_supply, .supply_change = abbot_supply_change,
+    .complement = abbot_complement,
+    .actions = abbot_actions, .act = abbot_act, .action_value = abbot_action_value,
+    .counts_as_follower = abbot_counts_as_follower,
+    .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = abbot_result,
+    .check_state = abbot_check_state,
+    .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
+    .figures = FIGURES, .nfigures = sizeof FIGURES / sizeof *FIGURES,
+};
