@@ -7,12 +7,13 @@ beside the production engine and compares the two at every decision.
 
     tiles.py     its own reader of the tile files (TILES.md 1.4)
     board.py     tiles, features, figures
-    scoring.py   feature values and majorities (R-BASE-6..8, R-MM-4/9/10)
+    scoring.py   feature values and majorities (R-BASE-6..8, R-MM-4/9/10, R-ABB-4)
     game.py      the turn machine (RULES.md section 6)
     messages.py  The Messages, both editions (R-MSG-*)
     mayors.py    Messengers & Mayors (R-MM-*)
     river.py     the River (R-RIV-*)
     courier.py   the Courier (R-COU-*)
+    abbot.py     the Abbot and gardens (R-ABB-*)
 """
 
 from sim.reference.game import Decision, RefGame

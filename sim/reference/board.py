@@ -24,8 +24,9 @@ DX = (0, 1, 0, -1)  # N E S W; y grows to the north
 DY = (1, 0, -1, 0)
 HALF_PARTNER = (5, 4, 7, 6, 1, 0, 3, 2)  # my Nw touches the north neighbour's Sw, ...
 AROUND = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
-FIGURE_KINDS = ("follower", "mayor", "messenger", "scarecrow")  # the index is the code
-FOLLOWER, MAYOR, MESSENGER, SCARECROW = range(4)
+FIGURE_KINDS = ("follower", "mayor", "messenger", "scarecrow", "abbot")  # the index is the code
+FOLLOWER, MAYOR, MESSENGER, SCARECROW, ABBOT = range(5)
+CENTRES = ("monastery", "garden")  # features of one segment in the tile centre (R-ABB-2)
 
 
 @dataclass(frozen=True)
@@ -49,9 +50,9 @@ class Figure:
 class Feature:
     kind: str
     segs: tuple  # ascending; segs[0] names the feature
-    tiles: int  # distinct tiles (R-BASE-6); a monastery: its tile + the tiles around it
-    # that are not town halls (R-MM-10)
-    open: int  # open edges; a monastery: empty cells around it
+    tiles: int  # distinct tiles (R-BASE-6); a monastery or garden: its tile + the tiles
+    # around it that are not town halls (R-MM-10, R-ABB-4)
+    open: int  # open edges; a monastery or garden: empty cells around it
     coats: int
     complete: bool
 
@@ -174,7 +175,7 @@ class Board:
                 for local, t in enumerate(self.placed[n].tile.segs):
                     if t.kind == "field" and HALF_PARTNER[h] in t.edges:
                         out.append(n * STRIDE + local)
-        return out  # a monastery touches nothing: it is a feature of one segment
+        return out  # a monastery or a garden touches nothing: a feature of one segment
 
     def _walk(self) -> None:
         """Label every segment with its feature (breadth first from each unlabelled one)."""
@@ -206,12 +207,12 @@ class Board:
 
     def feature(self, seg: int) -> Feature:
         s = self.seg(seg)
-        if s.kind == "monastery":  # R-BASE-5: complete with its tile and the 8 around it
+        if s.kind in CENTRES:  # R-BASE-5, R-ABB-2: complete with its tile and the 8 around it
             p = self.placed[seg // STRIDE]
             n = len(self.around(p.x, p.y))
-            # R-MM-10: a town hall surrounds it but is not one of its tiles
+            # R-MM-10, R-ABB-4: a town hall surrounds it but is not one of its tiles
             tiles = 1 + n - self.town_halls_around(p.x, p.y)
-            return Feature("monastery", (seg,), tiles, 8 - n, 0, n == 8)
+            return Feature(s.kind, (seg,), tiles, 8 - n, 0, n == 8)
         segs = self.segments(seg)
         tiles = {t // STRIDE for t in segs}
         coats = sum(self.seg(t).coats for t in segs)
@@ -242,8 +243,9 @@ class Board:
     def completed_by(self, index: int) -> list[int]:
         """Features the tile `index` just completed, in the shared order: its own roads
         and cities (local order), then the neighbours' roads and cities it closed (N, E,
-        S, W: a town hall has no segment of its own), then monasteries around it and
-        its own, row by row from the south-west."""
+        S, W: a town hall has no segment of its own), then monasteries and gardens
+        around it and its own, row by row from the south-west (a tile has at most one
+        of the two)."""
         p = self.placed[index]
         out: list[int] = []
 
@@ -268,7 +270,7 @@ class Board:
                 if n is None:
                     continue
                 for local, s in enumerate(self.placed[n].tile.segs):
-                    if s.kind == "monastery":
+                    if s.kind in CENTRES:
                         add(n * STRIDE + local)
         return out
 

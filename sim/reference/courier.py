@@ -3,9 +3,9 @@
 R-COU-1  the letter tiles are in the stack (the `courier` tile set).
 R-COU-2  the Courier starts off the board.
 R-COU-3  phase 4: a meeple placed or moved this turn that still stands on an incomplete
-         road, city or monastery, on a letter tile or on / beside the Courier's tile,
-         calls the Courier to its tile; its owner alone scores that feature as in
-         final scoring; the meeple stays; once a turn.
+         road, city, monastery or garden (an abbot, R-ABB-6), on a letter tile or on /
+         beside the Courier's tile, calls the Courier to its tile; its owner alone
+         scores that feature as in final scoring; the meeple stays; once a turn.
 R-COU-4  the first meeple placed or moved wins, whoever owns it; 0 points still move
          the Courier; a meeple that left its segment (scored, ridden on) no longer counts.
 R-COU-5  the thank-you is a round of scoring of its own (messages.end_of_round).
@@ -33,7 +33,7 @@ def thank_you(g):
         if fig is None or fig.seg != seg:
             continue  # back in supply or moved on since
         f = g.board.feature(seg)
-        if f.kind not in ("road", "city", "monastery") or f.complete:
+        if f.kind not in ("road", "city", "monastery", "garden") or f.complete:
             continue
         p = g.board.placed[seg // STRIDE]
         if not (p.tile.has("letter") or c.near(p.x, p.y)):

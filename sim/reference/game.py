@@ -10,8 +10,9 @@ A turn (RULES.md section 6):
 1. with Messengers & Mayors the town hall instead of drawing (R-MM-10), else draw
    until a tile fits (R-BASE-3); crisis meetings (R-MM-11), then the activations of
    mayors and standing scarecrows the tile surrounded (R-MM-2, R-MM-8);
-2. one figure on the tile just placed (R-BASE-4, R-MM-1/5/7), chosen with the tile
-   unless step 1 had activations, then chosen after them ("figure" decision);
+2. one figure on the tile just placed (R-BASE-4, R-MM-1/5/7, R-ABB-3), or the abbot
+   taken back (R-ABB-5), chosen with the tile unless step 1 had activations, then
+   chosen after them ("figure" decision);
 3. completed features score (R-BASE-6/7), messenger rides (R-MM-6), messages
    (R-MSG-C2/C3, R-MSG-N2/N3);
 4. the Courier's thank-you (R-COU-3).
@@ -23,11 +24,14 @@ import copy
 from typing import NamedTuple
 
 from sim.errors import IllegalMove, InputError
-from sim.reference import courier, mayors, messages, scoring
-from sim.reference.board import FIGURE_KINDS, FOLLOWER, MAYOR, SCARECROW, Board
+from sim.reference import abbot, courier, mayors, messages, scoring
+from sim.reference.board import ABBOT, FIGURE_KINDS, FOLLOWER, MAYOR, SCARECROW, Board
 from sim.reference.river import River
 from sim.reference.tiles import SEGMENTS_PER_TILE as STRIDE
-from sim.reference.tiles import TOWN_HALL, tile_types
+from sim.reference.tiles import TOWN_HALL, sets_for, tile_types
+
+PLACING = {**mayors.PLACING, **abbot.PLACING}  # kind -> (segment kinds, free feature only)
+STRENGTH = {**mayors.STRENGTH, **abbot.STRENGTH}
 
 
 class Decision(NamedTuple):
@@ -43,11 +47,12 @@ def stack_problem(rules, stack: list[str]) -> str | None:
     by the setup rulings, or None: R-BASE-2 every tile of the sets once, but one copy
     of the start tile; R-RIV-1 with the River the spring starts instead, the river tiles
     come first and the lake last among them; R-MM-0 the Messengers & Mayors river tile
-    only with the River; R-COU-1 the letter tiles shuffled in. The message deck is
+    only with the River; R-COU-1 the letter tiles shuffled in; R-ABB-1 the garden
+    tiles each instead of one copy of their base tile. The message deck is
     checked by sorted contents (R-MSG-11: all 8 actions once)."""
     exp = rules.expansions
-    sets = ("base",) + tuple(e for e in ("river", "mayors", "courier") if e in exp)
-    types = [t for t in tile_types(sets).values() if t.id != TOWN_HALL]
+    by_id = tile_types(sets_for(exp))
+    types = [t for t in by_id.values() if t.id != TOWN_HALL]
     if "river" not in exp:
         types = [t for t in types if not t.river]
     start = next(t for t in types if t.has("spring" if "river" in exp else "start"))
@@ -57,9 +62,10 @@ def stack_problem(rules, stack: list[str]) -> str | None:
         got[tid] = got.get(tid, 0) + 1
     if got != {k: v for k, v in want.items() if v}:
         diff = sorted(k for k in set(want) | set(got) if want.get(k, 0) != got.get(k, 0))
-        return f"tile stack: counts differ for {', '.join(diff)} (R-BASE-2, R-RIV-1, R-MM-0, R-COU-1)"
+        return (f"tile stack: counts differ for {', '.join(diff)} "
+                "(R-BASE-2, R-RIV-1, R-MM-0, R-COU-1, R-ABB-1)")
     rivers = sum(v for k, v in want.items() if next(t for t in types if t.id == k).river)
-    head = [tile_types(sets)[tid] for tid in stack[:rivers]]
+    head = [by_id[tid] for tid in stack[:rivers]]
     if not all(t.river for t in head) or (head and not head[-1].has("lake")):
         return "tile stack: the river tiles do not come first with the lake last (R-RIV-1)"
     return None
@@ -75,7 +81,7 @@ class RefGame:
         self.rules = rules
         self.players = n = rules.players  # R-BASE-1: 2-6
         exp = rules.expansions
-        self.types = tile_types(("base",) + tuple(e for e in ("river", "mayors", "courier") if e in exp))
+        self.types = tile_types(sets_for(exp))
         for i, tid in enumerate(stack, 1):
             if tid not in self.types:
                 raise InputError(f"tile {i} of the stack: unknown tile id {tid!r}")
@@ -83,13 +89,14 @@ class RefGame:
         self.board = Board()
         self.supply = [rules.followers] * n
         self.scores = [0] * n
-        self.points = [dict.fromkeys(scoring.SOURCES, 0) for _ in range(n)]
+        self.points = [dict.fromkeys(scoring.sources(exp), 0) for _ in range(n)]
         self.msg = None
         if "messages" in exp:
             o = rules.messages
             self.msg = messages.MessageState(o.edition, o.zmg_alone, n, deck or [])
         self.mm = mayors.MayorState(n) if "mayors" in exp else None
         self.courier = courier.CourierState() if "courier" in exp else None
+        self.abbot = abbot.AbbotState(n) if "abbot" in exp else None
         # R-BASE-2 / R-RIV-1: the start tile, or the spring with the River
         mark = "spring" if "river" in exp else "start"
         self.start = next(t for t in self.types.values() if t.has(mark))
@@ -127,7 +134,7 @@ class RefGame:
     def result(self) -> dict:
         """R-BASE-9: scores, ranks (1 + players strictly ahead), points by source, all
         tied leaders win; with The Messages the figures at the end of play; the
-        statistics of The Messages and Messengers & Mayors (copies)."""
+        statistics of The Messages, Messengers & Mayors and the Abbot (copies)."""
         top = max(self.scores)
         out = {"players": [], "winners": [s for s, v in enumerate(self.scores) if v == top]}
         for s, v in enumerate(self.scores):
@@ -138,6 +145,8 @@ class RefGame:
                 p["messages"] = copy.deepcopy(self.msg.stats[s])
             if self.mm is not None:
                 p["mayors"] = copy.deepcopy(self.mm.stats[s])
+            if self.abbot is not None:
+                p["abbot"] = {"supply": self.abbot.supply[s], **self.abbot.stats[s]}
             out["players"].append(p)
         return out
 
@@ -227,17 +236,25 @@ class RefGame:
         kinds = [FOLLOWER] if self.supply[self.seat] > 0 else []  # R-BASE-4: from supply
         if self.mm is not None:
             kinds += [k for k in (MAYOR, mayors.MESSENGER, SCARECROW) if self.mm.supply[self.seat][k] > 0]
+        if self.abbot is not None and self.abbot.supply[self.seat] > 0:
+            kinds.append(ABBOT)  # R-ABB-3
         return kinds
 
+    def _may_recall(self) -> bool:
+        """R-ABB-5: the active seat's abbot stands on the board."""
+        return self.abbot is not None and abbot.on_board(self, self.seat) is not None
+
     def _fits_figure(self, kind: int, seg_kind: str, free: bool) -> bool:
-        kinds, needs_free = mayors.PLACING[kind]
+        kinds, needs_free = PLACING[kind]
         return seg_kind in kinds and (free or not needs_free)
 
     def _place_rows(self, tile) -> list[tuple]:
         """(x, y, rotation, figure, segment) rows: every placement (R-BASE-3; R-RIV-2
         for a river tile), its no-figure row first, then per segment and figure kind
-        the figures allowed on it (R-BASE-4: a free feature where the kind needs one)."""
-        rows = []
+        the figures allowed on it (R-BASE-4: a free feature where the kind needs one);
+        after all of them, the abbot taken back with each placement whose figure is
+        chosen with the tile (R-ABB-5)."""
+        rows, recalls = [], []
         kinds = self._kinds_in_supply()
         busy = self.board.busy_features()
         wait = mayors.activating_cells(self) if self.mm is not None else set()
@@ -246,21 +263,24 @@ class RefGame:
             if self.river is not None and turned.river and not self.river.allows(turned, x, y):
                 continue
             rows.append((x, y, r, -1, -1))
-            if (x, y) in wait or not kinds:
+            if (x, y) in wait:
                 continue  # step 1 first: the figure is chosen after the activations
+            recalls.append((x, y, r, ABBOT, abbot.RECALL))
             for local, (s, joins) in enumerate(zip(turned.segs, self.board.would_join(turned, x, y))):
                 free = not (joins & busy)
                 rows += [(x, y, r, kind, local) for kind in kinds if self._fits_figure(kind, s.kind, free)]
-        return rows
+        return rows + (recalls if self._may_recall() else [])
 
     def _figure_options(self, index: int) -> tuple:
         """Step 2 after activations: (figure, segment) pairs on the tile as the board
-        now stands, (-1, -1) first."""
+        now stands, (-1, -1) first, taking the abbot back last (R-ABB-5)."""
         out = [(-1, -1)]
         for local, s in enumerate(self.board.placed[index].tile.segs):
             free = not self.board.occupied(index * STRIDE + local)
             out += [(kind, local) for kind in self._kinds_in_supply()
                     if self._fits_figure(kind, s.kind, free)]
+        if self._may_recall():
+            out.append((ABBOT, abbot.RECALL))
         return tuple(out)
 
     def _place_drawn(self, tile, rows):
@@ -279,7 +299,9 @@ class RefGame:
                 options = self._figure_options(index)
                 kind, local = (yield self.ask("figure", self.seat, tile.id, options)) \
                     if len(options) > 1 else (-1, -1)
-        if kind >= 0:
+        if (kind, local) == (ABBOT, abbot.RECALL):
+            yield from abbot.recall(self)  # R-ABB-5, instead of placing a figure
+        elif kind >= 0:
             fid = self.put_figure(self.seat, kind, index * STRIDE + local)
             if kind in (MAYOR, SCARECROW) and self.board.sides(x, y) == 4:
                 yield from mayors.activate(self, fid)  # R-MM-2/8: at once on a surrounded tile
@@ -288,9 +310,12 @@ class RefGame:
     # ------------------------------------------------------------ figures and points
 
     def put_figure(self, seat: int, kind: int, seg: int) -> int:
-        fid = self.board.put(seat, kind, mayors.STRENGTH[kind], kind != SCARECROW, seg)
+        fid = self.board.put(seat, kind, STRENGTH[kind], kind != SCARECROW, seg)
         if kind == FOLLOWER:
             self.supply[seat] -= 1
+        elif kind == ABBOT:
+            self.abbot.supply[seat] -= 1
+            self.abbot.stats[seat]["placed"] += 1
         else:
             self.mm.supply[seat][kind] -= 1
             self.mm.stats[seat]["placed"][FIGURE_KINDS[kind]] += 1
@@ -314,6 +339,8 @@ class RefGame:
         fig = self.board.take(fid)
         if fig.kind == FOLLOWER:
             self.supply[fig.player] += 1
+        elif fig.kind == ABBOT:
+            self.abbot.supply[fig.player] += 1
         else:
             self.mm.supply[fig.player][fig.kind] += 1
             self.mm.riders.discard(fid)

@@ -14,14 +14,15 @@ R-MSG-C4  the ZMG switch: only if no other player's figure stands on that space.
 R-MSG-N2/N3  c3.1: only after the turn's scoring phase, once per turn.
 R-MSG-8   the action or 2 points; impossible actions are not offered.
 R-MSG-9   final scoring adds the figures together and draws no message (game.py).
-R-MSG-10  which figures count for which message.
+R-MSG-10  which figures count for which message; R-ABB-6 message 3 counts abbots on
+          monasteries in both editions, on gardens under c3.1 only.
 R-MSG-11  a resolved message goes to the bottom of the deck.
 """
 
 from __future__ import annotations
 
 from sim.reference import scoring
-from sim.reference.board import FOLLOWER, SCARECROW
+from sim.reference.board import ABBOT, FOLLOWER, SCARECROW
 from sim.reference.tiles import SEGMENTS_PER_TILE as STRIDE
 
 FIGURES = ("meeple", "messenger")
@@ -114,10 +115,19 @@ def end_of_round(g, kind: str):
         yield from draw_message(g)
 
 
-def _followers(g, seat: int) -> list[tuple[int, object]]:
-    """(figure id, feature) of the seat's standard followers (R-MSG-10)."""
+def _followers(g, seat: int, kinds=(FOLLOWER,)) -> list[tuple[int, object]]:
+    """(figure id, feature) of the seat's standard followers (R-MSG-10), or of its
+    figures of `kinds`."""
     return [(fid, g.board.feature(f.seg)) for fid, f in sorted(g.board.figures.items())
-            if f.player == seat and f.kind == FOLLOWER]
+            if f.player == seat and f.kind in kinds]
+
+
+def _smallest_kinds(g, action: str) -> tuple:
+    """Messages 1-3: the feature kinds that count (R-MSG-10; R-ABB-6: gardens only
+    under c3.1)."""
+    if action != "smallest_monastery":
+        return (SMALLEST[action],)
+    return ("monastery", "garden") if g.msg.edition == "c3.1" else ("monastery",)
 
 
 def position_key(g, seg: int) -> tuple[int, int, int]:
@@ -132,7 +142,9 @@ def choices(g, seat: int, action: str) -> list[tuple[tuple, int | None]]:
     board = g.board
     mine = _followers(g, seat)
     if action in SMALLEST:  # messages 1-3: the smallest feature of that kind with a follower
-        feats = {f.name: f for _, f in mine if f.kind == SMALLEST[action]}
+        # (message 3: a monk or an abbot, R-ABB-3/6)
+        figs = _followers(g, seat, (FOLLOWER, ABBOT)) if action == "smallest_monastery" else mine
+        feats = {f.name: f for _, f in figs if f.kind in _smallest_kinds(g, action)}
         if feats:
             values = {n: scoring.value(board, f, final=True) for n, f in feats.items()}
             low = min(values.values())

@@ -4,6 +4,8 @@ R-BASE-6  completed during play: road 1 per tile, city 2 per tile + 2 per coat o
           monastery 9; a tile counts once per feature.
 R-BASE-8  final scoring: road 1 per tile, city 1 per tile + 1 per coat, monastery 1 + 1
           per tile around it, field 3 per completed city bordering it.
+R-ABB-4   a garden scores as a monastery does (town halls as below), to the source
+          "garden" (sources(): only with the Abbot, after "courier").
 R-MM-10   a town hall surrounds a monastery but is never counted in its points (a
           monastery completed with one scores 8) — in every use of the value: scoring,
           messages 3 and 8 and the Courier's thank-you.
@@ -19,13 +21,18 @@ from sim.reference.board import Board, Feature
 SOURCES = ("road", "city", "monastery", "field", "message", "courier", "garden")  # R-ABB-4: gardens
 
 
+def sources(expansions) -> tuple:
+    """The point sources of a game's records: with the Abbot also "garden", last."""
+    return SOURCES + (("garden",) if "abbot" in expansions else ())
+
+
 def value(board: Board, f: Feature, final: bool) -> int:
     if f.kind == "road":
         return f.tiles
     if f.kind == "city":
         return (1 if final else 2) * (f.tiles + f.coats)
-    if f.kind == "monastery":  # 9 when complete; its tiles leave town halls out (R-MM-10)
-        return f.tiles
+    if f.kind in ("monastery", "garden"):  # 9 when complete; its tiles leave town halls
+        return f.tiles  # out (R-MM-10, R-ABB-4)
     return 3 * sum(c.complete for c in board.field_cities(f.name))
 
 

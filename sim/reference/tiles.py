@@ -3,9 +3,10 @@
     <ID> x<count> <NESW> C:<cities> R:<roads> F:<fields> X:<extras>
 
 Each segment of a tile gets a local number: cities in the order written, then roads,
-then fields, then the monastery. That numbering is part of the shared vocabulary (a
-segment is named `tile index * 12 + local` in decisions), so both engines use it; the
-reading itself shares no code with sim/formats/tiles.py.
+then fields, then the monastery, then the garden (only with the Abbot, R-ABB-1). That
+numbering is part of the shared vocabulary (a segment is named `tile index * 12 +
+local` in decisions), so both engines use it; the reading itself shares no code with
+sim/formats/tiles.py.
 
 Edges are numbered N=0 E=1 S=2 W=3, half-edges Nw=0 Ne=1 En=2 Es=3 Se=4 Sw=5 Ws=6 Wn=7
 (TILES.md 1.2). Turning a tile a quarter clockwise sends edge e to e+1 and half-edge h
@@ -14,7 +15,7 @@ to h+2.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 
@@ -31,9 +32,9 @@ SEGMENTS_PER_TILE = 12  # the segment naming's stride (tile index * 12 + local)
 @dataclass(frozen=True)
 class Seg:
     """One feature segment. `edges`: edge numbers for cities and roads, half-edge
-    numbers for fields, empty for a monastery or an enclosed field."""
+    numbers for fields, empty for a monastery, a garden or an enclosed field."""
 
-    kind: str  # "city", "road", "field", "monastery"
+    kind: str  # "city", "road", "field", "monastery", "garden"
     edges: frozenset
     coats: int = 0
     cities: tuple = ()  # a field: local numbers of the cities it borders
@@ -48,9 +49,9 @@ class Seg:
 
     def name(self) -> str:
         """How the notation names it on the tile as placed: `city N`, `field Nw`,
-        `field in1`, `monastery` (the lowest edge or half-edge it touches)."""
-        if self.kind == "monastery":
-            return "monastery"
+        `field in1`, `monastery`, `garden` (the lowest edge or half-edge it touches)."""
+        if self.kind in ("monastery", "garden"):
+            return self.kind
         if self.enclosed:
             return f"field {self.enclosed}"
         names = HALVES if self.kind == "field" else EDGES
@@ -127,7 +128,9 @@ def _city_named(name: str, names: list, where: str) -> int:
     raise InputError(f"{where}: city {name!r} is not one of this tile's cities")
 
 
-def read_line(line: str, where: str) -> TileType:
+def read_line(line: str, where: str, gardens: bool = False) -> TileType:
+    """One tile line; `gardens`: the Abbot is in play, so a tile marked `garden` or
+    `garden(...)` has a garden segment, after every other one (R-ABB-1)."""
     parts = line.split()
     if len(parts) != 7 or not parts[1].startswith("x") or not parts[1][1:].isdigit():
         raise InputError(f"{where}: expected <ID> x<count> <NESW> C: R: F: X:")
@@ -170,14 +173,17 @@ def read_line(line: str, where: str) -> TileType:
     extras = () if x == "X:-" else tuple(_split_extras(x[2:]))
     if "mon" in extras:
         segs.append(Seg("monastery", frozenset()))
+    if gardens and any(e == "garden" or e.startswith("garden(") for e in extras):
+        segs.append(Seg("garden", frozenset()))  # R-ABB-2: in the centre, touching no edge
     if len(segs) > SEGMENTS_PER_TILE:
         raise InputError(f"{where}: {len(segs)} segments: at most {SEGMENTS_PER_TILE}")
     return TileType(tid, int(count[1:]), edges, tuple(segs), extras)
 
 
 @cache
-def tile_set(name: str) -> tuple:
-    """The shipped set `name` (sim/data/tiles/<name>.tiles), read line by line."""
+def tile_set(name: str, gardens: bool = False) -> tuple:
+    """The shipped set `name` (sim/data/tiles/<name>.tiles), read line by line;
+    `gardens`: with the Abbot (R-ABB-1)."""
     try:
         text = resources.files("sim").joinpath("data", "tiles", f"{name}.tiles").read_text()
     except OSError:
@@ -186,14 +192,28 @@ def tile_set(name: str) -> tuple:
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if line:
-            out.append(read_line(line, f"{name}.tiles:{n}"))
+            out.append(read_line(line, f"{name}.tiles:{n}", gardens))
     return tuple(out)
+
+
+def sets_for(expansions) -> tuple:
+    """The tile sets in play, in the catalogue order: base, river, mayors, courier,
+    abbot."""
+    return ("base",) + tuple(e for e in ("river", "mayors", "courier", "abbot") if e in expansions)
 
 
 def tile_types(sets) -> dict:
     """id -> TileType over the given sets, with the town hall when Messengers &
-    Mayors is in play (R-MM-10: a tile from supply, not from the stack)."""
-    types = {t.id: t for s in sets for t in tile_set(s)}
+    Mayors is in play (R-MM-10: a tile from supply, not from the stack). With the
+    Abbot the tiles have their gardens, and each `replaces(X)` tile takes one copy
+    away from X (R-ABB-1: the base game keeps 72 tiles)."""
+    gardens = "abbot" in sets
+    types = {t.id: t for s in sets for t in tile_set(s, gardens)}
+    for t in list(types.values()):
+        for x in t.extras:
+            if x.startswith("replaces(") and x.endswith(")"):
+                old = types[x[len("replaces("):-1]]
+                types[old.id] = replace(old, count=old.count - 1, _turns={})
     if "mayors" in sets:
         types[TOWN_HALL] = TOWN_HALL_TILE
     return types
