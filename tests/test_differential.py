@@ -38,7 +38,7 @@ def _coverage(games):
 def test_default_plan_covers_every_combination():
     combos, seats, editions, strategies, zmg = _coverage(
         differential.plan(DEFAULT_GAMES, editions=("c3.1", "classic"), zmg=True))
-    assert len(combos) == 16 and combos == set(differential.COMBOS)
+    assert len(combos) == 32 and combos == set(differential.COMBOS)
     assert seats == {2, 3, 4, 5, 6}
     assert editions == {"c3.1", "classic"} and zmg
     assert strategies == set(differential.DEFAULT_STRATEGIES)

@@ -114,7 +114,8 @@ def test_a_decision_kind_of_an_expansion_not_in_play_is_refused():
 def test_describe_lists_every_part():
     lines = expansions.describe()
     assert [line.split()[0] for line in lines] == ["base", *expansions.NAMES]
-    assert "decisions figure, town_hall, favour, scarecrow, ride" in lines[-1]
+    assert "decisions figure, town_hall, favour, scarecrow, ride" in lines[-2]
+    assert lines[-1].startswith("abbot     the Abbot: rulings R-ABB-*; tiles abbot; figures abbot")
 
 
 def test_a_scripted_turn_may_use_only_keys_of_expansions_in_play(tmp_path):
@@ -143,8 +144,9 @@ def test_each_expansion_declares_its_own_c_bit():
         cfg = dealt(Rules(expansions=combo), 0)[0]
         assert cfg.expansions == sum(expansions.BY_NAME[e].bit for e in combo)
     everything = dealt(Rules(expansions=expansions.NAMES), 0)[0]
-    assert everything.expansions == 1 + 2 + 4 + 8 == (lib.CC_X_MESSAGES | lib.CC_X_RIVER
-                                                      | lib.CC_X_COURIER | lib.CC_X_MAYORS)
+    assert everything.expansions == 1 + 2 + 4 + 8 + 16 == (lib.CC_X_MESSAGES | lib.CC_X_RIVER
+                                                           | lib.CC_X_COURIER | lib.CC_X_MAYORS
+                                                           | lib.CC_X_ABBOT)
 
 
 def test_the_town_hall_comes_with_messengers_and_mayors_only():

@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 CSRC = Path(__file__).resolve().parent.parent / "sim" / "csrc"
-UNITS = {"messages.c": "msg", "river.c": "river", "courier.c": "courier", "mayors.c": "mm"}
+UNITS = {"messages.c": "msg", "river.c": "river", "courier.c": "courier", "mayors.c": "mm",
+         "abbot.c": "abbot"}
 
 
 def _code(name: str) -> str:
@@ -21,7 +22,8 @@ def test_game_c_names_no_expansion():
     # stack's sizes, shuffled on its own before the land tiles (R-RIV-1's river and
     # lake), and the batch's second stream per game
     code = re.sub(r"\b(?:c|cfg)(?:->|\.)(?:river_tiles|lake_tiles|messages_stream)\b", "", code)
-    found = re.findall(r"\b(?:mayors|messages|courier|river)_\w+|g->(?:mm|msg|courier|river)\b", code)
+    names, states = "|".join(n[:-2] for n in UNITS), "|".join(UNITS.values())
+    found = re.findall(rf"\b(?:{names})_\w+|g->(?:{states})\b", code)
     assert found == []
 
 
@@ -46,5 +48,5 @@ def test_the_shared_files_read_no_expansion_state():
     setup) reach an expansion's state only through its hooks."""
     for name in ("game.c", "policy.c", "choice.c", "save.c", "branch.c", "setup.c", "options.c",
                  "board.c", "names.c", "registry.c"):
-        found = re.findall(r"g->(?:mm|msg|courier|river)\b|\bCC_X_\w+", _code(name))
+        found = re.findall(rf"g->(?:{'|'.join(UNITS.values())})\b|\bCC_X_\w+", _code(name))
         assert found == [], (name, found)

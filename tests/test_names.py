@@ -82,7 +82,8 @@ def test_python_tables_agree_with_the_c_layout_and_names():
     width = {k: w for k, (_, w) in fields.items()}
     assert width["points"] == len(base.SOURCES) == lib.CC_NSOURCES
     assert width["mayors"] == len(mayors.MAYORS_COLUMNS)
-    assert width["mm_supply"] == len(mayors.KIND_NAMES) - 1  # every kind but the follower
+    assert width["mm_supply"] == len(mayors.MAYORS.figures) == 3  # mayor, messenger, scarecrow
+    assert width["abbot"] == 4  # in supply, placed, recalls, recall points (sim/expansions/abbot.py)
     for edition, actions in messages.ACTION_NAMES.items():
         assert len(actions) == width["drawn"] == width["resolved"] == lib.CC_NMSG, edition
     assert width["figures"] == width["moves"] == len(messages.FIGURES)

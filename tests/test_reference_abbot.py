@@ -1,8 +1,7 @@
 """The Abbot and gardens (RULES.md 4b) in the reference engine, on small positions
 worked out by hand.
 
-The production Rules value does not know "abbot" yet, so the rules are a stand-in with
-the fields RefGame reads. Positions start from the start tile D at 0,0 (city N, road
+Positions start from the start tile D at 0,0 (city N, road
 E-W, fields N strip and S); the n-th tile placed is tile index n and a segment is
 named index * 12 + local. Tiles used (TILES.md, sim/data/tiles): B monastery in a
 field; U straight road E-W; W village, roads E, S, W; X crossroads; E city N; F city
@@ -10,8 +9,6 @@ E-W with a coat; K city N, road S-W; Ug / Eg the garden copies of U / E (garden
 last: Ug road 0, fields 1 2, garden 3; Eg city 0, field 1, garden 2); CO6 the
 Courier's letter monastery.
 """
-
-from types import SimpleNamespace
 
 import pytest
 
@@ -23,8 +20,8 @@ from sim.reference.tiles import sets_for, tile_types
 
 
 def rules(*more, edition="c3.1", followers=7):
-    return SimpleNamespace(players=2, expansions=("abbot",) + more, followers=followers,
-                           messages=MessagesOptions(edition))
+    return Rules(players=2, expansions=("abbot",) + more, followers=followers,
+                 messages=MessagesOptions(edition))
 
 
 def play(g, *moves):
@@ -72,10 +69,10 @@ def test_each_garden_tile_replaces_one_copy():
     assert "counts differ for E, Eg" in stack_problem(rules(), five_e)
 
 
-def test_points_have_a_garden_source_only_with_the_abbot():
+def test_points_have_a_garden_source_0_without_the_abbot():
     g = RefGame(rules(), ["U"])
     assert list(g.points[0]) == ["road", "city", "monastery", "field", "message", "courier", "garden"]
-    assert "garden" not in RefGame(Rules(players=2), ["U"]).points[0]
+    assert RefGame(Rules(players=2), ["U"]).points[0]["garden"] == 0
 
 
 # ---------------------------------------------------------------- the place rows

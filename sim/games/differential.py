@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim import expansions
 from sim.engine.deal import FIGURE_KINDS, deck_order, tile_order
 from sim.errors import InputError
 from sim.engine.game import Game
@@ -56,7 +57,7 @@ RULINGS = {
     "message_draw": "R-MSG-C2..C4, R-MSG-N2, R-MSG-N3", "messages": "R-MSG-8, R-MSG-10, R-MM-10",
     "message": "R-MSG-8, R-MSG-10, R-MM-10", "courier": "R-COU-3, R-COU-4, R-MM-10",
     "town_hall": "R-MM-10, R-MM-12, R-RIV-2", "townhall": "R-MM-10, R-MM-12",
-    "crisis": "R-MM-11", "favour": "R-MM-2", "scarecrow": "R-MM-8", "ride": "R-MM-6, R-COU-4",
+    "crisis": "R-MM-11", "favour": "R-MM-2", "scarecrow": "R-MM-8", "ride": "R-MM-6, R-COU-4", "recall": "R-ABB-5",
     "final": "R-BASE-8", "end": "R-BASE-9",
 }
 DEFAULT_STRATEGIES = ("greedy", "random", "first", "random+messages=always_action+scoring_figure=spread",
@@ -208,14 +209,16 @@ def _event_diff(pe: list[dict], re_: list[dict]) -> tuple[str, str] | None:
 def _standings(game) -> list:
     """Per seat: score, points by source, the two scoring figures (The Messages), the
     followers in supply and (Messengers & Mayors) the other figures and the town hall
-    in hand."""
+    in hand, and (the Abbot) the abbot in supply."""
     out = []
     if isinstance(game, RefGame):
         for s in range(game.rules.players):
             figs = None if game.msg is None else tuple(game.msg.figures[s])
             mm = None if game.mm is None else (dict(game.mm.supply[s]), game.mm.town_hall[s])
-            out.append((game.scores[s], dict(game.points[s]), figs, game.supply[s], mm))
+            abbot = None if game.abbot is None else game.abbot.supply[s]
+            out.append((game.scores[s], dict(game.points[s]), figs, game.supply[s], mm, abbot))
         return out
+    players = game.result()["players"] if "abbot" in game.rules.expansions else None
     view = view_of(game)  # production: what the contract shows a strategy
     messages, mayors = view.messages, view.mayors
     for s in range(game.rules.players):
@@ -224,7 +227,8 @@ def _standings(game) -> list:
         if mayors is not None:
             m = mayors.seats[s]
             mm = ({MAYOR: m.mayor, MESSENGER: m.messenger, SCARECROW: m.scarecrow}, m.town_hall)
-        out.append((game.scores[s], dict(game.points[s]), figs, game.supply[s], mm))
+        abbot = None if players is None else players[s]["abbot"]["supply"]
+        out.append((game.scores[s], dict(game.points[s]), figs, game.supply[s], mm, abbot))
     return out
 
 
@@ -247,9 +251,13 @@ class _Recorder:
         if d.kind == "place":
             x, y, rot, fig, local = choice
             t.update(tile=d.tile, at=[x, y], rotation=rot)
-            if fig >= 0:
+            if fig >= 0 and local < 0:  # a step-2 action (R-ABB-5: "abbot recall")
+                t["figure"] = f"{FIGURE_KINDS[fig]} {expansions.action_name(fig, local)}"
+            elif fig >= 0:
                 where = g.catalogue.variant(g.catalogue.index[d.tile], rot).segments[local].where()
                 t["figure"] = f"{FIGURE_KINDS[fig]} {where}"
+        elif d.kind == "figure" and choice[0] >= 0 and choice[1] < 0:
+            t["figure"] = f"{FIGURE_KINDS[choice[0]]} {expansions.action_name(*choice)}"
         elif d.kind == "figure" and choice[0] >= 0:
             where = g.board.variant_at(g.placed_index).segments[choice[1]].where()
             t["figure"] = f"{FIGURE_KINDS[choice[0]]} {where}"

@@ -89,7 +89,7 @@ class RefGame:
         self.board = Board()
         self.supply = [rules.followers] * n
         self.scores = [0] * n
-        self.points = [dict.fromkeys(scoring.sources(exp), 0) for _ in range(n)]
+        self.points = [dict.fromkeys(scoring.SOURCES, 0) for _ in range(n)]
         self.msg = None
         if "messages" in exp:
             o = rules.messages

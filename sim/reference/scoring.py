@@ -5,7 +5,7 @@ R-BASE-6  completed during play: road 1 per tile, city 2 per tile + 2 per coat o
 R-BASE-8  final scoring: road 1 per tile, city 1 per tile + 1 per coat, monastery 1 + 1
           per tile around it, field 3 per completed city bordering it.
 R-ABB-4   a garden scores as a monastery does (town halls as below), to the source
-          "garden" (sources(): only with the Abbot, after "courier").
+          "garden" (after "courier"; 0 in every game without the Abbot).
 R-MM-10   a town hall surrounds a monastery but is never counted in its points (a
           monastery completed with one scores 8) — in every use of the value: scoring,
           messages 3 and 8 and the Courier's thank-you.
@@ -18,12 +18,8 @@ from __future__ import annotations
 
 from sim.reference.board import Board, Feature
 
+# every game's records list every source, 0 where its expansion is not in play
 SOURCES = ("road", "city", "monastery", "field", "message", "courier", "garden")  # R-ABB-4: gardens
-
-
-def sources(expansions) -> tuple:
-    """The point sources of a game's records: with the Abbot also "garden", last."""
-    return SOURCES + (("garden",) if "abbot" in expansions else ())
 
 
 def value(board: Board, f: Feature, final: bool) -> int:
