@@ -22,7 +22,7 @@ def test_play_script_json():
     out = json.loads(r.stdout)
     assert [p["score"] for p in out["players"]] == [6, 4]
     assert out["players"][0]["points"] == {"road": 0, "city": 0, "monastery": 0, "field": 6,
-                                           "message": 0, "courier": 0}
+                                           "message": 0, "courier": 0, "garden": 0}
     assert out["winners"] == [0]
     assert out["events"][0]["e"] == "start"
 

@@ -32,7 +32,8 @@ GAMES = {
     "mayors": (("mayors",), "c3.1", 14, ("greedy", "random", "greedy(road_figure=\"messenger\")")),
     "river": (("river",), "c3.1", 15, ("random", "greedy")),
     "courier": (("courier",), "c3.1", 16, ("greedy(courier=3.0)", "greedy")),
-    "all": (("messages", "mayors", "river", "courier"), "classic", 17,
+    "abbot": (("abbot",), "c3.1", 18, ("greedy", "random", "greedy(follower=1.5)")),
+    "all": (("messages", "mayors", "river", "courier", "abbot"), "classic", 17,
             ("greedy", "random", "greedy(courier=2.0)", "first")),
 }
 

@@ -8,6 +8,7 @@ import hashlib
 import pytest
 
 from sim import expansions
+from sim.core import lib
 from sim.engine.game import Game
 from sim.expansions.messages import MessagesOptions
 from sim.engine.play import play
@@ -160,6 +161,17 @@ def test_river_end_follows_the_river_to_the_lake():
     assert Game(Rules(players=2), 2).river_end is None  # no River: no end
 
 
-def test_every_declared_snapshot_is_built_by_the_view():
+def test_every_declared_snapshot_is_built_by_the_view_or_its_unit():
     declared = {e.snapshot for e in expansions.EXPANSIONS if e.snapshot}
-    assert declared == set(SNAPSHOTS)
+    own = {e.snapshot for e in expansions.EXPANSIONS if e.view is not None}
+    assert declared == set(SNAPSHOTS) | own and not own & set(SNAPSHOTS)
+
+
+def test_the_abbot_snapshot_shows_where_each_abbot_stands():
+    """R-ABB-1/3/5: in supply, or on its tile and feature (sim/expansions/abbot.py)."""
+    g = Game(Rules(players=2, expansions=("abbot",)), 0, stack=["B", "U"])
+    assert view_of(g).abbot.seats[0].in_supply and not view_of(g).abbot.may_recall(0)
+    g.apply((0, -1, 0, lib.CC_FIG_ABBOT, 1))  # B's monastery is local 1
+    seat = view_of(g).abbot.seats[0]
+    assert (seat.in_supply, seat.at, seat.where) == (False, (0, -1), "monastery")
+    assert view_of(g).abbot.may_recall(0) and view_of(Game(Rules(players=2), 0)).abbot is None

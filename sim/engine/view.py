@@ -16,7 +16,7 @@ behind it can change without touching a strategy. A policy may read:
                                     the unseen tiles and messages (for search players)
     view.snapshots                  {expansion: frozen snapshot}, each expansion in play
                                     that declares one (sim/expansions/ `snapshot`)
-    view.messages, .courier, .mayors, .river
+    view.messages, .courier, .mayors, .river, .abbot
                                     the snapshot of that expansion, None when not in play
 
 The snapshots (frozen dataclasses, built on each access from the engine's state):
@@ -25,6 +25,8 @@ The snapshots (frozen dataclasses, built on each access from the engine's state)
     courier   where the Courier stands (None: off the board), `near(x, y)`
     mayors    per seat mayor, messenger meeple and scarecrow in supply, town hall in hand
     river     the river's open end (x, y, edge), None once the lake closes it
+    abbot     per seat whether the abbot is in supply, else its tile and feature
+              (sim/expansions/abbot.py builds it)
 
 The decision a strategy gets (`strategy_decision`) holds its choices behind a read-only
 sequence and its info as a read-only mapping. Nothing reachable from the view changes
@@ -192,6 +194,14 @@ def _river(game) -> RiverView:
 SNAPSHOTS = {"messages": _messages, "courier": _courier, "mayors": _mayors, "river": _river}
 
 
+def _builder(name: str):
+    """The function building snapshot `name`: this module's, or the expansion unit's own
+    (its declaration's `view`)."""
+    if name in SNAPSHOTS:
+        return SNAPSHOTS[name]
+    return next(e.view for e in expansions.EXPANSIONS if e.snapshot == name)
+
+
 # ---------------------------------------------------------------- the view
 
 _snapshot_names: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -253,15 +263,16 @@ class View:
 
     @property
     def snapshots(self) -> MappingProxyType:
-        return MappingProxyType({name: SNAPSHOTS[name](self._game) for name in self._parts})
+        return MappingProxyType({name: _builder(name)(self._game) for name in self._parts})
 
     def _snapshot(self, name: str):
-        return SNAPSHOTS[name](self._game) if name in self._parts else None
+        return _builder(name)(self._game) if name in self._parts else None
 
     messages = property(lambda self: self._snapshot("messages"))
     courier = property(lambda self: self._snapshot("courier"))
     mayors = property(lambda self: self._snapshot("mayors"))
     river = property(lambda self: self._snapshot("river"))
+    abbot = property(lambda self: self._snapshot("abbot"))
 
     def stream(self, seat: int):
         """`seat`'s own random stream (strategies.Player hands it to the seat's policy)."""

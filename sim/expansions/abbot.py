@@ -18,8 +18,11 @@ R-ABB-6  With The Messages (message 3 counts an abbot as a monk, and gardens und
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sim.core import lib
 from sim.expansions.declaration import FIELDS, Expansion
+from sim.formats import log
 
 ABBOT = lib.CC_FIG_ABBOT  # its figure kind code
 RECALL = lib.CC_RECALL  # the segment column's code of "take the abbot back" (R-ABB-5)
@@ -48,8 +51,62 @@ def _recall_event(where, seat: int, v: list[int]) -> dict:
     return {"seat": seat, "at": at, "where": name, "points": v[3]}
 
 
+@dataclass(frozen=True)
+class AbbotSeat:
+    """A seat's abbot as a strategy sees it (sim/engine/view.py view.abbot)."""
+
+    in_supply: bool
+    at: tuple[int, int] | None  # the tile it stands on (None: in supply)
+    where: str  # "monastery" or "garden" ("" in supply)
+
+
+@dataclass(frozen=True)
+class AbbotView:
+    seats: tuple[AbbotSeat, ...]
+
+    def may_recall(self, seat: int) -> bool:
+        """R-ABB-5: the seat may take its abbot back (it stands on the board)."""
+        return self.seats[seat].at is not None
+
+
+def _view(game) -> AbbotView:
+    seats = [AbbotSeat(True, None, "")] * game.rules.players
+    for _, f in game.board.figures():
+        if f.kind == ABBOT:
+            x, y, where = game.board.segment_place(f.segment)
+            seats[f.player] = AbbotSeat(False, (x, y), where)
+    return AbbotView(tuple(seats))
+
+
+def _abbot_shape(colour: str, x: float, y: float) -> str:
+    """The abbot: a hooded figure, a circle on a wide base."""
+    return (f"<path d='M{x - 8:.1f},{y + 8:.1f} q8,-20 16,0 Z' fill='{colour}' stroke='#fff' "
+            f"stroke-width='1.5'/><circle cx='{x:.1f}' cy='{y - 6:.1f}' r='4' fill='{colour}' "
+            f"stroke='#fff' stroke-width='1.5'/>")
+
+
+def _garden_mark(size: float) -> str:
+    """A garden in the tile centre: a green hedge ring around a flower bed."""
+    c = size / 2
+    return (f"<circle cx='{c}' cy='{c}' r='10' fill='#2f7d32' stroke='#1b4d1e'/>"
+            f"<circle cx='{c}' cy='{c}' r='4' fill='#f4c430'/>")
+
+
+GARDEN_KEY = ("<rect width='28' height='28' fill='#9bc26a'/><circle cx='14' cy='14' r='10' "
+              "fill='#2f7d32' stroke='#1b4d1e'/><circle cx='14' cy='14' r='4' fill='#f4c430'/>")
+
+
+def _recall_line(e: dict, turn: str) -> str:
+    x, y = e["at"]
+    return f"{turn}  seat {e['seat']}  takes the abbot back from the {e['where']} @{x},{y}: {e['points']} points"
+
+
+log.LINES["recall"] = _recall_line
+
 ABBOT_EXPANSION = Expansion(
     "abbot", "the Abbot", ("R-ABB",), tile_sets=("abbot",), features=("garden",), figures=("abbot",),
     result_keys=("abbot",), columns=COLUMNS, row=_row, bit=lib.CC_X_ABBOT,
-    read_result=_result, read_batch=_batch, actions={ABBOT: ACTIONS},
+    read_result=_result, read_batch=_batch, actions={ABBOT: ACTIONS}, snapshot="abbot", view=_view,
+    shapes={"abbot": (_abbot_shape, "abbot")},
+    marks=(("garden", _garden_mark, GARDEN_KEY, "green ring: a garden (only an abbot stands on it, R-ABB-2)"),),
     events={"recall": _recall_event})

@@ -52,6 +52,12 @@ class Expansion:
     design_keys: tuple[str, ...] = ()  # config [design] keys valid only with it
     script_keys: tuple[str, ...] = ()  # scripted-turn keys valid only with it (sim/games/script.py)
     snapshot: str = ""  # the sim/engine/view.py snapshot of its state ("" for none)
+    view: Callable | None = None  # game -> that snapshot, where its unit builds it
+    # ---- pictures (sim/games/render.py): its figures' shapes, name -> (svg(colour, x, y),
+    # the legend's words); its tile marks, (segment kind, svg(size) drawn on the tile,
+    # the key's 28 px drawing, the key's words)
+    shapes: dict = field(default_factory=dict)
+    marks: tuple = ()
     editions: tuple[str, ...] = ()  # its rule editions, chosen by options.field's `edition`
     deck: bool = False  # it deals a deck of cards, options.field's `deck` (R-MSG-11)
     # ---- the C game (sim/engine/deal.py, sim/engine/game.py)

@@ -9,9 +9,16 @@ def _seats(seats: list[int]) -> str:
     return ", ".join(f"seat {s}" for s in seats) if seats else "nobody"
 
 
+# lines of the events an expansion adds, by event name: (event, "turn  N") -> line;
+# its Python unit registers them (sim/expansions/abbot.py)
+LINES: dict = {}
+
+
 def event_line(e: dict) -> str | None:
     """One line for an event, or None for events the log folds into others."""
     k, turn = e["e"], f"turn {e['turn']:>3}"
+    if k in LINES:
+        return LINES[k](e, turn)
     x, y = e.get("at", (0, 0))
     if k == "start":
         return f"start     {placement_text(e['tile'], x, y, e['rot'])}"

@@ -30,10 +30,14 @@ def figure_text(kind: str, where: str) -> str:
 
 
 def parse_figure(text: str) -> tuple[str, str]:
-    """(figure kind, where) from `follower city N`. Raises ValueError."""
+    """(figure kind, where) from `follower city N`, `abbot garden`, or (figure kind,
+    action) from `abbot recall` (a step-2 action instead of a figure, R-ABB-5: the
+    expansions name them). Raises ValueError."""
     kind, _, where = text.strip().partition(" ")
-    feature = where.partition(" ")[0]
-    if not kind or feature not in ("city", "road", "field", "monastery"):
-        raise ValueError(f"figure {text!r}: expected '<figure> city|road|field <edge>' or "
-                         f"'<figure> monastery'")
+    feature, _, place = where.partition(" ")
+    if not kind or not (feature in ("city", "road", "field") and place
+                        or feature in ("monastery", "garden") and not place
+                        or feature.isalpha() and feature.islower() and not place):
+        raise ValueError(f"figure {text!r}: expected '<figure> city|road|field <edge>', "
+                         f"'<figure> monastery|garden' or '<figure> <action>'")
     return kind, where

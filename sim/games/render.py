@@ -30,7 +30,7 @@ from sim.engine.deal import FIGURE_KINDS
 from sim.engine.game import Game
 from sim.formats.log import event_line
 from sim.formats.notation import placement_text
-from sim.formats.tiles import Tile
+from sim.formats.tiles import CENTRE, Tile
 from sim.engine.view import view_of
 
 S = 64  # pixels per tile
@@ -105,6 +105,10 @@ def _tile_def(tile: Tile) -> str:
         out.append(f"<rect x='{S / 2 - 9}' y='{S / 2 - 7}' width='18' height='16' fill='#eee' "
                    f"stroke='#555'/><path d='M{S / 2 - 11},{S / 2 - 7} l11,-9 l11,9 Z' "
                    f"fill='#b22222'/>")
+    for e in expansions.EXPANSIONS:  # marks its unit draws (the garden)
+        for kind, draw, _, _ in e.marks:
+            if any(s.kind == kind for s in tile.segments):
+                out.append(draw(S))
     if tile.has("letter"):
         out.append(f"<text x='{S - 12}' y='14' font-size='12'>✉</text>")
     out.append("</g>")
@@ -113,8 +117,8 @@ def _tile_def(tile: Tile) -> str:
 
 def _figure_anchor(tile: Tile, local: int) -> tuple[float, float]:
     seg = tile.segments[local]
-    if seg.kind == "monastery" or not seg.edges:
-        return (0.5, 0.5) if seg.kind == "monastery" else (0.5, 0.62)
+    if seg.kind in CENTRE or not seg.edges:
+        return (0.5, 0.5) if seg.kind in CENTRE else (0.5, 0.62)
     if seg.kind == "field":
         return HALF_POINT[min(seg.edges)]
     mx, my = EDGE_MID[min(seg.edges)]
@@ -141,6 +145,9 @@ def _shape(kind: str, colour: str, x: float, y: float, lying: bool = False) -> s
         return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='4' fill='{colour}'/>"
     if kind == "strip messenger":
         return f"<rect x='{x - 4:.1f}' y='{y - 4:.1f}' width='8' height='8' fill='{colour}'/>"
+    for e in expansions.EXPANSIONS:  # a figure its unit draws (the abbot)
+        if kind in e.shapes:
+            return e.shapes[kind][0](colour, x, y)
     if lying:
         return f"<rect x='{x - 9:.1f}' y='{y - 3:.1f}' width='18' height='6' fill='{colour}' stroke='#fff'/>"
     return (f"<path d='M{x - 6:.1f},{y - 6:.1f} l12,12 M{x + 6:.1f},{y - 6:.1f} l-12,12' "
@@ -163,7 +170,9 @@ LEGEND = (
 def _legend_items(game: Game) -> list[tuple[str, str, bool]]:
     """(shape kind, label, lying) for the figures this game can show."""
     shown = expansions.figures(game.rules.expansions)
-    return [item for figure, items in LEGEND if figure in shown for item in items]
+    own = tuple((f, ((f, words, False),)) for e in expansions.in_play(game.rules.expansions)
+                for f, (_, words) in e.shapes.items())
+    return [item for figure, items in LEGEND + own if figure in shown for item in items]
 
 
 def _flow(labels: list[str], width: float) -> list[tuple[float, int]]:
@@ -361,8 +370,10 @@ TILE_KEY = (
 def _tile_key(game: Game) -> str:
     """The key of the tile symbols this game's tiles show (HTML)."""
     variants = _variants(game)
+    marks = tuple((lambda t, k=kind: any(s.kind == k for s in t.segments), key, words)
+                  for e in expansions.EXPANSIONS for kind, _, key, words in e.marks)
     items = [f"<span class='key'><svg width='28' height='28' viewBox='0 0 28 28'>{drawing}</svg> "
-             f"{html.escape(words)}</span>" for test, drawing, words in TILE_KEY
+             f"{html.escape(words)}</span>" for test, drawing, words in TILE_KEY + marks
              if any(test(v) for v in variants)]
     items.append("<span class='key'><svg width='28' height='28' viewBox='0 0 28 28'><rect "
                  "width='26' height='26' x='1' y='1' fill='none' stroke='#e11d48' "

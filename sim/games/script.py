@@ -22,7 +22,7 @@ from sim.engine.play import play
 from sim.engine.rules import Rules
 from sim.expansions.river import is_river_tile
 from sim.text import parse_toml, read_input
-from sim.formats.tiles import canonical_rotation
+from sim.formats.tiles import CENTRE, canonical_rotation
 from strategies import player
 
 TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "message",
@@ -273,6 +273,13 @@ class _ScriptPlayer:
         head = f"{self._where(game)}: figure {turn.figure!r}"
         if kind not in FIGURE_KINDS:
             raise InputError(f"{head}: unknown figure {kind!r}: expected {', '.join(FIGURE_KINDS)}")
+        action = (None if " " in where or where in CENTRE
+                  else registry.action_code(FIGURE_KINDS.index(kind), where))
+        if action is not None:  # a step-2 action instead of a figure (R-ABB-5: abbot recall)
+            choice = (*placement, FIGURE_KINDS.index(kind), action)
+            if choice in d.choices:
+                return choice
+            raise InputError(f"{head}: seat {d.seat} may not {where} its {kind} now (R-ABB-5)")
         try:
             local = variant.segment_at(where)
         except ValueError:
