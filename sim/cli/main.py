@@ -303,6 +303,20 @@ def report(
 
 
 @app.command()
+def compare(
+    run_a: Path = typer.Argument(..., help="Run A's output directory."),
+    run_b: Path = typer.Argument(..., help="Run B's output directory."),
+    as_json: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
+) -> None:
+    """A − B of every headline quantity of two runs of the same game, paired on their
+    common blocks, each with its 95% interval over blocks."""
+    from sim.analysis.compare import compare as compare_runs, render_text
+
+    result = compare_runs(run_a, run_b)
+    typer.echo(json.dumps(result) if as_json else render_text(result))
+
+
+@app.command()
 def findings(
     doc: Path = typer.Option(Path("docs/findings.md"), "--doc", help="The document to rewrite."),
     workers: int = typer.Option(0, "--workers", min=0,
