@@ -317,6 +317,24 @@ def compare(
 
 
 @app.command()
+def export(
+    run_dir: Path = typer.Argument(..., help="A run's output directory."),
+    as_csv: bool = typer.Option(False, "--csv", help="Write each table as CSV (the one format)."),
+    out: Optional[str] = typer.Option(None, "--out", help="Directory for the files "
+                                                          "(default RUN_DIR/csv)."),
+) -> None:
+    """Write each table of a run as a file for spreadsheets, with columns.csv (every
+    column's unit and meaning); a regular file of the same name is replaced whole."""
+    from sim.tournament.export import export_csv
+
+    if not as_csv:
+        raise InputError("export: expected a format: --csv (the only one)")
+    _check_out(out)
+    for path, rows in export_csv(run_dir, out):
+        typer.echo(f"{path}: {rows:,} rows")
+
+
+@app.command()
 def findings(
     doc: Path = typer.Option(Path("docs/findings.md"), "--doc", help="The document to rewrite."),
     workers: int = typer.Option(0, "--workers", min=0,
