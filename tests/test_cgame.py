@@ -578,11 +578,14 @@ def test_a_batch_fills_the_players_table_without_a_loop(edition):
         for k in out:
             out[k].append(b[k])
         res = Game(rules, seed, [player(p) for p in seat_specs[i]]).result()
-        rows += [player_row(1000 + i, seat_specs[i][p["seat"]], p["seat"] == i % 4, p, res["winners"])
+        rows += [player_row(1000 + i, seat_specs[i][p["seat"]], p["seat"] == i % 4, p, res["winners"],
+                            run_id="r", block=i // 4, variant=f"v{i % 4}")
                  for p in res["players"]]
     batch = {k: np.concatenate(v) for k, v in out.items()}
     table = players_table(rules, batch, [1000 + i for i in range(len(seeds))], seat_specs,
-                          [i % 4 for i in range(len(seeds))])
+                          [i % 4 for i in range(len(seeds))], run_id="r",
+                          blocks=[i // 4 for i in range(len(seeds))],
+                          variants=[f"v{i % 4}" for i in range(len(seeds))])
     assert table.schema == PLAYERS
     assert table.to_pylist() == pa.Table.from_pylist(rows, schema=PLAYERS).to_pylist()
 

@@ -127,10 +127,12 @@ def test_a_mayors_batch_fills_the_players_table():
     rows = []
     for i, seed in enumerate(seeds):
         res = Game(rules, seed, [player(p) for p in specs]).result()
-        rows += [player_row(500 + i, specs[p["seat"]], p["seat"] == 0, p, res["winners"])
+        rows += [player_row(500 + i, specs[p["seat"]], p["seat"] == 0, p, res["winners"],
+                            run_id="r", block=i, variant="v")
                  for p in res["players"]]
     table = players_table(rules, batch, [500 + i for i in range(len(seeds))],
-                          [specs] * len(seeds), [0] * len(seeds))
+                          [specs] * len(seeds), [0] * len(seeds), run_id="r",
+                          blocks=range(len(seeds)), variants=["v"] * len(seeds))
     assert table.schema == PLAYERS
     assert table.to_pylist() == pa.Table.from_pylist(rows, schema=PLAYERS).to_pylist()
     assert np.asarray(table.column("town_hall_turn")).min() > 0

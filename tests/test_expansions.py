@@ -74,7 +74,8 @@ def test_declarations_match_what_a_game_does(combo):
     result = g.result()["players"][0]
     want = keys | {k for e in expansions.in_play(combo) for k in e.result_keys}
     assert set(result) == want
-    row = player_row(1, "random", True, result, g.result()["winners"])
+    row = player_row(1, "random", True, result, g.result()["winners"], run_id="r",
+                     block=0, variant="")
     assert set(row) == set(PLAYERS.names)
     # the columns of an expansion not in play are 0
     for e in expansions.EXPANSIONS:

@@ -352,6 +352,18 @@ def test_share_difference_never_gives_a_zero_width_interval():
     assert stats.share_difference(v, np.arange(40)) == stats.cluster_mean(v, np.arange(40))
 
 
+def test_share_difference_of_a_whole_win_in_every_block_keeps_an_interval():
+    """8 blocks where A won and B lost every game: the difference is 1 in each, but the
+    interval is [1 − 2b, 1] with b = 1 − 0.025^(1/8) (at most a share b of blocks could
+    differ by as little as −1), not [1, 1]; p is the sign test's 2 · 0.5^8."""
+    b = 1 - 0.025 ** (1 / 8)
+    est = stats.share_difference([1.0] * 16, np.repeat(np.arange(8), 2))
+    assert (est.estimate, est.high) == (1.0, 1.0) and est.low == pytest.approx(1 - 2 * b)
+    assert est.p == pytest.approx(2 * 0.5 ** 8) and est.n == 8
+    down = stats.share_difference([-1.0] * 8, np.arange(8))
+    assert (down.estimate, down.low) == (-1.0, -1.0) and down.high == pytest.approx(-1 + 2 * b)
+
+
 def test_share_intervals_stay_inside_zero_and_one():
     """3 blocks winning 2, 2 and 1 of 2 games: the t interval (2 dof) would pass 1."""
     raw = stats.cluster_ratio([2, 2, 1], [2, 2, 2], 0.5)

@@ -147,15 +147,20 @@ def share_by_block(sums, counts, null: float = 0.5) -> Estimate:
 
 def share_difference(values, groups) -> Estimate:
     """Mean of paired differences of win shares (each in [−1, 1]), cluster-robust. When
-    no pair differs at all, the sandwich would give a zero-width interval; then at most
-    a share 1 − 0.025^(1/G) of the G blocks can hold a difference (the exact one-sided
-    bound on a proportion seen to be 0), so the interval is ± that."""
+    every pair differs by the same c (none differs: c = 0; or A won every block B lost:
+    c = 1), the sandwich would give a zero-width interval; then at most a share
+    b = 1 − 0.025^(1/G) of the G blocks can differ from c (the exact one-sided bound on
+    a proportion seen to be 0), each by at most its distance to −1 or 1, so the interval
+    is [c − b(1 + c), c + b(1 − c)] (± b for c = 0), with the sign test's p when c ≠ 0."""
     est = cluster_mean(values, groups)
     v = np.asarray(values, dtype=float)
-    if est.n == 0 or v.min() != 0 or v.max() != 0:  # a difference of shares stays in [−1, 1]
+    if est.n == 0 or v.min() != v.max():  # a difference of shares stays in [−1, 1]
         return est._replace(low=max(-1.0, est.low), high=min(1.0, est.high)) if est.n else est
+    c = float(v[0])
     bound = 1 - ONE_SIDED ** (1 / est.n)
-    return Estimate(0.0, math.nan, -bound, bound, 1.0, est.n)
+    p = 1.0 if c == 0 else min(1.0, 2 * 0.5 ** est.n)
+    return Estimate(c, math.nan, max(-1.0, c - bound * (1 + c)), min(1.0, c + bound * (1 - c)),
+                    p, est.n)
 
 
 def cluster_difference(values, indicator, groups) -> Estimate:

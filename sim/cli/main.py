@@ -303,6 +303,38 @@ def report(
 
 
 @app.command()
+def compare(
+    run_a: Path = typer.Argument(..., help="Run A's output directory."),
+    run_b: Path = typer.Argument(..., help="Run B's output directory."),
+    as_json: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
+) -> None:
+    """A − B of every headline quantity of two runs of the same game, paired on their
+    common blocks, each with its 95% interval over blocks."""
+    from sim.analysis.compare import compare as compare_runs, render_text
+
+    result = compare_runs(run_a, run_b)
+    typer.echo(json.dumps(result) if as_json else render_text(result))
+
+
+@app.command()
+def export(
+    run_dir: Path = typer.Argument(..., help="A run's output directory."),
+    as_csv: bool = typer.Option(False, "--csv", help="Write each table as CSV (the one format)."),
+    out: Optional[str] = typer.Option(None, "--out", help="Directory for the files "
+                                                          "(default RUN_DIR/csv)."),
+) -> None:
+    """Write each table of a run as a file for spreadsheets, with columns.csv (every
+    column's unit and meaning); a regular file of the same name is replaced whole."""
+    from sim.tournament.export import export_csv
+
+    if not as_csv:
+        raise InputError("export: expected a format: --csv (the only one)")
+    _check_out(out)
+    for path, rows in export_csv(run_dir, out):
+        typer.echo(f"{path}: {rows:,} rows")
+
+
+@app.command()
 def findings(
     doc: Path = typer.Option(Path("docs/findings.md"), "--doc", help="The document to rewrite."),
     workers: int = typer.Option(0, "--workers", min=0,

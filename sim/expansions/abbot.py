@@ -103,9 +103,16 @@ def _recall_line(e: dict, turn: str) -> str:
 
 log.LINES["recall"] = _recall_line
 
+COLUMN_DOCS = (
+    (("abbot_placed",), "placements", "the Abbot: how often the seat placed its abbot (R-ABB-3)"),
+    (("abbot_recalls",), "recalls", "how often the seat took its abbot back (R-ABB-5)"),
+    (("abbot_recall_points",), "points", "points scored by taking the abbot back (also in "
+     "points_monastery / points_garden)"),
+)
+
 ABBOT_EXPANSION = Expansion(
     "abbot", "the Abbot", ("R-ABB",), tile_sets=("abbot",), features=("garden",), figures=("abbot",),
-    result_keys=("abbot",), columns=COLUMNS, row=_row, bit=lib.CC_X_ABBOT,
+    result_keys=("abbot",), columns=COLUMNS, row=_row, column_docs=COLUMN_DOCS, bit=lib.CC_X_ABBOT,
     read_result=_result, read_batch=_batch, actions={ABBOT: ACTIONS}, snapshot="abbot", view=_view,
     shapes={"abbot": (_abbot_shape, "abbot")},
     marks=(("garden", _garden_mark, GARDEN_KEY, "green ring: a garden (only an abbot stands on it, R-ABB-2)"),),

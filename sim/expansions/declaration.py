@@ -48,6 +48,9 @@ class Expansion:
     result_keys: tuple[str, ...] = ()  # keys it adds to each entry of result()["players"]
     columns: tuple[str, ...] = ()  # players-table columns (int16, 0 when not in play)
     row: Callable[[dict], dict] | None = None  # result entry -> {column: value}
+    # (column names, unit, meaning) of its columns, for the records' metadata and
+    # docs/RECORDS.md (sim/tournament/records.py COLUMNS)
+    column_docs: tuple = ()
     analyses: tuple[str, ...] = ()  # report sections that need it (sim/analysis/report.py)
     design_keys: tuple[str, ...] = ()  # config [design] keys valid only with it
     script_keys: tuple[str, ...] = ()  # scripted-turn keys valid only with it (sim/games/script.py)

@@ -116,11 +116,22 @@ class Experiment:
     def fingerprint(self) -> str:
         return fingerprint_of(self.canonical())
 
+    def run_id(self) -> str:
+        """The id every record row of a run of this experiment carries (run_id_of)."""
+        return run_id_of(self.canonical())
+
 
 def fingerprint_of(canonical: dict) -> str:
     """A run's identity: the hash of its canonical config (Experiment.canonical)."""
     blob = json.dumps(canonical, sort_keys=True).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def run_id_of(canonical: dict) -> str:
+    """A run's id in its records: the hash of its canonical config without `blocks`, so
+    a run extended to more blocks keeps its id (and its rows their keys), and two
+    directories of one config, whose games are the same, have the same id."""
+    return fingerprint_of({k: v for k, v in canonical.items() if k != "blocks"})
 
 
 def rules_dict(rules: Rules) -> dict:

@@ -1,6 +1,7 @@
 """manifest.json: what a run directory holds, and the checks before any of it is trusted.
 
     schema_version, code_version, ruleset, fingerprint, config, config_text
+    run_id  the id the run's rows carry (config.run_id_of; absent before schema 5)
     plan    blocks, games_per_block, games, shard_blocks, shards, tables, and `layout`:
             [first block, stop block, blocks per shard] segments, numbered on from
             shard 0; a run extended to more blocks gains a segment, so the shards it
@@ -36,7 +37,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from sim import safe_files
-from sim.tournament.config import Experiment, fingerprint_of, parse_experiment
+from sim.tournament.config import Experiment, fingerprint_of, parse_experiment, run_id_of
 from sim.errors import InputError
 from sim.tournament import plan
 from sim.tournament.records import TABLES
@@ -195,6 +196,12 @@ def check(path: Path, m: dict) -> Experiment:
     return exp
 
 
+def run_id(m: dict) -> str:
+    """The id the rows of the run of checked manifest `m` carry (its `run_id`; computed
+    from its config for a run written before schema 5, whose rows carry none)."""
+    return m.get("run_id") or run_id_of(m["config"])
+
+
 def experiment_of(path: Path, m: dict) -> Experiment:
     """The experiment of the manifest's `config_text`, parsed as the run's own config was
     (its name defaults to the config file's, which the manifest records)."""
@@ -220,9 +227,13 @@ def _check_config(path: Path, m: dict) -> Experiment:
     if files is not None and not (isinstance(files, dict) and files and all(
             isinstance(k, str) and isinstance(v, str) for k, v in files.items())):
         _fail(path, "config.plugins: expected {strategy file: sha256}")
-    want = fingerprint_of(canon | ({"plugins": files} if files else {}))
+    identity = canon | ({"plugins": files} if files else {})
+    want = fingerprint_of(identity)
     if m["fingerprint"] != want:
         _fail(path, f"fingerprint {m['fingerprint'][:20]!r}: expected {want}, the "
+                    f"config_text's")
+    if "run_id" in m and m["run_id"] != run_id_of(identity):  # absent before schema 5
+        _fail(path, f"run_id {str(m['run_id'])[:20]!r}: expected {run_id_of(identity)}, the "
                     f"config_text's")
     try:
         check_limits(exp)
@@ -401,8 +412,9 @@ def content_problem(run_dir: Path, exp: Experiment, shard: int, blocks: range) -
         tables[name] = t
     games = tables["games"]
     got = list(zip(*(games[c].to_pylist() for c in ("game_id", "seed", "variant", "rotation",
-                                                    "edition", "run"))))
-    want = [(s.game_id, s.seed, s.variant, s.rotation, s.edition, exp.name) for s in specs]
+                                                    "edition", "run", "run_id"))))
+    want = [(s.game_id, s.seed, s.variant, s.rotation, s.edition, exp.name, exp.run_id())
+            for s in specs]
     if got != want:
         return f"games/{shard_file(run_dir, 'games', shard).name} does not hold the planned games"
     seats = sorted(zip(tables["players"]["game_id"].to_pylist(), tables["players"]["seat"].to_pylist()))

@@ -39,7 +39,10 @@ def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
     if not stored:
         raise InputError(f"{run_dir}: game {game_id} is planned but not stored yet (resume the run)")
     res = g.result()
-    fresh = [player_row(game_id, spec.seats[p["seat"]], p["seat"] in spec.focal, p, res["winners"])
+    # a run written before schema 5 stores no run_id, block or variant: only the
+    # stored columns are compared
+    fresh = [player_row(game_id, spec.seats[p["seat"]], p["seat"] in spec.focal, p, res["winners"],
+                        run_id=exp.run_id(), block=spec.block, variant=spec.variant)
              for p in res["players"]]
     problems = []
     for want, got in zip(sorted(stored, key=lambda r: r["seat"]), fresh):

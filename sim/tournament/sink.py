@@ -135,7 +135,7 @@ class Sink:
         exp = self.exp
         return {"schema_version": SCHEMA_VERSION, "code_version": code_version(),
                 "ruleset": exp.rules.ruleset, "fingerprint": exp.fingerprint(),
-                "config": exp.canonical(), "config_text": exp.source, "plan": mf.new_plan(exp),
+                "run_id": exp.run_id(), "config": exp.canonical(), "config_text": exp.source, "plan": mf.new_plan(exp),
                 "shards": {}, "extended": [], "created": _now()}
 
     def _accept(self, m: dict) -> None:

@@ -95,7 +95,8 @@ def _batch_group(exp: Experiment, blocks: range, index: int, entry: tuple,
     winners = pa.ListArray.from_arrays(pa.array(offsets),
                                        pa.array(np.nonzero(won)[1].astype(np.int8)))
     const = lambda value, type_: pa.repeat(pa.scalar(value, type_), count)  # noqa: E731
-    cols = {"run": const(exp.name, pa.string()), "game_id": pa.array(ids),
+    cols = {"run": const(exp.name, pa.string()), "run_id": const(exp.run_id(), pa.string()),
+            "game_id": pa.array(ids),
             "block": pa.array(np.arange(blocks.start, blocks.stop, dtype=np.int32)),
             "variant": const(variant, pa.string()), "rotation": const(rotation, pa.int8()),
             "edition": const(edition, pa.string()), "seed": pa.array(seeds, type=pa.int64()),
@@ -106,29 +107,33 @@ def _batch_group(exp: Experiment, blocks: range, index: int, entry: tuple,
             "winners": winners.cast(GAMES.field("winners").type)}
     games = pa.Table.from_arrays([cols[f.name] for f in GAMES], schema=GAMES)
     mask = np.tile(np.isin(np.arange(n), focal), (count, 1))
-    players = players_table(rules, batch, ids, [seats] * count, mask)
+    players = players_table(rules, batch, ids, [seats] * count, mask, run_id=exp.run_id(),
+                            blocks=range(blocks.start, blocks.stop), variants=[variant] * count)
     return games, players
 
 
 def _one_by_one(exp: Experiment, specs: list[plan.GameSpec]):
     """(games, players, events, counterfactuals) rows of `specs`, played one at a time."""
     games, players, events, branches = [], [], [], []
+    run_id = exp.run_id()
     for spec in specs:
         res, turns, g, cf = play_spec(exp, spec, exp.events)
-        branches += [{"game_id": spec.game_id, "edition": spec.edition,
+        branches += [{"run_id": run_id, "game_id": spec.game_id, "edition": spec.edition,
                       "player": spec.seats[r["seat"]], **r} for r in cf]
-        games.append({"run": exp.name, "game_id": spec.game_id, "block": spec.block,
+        games.append({"run": exp.name, "run_id": run_id, "game_id": spec.game_id,
+                      "block": spec.block,
                       "variant": spec.variant, "rotation": spec.rotation,
                       "edition": spec.edition, "seed": spec.seed, "ruleset": exp.rules.ruleset,
                       "players": exp.rules.players, "expansions": ",".join(exp.rules.expansions),
                       "turns": turns, "winners": res["winners"]})
         for p in res["players"]:
             players.append(player_row(spec.game_id, spec.seats[p["seat"]],
-                                      p["seat"] in spec.focal, p, res["winners"]))
+                                      p["seat"] in spec.focal, p, res["winners"], run_id=run_id,
+                                      block=spec.block, variant=spec.variant))
         if g is not None and exp.events:
             for seq, e in enumerate(g.events):
                 data = {k: v for k, v in e.items() if k not in ("e", "turn", "seat")}
-                events.append({"game_id": spec.game_id, "seq": seq, "turn": e["turn"],
+                events.append({"run_id": run_id, "game_id": spec.game_id, "seq": seq, "turn": e["turn"],
                                "kind": e["e"], "seat": e.get("seat", -1),
                                "data": json.dumps(data, separators=(",", ":"))})
         _fault()
