@@ -12,6 +12,7 @@ import itertools
 import pytest
 
 from sim.expansions import mayors
+from sim.expansions.abbot import ABBOT
 from engine import new_game, state
 from sim.engine.view import view_of
 from sim.expansions.messages import MessagesOptions
@@ -53,8 +54,10 @@ def figures_on_board(g) -> dict[tuple[int, int], int]:
 def check_figures_conserved(g) -> None:
     """R-BASE-1 (and R-MM section 3): supply + board is each seat's full set."""
     board = figures_on_board(g)
-    mm = view_of(g).mayors
+    mm, abbot = view_of(g).mayors, view_of(g).abbot
     for s in range(g.rules.players):
+        if abbot:  # R-ABB-1: one abbot, in supply or on the board
+            assert abbot.seats[s].in_supply + board.get((s, ABBOT), 0) == 1
         assert g.supply[s] + board.get((s, mayors.FOLLOWER), 0) == g.rules.followers
         if mm:
             seat = mm.seats[s]
@@ -65,7 +68,9 @@ def check_figures_conserved(g) -> None:
 
 def place_key(c):
     x, y, rot, fig, seg = c
-    return (y, x, rot, seg, fig)  # no figure (-1, -1) first, then segment, figure kind
+    # no figure (-1, -1) first, then segment, figure kind; the step-2 actions (R-ABB-5:
+    # segment < -1) after every placement's rows, in placement order
+    return (seg < -1, y, x, rot, seg, fig)
 
 
 def check_choices(d) -> None:
@@ -75,7 +80,7 @@ def check_choices(d) -> None:
         assert list(d.choices) == sorted(d.choices, key=place_key)
     elif d.kind == "figure":
         assert d.choices[0] == (-1, -1) and len(d.choices) > 1
-        assert list(d.choices[1:]) == sorted(d.choices[1:], key=lambda c: (c[1], c[0]))
+        assert list(d.choices[1:]) == sorted(d.choices[1:], key=lambda c: (c[1] < -1, c[1], c[0]))
     elif d.kind == "town_hall":
         cells = [c for c in d.choices if isinstance(c, tuple)]
         assert cells == sorted(cells, key=lambda c: (c[1], c[0]))
@@ -101,6 +106,8 @@ def check_points_from_events(g) -> None:
             expect[e["seat"]]["message"] += e["points"]
         elif e["e"] == "courier":
             expect[e["seat"]]["courier"] += e["points"]
+        elif e["e"] == "recall":  # R-ABB-5: scored as its feature, at once
+            expect[e["seat"]][e["where"]] += e["points"]
     assert expect == g.points
     assert [sum(p.values()) for p in expect] == g.scores
 

@@ -91,7 +91,9 @@ def test_core_under_asan_and_ubsan(tmp_path):
                                                      # damaged saves: refused or played out
                                                      "test_save_fuzz.py",
                                                      # every expansion combination × policy
-                                                     "test_conformance.py", "test_mayors.py"))],
+                                                     "test_conformance.py", "test_mayors.py",
+                                                     # the Abbot's step-2 actions and gardens
+                                                     "test_abbot.py"))],
                          env=env, capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, (run.stdout[-3000:], run.stderr[-3000:])
     assert "passed" in run.stdout

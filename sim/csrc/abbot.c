@@ -25,6 +25,20 @@
  */
 #include "game.h"
 
+typedef struct {
+    int32_t supply, placed, recalls, recall_points;  /* R-ABB-1: one abbot */
+} abbot_player_t;
+
+typedef struct {
+    abbot_player_t players[CC_MAX_PLAYERS];
+} abbot_state_t;
+
+extern const expansion_t abbot_expansion;
+
+/* the Abbot's state, in the game's state area (game_state) */
+static abbot_state_t *state(cc_game *g) { return game_state(g, &abbot_expansion); }
+static const abbot_state_t *cstate(const cc_game *g) { return game_state_const(g, &abbot_expansion); }
+
 /* R-ABB-3: on the monastery or garden of the tile just placed (always free there),
  * strength 1, it scores */
 static const cc_figure_rule RULE = {CC_FIG_ABBOT, (1 << CC_MONASTERY) | (1 << CC_GARDEN), 1, 1, 1};
@@ -32,19 +46,20 @@ static const cc_figure_rule RULE = {CC_FIG_ABBOT, (1 << CC_MONASTERY) | (1 << CC
 static const cc_figure_rule *abbot_rule(int kind) { return kind == CC_FIG_ABBOT ? &RULE : NULL; }
 
 static void abbot_start(cc_game *g) {
-    memset(&g->abbot, 0, sizeof g->abbot);
-    for (int s = 0; s < g->nplayers; s++) g->abbot.players[s].supply = 1;  /* R-ABB-1 */
+    abbot_state_t *a = state(g);
+    memset(a, 0, sizeof *a);
+    for (int s = 0; s < g->nplayers; s++) a->players[s].supply = 1;  /* R-ABB-1 */
 }
 
 static int abbot_in_supply(const cc_game *g, int seat, int kind) {
     (void)kind;
-    return g->abbot.players[seat].supply;
+    return cstate(g)->players[seat].supply;
 }
 
 static void abbot_supply_change(cc_game *g, int seat, int kind, int delta, int placed) {
     (void)kind;
-    g->abbot.players[seat].supply += delta;
-    g->abbot.players[seat].placed += placed;
+    state(g)->players[seat].supply += delta;
+    state(g)->players[seat].placed += placed;
 }
 
 static int abbot_complement(const cc_game *g, int kind) {
@@ -82,8 +97,8 @@ static int abbot_act(cc_game *g, int seat, int kind, int code) {
     game_emit(g, CC_EV_RECALL, g->turn, seat, 5, v);
     int rc = game_return_figure(g, f);
     if (rc < 0) return rc;
-    g->abbot.players[seat].recalls++;
-    g->abbot.players[seat].recall_points += points;
+    state(g)->players[seat].recalls++;
+    state(g)->players[seat].recall_points += points;
     rc = game_push(g, STEP_END_ROUND, ROUND_OWN, 0, 0);
     return rc < 0 ? rc : game_push(g, STEP_AWARD, seat, points, source_of_kind(fkind));
 }
@@ -119,7 +134,7 @@ static int abbot_counts_as_follower(int kind, int feature_kind) {
 /* A loaded game's Abbot (save.c): each seat's one abbot in supply or on the board. */
 static int abbot_check_state(const cc_game *g) {
     for (int s = 0; s < g->nplayers; s++) {
-        const abbot_player_t *a = &g->abbot.players[s];
+        const abbot_player_t *a = &cstate(g)->players[s];
         int on_board = abbot_of(g->board, s) >= 0;
         if (!in_range(a->supply, 0, 2) || (game_has(g, CC_X_ABBOT) && a->supply + on_board != 1)
             || !in_range(a->placed, 0, SAVE_MAX_POINTS) || !in_range(a->recalls, 0, SAVE_MAX_POINTS)
@@ -135,7 +150,7 @@ static const named_t FIGURES[] = {{CC_FIG_ABBOT, "abbot"}};
 static const field_t RESULT[] = {{"abbot", 4}};
 
 static void abbot_result(const cc_game *g, int seat, int32_t *out) {
-    const abbot_player_t *a = &g->abbot.players[seat];
+    const abbot_player_t *a = &cstate(g)->players[seat];
     out[0] = a->supply;
     out[1] = a->placed;
     out[2] = a->recalls;
@@ -152,4 +167,5 @@ const expansion_t abbot_expansion = {
     .check_state = abbot_check_state,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
     .figures = FIGURES, .nfigures = sizeof FIGURES / sizeof *FIGURES,
+    .state_size = sizeof(abbot_state_t),
 };

@@ -615,6 +615,29 @@ int game_check_seat(const cc_seat_policy *p) {
     return 0;
 }
 
+/* Where unit x's state starts in the area: the sizes of the units before it, each
+ * rounded up to 8 bytes; -1 if x is not registered. */
+static int64_t state_offset(const expansion_t *x) {
+    int64_t at = 0;
+    for (int k = 0; k < NREGISTRY; k++) {
+        if (REGISTRY[k] == x) return at;
+        at += ((int64_t)REGISTRY[k]->state_size + 7) / 8 * 8;
+    }
+    return -1;
+}
+
+static int states_fit(void) {
+    int64_t need = 0;
+    for (int k = 0; k < NREGISTRY; k++) need += ((int64_t)REGISTRY[k]->state_size + 7) / 8 * 8;
+    return need <= UNIT_STATE_BYTES;
+}
+
+void *game_state(cc_game *g, const expansion_t *x) { return g->unit_state + state_offset(x); }
+
+const void *game_state_const(const cc_game *g, const expansion_t *x) {
+    return g->unit_state + state_offset(x);
+}
+
 /* Hooks that take a step over from the base game: at most one unit in play may define
  * each, so the registry's order never decides between two (registry.c). */
 static int takeovers_compete(int bits) {
@@ -636,7 +659,7 @@ int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32
     int known = 0;
     for (int k = 0; k < NREGISTRY; k++) known |= REGISTRY[k]->bit;
     if (c->nplayers < 2 || c->nplayers > CC_MAX_PLAYERS || c->followers < 0 || c->followers > 30
-        || (c->expansions & ~known) || takeovers_compete(c->expansions)
+        || (c->expansions & ~known) || takeovers_compete(c->expansions) || !states_fit()
         || c->start_type < 0 || c->start_type >= ts->n || nstack < 0 || nstack > 3000
         || ntypes != ts->n || (nstack && !stack) || (ntypes && !flags) || !seats)
         return CC_ERR_ARG;

@@ -36,7 +36,12 @@ enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_DRAW_MESSAGE, STEP_COURIER, 
  * round of their own (the Courier's thank-you R-COU-5, the abbot taken back R-ABB-5) */
 enum { ROUND_TURN, ROUND_MESSAGE, ROUND_OWN };
 enum { AGENDA_CAP = 96, MSG_CHOICES_CAP = 2 + CC_MAX_FIGURES, MOVED_CAP = 32 };
-enum { NFIGURE_KINDS = 5 };  /* CC_FIG_* codes are 0 .. NFIGURE_KINDS - 1 */
+/* CC_FIG_* codes are below this: the follower's, the units' and room for more (a code no
+ * unit adds has no figure rule: game_figure_rule) */
+enum { NFIGURE_KINDS = 8 };
+/* the state area of the units that keep their state there (expansion_t state_size):
+ * flat in cc_game like the rest, so clone and save copy it with the game */
+enum { UNIT_STATE_BYTES = 1024 };
 /* x, y ints of the cells whose placements defer their figure (RULES.md 6): each of the
  * 2 activating figures per seat has one tile with 4 sides */
 enum { DEFERRED_CAP = 2 * 4 * 2 * CC_MAX_PLAYERS };
@@ -91,14 +96,6 @@ typedef struct {
     int32_t extra_tile;    /* the town hall decision stands for a classic extra tile */
 } mm_state_t;
 
-typedef struct {
-    int32_t supply, placed, recalls, recall_points;  /* R-ABB-1: one abbot */
-} abbot_player_t;
-
-typedef struct {
-    abbot_player_t players[CC_MAX_PLAYERS];
-} abbot_state_t;
-
 struct cc_game {
     const cc_tileset *ts;
     cc_board *board;
@@ -122,7 +119,7 @@ struct cc_game {
     river_state_t river;
     courier_state_t courier;
     mm_state_t mm;
-    abbot_state_t abbot;
+    _Alignas(8) uint8_t unit_state[UNIT_STATE_BYTES];  /* game_state() */
     int32_t *events, nevents, events_cap;      /* CC_EVENT_INTS each */
     int32_t *history, nhistory, history_cap;   /* CC_HISTORY_INTS each */
 };
@@ -264,10 +261,16 @@ typedef struct {
     int32_t nevents;
     const named_t *figures;
     int32_t nfigures;
+    /* ---- its state, when it keeps it in the game's shared state area (bytes; 0: none
+     * there): game_state() finds it; zeroed with the game, copied and saved with it */
+    size_t state_size;
 } expansion_t;
 
-extern const expansion_t messages_expansion, river_expansion, courier_expansion, mayors_expansion,
-    abbot_expansion;
+/* unit x's part of the shared state area (x->state_size bytes, 8-aligned), in registry
+ * order; game_check_config refuses rules whose units would not fit. */
+void *game_state(cc_game *g, const expansion_t *x);
+const void *game_state_const(const cc_game *g, const expansion_t *x);
+
 /* registry.c: every expansion, in the order their hooks run */
 extern const expansion_t *const game_registry[];
 extern const int game_nregistry;

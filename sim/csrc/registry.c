@@ -10,6 +10,9 @@
  * claim". */
 #include "game.h"
 
+extern const expansion_t messages_expansion, river_expansion, courier_expansion, mayors_expansion,
+    abbot_expansion;
+
 const expansion_t *const game_registry[] = {&messages_expansion, &river_expansion,
                                             &courier_expansion, &mayors_expansion,
                                             &abbot_expansion};

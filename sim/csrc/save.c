@@ -232,7 +232,8 @@ static int board_sane(const cc_board *b, const cc_tileset *ts) {
         if (!in(fg->seg, -1, nsegs)) return 0;
         if (fg->seg < 0) continue;  /* a free slot */
         if (b->segs[fg->seg].tile < 0 || !in(fg->player, 0, CC_MAX_PLAYERS)
-            || !in(fg->kind, CC_FIG_FOLLOWER, NFIGURE_KINDS) || !in(fg->strength, 0, 10)
+            || !in(fg->kind, CC_FIG_FOLLOWER, NFIGURE_KINDS) || !game_figure_rule(fg->kind)
+            || !in(fg->strength, 0, 10)
             || !in(fg->scores, 0, 2))
             return 0;
     }
