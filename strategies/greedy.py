@@ -32,6 +32,13 @@ so a figure must gain). `road_figure` = "follower" or "messenger" swaps the chos
 figure on a road for that one whenever both are allowed there (the messenger-or-
 meeple question); "" leaves greedy's own choice.
 
+The Abbot: the abbot is valued as a follower on its monastery or garden (a garden
+weighed as a monastery, R-ABB-4). Taking it back (R-ABB-5) is worth its points now,
+less what its feature is worth to the seat if the abbot stays (after the tile being
+placed, when that tile is next to it), plus the follower value of the abbot home
+(nothing when the tile completes the feature: it comes home anyway). `search` ranks
+both by this valuation like every other row.
+
 The Messages: a drawn message is resolved by whichever choice gives more immediate
 points, an extra tile or turn counting as `extra` points and ties taking the action
 (per-action overrides as for strategies/messages.py); the scoring figure is the one
