@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from sim.errors import InputError
+from sim.errors import CoreError, InputError, one_line
 
 # typer ships its own click; its UsageError is the public BadParameter's base class
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -21,7 +21,6 @@ _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "Usage
 # report beyond that is `carcsim report`'s, which reads every table)
 FIRST_ANSWER_GAMES = 200_000
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True)
-COMMAND_LIST = "play, run, report, validate, replay, bench, tiles, configs, strategies"
 
 
 def _version() -> str:
@@ -559,28 +558,38 @@ def check(
 _FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO)  # a device that takes no more
 
 
+def _fail(line: str, code: int) -> None:
+    print(one_line(line), file=sys.stderr)  # one line, whatever a quoted path holds
+    sys.exit(code)
+
+
 def main() -> None:
-    """Console entry point: turns bad input into one line and exit code 2."""
+    """Console entry point: turns bad input into one line and exit code 2 (README:
+    errors and exit codes)."""
     try:
         rv = app(prog_name="carcsim", standalone_mode=False)
     except InputError as e:
-        print(f"carcsim: {e}", file=sys.stderr)
-        sys.exit(2)
+        _fail(f"carcsim: {e}", 2)
     except _UsageError as e:
         if type(e).__name__ == "NoArgsIsHelpError":  # the usage went to stdout already
-            print(f"carcsim: no command given: expected one of {COMMAND_LIST}", file=sys.stderr)
-            sys.exit(2)
-        where = f"{e.ctx.command_path}: " if e.ctx else ""
-        print(f"{where}{e.format_message()}", file=sys.stderr)
-        sys.exit(2)
+            names = ", ".join(e.ctx.command.list_commands(e.ctx))
+            _fail(f"carcsim: no command given: expected one of {names}", 2)
+        where = f"{e.ctx.command_path}: " if e.ctx else "carcsim: "
+        _fail(f"{where}{e.format_message()}", 2)
     except typer.Abort:
         sys.exit(130)
+    except CoreError as e:  # a bug: the input should have been refused before reaching C
+        _fail(f"carcsim: internal error, please report it: {e}", 3)
     except OSError as e:
-        if e.errno not in _FULL:
+        if e.errno in _FULL:
+            # the output itself could not be written (`--json > /dev/full`): a sentence, and
+            # stdout dropped so that Python's flush at exit does not fail a second time
+            print(f"carcsim: cannot write the output: {e.strerror}", file=sys.stderr)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(2)
+        if e.filename is None:
             raise
-        # the output itself could not be written (`--json > /dev/full`): a sentence, and
-        # stdout dropped so that Python's flush at exit does not fail a second time
-        print(f"carcsim: cannot write the output: {e.strerror}", file=sys.stderr)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(2)
+        # a path given that the system refuses (a name too long, a loop of links) where
+        # no check stood before it: the path and the reason
+        _fail(f"carcsim: {os.fsdecode(e.filename)}: {e.strerror}", 2)
     sys.exit(rv if isinstance(rv, int) else 0)
