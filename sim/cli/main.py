@@ -20,6 +20,7 @@ _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "Usage
 # `carcsim run` answers its question at the end up to this many stored games (the whole
 # report beyond that is `carcsim report`'s, which reads every table)
 FIRST_ANSWER_GAMES = 200_000
+MAX_WORKERS = 100_000  # --workers: CPUs of a local Ray or shards in flight (Ray refuses ~1e14)
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True)
 
 
@@ -142,7 +143,7 @@ def play(
                                           help="The Messages' rules: c3.1 or classic [default: c3.1]."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the board to this SVG file."),
-    turn: Optional[int] = typer.Option(None, "--turn", help="Draw the board after this turn."),
+    turn: Optional[int] = typer.Option(None, "--turn", min=0, help="Draw the board after this turn."),
     page: Optional[Path] = typer.Option(None, "--html", help="Write a step-through page (slider)."),
     log: bool = typer.Option(False, "--log", help="With --svg or --html, print the turn log too."),
 ) -> None:
@@ -204,7 +205,7 @@ def run(
     config: str = typer.Argument(..., help="Experiment config: a TOML file, or the name of a "
                                            "shipped config (carcsim configs)."),
     out: Optional[str] = typer.Option(None, "--out", help="Output directory (default: run.out)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=0,
+    workers: Optional[int] = typer.Option(None, "--workers", min=0, max=MAX_WORKERS,
                                           help="CPUs of the local Ray (default all); on a joined cluster, "
                                                "shards in flight at most; 0 = in this process."),
     address: Optional[str] = typer.Option(None, "--address",
@@ -304,7 +305,7 @@ def report(
 @app.command()
 def findings(
     doc: Path = typer.Option(Path("docs/findings.md"), "--doc", help="The document to rewrite."),
-    workers: int = typer.Option(0, "--workers", min=0,
+    workers: int = typer.Option(0, "--workers", min=0, max=MAX_WORKERS,
                                 help="CPUs of a local Ray; 0 (default) = in-process, one core."),
     force: bool = typer.Option(False, "--force", help="Start over where a run directory holds "
                                                       "another config."),
@@ -366,7 +367,7 @@ def replay(
     run_dir: Path = typer.Argument(..., help="A run's output directory."),
     game_id: int = typer.Argument(..., help="The game's id (games.game_id)."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the board to this SVG file."),
-    turn: Optional[int] = typer.Option(None, "--turn", help="Draw the board after this turn."),
+    turn: Optional[int] = typer.Option(None, "--turn", min=0, help="Draw the board after this turn."),
     page: Optional[Path] = typer.Option(None, "--html", help="Write a step-through page (slider)."),
     as_json: bool = typer.Option(False, "--json", help="Print the game and the check as JSON."),
 ) -> None:
@@ -396,8 +397,10 @@ def replay(
 def bench(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON list, a row per case."),
     case: Optional[list[str]] = typer.Option(None, "--case", help="Run only this case (repeatable)."),
-    repeats: int = typer.Option(5, "--repeats", min=1, help="Batches per case; the median is reported."),
-    scale: float = typer.Option(1.0, "--scale", min=0.001, help="Multiply every case's batch size."),
+    repeats: int = typer.Option(5, "--repeats", min=1, max=1000,
+                                help="Batches per case; the median is reported."),
+    scale: float = typer.Option(1.0, "--scale", min=0.001, max=1000.0,
+                                help="Multiply every case's batch size."),
     everything: bool = typer.Option(False, "--all", help="Also the search cases (minutes each)."),
 ) -> None:
     """Games per second per core and peak memory for the standard cases (--all: the
@@ -482,7 +485,7 @@ def strategies(
                                               "over every combination of the rules"),
     spec: str = typer.Argument("", help="with check: the player, e.g. mystrat.py:Cautious(k=2)"),
     as_json: bool = typer.Option(False, "--json", help="Print them as JSON."),
-    seed: int = typer.Option(0, "--seed", help="with check: the seed of the first game."),
+    seed: int = typer.Option(0, "--seed", min=0, help="with check: the seed of the first game."),
 ) -> None:
     """List the registered strategies: the decisions each answers and its parameters;
     `strategies check SPEC` tries a player over every combination of the rules
@@ -541,7 +544,7 @@ def check(
     strategies: str = typer.Option("", "--strategies",
                                    help="Comma-separated strategies, cycled over the seats "
                                         "(default: the built-in mix of sim/games/differential.py)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the first game; the next ones count up."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the first game; the next ones count up."),
     out: str = typer.Option(".", "--out", help="Directory for a divergence's scripted game."),
     script: Optional[Path] = typer.Option(None, "--script", help="Check one scripted game instead."),
 ) -> int:
