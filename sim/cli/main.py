@@ -54,8 +54,14 @@ def _check_targets(**targets: Optional[Path]) -> None:
         parent = path.parent
         if str(path) == "" or path.name in ("", ".", ".."):
             raise InputError(f"--{option} {str(path)!r}: expected a file name")
-        if not parent.is_dir():
-            raise InputError(f"--{option} {path}: directory {parent} does not exist")
+        try:
+            parent_is_dir, parent_exists = parent.is_dir(), os.path.lexists(parent)
+            path.is_dir()
+        except OSError as e:  # a part longer than the file system allows, a loop of links
+            raise InputError(f"--{option} {path}: {e.strerror}") from None
+        if not parent_is_dir:
+            raise InputError(f"--{option} {path}: {parent} is not a directory" if parent_exists
+                             else f"--{option} {path}: directory {parent} does not exist")
         if path.is_dir():
             raise InputError(f"--{option} {path}: is a directory: expected a file name")
         if path.is_symlink() or (path.exists() and not path.is_file()):
@@ -291,6 +297,10 @@ def report(
 
     if html_path is not None and not as_json:
         _check_targets(html=html_path)
+    elif not as_json and (Path(run_dir) / "manifest.json").is_file() \
+            and not os.access(run_dir, os.W_OK):  # refused before the report is built
+        raise InputError(f"{Path(run_dir) / 'report.html'}: directory {run_dir} is not writable: "
+                         f"expected --html elsewhere, or --json")
     rep = build(run_dir) if rating_prior is None else build(run_dir, rating_prior)
     if as_json:
         typer.echo(json.dumps(rep["headline"]))
@@ -319,6 +329,7 @@ def findings(
     for name in only or []:
         if name not in known:
             raise InputError(f"--only: unknown section {name!r}: expected one of {', '.join(known)}")
+    _check_targets(doc=doc)  # before the runs, not after them
     regenerate(".", doc, workers, force, tuple(only or ()), echo=typer.echo)
     typer.echo(f"findings: {doc}")
 
@@ -450,6 +461,9 @@ def tiles(source: str = typer.Argument("base", help="A shipped set (base, river,
     """Validate a tile set or file and print its tile types and counts."""
     from sim.formats.tiles import SETS, load_tile_file, tile_set
 
+    if source not in SETS and os.sep not in source and not os.path.lexists(source):
+        raise InputError(f"{source}: no such tile file, and no shipped set of that name: "
+                         f"expected a path or one of {', '.join(SETS)}")
     types = tile_set(source) if source in SETS else load_tile_file(source)
     if as_json:
         typer.echo(json.dumps({"source": source, "tile_types": len(types),
