@@ -19,7 +19,9 @@ class StrategyError(InputError, IllegalMove):
 
 
 class CoreError(CarcsimError):
-    """The C core refused a call; the message names the call and the code."""
+    """The C core refused a call; the message names the call and the code. Its subclasses,
+    one per C error code, are in sim/core/__init__.py (`ERRORS`). At the command line it
+    is a bug (the input should have been refused before it reached C): one line, exit 3."""
 
 
 QUOTE_LIMIT = 200  # characters of the input an error line quotes (a 100 KB value is no message)
@@ -29,6 +31,13 @@ def quote(value, limit: int = QUOTE_LIMIT) -> str:
     """repr(value) for an error line, cut to `limit` characters with its length said."""
     text = repr(value)
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def one_line(text: str) -> str:
+    """`text` with every character that is not printable (a line break, a tab, a control
+    character) written as its escape: an error line stays one line whatever a path or a
+    value it quotes holds."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def check_keys(table: dict, allowed, where: str) -> None:

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from sim.errors import InputError
+from sim.errors import CoreError, InputError, one_line
 
 # typer ships its own click; its UsageError is the public BadParameter's base class
 _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -20,8 +20,8 @@ _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "Usage
 # `carcsim run` answers its question at the end up to this many stored games (the whole
 # report beyond that is `carcsim report`'s, which reads every table)
 FIRST_ANSWER_GAMES = 200_000
+MAX_WORKERS = 100_000  # --workers: CPUs of a local Ray or shards in flight (Ray refuses ~1e14)
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True)
-COMMAND_LIST = "play, run, report, validate, replay, bench, tiles, configs, strategies"
 
 
 def _version() -> str:
@@ -54,8 +54,14 @@ def _check_targets(**targets: Optional[Path]) -> None:
         parent = path.parent
         if str(path) == "" or path.name in ("", ".", ".."):
             raise InputError(f"--{option} {str(path)!r}: expected a file name")
-        if not parent.is_dir():
-            raise InputError(f"--{option} {path}: directory {parent} does not exist")
+        try:
+            parent_is_dir, parent_exists = parent.is_dir(), os.path.lexists(parent)
+            path.is_dir()
+        except OSError as e:  # a part longer than the file system allows, a loop of links
+            raise InputError(f"--{option} {path}: {e.strerror}") from None
+        if not parent_is_dir:
+            raise InputError(f"--{option} {path}: {parent} is not a directory" if parent_exists
+                             else f"--{option} {path}: directory {parent} does not exist")
         if path.is_dir():
             raise InputError(f"--{option} {path}: is a directory: expected a file name")
         if path.is_symlink() or (path.exists() and not path.is_file()):
@@ -143,7 +149,7 @@ def play(
                                           help="The Messages' rules: c3.1 or classic [default: c3.1]."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the board to this SVG file."),
-    turn: Optional[int] = typer.Option(None, "--turn", help="Draw the board after this turn."),
+    turn: Optional[int] = typer.Option(None, "--turn", min=0, help="Draw the board after this turn."),
     page: Optional[Path] = typer.Option(None, "--html", help="Write a step-through page (slider)."),
     log: bool = typer.Option(False, "--log", help="With --svg or --html, print the turn log too."),
 ) -> None:
@@ -205,7 +211,7 @@ def run(
     config: str = typer.Argument(..., help="Experiment config: a TOML file, or the name of a "
                                            "shipped config (carcsim configs)."),
     out: Optional[str] = typer.Option(None, "--out", help="Output directory (default: run.out)."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=0,
+    workers: Optional[int] = typer.Option(None, "--workers", min=0, max=MAX_WORKERS,
                                           help="CPUs of the local Ray (default all); on a joined cluster, "
                                                "shards in flight at most; 0 = in this process."),
     address: Optional[str] = typer.Option(None, "--address",
@@ -291,6 +297,10 @@ def report(
 
     if html_path is not None and not as_json:
         _check_targets(html=html_path)
+    elif not as_json and (Path(run_dir) / "manifest.json").is_file() \
+            and not os.access(run_dir, os.W_OK):  # refused before the report is built
+        raise InputError(f"{Path(run_dir) / 'report.html'}: directory {run_dir} is not writable: "
+                         f"expected --html elsewhere, or --json")
     rep = build(run_dir) if rating_prior is None else build(run_dir, rating_prior)
     if as_json:
         typer.echo(json.dumps(rep["headline"]))
@@ -337,7 +347,7 @@ def export(
 @app.command()
 def findings(
     doc: Path = typer.Option(Path("docs/findings.md"), "--doc", help="The document to rewrite."),
-    workers: int = typer.Option(0, "--workers", min=0,
+    workers: int = typer.Option(0, "--workers", min=0, max=MAX_WORKERS,
                                 help="CPUs of a local Ray; 0 (default) = in-process, one core."),
     force: bool = typer.Option(False, "--force", help="Start over where a run directory holds "
                                                       "another config."),
@@ -351,6 +361,7 @@ def findings(
     for name in only or []:
         if name not in known:
             raise InputError(f"--only: unknown section {name!r}: expected one of {', '.join(known)}")
+    _check_targets(doc=doc)  # before the runs, not after them
     regenerate(".", doc, workers, force, tuple(only or ()), echo=typer.echo)
     typer.echo(f"findings: {doc}")
 
@@ -399,7 +410,7 @@ def replay(
     run_dir: Path = typer.Argument(..., help="A run's output directory."),
     game_id: int = typer.Argument(..., help="The game's id (games.game_id)."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Draw the board to this SVG file."),
-    turn: Optional[int] = typer.Option(None, "--turn", help="Draw the board after this turn."),
+    turn: Optional[int] = typer.Option(None, "--turn", min=0, help="Draw the board after this turn."),
     page: Optional[Path] = typer.Option(None, "--html", help="Write a step-through page (slider)."),
     as_json: bool = typer.Option(False, "--json", help="Print the game and the check as JSON."),
 ) -> None:
@@ -429,8 +440,10 @@ def replay(
 def bench(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON list, a row per case."),
     case: Optional[list[str]] = typer.Option(None, "--case", help="Run only this case (repeatable)."),
-    repeats: int = typer.Option(5, "--repeats", min=1, help="Batches per case; the median is reported."),
-    scale: float = typer.Option(1.0, "--scale", min=0.001, help="Multiply every case's batch size."),
+    repeats: int = typer.Option(5, "--repeats", min=1, max=1000,
+                                help="Batches per case; the median is reported."),
+    scale: float = typer.Option(1.0, "--scale", min=0.001, max=1000.0,
+                                help="Multiply every case's batch size."),
     everything: bool = typer.Option(False, "--all", help="Also the search cases (minutes each)."),
 ) -> None:
     """Games per second per core and peak memory for the standard cases (--all: the
@@ -480,6 +493,9 @@ def tiles(source: str = typer.Argument("base", help="A shipped set (base, river,
     """Validate a tile set or file and print its tile types and counts."""
     from sim.formats.tiles import SETS, load_tile_file, tile_set
 
+    if source not in SETS and os.sep not in source and not os.path.lexists(source):
+        raise InputError(f"{source}: no such tile file, and no shipped set of that name: "
+                         f"expected a path or one of {', '.join(SETS)}")
     types = tile_set(source) if source in SETS else load_tile_file(source)
     if as_json:
         typer.echo(json.dumps({"source": source, "tile_types": len(types),
@@ -515,7 +531,7 @@ def strategies(
                                               "over every combination of the rules"),
     spec: str = typer.Argument("", help="with check: the player, e.g. mystrat.py:Cautious(k=2)"),
     as_json: bool = typer.Option(False, "--json", help="Print them as JSON."),
-    seed: int = typer.Option(0, "--seed", help="with check: the seed of the first game."),
+    seed: int = typer.Option(0, "--seed", min=0, help="with check: the seed of the first game."),
 ) -> None:
     """List the registered strategies: the decisions each answers and its parameters;
     `strategies check SPEC` tries a player over every combination of the rules
@@ -574,7 +590,7 @@ def check(
     strategies: str = typer.Option("", "--strategies",
                                    help="Comma-separated strategies, cycled over the seats "
                                         "(default: the built-in mix of sim/games/differential.py)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the first game; the next ones count up."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the first game; the next ones count up."),
     out: str = typer.Option(".", "--out", help="Directory for a divergence's scripted game."),
     script: Optional[Path] = typer.Option(None, "--script", help="Check one scripted game instead."),
 ) -> int:
@@ -591,28 +607,38 @@ def check(
 _FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO)  # a device that takes no more
 
 
+def _fail(line: str, code: int) -> None:
+    print(one_line(line), file=sys.stderr)  # one line, whatever a quoted path holds
+    sys.exit(code)
+
+
 def main() -> None:
-    """Console entry point: turns bad input into one line and exit code 2."""
+    """Console entry point: turns bad input into one line and exit code 2 (README:
+    errors and exit codes)."""
     try:
         rv = app(prog_name="carcsim", standalone_mode=False)
     except InputError as e:
-        print(f"carcsim: {e}", file=sys.stderr)
-        sys.exit(2)
+        _fail(f"carcsim: {e}", 2)
     except _UsageError as e:
         if type(e).__name__ == "NoArgsIsHelpError":  # the usage went to stdout already
-            print(f"carcsim: no command given: expected one of {COMMAND_LIST}", file=sys.stderr)
-            sys.exit(2)
-        where = f"{e.ctx.command_path}: " if e.ctx else ""
-        print(f"{where}{e.format_message()}", file=sys.stderr)
-        sys.exit(2)
+            names = ", ".join(e.ctx.command.list_commands(e.ctx))
+            _fail(f"carcsim: no command given: expected one of {names}", 2)
+        where = f"{e.ctx.command_path}: " if e.ctx else "carcsim: "
+        _fail(f"{where}{e.format_message()}", 2)
     except typer.Abort:
         sys.exit(130)
+    except CoreError as e:  # a bug: the input should have been refused before reaching C
+        _fail(f"carcsim: internal error, please report it: {e}", 3)
     except OSError as e:
-        if e.errno not in _FULL:
+        if e.errno in _FULL:
+            # the output itself could not be written (`--json > /dev/full`): a sentence, and
+            # stdout dropped so that Python's flush at exit does not fail a second time
+            print(f"carcsim: cannot write the output: {e.strerror}", file=sys.stderr)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(2)
+        if e.filename is None:
             raise
-        # the output itself could not be written (`--json > /dev/full`): a sentence, and
-        # stdout dropped so that Python's flush at exit does not fail a second time
-        print(f"carcsim: cannot write the output: {e.strerror}", file=sys.stderr)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(2)
+        # a path given that the system refuses (a name too long, a loop of links) where
+        # no check stood before it: the path and the reason
+        _fail(f"carcsim: {os.fsdecode(e.filename)}: {e.strerror}", 2)
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -28,6 +28,7 @@ and writes a scripted game (docs/SCRIPTS.md) that replays the game to that turn.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -534,13 +535,16 @@ def run_check(games, expansions, players, edition, zmg, strategies, seed, out, s
     """The `carcsim check` command: check games or one script, print the outcome and,
     at a divergence, write its scripted game to `out`; `progress` (a line printer, e.g.
     to stderr) hears how far the check is."""
+    # a divergence's script goes there: refused now, not after the games that find one
+    if not Path(out).is_dir():
+        raise InputError(f"--out {out}: expected an existing directory")
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise InputError(f"--out {out}: directory is not writable")
     if script is not None:
         compared, div = check_script(script)
         summary = Summary(games=1, decisions=compared, divergence=div)
     else:
         options = _parse_options(games, expansions, players, edition, strategies)
-        if not Path(out).is_dir():
-            raise InputError(f"--out {out}: expected an existing directory")
         summary = check_many(plan(games, seed=seed, zmg=zmg, **options),
                              progress_lines(games, progress or (lambda line: None)))
     div = summary.divergence

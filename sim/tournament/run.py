@@ -163,18 +163,20 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
 
 def _run_experiment(exp, out, workers, address, force, progress, max_shards, repair,
                     connect_timeout, say) -> Summary:
+    if workers == 0 and address:
+        raise RunError("--workers 0 plays in this process: it cannot be combined with --address")
+    if workers != 0 and address not in (None, "", "local"):  # malformed: refused before Ray loads
+        _check_address(address, "--address")
     mf.check_limits(exp)
     check_target(Path(out or exp.out), force or repair)  # cheap refusals before Ray starts
     from sim.tournament.plan import notes
 
-    for line in notes(exp):  # equal players by behaviour: a result that is no answer
-        say(line)
-    if workers == 0 and address:
-        raise RunError("--workers 0 plays in this process: it cannot be combined with --address")
     # one run per directory (lock.py): into an existing directory a second run is refused
     # before Ray starts; a new directory is made, and locked, once Ray is reached
     with RunLock(Path(out or exp.out)) as lock:
         lock.acquire(create=False)
+        for line in notes(exp):  # after the refusals: a refused run says one line alone
+            say(line)  # equal players by behaviour: a result that is no answer
         return _locked(exp, out, workers, address, force, progress, max_shards, repair,
                        connect_timeout, say, lock)
 

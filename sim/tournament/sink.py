@@ -64,14 +64,22 @@ def _canonical_without_blocks(config: dict) -> dict:
 
 
 def check_target(out: Path, starting_over: bool) -> None:
-    """Refuse an output path that is a file, or a run directory whose manifest is damaged
-    (unless starting over or repairing), without writing anything."""
+    """Refuse an output path that is a file, a new directory that cannot be made (the
+    nearest existing directory above it is a file or not writable), or a run directory
+    whose manifest is damaged (unless starting over or repairing), without writing
+    anything."""
     try:
         is_file = out.exists() and not out.is_dir()
+        above = next((p for p in out.parents if os.path.lexists(p)), None)
+        above_is_dir = above is None or above.is_dir()
     except OSError as e:  # a part longer than the file system allows, a loop of links
         raise RunError(f"{out}: cannot be the output directory: {e.strerror}") from None
     if is_file:
         raise RunError(f"{out}: is a file: expected a directory for the run's output")
+    if not out.exists() and not above_is_dir:
+        raise RunError(f"{out}: cannot create the output directory: {above} is not a directory")
+    if not out.exists() and not os.access(above, os.W_OK | os.X_OK):
+        raise RunError(f"{out}: cannot create the output directory: {above} is not writable")
     if not starting_over and (out / MANIFEST).exists():
         mf.load(out)
 
