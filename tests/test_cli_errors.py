@@ -297,6 +297,16 @@ COMMANDS = {
         "config": row(InFile("c.toml"), Name(("bogus",))),
         "as_json": row(Flag()),
     }, args={"config": "tiny.toml"}),
+    "compare": Command({
+        "run_a": row(RunDir(writes=False)),
+        "run_b": row(RunDir(writes=False)),
+        "as_json": row(Flag()),
+    }, args={"run_a": "run", "run_b": "run"}),
+    "export": Command({
+        "run_dir": row(RunDir(writes=True)),  # RUN_DIR/csv without --out
+        "as_csv": row(Flag()),
+        "out": row(OutDir(creates=True, manifest=False)),
+    }, args={"run_dir": "run"}, tokens=("--csv",)),
     "replay": Command({
         "run_dir": row(RunDir(writes=False)),
         "game_id": row(Number(("2", "99999999999999999999999", "-1"))),  # the run: games 0, 1
