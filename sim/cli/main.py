@@ -393,17 +393,17 @@ def plan_blocks(
                                           "quantity's unit (win share: 0.02 = ±2 pp)."),
     half_width_points: Optional[float] = typer.Option(
         None, "--half-width-points", help="The half-width for quantities in points (final "
-                                          "margin, score) [default: --half-width]."),
+                                          "margin, score; default: --half-width's)."),
     pilot: Optional[Path] = typer.Option(None, "--pilot",
                                          help="A stored run of this config's rules and design "
                                               "(any seed and blocks) whose between-block spread "
-                                              "to use [default: play a pilot here]."),
+                                              "to use (default: play a pilot here)."),
     pilot_blocks: Optional[int] = typer.Option(None, "--pilot-blocks", min=2,
                                                help="Without --pilot: blocks of the pilot played "
-                                                    "in this process [default: 30]."),
+                                                    "in this process (default 30)."),
     time_blocks: Optional[int] = typer.Option(None, "--time-blocks", min=1,
                                               help="With --pilot: blocks played in this process "
-                                                   "to time one [default: 5]."),
+                                                   "to time one (default 5)."),
     beside: Optional[Path] = typer.Option(None, "--beside",
                                           help="Plan a comparison with this run (carcsim "
                                                "compare, A − B paired by block): it must have "
