@@ -202,7 +202,7 @@ def test_the_text_names_units_pilot_and_assumption(work):
     assumption = next(line for line in lines if line.startswith("assumption: "))
     assert "normal approximation" in assumption and "between-block standard deviation" in assumption
     assert "carcsim compare" in r.stdout  # where comparisons beside another run go
-    assert r.stderr.startswith("plan: timing 1 blocks")  # progress on stderr, stdout the product
+    assert r.stderr.startswith("plan: timing 1 block of pilot.toml")  # progress on stderr, stdout the product
 
 
 def test_no_spread_gives_the_exact_bound_or_says_so(work, tmp_path):

@@ -367,7 +367,8 @@ def make_plan(exp: Experiment, half_width: float, half_width_points: float | Non
     if pilot_run is not None:  # every check before any game is played
         pilot = load_pilot(pilot_run, exp)
         qs, of, notes = _quantities_of(exp, pilot, other, beside)
-        say(f"plan: timing {time_blocks} blocks of {exp.path} in this process")
+        say(f"plan: timing {time_blocks} block{'' if time_blocks == 1 else 's'} of {exp.path} "
+            f"in this process")
         _, cpu = play_blocks(exp, time_blocks)
         timed = time_blocks
     else:
@@ -425,6 +426,10 @@ def _num(v):
     return None if v is None or not math.isfinite(v) else float(v)
 
 
+def _blocks(n: int) -> str:
+    return f"{n:,} block{'' if n == 1 else 's'}"
+
+
 def _fmt(v) -> str:
     return "—" if v is None else f"{v:.3g}"
 
@@ -469,14 +474,14 @@ def render_text(p: dict) -> str:
     if p["question"]:
         lines.append(f"question: {p['question']}")
     cpu = p["cpu"]
-    timing = (f"{cpu['seconds']:.2f} CPU-s for {cpu['blocks_timed']} blocks, "
+    timing = (f"{cpu['seconds']:.3g} CPU-s for {_blocks(cpu['blocks_timed'])}, "
               f"{cpu['per_block']:.4g} CPU-s a block")
     if p["pilot"]["played_here"]:
         lines.append(f"pilot: {p['pilot']['blocks']} blocks of the config played in this process "
                      f"(no --pilot run given; --pilot-blocks to change): {timing}")
     else:
         lines.append(f"pilot: {p['pilot']['run']}, {p['pilot']['blocks']} blocks stored (their "
-                     f"spread); CPU time: {cpu['blocks_timed']} blocks of the config played in "
+                     f"spread); CPU time: {_blocks(cpu['blocks_timed'])} of the config played in "
                      f"this process, {timing}")
     if p["beside"]:
         b = p["beside"]
