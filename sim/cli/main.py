@@ -395,6 +395,60 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
         typer.echo(line)
 
 
+@app.command("plan")
+def plan_blocks(
+    config: str = typer.Argument(..., help="Experiment config: a TOML file or a shipped "
+                                           "config's name."),
+    half_width: float = typer.Option(..., "--half-width",
+                                     help="The 95% interval's half-width wanted, in each "
+                                          "quantity's unit (win share: 0.02 = ±2 pp)."),
+    half_width_points: Optional[float] = typer.Option(
+        None, "--half-width-points", help="The half-width for quantities in points (final "
+                                          "margin, score; default: --half-width's)."),
+    pilot: Optional[Path] = typer.Option(None, "--pilot",
+                                         help="A stored run of this config's rules and design "
+                                              "(any seed and blocks) whose between-block spread "
+                                              "to use (default: play a pilot here)."),
+    pilot_blocks: Optional[int] = typer.Option(None, "--pilot-blocks", min=2,
+                                               help="Without --pilot: blocks of the pilot played "
+                                                    "in this process (default 30)."),
+    time_blocks: Optional[int] = typer.Option(None, "--time-blocks", min=1,
+                                              help="With --pilot: blocks played in this process "
+                                                   "to time one (default 5)."),
+    beside: Optional[Path] = typer.Option(None, "--beside",
+                                          help="Plan a comparison with this run (carcsim "
+                                               "compare, A − B paired by block): it must have "
+                                               "the config's run.seed, seats and expansions."),
+    as_json: bool = typer.Option(False, "--json", help="Print the plan as JSON."),
+) -> None:
+    """Blocks and CPU-seconds each headline quantity of the config needs for a 95%
+    interval of ±H, from a pilot's between-block spread (normal approximation); writes
+    nothing."""
+    import math
+
+    from sim.analysis import planning
+    from sim.tournament.config import load_experiment
+    from sim.tournament.manifest import check_limits
+
+    for option, value in (("half-width", half_width), ("half-width-points", half_width_points)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise InputError(f"--{option} {value:g}: expected a number > 0 (the interval's "
+                             f"half-width, in the quantity's unit)")
+    if pilot is not None and pilot_blocks is not None:
+        raise InputError(f"--pilot-blocks {pilot_blocks}: does nothing with --pilot (its stored "
+                         f"blocks are the pilot)")
+    if pilot is None and time_blocks is not None:
+        raise InputError(f"--time-blocks {time_blocks}: does nothing without --pilot (the pilot "
+                         f"played here is timed)")
+    exp = load_experiment(config)
+    check_limits(exp)
+    result = planning.make_plan(exp, half_width, half_width_points, pilot,
+                                pilot_blocks or planning.PILOT_BLOCKS,
+                                time_blocks or planning.TIME_BLOCKS, beside,
+                                say=lambda line: typer.echo(line, err=True))
+    typer.echo(json.dumps(result) if as_json else planning.render_text(result))
+
+
 def _stored_seats(run_dir: Path, game_id: int) -> list[str]:
     """Each seat's strategy spec of a stored game, from its `players` rows."""
     import polars as pl
