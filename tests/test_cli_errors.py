@@ -297,6 +297,16 @@ COMMANDS = {
         "config": row(InFile("c.toml"), Name(("bogus",))),
         "as_json": row(Flag()),
     }, args={"config": "tiny.toml"}),
+    "plan": Command({
+        "config": row(InFile("c.toml"), Name(("bogus",))),
+        "half_width": row(Number(("0", "-0.1"))),
+        "half_width_points": row(Number(("0",))),
+        "pilot": row(RunDir(writes=False)),
+        "pilot_blocks": row(Number()),
+        "time_blocks": row(Number(), tokens=("--pilot", "run")),
+        "beside": row(RunDir(writes=False)),
+        "as_json": row(Flag()),
+    }, args={"config": "tiny.toml"}, tokens=("--half-width", "0.1")),
     "compare": Command({
         "run_a": row(RunDir(writes=False)),
         "run_b": row(RunDir(writes=False)),
