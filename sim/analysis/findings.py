@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.analysis import atlas
 from sim.analysis.forks import BEST
 from sim.analysis.fmt import fmt_p
 from sim.analysis.report import UNIT_NOTE, build
@@ -366,6 +367,20 @@ SECTIONS = (
     Section("search_message_counterfactual",
             "Message values to search players, by counterfactual forks", _message_values_beside,
             beside=("message_counterfactual",)),
+    # the atlas: 2 to 5 players, one table per question (sim/analysis/atlas.py)
+    Section("atlas_seat_2p", "The atlas: seat advantage at 2 to 5 players", atlas.seat_advantage,
+            beside=("atlas_seat_3p", "atlas_seat_4p", "atlas_seat_5p")),
+    Section("atlas_message_values_2p", "The atlas: message values at 2 to 5 players",
+            atlas.message_values,
+            beside=("atlas_message_values_3p", "atlas_message_values_4p", "atlas_message_values_5p")),
+    Section("atlas_figure_forks_2p", "The atlas: messenger or meeple at 2 to 5 players",
+            atlas.scoring_figure_forks,
+            beside=("atlas_figure_forks_3p", "atlas_figure_forks_4p", "atlas_figure_forks_5p")),
+    Section("atlas_road_forks_2p", "The atlas: messenger meeple or follower on a road at 2 to 5 players",
+            atlas.road_figure_forks,
+            beside=("atlas_road_forks_3p", "atlas_road_forks_4p", "atlas_road_forks_5p")),
+    Section("atlas_message_values_abbot_2p", "The atlas: message values with the Abbot",
+            atlas.abbot_message_values, beside=("atlas_message_values_2p",)),
 )
 
 

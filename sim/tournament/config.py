@@ -38,6 +38,8 @@ names one by its stem, `carcsim configs` lists them with their questions.
 
 from __future__ import annotations
 
+import difflib
+
 import hashlib
 import json
 import re
@@ -365,8 +367,11 @@ def resolve(ref: str | Path) -> Path:
         return path
     if str(ref) in shipped:
         return shipped[str(ref)]
+    # the shipped configs are too many to list in one line: the closest names instead
+    close = difflib.get_close_matches(str(ref), list(shipped), n=3)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
     raise InputError(f"{ref}: no such config file, and no shipped config of that name: expected a "
-                     f"path or one of {', '.join(shipped)} (carcsim configs)")
+                     f"path or a shipped config's name (carcsim configs lists them){hint}")
 
 
 def load_experiment(ref: str | Path) -> Experiment:
