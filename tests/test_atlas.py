@@ -36,3 +36,11 @@ def test_every_table_size_has_its_shipped_config():
             exp = load_experiment(shipped_configs()[f"atlas_{question}_{n}p"])
             assert exp.rules.players == n
     assert "atlas_message_values_abbot_2p" in names
+
+
+def test_findings_only_replaces_its_sections_and_keeps_the_others():
+    from sim.analysis.findings import splice
+    doc = "# Findings\n\nintro\n\n## A\n\nold a\n\n## B\n\nb\n\n---\nCPU time: 3 minutes.\n"
+    out = splice(doc, ["\n## A\n\nnew a\n", "\n## C\n\nc\n"], 120)
+    assert out.startswith("# Findings\n\nintro\n\n## A\n\nnew a\n\n## B\n\nb\n\n## C\n\nc\n\n---\n")
+    assert "old a" not in out and out.rstrip().endswith("with --only: 2.0 CPU minutes.")

@@ -384,6 +384,28 @@ SECTIONS = (
 )
 
 
+def splice(doc: str, sections: list[str], cpu: float) -> str:
+    """`doc` with each of `sections` ("\n## Title\n...") in place of the section of the
+    same title, or added before the closing "---" line; that line then notes the
+    regeneration."""
+    head, sep, tail = doc.rpartition("\n---\n")
+    if not sep:
+        head, tail = doc, ""
+    chunks = head.split("\n## ")
+    titles = [c.split("\n", 1)[0] for c in chunks]
+    for s in sections:
+        title = s.lstrip("\n")[3:].split("\n", 1)[0]
+        body = s.lstrip("\n")[3:].rstrip("\n") + "\n"
+        if title in titles[1:]:
+            chunks[titles.index(title)] = body
+        else:
+            chunks.append(body)
+            titles.append(title)
+    note = (f"Sections regenerated on {time.strftime('%Y-%m-%d', time.gmtime())} with --only: "
+            f"{cpu / 60:.1f} CPU minutes.")
+    return "\n## ".join(c.rstrip("\n") + "\n" for c in chunks) + "\n---\n" + tail.rstrip("\n") + "\n" + note + "\n"
+
+
 def _cpu_seconds(out: Path, spent: float, fresh: bool) -> float:
     """CPU seconds the run in `out` took in all: what this call spent, plus what the
     calls that made its stored shards spent (kept in out/findings.json)."""
@@ -439,9 +461,15 @@ def regenerate(root: str | Path = ".", doc: str | Path = "docs/findings.md", wor
                      f"code {prov['code_version']}; {cpu:.0f} CPU s here)\n\n"
                      + "\n".join(s.render(rep, *(report(b)[1] for b in s.beside))) + "\n")
     total = sum(cpu for _, _, cpu in done.values())
+    target = root / doc
+    if only and target.is_file():
+        # only some sections: they replace their namesakes in the document (or join it
+        # before its closing line); the others stay as they were regenerated
+        text = splice(target.read_text(), parts[1:], total)
+        write_file(target, text, f"--doc {target}")
+        return text
     parts.append(f"\n---\nCPU time of these runs: {total / 60:.1f} minutes in all, measured "
                  f"on a shared, loaded 2-core machine (in-process unless --workers).\n")
     text = "".join(parts)
-    target = root / doc
     write_file(target, text, f"--doc {target}")  # whole or untouched, never through a link
     return text

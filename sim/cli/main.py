@@ -352,7 +352,9 @@ def findings(
     force: bool = typer.Option(False, "--force", help="Start over where a run directory holds "
                                                       "another config."),
     only: Optional[list[str]] = typer.Option(None, "--only", help="Only this config's section "
-                                                                  "(repeatable; a shipped name)."),
+                                                                  "(repeatable; a shipped name): "
+                                                                  "it replaces its namesake in "
+                                                                  "--doc, the rest stays."),
 ) -> None:
     """Rerun the shipped configs (resuming stored runs) and rewrite docs/findings.md."""
     from sim.analysis.findings import SECTIONS, regenerate
