@@ -155,6 +155,11 @@ def test_the_bootstrap_covers_known_gains_and_shares():
     assert dark["boots"] == 1000 and dark["seed"] == 3
     again = forks.rule_values(cf, games, "scoring_figure", boots=1000, seed=3)
     assert again.to_dicts() == list(rules.values())
+    # learnt anew in every resample, the cross-fitted rule still finds the dark rule here
+    refit = {r["rule"]: r for r in forks.rule_values(cf, games, "scoring_figure", boots=300,
+                                                     seed=3, refit=True).iter_rows(named=True)}
+    assert refit[forks.BEST]["gain_margin"] == pytest.approx(best["gain_margin"])
+    assert refit[forks.BEST]["gain_margin_low"] < 1.6 < refit[forks.BEST]["gain_margin_high"]
     other = {r["rule"]: r for r in forks.rule_values(cf, games, "scoring_figure", boots=1000,
                                                      seed=4).iter_rows(named=True)}
     assert other[DARK]["gain_margin"] == dark["gain_margin"]  # the estimate is the records'

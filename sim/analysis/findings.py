@@ -215,7 +215,8 @@ def _when(rep, kind: str, other: str) -> list[str]:
         if rules:
             out += [f"Rules of thumb: gains per fork against always taking the {other}, with 95% "
                     f"block-bootstrap intervals ({rules[0]['boots']:,} resamples of the blocks, "
-                    f"seed {rules[0]['seed']}; the cross-fitted rule refitted in each); a share "
+                    f"seed {rules[0]['seed']}; each rule's choices held as they are, the "
+                    f"cross-fitted rule's as learned from the records); a share "
                     f"of the best context rule has an interval only when that rule's gain "
                     f"interval lies above 0.", ""]
             out += _table(["rule of thumb", "takes the messenger", "gain per fork (points)",
@@ -246,7 +247,13 @@ def _when(rep, kind: str, other: str) -> list[str]:
                             f"{_of(b, 'gain_margin', 2)} points per fork{share}; gains are "
                             f"against always taking the {other}.", ""]
             else:
-                out += ["", f"No simple rule here gains clearly over always taking the {other}.", ""]
+                best = next((r for r in rules if r["rule"] == BEST), None)
+                found = ("" if best is None or best["gain_margin_low"] is None
+                         or best["gain_margin_low"] <= 0 else
+                         f"; the cross-fitted best context rule does, by "
+                         f"{_of(best, 'gain_margin', 2)} points per fork")
+                out += ["", f"No simple rule here gains clearly over always taking the "
+                            f"{other}{found}.", ""]
     return out
 
 

@@ -31,8 +31,8 @@ Intervals: below MIN_BLOCKS blocks there is none ("too few blocks"), and where e
 block gives the same value a cluster-robust interval would have zero width, so there
 is none either ("no spread") — never a zero-width interval. The rules of thumb carry
 block-bootstrap percentile intervals (blocks resampled with replacement, `boots`
-resamples from a seeded generator, the cross-fitted best rule refitted in every
-resample); what holds by construction (the baseline rule's gain 0, the best rule's
+resamples from a seeded generator, every rule's choices held as they are, the
+cross-fitted best rule's as learned from the records); what holds by construction (the baseline rule's gain 0, the best rule's
 share 100%) says so instead of an interval.
 
 Variance reduction: an extra tile or turn also hands every later tile to the other
@@ -303,7 +303,7 @@ def _boot(point: float, draws: np.ndarray | None, blocks: int, prefix: str,
 
 
 def rule_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str, boots: int = BOOTS,
-                seed: int = SEED) -> pl.DataFrame:
+                seed: int = SEED, refit: bool = False) -> pl.DataFrame:
     """Per edition, each rule of thumb's gain over always taking the second option (in
     points of final margin and in win share, per fork), and the share of the best
     context rule's gain it captures, each with a 95% block-bootstrap percentile
@@ -312,7 +312,12 @@ def rule_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str, boots: int = B
     the first option in each cell of the context dimensions (all of them crossed) where
     its mean value is positive, cross-fitted: the cells are judged on the blocks of the
     other parity, so its gain is not inflated by choosing on the same noise it is scored
-    on; in every resample it is refitted the same way. The share's interval exists only
+    on. Every rule's choices at the forks are held as they are while the blocks are
+    resampled, the best rule's as learned from the records: each fold's choices come
+    from the other fold's blocks, so given them its gain is judged out of sample, and
+    the interval is that of the rule found (`refit`: learn it anew in every resample
+    instead, the interval of the procedure; a resample's cell means are noisier than
+    the records', so that one leans low). The share's interval exists only
     when the best rule's gain interval lies above 0 (a ratio to a gain that may be 0 has
     no bound). What holds by construction (a rule that takes the first option at no
     fork gains 0 and has share 0; the best rule's share is 100%) has no interval and
@@ -341,16 +346,15 @@ def rule_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str, boots: int = B
         # resample 0 is the records themselves; then `boots` resamples of the blocks
         weights = np.vstack([np.ones(G), stats.block_weights(G, boots, seed)])
         total = weights @ forks_of
-        best_gains, best_takes = _cross_fitted(weights, fold, per_cell, counts)
+        best_gains, best_takes = _cross_fitted(weights if refit else weights[:1], fold,
+                                               per_cell, counts)
         rows = []
         for name, rule in {**RULES[kind], BEST: None}.items():
-            if rule is None:
-                gains, takes = best_gains, float(best_takes[fold[g], c].mean())
-            else:
-                t = e.select(rule.fill_null(False).cast(pl.Float64)).to_series().to_numpy()
-                gains = {k: weights @ np.bincount(g, t * v, minlength=G) for k, v in values.items()}
-                takes = float(t.mean())
-            rows.append((name, takes, {k: v / total for k, v in gains.items()}))
+            t = (best_takes[fold[g], c].astype(float) if rule is None else
+                 e.select(rule.fill_null(False).cast(pl.Float64)).to_series().to_numpy())
+            gains = (best_gains if rule is None and refit else
+                     {k: weights @ np.bincount(g, t * v, minlength=G) for k, v in values.items()})
+            rows.append((name, float(t.mean()), {k: v / total for k, v in gains.items()}))
         best = rows[-1][2]["margin"]
         best_low = _percentiles(best[1:])[0] if G >= MIN_BLOCKS else -math.inf
         for name, takes, gains in rows:
