@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+from sim.analysis.forks import ALL, FORKED, PRIMARY, PRIMARY_WORDS
+
 PLAYER_COUNTS = (2, 3, 4, 5)
 
 
@@ -87,35 +89,38 @@ def message_values(*reps) -> list[str]:
     return out
 
 
-def _forks(rep, kind: str) -> dict:
-    return {(r["edition"], r["dimension"], r["level"]): r for r in rep.get(f"fork_{kind}", [])}
+def _strata(rep, kind: str) -> dict:
+    """{(edition, stratum): row} of a fork run's overall row (stratum "all") and its rows
+    per stratum of the primary condition (sim/analysis/forks.py PRIMARY)."""
+    return {(r["edition"], r["stratum"]): r for r in rep.get(f"fork_{kind}", [])
+            if r["dimension"] in (ALL, PRIMARY[kind])}
 
 
-def forks(kind: str, first: str, other: str, strata: tuple[tuple[str, str], ...]):
+def _cell(r) -> str:
+    if r.get("d_margin_low") is None:  # the fork analysis states why in words
+        return f"{r['d_margin']:+.2f} ({r.get('d_margin_note') or 'no interval'}; {r['forks']:,} forks)"
+    return f"{_est(r['d_margin'], r['d_margin_low'], r['d_margin_high'], 2, True)} ({r['forks']:,} forks)"
+
+
+def forks(kind: str, first: str, other: str):
     """A render function for a fork kind: the overall value of `first` over `other` and
-    its value within each stratum (dimension, level) at each table size."""
+    its value within each stratum of the primary condition, at each table size."""
     def render(*reps) -> list[str]:
-        by = [_forks(r, kind) for r in reps]
-        editions = sorted({k[0] for b in by for k in b})
-        rows = []
-        for e in editions:
-            for dim, level in (("all", "all"), *strata):
-                cells = [("—" if (e, dim, level) not in b else
-                          f"{_est(b[(e, dim, level)]['d_margin'], b[(e, dim, level)]['d_margin_low'], b[(e, dim, level)]['d_margin_high'], 2, True)}"
-                          f" ({b[(e, dim, level)]['forks']:,} forks)") for b in by]
-                if all(c == "—" for c in cells):
-                    continue
-                rows.append([e, "every fork" if dim == "all" else f"{dim} = {level}", *cells])
+        by = [_strata(r, kind) for r in reps]
+        keys = list(dict.fromkeys(k for b in by for k in b))
+        keys.sort(key=lambda k: (k[0], k[1] != ALL))
+        rows = [[e, "every fork" if st == ALL else f"{PRIMARY[kind]} = {st}",
+                 *("—" if (e, st) not in b else _cell(b[(e, st)]) for b in by)] for e, st in keys]
         return ([f"{first} − {other} at the moment of choice, in the chooser's final margin "
-                 f"(points), unit: a fork, intervals over blocks; both branches finished by the "
-                 f"same players with the same random streams:", ""]
+                 f"(points), overall and within {PRIMARY_WORDS[kind]}; unit: a fork ({FORKED[kind]}), "
+                 f"intervals over blocks; both branches finished by the same players with the "
+                 f"same random streams:", ""]
                 + _table(["edition", "forks", *_heads(reps)], rows))
     return render
 
 
-scoring_figure_forks = forks("scoring_figure", "messenger", "meeple",
-                             (("lands on dark", "messenger"), ("lands on dark", "meeple")))
-road_figure_forks = forks("road_figure", "messenger meeple", "follower", ())
+scoring_figure_forks = forks("scoring_figure", "messenger", "meeple")
+road_figure_forks = forks("road_figure", "messenger meeple", "follower")
 
 
 def abbot_message_values(with_abbot, without) -> list[str]:

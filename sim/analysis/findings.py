@@ -4,8 +4,9 @@ Every number in the document comes from `carcsim report` on a run of a shipped
 config made by the command printed beside it; this module only runs them (resuming
 what is already stored), builds the reports and writes the numbers into prose and
 tables. The statements about "when" (which contexts favour the messenger) are drawn
-from the intervals, not written by hand: a context is named only when its 95%
-interval excludes 0.
+from the intervals, not written by hand: a stratum of the fork's primary condition
+(sim/analysis/forks.py PRIMARY) is named only when its Holm-adjusted p is below 0.05,
+and a context only when its level differs from the rest of its stratum so.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.analysis import atlas
-from sim.analysis.forks import BEST
+from sim.analysis.forks import (ALL, BEST, FORKED, MIN_BLOCKS, PRIMARY, PRIMARY_WORDS,
+                                 unlisted_words)
 from sim.analysis.fmt import fmt_p
 from sim.analysis.report import UNIT_NOTE, build
 from sim.safe_files import write_file
@@ -131,59 +133,128 @@ def _message_values(rep) -> list[str]:
     return out
 
 
+def _noted(v, low, high, note, digits: int, percent: bool = False) -> str:
+    """An estimate with its interval, or with the reason in words why it has none."""
+    if v is None:
+        return f"— ({note})" if note else "—"
+    text = (lambda x: f"{x:.0%}") if percent else (lambda x: f"{x:+.{digits}f}")
+    if note:
+        return f"{text(v)} ({note})"
+    if low is None or high is None:
+        return text(v)
+    return (f"{text(v)} [{text(low)}, {text(high)}]" if percent
+            else est(v, low, high, digits, True))
+
+
+def _of(row: dict, stem: str, digits: int, percent: bool = False) -> str:
+    """`_noted` of `row`'s `stem` with its `_low`, `_high` and `_note`."""
+    return _noted(row[stem], row[f"{stem}_low"], row[f"{stem}_high"], row[f"{stem}_note"], digits,
+                  percent)
+
+
 def _when(rep, kind: str, other: str) -> list[str]:
     values = rep.get(f"fork_{kind}", [])
     if not values:
         return ["No forks."]
-    out = []
+    primary = PRIMARY[kind]
+    out = [f"Forked: {FORKED[kind]}. Every context is given within each level of "
+           f"{PRIMARY_WORDS[kind]} (its stratum): the value at the level, the share of that "
+           f"level's forks the stratum holds, and the level against the rest of its stratum "
+           f"(a block-clustered regression within the stratum: the context's own effect, what "
+           f"is left once the stratum is held fixed). A context with one level at every fork "
+           f"of its stratum is not listed. No interval is given below {MIN_BLOCKS} blocks or "
+           f"where it would have zero width; the cell says why."]
+    if kind == "scoring_figure":
+        out += ["", "(\"to dark\": the points a figure needs to reach the next dark space "
+                    "before this award, 5 when it stands on one; \"lands on dark\": which "
+                    "figure the award would put on a dark space.)"]
+    out.append("")
     for e in sorted({v["edition"] for v in values}):
         rows = [v for v in values if v["edition"] == e]
-        top = next(v for v in rows if v["dimension"] == "all")
+        top = next(v for v in rows if v["dimension"] == ALL)
+        strata = [v for v in rows if v["dimension"] == primary]
+        contexts = [v for v in rows if v["dimension"] not in (ALL, primary)]
         out += [f"**{e}**: {top['forks']:,} forks in {top['blocks']:,} blocks. Messenger − "
-                f"{other}: {est(top['d_margin'], top['d_margin_low'], top['d_margin_high'], 2, True)} "
-                f"points of final margin, {est(top['d_win'], top['d_win_low'], top['d_win_high'], 3, True)} "
-                f"win probability.", ""]
-        out += _table(["context", "level", "forks", "Δ margin (points)", "Δ win probability",
+                f"{other}: {_of(top, 'd_margin', 2)} points of final margin, "
+                f"{_of(top, 'd_win', 3)} win probability.", ""]
+        out += _table([primary, "forks", "Δ margin (points)", "Δ win probability",
                        "Holm p (margin)"],
-                      [[v["dimension"], v["level"], f"{v['forks']:,}",
-                        est(v["d_margin"], v["d_margin_low"], v["d_margin_high"], 2, True),
-                        est(v["d_win"], v["d_win_low"], v["d_win_high"], 3, True),
-                        fmt_p(v["d_margin_p_holm"])] for v in rows if v["dimension"] != "all"])
-        if kind == "scoring_figure":
-            out += ["", "(\"to dark\": the points a figure needs to reach the next dark space "
-                        "before this award, 5 when it stands on one; \"lands on dark\": which "
-                        "figure the award would put on a dark space.)"]
-        clear = [v for v in rows if v["dimension"] != "all" and v["d_margin_p_holm"] is not None
-                 and v["d_margin_p_holm"] < 0.05]
-        better = [f"{v['dimension']} = {v['level']}" for v in clear if v["d_margin"] > 0]
-        worse = [f"{v['dimension']} = {v['level']}" for v in clear if v["d_margin"] < 0]
-        out += ["", f"The messenger is the better choice (Holm p < 0.05 within the context) when: "
-                    f"{'; '.join(better) or 'no single context'}. The {other} is better when: "
-                    f"{'; '.join(worse) or 'no single context'}.", ""]
+                      [[v["level"], f"{v['forks']:,} ({v['level_share']:.0%})",
+                        _of(v, "d_margin", 2), _of(v, "d_win", 3), fmt_p(v["d_margin_p_holm"])]
+                       for v in strata])
+        out += [""]
+        out += _table([primary, "context", "level", "forks", "stratum's share of the level",
+                       "Δ margin (points)", "Δ win probability",
+                       "vs the rest of the stratum (points)", "Holm p (vs the rest)"],
+                      [[v["stratum"], v["dimension"], v["level"], f"{v['forks']:,}",
+                        f"{v['level_share']:.0%}", _of(v, "d_margin", 2), _of(v, "d_win", 3),
+                        _of(v, "vs_rest", 2), fmt_p(v["vs_rest_p_holm"])] for v in contexts])
+        left_out = unlisted_words([u for u in rep.get(f"unlisted_{kind}", []) if u["edition"] == e],
+                                  kind, {v["stratum"] for v in strata})
+        if left_out:
+            out += ["", f"Not listed (one level at every fork of its stratum): {left_out}."]
+
+        def clear(v, p):
+            return v[p] is not None and v[p] < 0.05
+        better = [f"{primary} = {v['level']}" for v in strata
+                  if clear(v, "d_margin_p_holm") and v["d_margin"] > 0]
+        worse = [f"{primary} = {v['level']}" for v in strata
+                 if clear(v, "d_margin_p_holm") and v["d_margin"] < 0]
+        shifts = [f"{v['dimension']} = {v['level']} where {primary} = {v['stratum']} "
+                  f"({est(v['vs_rest'], v['vs_rest_low'], v['vs_rest_high'], 2, True)})"
+                  for v in contexts if clear(v, "vs_rest_p_holm")]
+        out += ["", f"The messenger is the better choice (Holm p < 0.05 over the strata) when: "
+                    f"{'; '.join(better) or 'no stratum'}. The {other} is better when: "
+                    f"{'; '.join(worse) or 'no stratum'}. "
+                + (f"Within a stratum, a context changes the value (its level against the rest "
+                   f"of the stratum, Holm p < 0.05 over the context's levels there) at: "
+                   f"{'; '.join(shifts)}." if shifts else
+                   "Within a stratum no context changes the value detectably (each level "
+                   "against the rest of its stratum: Holm p ≥ 0.05 over the context's levels "
+                   "there)."), ""]
         rules = [r for r in rep.get(f"rules_{kind}", []) if r["edition"] == e]
         if rules:
+            out += [f"Rules of thumb: gains per fork against always taking the {other}, with 95% "
+                    f"block-bootstrap intervals ({rules[0]['boots']:,} resamples of the blocks, "
+                    f"seed {rules[0]['seed']}; each rule's choices held as they are, the "
+                    f"cross-fitted rule's as learned from the records); a share "
+                    f"of the best context rule has an interval only when that rule's gain "
+                    f"interval lies above 0.", ""]
             out += _table(["rule of thumb", "takes the messenger", "gain per fork (points)",
                            "gain per fork (win)", "share of the best context rule"],
-                          [[r["rule"], f"{r['takes_first']:.0%}",
-                            est(r["gain_margin"], r["gain_margin_low"], r["gain_margin_high"], 2, True),
-                            est(r["gain_win"], r["gain_win_low"], r["gain_win_high"], 3, True),
-                            "—" if r["share_of_best"] is None else f"{r['share_of_best']:.0%}"]
+                          [[r["rule"], f"{r['takes_first']:.0%}", _of(r, "gain_margin", 2),
+                            _of(r, "gain_win", 3), _of(r, "share_of_best", 0, percent=True)]
                            for r in rules])
-            simple = [r for r in rules if r["rule"] != BEST and r["share_of_best"] is not None]
+            simple = [r for r in rules if r["rule"] != BEST and r["gain_margin_note"] is None]
             b = max(simple, key=lambda r: r["gain_margin"]) if simple else None
             if all(r["gain_margin_low"] is None or r["gain_margin_low"] <= 0 for r in rules):
                 out += ["", f"No rule, the cross-fitted context rule included, gains clearly over "
                             f"always taking the {other} (every gain interval includes 0): at this "
                             f"sample size the choice makes no detectable difference for greedy "
                             f"players.", ""]
-            elif b is not None and b["gain_margin_low"] > 0:
-                beyond = (" (more than 100%: judged on half the blocks, the context rule "
-                          "does no better than the simple one)" if b["share_of_best"] > 1 else "")
-                out += ["", f"Of the simple rules, \"{b['rule']}\" captures the most: "
-                            f"{b['share_of_best']:.0%} of the cross-fitted best context rule's gain"
-                            f"{beyond}; gains are against always taking the {other}.", ""]
-            elif b is not None:
-                out += ["", f"No simple rule here gains over always taking the {other}.", ""]
+            elif b is not None and b["gain_margin_low"] is not None and b["gain_margin_low"] > 0:
+                low, high = b["share_of_best_low"], b["share_of_best_high"]
+                if b["share_of_best"] is None:
+                    share = f" ({b['share_of_best_note']})"
+                else:
+                    beyond = ("" if low is None else
+                              " (the interval includes 100%: the cross-fitted context rule does "
+                              "no better than this simple one)" if low <= 1 <= high else
+                              " (more than 100%: judged on half the blocks, the context rule "
+                              "does worse than the simple one)" if low > 1 else "")
+                    share = (f", {_of(b, 'share_of_best', 0, percent=True)} of the cross-fitted "
+                             f"best context rule's gain{beyond}")
+                out += ["", f"Of the simple rules, \"{b['rule']}\" gains the most: "
+                            f"{_of(b, 'gain_margin', 2)} points per fork{share}; gains are "
+                            f"against always taking the {other}.", ""]
+            else:
+                best = next((r for r in rules if r["rule"] == BEST), None)
+                found = ("" if best is None or best["gain_margin_low"] is None
+                         or best["gain_margin_low"] <= 0 else
+                         f"; the cross-fitted best context rule does, by "
+                         f"{_of(best, 'gain_margin', 2)} points per fork")
+                out += ["", f"No simple rule here gains clearly over always taking the "
+                            f"{other}{found}.", ""]
     return out
 
 
@@ -347,7 +418,8 @@ SECTIONS = (
     Section("seat_advantage", "Seat advantage", _seat),
     Section("messages_figure_policy", "The Messages: scoring-figure policies", _arms),
     Section("messages_figure_forks",
-            "The Messages: messenger or meeple, at the moment of choice", _messages_when),
+            "The Messages: messenger or meeple, at the moment of choice, within which figure "
+            "lands on dark", _messages_when),
     Section("message_values", "Message values by restricted play", _arms),
     Section("message_counterfactual", "Message values by counterfactual forks",
             _message_values),
@@ -356,8 +428,8 @@ SECTIONS = (
     Section("mayors_messenger_vs_meeple",
             "Messengers & Mayors: blanket road-figure policies", _arms),
     Section("mayors_road_forks",
-            "Messengers & Mayors: messenger meeple or follower on a road, at the moment of choice",
-            _roads_when),
+            "Messengers & Mayors: messenger meeple or follower on a road, at the moment of "
+            "choice, within whether a ride target is near", _roads_when),
     Section("search_vs_greedy_base_1000", "Search against greedy: the base game", _strength),
     Section("search_vs_greedy_1000", "Search against greedy: The Messages (c3.1)", _strength),
     Section("search_vs_greedy_base", "Search budget ladder: the base game", _budgets),

@@ -7,7 +7,7 @@ import html
 import json
 import math
 
-from sim.analysis import figures
+from sim.analysis import figures, forks
 from sim.analysis.fmt import digits, fmt_p
 
 CSS = """
@@ -48,6 +48,84 @@ def _table(rows: list[dict], cols: list[tuple[str, str]], table_id: str = "") ->
                              for k, _ in cols) + "</tr>" for r in rows]
     tid = f" id='{table_id}'" if table_id else ""
     return f"<table{tid}><tr>{head}</tr>{''.join(body)}</table>"
+
+
+FORK_TITLES = {"scoring_figure": ("The Messages: the messenger or the meeple, at the moment of "
+                                   "choice", "meeple"),
+               "road_figure": ("Messengers & Mayors: the messenger meeple or a follower on a "
+                               "road, at the moment of choice", "follower")}
+
+
+def _notes(row: dict, fields: dict[str, str]) -> str:
+    """A row's interval notes in words ("Δ margin, Δ win: too few blocks (...)")."""
+    by: dict = {}
+    for key, label in fields.items():
+        if row.get(f"{key}_note"):
+            by.setdefault(row[f"{key}_note"], []).append(label)
+    return "; ".join(f"{', '.join(labels)}: {note}" for note, labels in by.items())
+
+
+def fork_section(rep: dict, kind: str) -> str:
+    """The "when" section of one fork kind (sim/analysis/forks.py): which forks are
+    forked, every context within the primary condition, what is not listed and why,
+    and the rules of thumb with their block-bootstrap intervals; "" without forks."""
+    values = rep.get(f"fork_{kind}")
+    if not values:
+        return ""
+    title, other = FORK_TITLES[kind]
+    primary = forks.PRIMARY[kind]
+    unlisted = rep.get(f"unlisted_{kind}", [])
+    left_out = [f"{e}: {words}" for e in dict.fromkeys(v["edition"] for v in values)
+                if (words := forks.unlisted_words(
+                    [u for u in unlisted if u["edition"] == e], kind,
+                    {v["stratum"] for v in values if v["edition"] == e and v["dimension"] == primary}))]
+    ctx = [dict(r, label=f"all ({r['edition']})" if r["dimension"] == forks.ALL else
+                f"{r['dimension']} = {r['level']} ({r['edition']})" if r["dimension"] == primary else
+                f"{r['dimension']} = {r['level']} | {primary} = {r['stratum']} ({r['edition']})")
+           for r in values]
+    fields = {"d_margin": "Δ margin", "d_win": "Δ win", "vs_rest": "vs the rest"}
+    rows = [dict(r, notes=_notes(r, fields)) for r in values]
+    rules = [dict(r, notes=_notes(r, {"gain_margin": "gain, points", "gain_win": "gain, win",
+                                      "share_of_best": "share"}))
+             for r in rep.get(f"rules_{kind}", [])]
+    boots = (f"{rules[0]['boots']} resamples of the blocks, seed {rules[0]['seed']}" if rules
+             else "resamples of the blocks")
+    return "".join([
+        f"<h2>{html.escape(f'{title}, within {forks.PRIMARY_WORDS[kind]}')}</h2>"
+        f"<p class='note'>Forked: {html.escape(forks.FORKED[kind])}. Both branches finished by "
+        f"the same players with the same random streams. Positive: the messenger is better. "
+        f"Every context is given within each level of {html.escape(forks.PRIMARY_WORDS[kind])} "
+        f"({html.escape(primary)}: its stratum): "
+        f"the value there, the share of the level's forks the stratum holds, and the level "
+        f"against the rest of its stratum (a block-clustered regression within the stratum: "
+        f"the context's own effect). A context with one level at every fork of its stratum is "
+        f"not listed{html.escape(': ' + '; '.join(left_out)) if left_out else ''}. An interval "
+        f"below {forks.MIN_BLOCKS} blocks, or one of zero width, is not given: the notes say "
+        f"why.</p>",
+        figures.forest(ctx, "label", "d_margin", "d_margin_low", "d_margin_high",
+                       f"messenger − {other}, within {primary}",
+                       "difference in final margin (points)"),
+        figures.forest(ctx, "label", "d_win", "d_win_low", "d_win_high",
+                       f"messenger − {other}, within {primary}", "difference in win probability"),
+        f"<h3>{html.escape(f'Contexts within {forks.PRIMARY_WORDS[kind]}')}</h3>",
+        _table(rows, [("edition", "edition"), ("stratum", primary), ("dimension", "context"),
+                      ("level", "level"), ("forks", "forks"), ("blocks", "blocks"),
+                      ("level_share", "share of the level's forks"), ("d_margin", "Δ margin"),
+                      ("d_margin_low", "low"), ("d_margin_high", "high"),
+                      ("d_margin_p_holm", "Holm p"), ("d_win", "Δ win"), ("d_win_low", "low"),
+                      ("d_win_high", "high"), ("d_win_p_holm", "Holm p (win)"),
+                      ("vs_rest", "vs the rest of the stratum"), ("vs_rest_low", "low"),
+                      ("vs_rest_high", "high"), ("vs_rest_p_holm", "Holm p (vs the rest)"),
+                      ("notes", "notes")]),
+        f"<h3>Rules of thumb (gain over never taking the messenger, per fork; 95% "
+        f"block-bootstrap intervals, {html.escape(boots)})</h3>",
+        _table(rules, [("edition", "edition"), ("rule", "rule"), ("takes_first", "takes messenger"),
+                       ("gain_margin", "gain, points"), ("gain_margin_low", "low"),
+                       ("gain_margin_high", "high"), ("gain_win", "gain, win"),
+                       ("gain_win_low", "low"), ("gain_win_high", "high"),
+                       ("share_of_best", "share of the best context rule"),
+                       ("share_of_best_low", "low"), ("share_of_best_high", "high"),
+                       ("notes", "notes")])])
 
 
 def render_html(rep: dict) -> str:
@@ -151,36 +229,7 @@ def render_html(rep: dict) -> str:
                       ("aligned_low", "low"), ("aligned_high", "high"),
                       ("sd_aligned", "paired sd, aligned"), ("check", "check"),
                       ("check_p", "check p")])]
-    for kind, title, other in (("scoring_figure", "The Messages: the messenger or the meeple, at "
-                                "the moment of choice", "meeple"),
-                               ("road_figure", "Messengers & Mayors: the messenger meeple or a "
-                                "follower on a road, at the moment of choice", "follower")):
-        if not rep.get(f"fork_{kind}"):
-            continue
-        values = rep[f"fork_{kind}"]
-        ctx = [dict(r, label=f"{r['dimension']} = {r['level']} ({r['edition']})") for r in values]
-        parts += [f"<h2>{html.escape(title)}</h2><p class='note'>Forks where both figures were "
-                  f"allowed and would make a difference; both branches finished by the same "
-                  f"players with the same random streams. Positive: the messenger is better.</p>",
-                  figures.forest(ctx, "label", "d_margin", "d_margin_low", "d_margin_high",
-                                 f"messenger − {other}, by context",
-                                 "difference in final margin (points)"),
-                  figures.forest(ctx, "label", "d_win", "d_win_low", "d_win_high",
-                                 f"messenger − {other}, by context",
-                                 "difference in win probability"),
-                  _table(values, [("edition", "edition"), ("dimension", "context"),
-                                  ("level", "level"), ("forks", "forks"), ("blocks", "blocks"),
-                                  ("d_margin", "Δ margin"), ("d_margin_low", "low"),
-                                  ("d_margin_high", "high"), ("d_margin_p_holm", "Holm p"),
-                                  ("d_win", "Δ win"), ("d_win_low", "low"), ("d_win_high", "high"),
-                                  ("d_win_p_holm", "Holm p (win)")]),
-                  "<h3>Rules of thumb (gain over never taking the messenger, per fork)</h3>",
-                  _table(rep.get(f"rules_{kind}", []), [
-                      ("edition", "edition"), ("rule", "rule"), ("takes_first", "takes messenger"),
-                      ("gain_margin", "gain, points"), ("gain_margin_low", "low"),
-                      ("gain_margin_high", "high"), ("gain_win", "gain, win"),
-                      ("gain_win_low", "low"), ("gain_win_high", "high"),
-                      ("share_of_best", "share of the best context rule")])]
+    parts += [fork_section(rep, kind) for kind in FORK_TITLES]
     if rep.get("naive_messages"):
         parts += ["<h2>Messages when drawn (confounded)</h2><p class='note'>Players who drew a "
                   "message scored to draw it: this difference mixes the message's value with the "

@@ -214,6 +214,7 @@ def _fork_answers(out: dict, cf: pl.DataFrame, games: pl.DataFrame) -> list[dict
             continue
         out[f"fork_{kind}"] = values.to_dicts()
         out[f"rules_{kind}"] = forks.rule_values(cf, games, kind).to_dicts()
+        out[f"unlisted_{kind}"] = forks.unlisted_contexts(cf, games, kind).to_dicts()
         for r in values.filter(pl.col("dimension") == "all").iter_rows(named=True):
             for what, unit in (("margin", "final margin"), ("win", "win probability")):
                 rows.append(_row(f"{question}: {unit} ({r['edition']})", r[f"d_{what}"],

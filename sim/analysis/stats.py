@@ -174,6 +174,20 @@ def cluster_difference(values, indicator, groups) -> Estimate:
     return t_estimate(float(beta[1]), float(math.sqrt(cov[1, 1])) if g > 1 else math.inf, g)
 
 
+def block_weights(blocks: int, boots: int, seed: int) -> np.ndarray:
+    """Block-bootstrap resamples as weights: row b of the (boots, blocks) array counts
+    how often each block is drawn in resample b (`blocks` draws with replacement), from
+    numpy's generator seeded with `seed`, so the same call gives the same resamples. A
+    statistic that is a ratio of per-block sums is recomputed on a resample as
+    weights @ sums / (weights @ counts)."""
+    if blocks < 1 or boots < 1:
+        raise ValueError(f"block_weights: blocks = {blocks}, boots = {boots}: expected both ≥ 1")
+    draws = np.random.default_rng(seed).integers(0, blocks, (boots, blocks))
+    out = np.zeros((boots, blocks))
+    np.add.at(out, (np.repeat(np.arange(boots), blocks), draws.ravel()), 1.0)
+    return out
+
+
 def hotelling_zero(rows) -> tuple[float, int, int, float]:
     """Hotelling's T² test that the mean of independent vector rows (one a block) is
     zero: (F statistic, dof1, dof2, p). One column: the squared one-sample t test."""
