@@ -2,6 +2,7 @@
 HTML opens in a real headless browser with no console errors."""
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 from sim.analysis.fmt import digits, fmt_interval
 from browser import console_errors, is_png, needs_chromium, screenshot
 
-from sim.analysis.report import UNIT_NOTE, build, fmt_p
+from sim.analysis.report import MIN_BLOCKS_SHOWN, UNIT_NOTE, build, fmt_p
 from sim.tournament.config import parse_experiment
 from sim.tournament.run import run_experiment
 
@@ -22,7 +23,7 @@ CONFIG = """
 [run]
 name = "report_test"
 seed = 3
-blocks = 16
+blocks = 40
 shard_blocks = 8
 
 [rules]
@@ -53,18 +54,24 @@ def test_json_and_html_carry_the_analysis_numbers(run_dir):
     r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir), "--json"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout) == rep["headline"]
+    # the same numbers, to the last bits Polars' multi-threaded sums leave alone
+    assert json.loads(r.stdout) == [{k: pytest.approx(v, rel=1e-12) if isinstance(v, float) else v
+                                     for k, v in h.items()} for h in rep["headline"]]
     r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir)], capture_output=True,
                        text=True, cwd=ROOT)
     assert r.returncode == 0 and "coverage − meeple_only" in r.stdout
     page = (run_dir / "report.html").read_text()
     embedded = json.loads(re.search(r"<script type='application/json' id='headline'>(.*?)</script>",
                                     page, re.S).group(1))
-    assert embedded == rep["headline"]
+    assert embedded == [{k: pytest.approx(v, rel=1e-12) if isinstance(v, float) else v
+                         for k, v in h.items()} for h in rep["headline"]]
     table = page[page.index("id='headline-table'"):page.index("</table>", page.index("id='headline-table'"))]
     for h in rep["headline"]:  # written to the digits their interval supports
         est, low, high = fmt_interval(h["estimate"], h["low"], h["high"])
-        assert f"<td>{est}</td><td>{low}</td><td>{high}</td>" in table
+        if h["blocks"] >= MIN_BLOCKS_SHOWN:
+            assert f"<td>{est}</td><td>{low}</td><td>{high}</td>" in table
+        else:  # issue 26: a cell over too few blocks says so instead of a number
+            assert f"<td>too few blocks ({h['blocks']} &lt; {MIN_BLOCKS_SHOWN})</td><td></td><td></td>" in table
     assert UNIT_NOTE in r.stdout and html_text(UNIT_NOTE) in page
     arm = next(a for a in rep["arms"] if a["arm"] == "coverage" and a["edition"] == "c3.1")
     assert next(h for h in rep["headline"] if h["question"].startswith("coverage − meeple_only: win share (c3.1)"))[
@@ -100,14 +107,47 @@ def test_json_rows_are_numbers_with_a_family(run_dir):
         assert isinstance(h["games"], int) and isinstance(h["blocks"], int) and h["family"]
         assert h["p_adjusted"] is None or h["p_adjusted"] >= h["p"]
     arms = [h for h in rows if h["family"].startswith("arms vs meeple_only")]
-    assert len(arms) == 2 and all(h["blocks"] == 16 and h["games"] == 32 for h in arms)
+    assert len(arms) == 2 and all(h["blocks"] == 40 and h["games"] == 80 for h in arms)
     seat = next(h for h in rows if h["family"] == "seat advantage")
-    assert seat["games"] == 16 * 8  # 2 editions × 2 arms × 2 seat orders, each game once
+    assert seat["games"] == 40 * 8  # 2 editions × 2 arms × 2 seat orders, each game once
 
 
 def test_p_values_in_scientific_form():
     assert [fmt_p(v) for v in (3.2e-9, 0.0902, 0.00042, 1.0, None)] == [
         "3e-9", "0.0902", "4e-4", "1", "—"]
+
+
+def test_cells_over_too_few_blocks_say_so_and_leave_the_plots():
+    """Issue 26 item 1: a row over fewer than MIN_BLOCKS_SHOWN blocks shows words, not
+    numbers, and its estimate is not drawn; bands are clamped to the possible range."""
+    from sim.analysis import figures
+    from sim.analysis.page import _table
+    few = {"arm": "a", "blocks": MIN_BLOCKS_SHOWN - 1, "win_share": 0.61, "low": 0.4, "high": 0.8}
+    enough = dict(few, arm="b", blocks=MIN_BLOCKS_SHOWN)
+    cols = [("arm", "arm"), ("blocks", "blocks"), ("win_share", "w"), ("low", "lo"), ("high", "hi")]
+    table = _table([few, enough], cols)
+    assert f"<td>a</td><td>{MIN_BLOCKS_SHOWN - 1}</td><td>too few blocks" in table
+    assert "<td>b</td><td>30</td><td>0.61</td><td>0.40</td><td>0.80</td>" in table
+    assert figures.forest([few], "arm", "win_share", "low", "high", "t", "x",
+                          min_blocks=MIN_BLOCKS_SHOWN) == ""
+    wide = dict(enough, low=-0.2, high=1.3)
+    svg = figures.forest([wide], "arm", "win_share", "low", "high", "t", "x", bounds=(0, 1))
+    assert svg and figures.forest([wide], "arm", "win_share", "low", "high", "t", "x") != svg
+
+
+def test_the_questions_section_comes_first_and_says_how_many_blocks_it_needs(run_dir):
+    """Issue 26 item 1: a variants run's first section (and chart) is its arms; "blocks
+    needed" is about the arms' least precise win-share difference."""
+    from sim.analysis.page import render_html
+    rep = build(run_dir)
+    page = render_html(rep)
+    assert rep["question"] == "arms"
+    assert page.index("<h2>Arms against the baseline") < page.index("<h2>Seats")
+    need = rep["blocks_needed"]
+    assert " − " in need["label"] and need["unit"] == "win share"
+    hw = need["half_width"]
+    assert need["needed"][0] == {"half_width": 0.01, "blocks": math.ceil(40 * (hw / 0.01) ** 2)}
+    assert "id='blocks-needed'" in page and not rep["sprt_note"]
 
 
 def test_figures_have_titles_units_reference_lines_and_keys(run_dir):

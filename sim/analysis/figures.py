@@ -33,11 +33,18 @@ def _wrap(label: str, width: int = 42) -> str:
 
 
 def forest(rows: list[dict], label: str, est: str, low: str, high: str, title: str,
-           xlabel: str, reference: float = 0.0) -> str:
-    """One row per estimate: the point and its 95% interval; a dashed line at
-    `reference`. Rows without a finite estimate and interval are left out."""
+           xlabel: str, reference: float = 0.0, bounds: tuple[float, float] | None = None,
+           min_blocks: int = 0) -> str:
+    """One row per estimate: the point and its 95% interval, each band clamped to
+    `bounds` (the quantity's possible range: a win share within [0, 1]); a dashed line
+    at `reference`. Rows without a finite estimate and interval, and rows over fewer
+    than `min_blocks` blocks, are left out."""
     rows = [r for r in rows if all(isinstance(r.get(k), (int, float)) and math.isfinite(r[k])
-                                   for k in (est, low, high))]
+                                   for k in (est, low, high))
+            and r.get("blocks", min_blocks) >= min_blocks]
+    if bounds is not None:
+        lo, hi = bounds
+        rows = [dict(r, **{low: max(lo, r[low]), high: min(hi, r[high])}) for r in rows]
     if not rows:
         return ""
     labels = [_wrap(r[label]) for r in rows]

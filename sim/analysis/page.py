@@ -9,6 +9,7 @@ import math
 
 from sim.analysis import figures, forks
 from sim.analysis.fmt import digits, fmt_p
+from sim.analysis.report import MIN_BLOCKS_SHOWN
 
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}
@@ -40,12 +41,31 @@ def _places(row: dict, key: str) -> int:
     return 3
 
 
+def _few(row: dict) -> bool:
+    """A row over fewer blocks than the report shows numbers for (MIN_BLOCKS_SHOWN)."""
+    return isinstance(row.get("blocks"), int) and row["blocks"] < MIN_BLOCKS_SHOWN
+
+
+def _row_cells(r: dict, cols) -> list[str]:
+    """The row's cells; in a row over too few blocks its estimates say so in words, once
+    (the first number's cell), and the rest of them are blank."""
+    cells, said = [], False
+    for k, _ in cols:
+        v = r.get(k)
+        if _few(r) and isinstance(v, float):
+            cells.append("" if said else f"too few blocks ({r['blocks']} < {MIN_BLOCKS_SHOWN})")
+            said = True
+        else:
+            cells.append(_cell(k, v, _places(r, k)))
+    return cells
+
+
 def _table(rows: list[dict], cols: list[tuple[str, str]], table_id: str = "") -> str:
     if not rows:
         return "<p class='note'>none</p>"
     head = "".join(f"<th>{html.escape(label)}</th>" for _, label in cols)
-    body = ["<tr>" + "".join(f"<td>{html.escape(_cell(k, r.get(k), _places(r, k)))}</td>"
-                             for k, _ in cols) + "</tr>" for r in rows]
+    body = ["<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _row_cells(r, cols)) + "</tr>"
+            for r in rows]
     tid = f" id='{table_id}'" if table_id else ""
     return f"<table{tid}><tr>{head}</tr>{''.join(body)}</table>"
 
@@ -104,9 +124,10 @@ def fork_section(rep: dict, kind: str) -> str:
         f"why.</p>",
         figures.forest(ctx, "label", "d_margin", "d_margin_low", "d_margin_high",
                        f"messenger − {other}, within {primary}",
-                       "difference in final margin (points)"),
+                       "difference in final margin (points)", min_blocks=MIN_BLOCKS_SHOWN),
         figures.forest(ctx, "label", "d_win", "d_win_low", "d_win_high",
-                       f"messenger − {other}, within {primary}", "difference in win probability"),
+                       f"messenger − {other}, within {primary}", "difference in win probability",
+                       bounds=(-1, 1), min_blocks=MIN_BLOCKS_SHOWN),
         f"<h3>{html.escape(f'Contexts within {forks.PRIMARY_WORDS[kind]}')}</h3>",
         _table(rows, [("edition", "edition"), ("stratum", primary), ("dimension", "context"),
                       ("level", "level"), ("forks", "forks"), ("blocks", "blocks"),
@@ -126,6 +147,19 @@ def fork_section(rep: dict, kind: str) -> str:
                        ("share_of_best", "share of the best context rule"),
                        ("share_of_best_low", "low"), ("share_of_best_high", "high"),
                        ("notes", "notes")])])
+
+
+def _blocks_needed(rep: dict) -> str:
+    """The blocks the config's question needs (report.py blocks_needed), in words."""
+    b = rep.get("blocks_needed")
+    if not b:
+        return ""
+    unit = "percentage points" if b["unit"] == "win share" else "points"
+    scale = 100 if b["unit"] == "win share" else 1
+    needs = "; ".join(f"±{n['half_width'] * scale:g} {unit}: {n['blocks']:,} blocks" for n in b["needed"])
+    return (f"<p id='blocks-needed'>Blocks needed for this question, from its least precise answer "
+            f"('{html.escape(b['label'])}', ±{b['half_width'] * scale:.2g} {unit} over "
+            f"{b['blocks']:,} blocks; half-widths shrink as 1/√blocks): {html.escape(needs)}.</p>")
 
 
 def render_html(rep: dict) -> str:
@@ -151,10 +185,18 @@ def render_html(rep: dict) -> str:
              "are paired by block (same seeds). p adjusted: Holm over the row's family.</p>",
              f"<p class='note' id='multiplicity'>{html.escape(rep['multiplicity']['note'])}</p>"
              if rep.get("multiplicity") else "",
+             f"<p class='note' id='sprt-note'>{html.escape(rep['sprt_note'])}</p>"
+             if rep.get("sprt_note") else "",
+             _blocks_needed(rep)]
+    # each section in turn; the one the config's question asks comes first (its first
+    # chart is the question's), the others in this order
+    sections: dict[str, list[str]] = {}
+    sections["seats"] = [
              "<h2>Seats</h2>",
              figures.forest([dict(r, label=f"seat {r['seat']} ({r['players']} players)")
                              for r in rep["seat"]], "label", "win_share", "low", "high",
-                            "win share by seat", share, 1 / cfg["rules"]["players"]),
+                            "win share by seat", share, 1 / cfg["rules"]["players"], bounds=(0, 1),
+                            min_blocks=MIN_BLOCKS_SHOWN),
              _table(rep["seat"], [("players", "players"), ("seat", "seat"), ("games", "games"),
                                   ("blocks", "blocks"), ("win_share", "win share"), ("low", "low"),
                                   ("high", "high"), ("p", "p (vs 1/players)"), ("p_holm", "Holm p"),
@@ -170,7 +212,7 @@ def render_html(rep: dict) -> str:
                                             ("high", "high"), ("p_holm", "Holm p"),
                                             ("score", "score")])]
     if rep.get("pairwise"):
-        parts += ["<h2>Matchups</h2>", figures.heatmap(rep["pairwise"]),
+        sections["matchups"] = ["<h2>Matchups</h2>", figures.heatmap(rep["pairwise"]),
                   _table(rep["pairwise"], [("player", "player"), ("opponent", "opponent"),
                                            ("games", "games"), ("blocks", "blocks"),
                                            ("win_share", "win share"), ("low", "low"),
@@ -179,15 +221,19 @@ def render_html(rep: dict) -> str:
                                            ("elo_low", "Elo low"), ("elo_high", "Elo high")]),
                   f"<h3>Bradley–Terry ratings (Elo scale, 95% bootstrap over blocks; prior "
                   f"{rep.get('rating_prior')} virtual wins each way per pair that met)</h3>",
+                  figures.forest([dict(r, blocks=MIN_BLOCKS_SHOWN) for r in rep.get("ratings", [])],
+                                 "player", "rating", "low", "high", "the rating ladder: one line per player",
+                                 "rating (Elo scale; the pool's mean is 0)"),
                   _table(rep.get("ratings", []), [("player", "player"), ("rating", "rating"),
                                                   ("low", "low"), ("high", "high"),
                                                   ("bound", "interval")])]
     if rep.get("arms"):
         arms = [dict(r, label=f"{r['arm']} ({r['edition']})") for r in rep["arms"]
                 if r["arm"] != r["baseline"]]
-        parts += ["<h2>Arms against the baseline (paired by block)</h2>",
+        sections["arms"] = ["<h2>Arms against the baseline (paired by block)</h2>",
                   figures.forest(arms, "label", "d_win_share", "d_win_share_low", "d_win_share_high",
-                                 "arm − baseline", "difference in win share (focal player)"),
+                                 "arm − baseline", "difference in win share (focal player)",
+                                 bounds=(-1, 1), min_blocks=MIN_BLOCKS_SHOWN),
                   _table(rep["arms"], [("edition", "edition"), ("arm", "arm"), ("games", "games"),
                                        ("blocks", "blocks"), ("win_share", "win share"),
                                        ("d_win_share", "Δ win share"), ("d_win_share_low", "low"),
@@ -200,13 +246,14 @@ def render_html(rep: dict) -> str:
     if rep.get("counterfactual"):
         allp = [dict(r, label=f"{r['action']} ({r['edition']})") for r in rep["counterfactual"]
                 if r["phase"] == "all"]
-        parts += ["<h2>Message values: action against 2 points (counterfactual branches)</h2>",
+        sections["message values"] = ["<h2>Message values: action against 2 points (counterfactual branches)</h2>",
                   figures.forest(allp, "label", "d_margin", "d_margin_low", "d_margin_high",
                                  "action − 2 points: drawer's final margin",
-                                 "difference in final margin (points)"),
+                                 "difference in final margin (points)", min_blocks=MIN_BLOCKS_SHOWN),
                   figures.forest(allp, "label", "d_win", "d_win_low", "d_win_high",
                                  "action − 2 points: drawer's win probability",
-                                 "difference in win probability"),
+                                 "difference in win probability", bounds=(-1, 1),
+                                 min_blocks=MIN_BLOCKS_SHOWN),
                   _table(rep["counterfactual"], [("edition", "edition"), ("action", "action"),
                                                  ("phase", "phase"), ("games", "games"),
                                                  ("blocks", "blocks"), ("draws", "draws"),
@@ -217,7 +264,7 @@ def render_html(rep: dict) -> str:
                                                  ("d_win_p_holm", "Holm p (win)"),
                                                  ("sd_block", "sd per block")])]
     if rep.get("variance_reduction"):
-        parts += ["<h3>Extra tile or turn: the aligned 2-points branch</h3><p class='note'>Taking "
+        sections.setdefault("message values", []).extend(["<h3>Extra tile or turn: the aligned 2-points branch</h3><p class='note'>Taking "
                   "message 4 hands every later tile to the other player; the aligned branch "
                   "rotates the stack after the fork so both branches give the same tiles to the "
                   "same players (same distribution, sim/tournament/counterfactual.py). The check "
@@ -228,10 +275,10 @@ def render_html(rep: dict) -> str:
                       ("sd_plain", "paired sd, plain"), ("aligned", "aligned Δ margin"),
                       ("aligned_low", "low"), ("aligned_high", "high"),
                       ("sd_aligned", "paired sd, aligned"), ("check", "check"),
-                      ("check_p", "check p")])]
-    parts += [fork_section(rep, kind) for kind in FORK_TITLES]
+                      ("check_p", "check p")])])
+    sections["forks"] = [fork_section(rep, kind) for kind in FORK_TITLES]
     if rep.get("naive_messages"):
-        parts += ["<h2>Messages when drawn (confounded)</h2><p class='note'>Players who drew a "
+        sections["naive"] = ["<h2>Messages when drawn (confounded)</h2><p class='note'>Players who drew a "
                   "message scored to draw it: this difference mixes the message's value with the "
                   "drawer's play. Use restricted play or the counterfactual design for values.</p>",
                   _table(rep["naive_messages"], [("edition", "edition"), ("action", "action"),
@@ -240,12 +287,10 @@ def render_html(rep: dict) -> str:
                                                  ("d_win_share_low", "low"), ("d_win_share_high", "high"),
                                                  ("d_win_share_p_holm", "Holm p")])]
     if rep.get("convergence"):
-        parts += ["<h2>Convergence</h2>", figures.convergence(rep["convergence"])]
-        ss = rep.get("sample_size")
-        if ss and ss.get("blocks_for_1pp"):
-            parts.append(f"<p>Blocks needed for a ±1 percentage point interval on "
-                         f"'{html.escape(ss['label'])}': {ss['blocks_for_1pp']} "
-                         f"(±2 pp: {ss['blocks_for_2pp']}).</p>")
+        sections["convergence"] = ["<h2>Convergence</h2>", figures.convergence(rep["convergence"])]
+    first = rep.get("question", "seats")
+    for name in (first, *(n for n in sections if n != first)):
+        parts += sections.get(name, [])
     parts += ["<h2>Provenance</h2>",
               f"<p>code {html.escape(str(prov['code_version']))} · record schema "
               f"{prov['schema_version']} · ruleset {html.escape(str(prov['ruleset']))} · "

@@ -54,6 +54,51 @@ def _row(question, est, low, high, games, blocks, family, p=None, p_adjusted=Non
             "blocks": int(blocks), "family": family, "label": label}
 
 
+# What a run's design asks, hence which section leads the report and which quantity
+# "blocks needed" is about: a test on its headline rows, and the target half-widths in
+# that quantity's unit (the tighter first)
+QUESTIONS = {
+    "seats": (lambda h: h["family"] == "seat advantage", (0.01, 0.02), "win share"),
+    "matchups": (lambda h: h["family"] == "head-to-head", (0.01, 0.02), "win share"),
+    "arms": (lambda h: " − " in h["question"] and h["question"].count("win share"), (0.01, 0.02),
+             "win share"),
+    "message values": (lambda h: h["family"].endswith(", margin"), (0.1, 0.5), "points"),
+    "forks": (lambda h: " forks (" in h["family"] and "final margin" in h["question"], (0.1, 0.5),
+              "points"),
+}
+MIN_BLOCKS_SHOWN = 30  # fewer blocks: a cell says "too few blocks", plots leave it out
+SPRT_NOTE = ("This run was stopped by its sequential test: the fixed-sample p-values and "
+             "intervals of the other rows assume a run of a size fixed in advance and are not "
+             "valid for it; its answer is the sequential decision (the \"SPRT\" row).")
+
+
+def question_of(cfg: dict) -> str:
+    """The kind of question a config's design asks (QUESTIONS)."""
+    d = cfg["design"]
+    if d["kind"] == "counterfactual":
+        return "forks" if d.get("forks") else "message values"
+    if d["kind"] == "variants":
+        return "arms"
+    if d["kind"] == "round_robin":
+        return "matchups"
+    return "seats"
+
+
+def _blocks_needed(question: str, headline: list[dict]) -> dict | None:
+    """Blocks the question's least precise headline row needs for each target half-width
+    (half-widths shrink as 1/√blocks from this run's), None without an interval."""
+    wanted, targets, unit = QUESTIONS[question]
+    rows = [h for h in headline if wanted(h) and h["low"] is not None and h["high"] is not None
+            and h["high"] > h["low"]]
+    if not rows:
+        return None
+    widest = max(rows, key=lambda h: h["high"] - h["low"])
+    hw = (widest["high"] - widest["low"]) / 2
+    return {"label": widest["question"], "unit": unit, "half_width": hw, "blocks": widest["blocks"],
+            "needed": [{"half_width": t, "blocks": math.ceil(widest["blocks"] * (hw / t) ** 2)}
+                       for t in targets]}
+
+
 def _convergence(per_block: np.ndarray, points: int = 20) -> list[dict]:
     """The running estimate (mean of block values, 95% interval) as blocks accrue."""
     out = []
@@ -195,6 +240,9 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                                {h["family"] for h in tested}))}
     out["headline"] = headline
     out["unit_note"] = UNIT_NOTE
+    out["question"] = question_of(cfg)
+    out["blocks_needed"] = _blocks_needed(out["question"], headline)
+    out["sprt_note"] = SPRT_NOTE if manifest.get("sprt") else ""
     return out
 
 
@@ -292,10 +340,14 @@ def render_text(rep: dict) -> str:
                        f"{h['family']}: {h['label']}")
     if rep.get("multiplicity"):
         lines.append(rep["multiplicity"]["note"])
-    ss = rep.get("sample_size")
-    if ss and ss["blocks_for_1pp"]:
-        lines.append(f"blocks for ±1 pp on '{ss['label']}': {ss['blocks_for_1pp']} "
-                     f"(±2 pp: {ss['blocks_for_2pp']})")
+    if rep.get("sprt_note"):
+        lines.append(rep["sprt_note"])
+    b = rep.get("blocks_needed")
+    if b:  # about the config's question, from its least precise answer
+        scale, unit = (100, "pp") if b["unit"] == "win share" else (1, "points")
+        lines.append(f"blocks needed for '{b['label']}' (now ±{b['half_width'] * scale:.2g} {unit} "
+                     f"over {b['blocks']:,} blocks): "
+                     + "; ".join(f"±{n['half_width'] * scale:g} {unit}: {n['blocks']:,}" for n in b["needed"]))
     if rep.get("ratings"):
         lines.append(f"ratings (Bradley–Terry, Elo scale, 95% bootstrap over blocks; prior "
                      f"{rep['rating_prior']} virtual wins each way per pair that met):")
