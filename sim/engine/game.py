@@ -71,7 +71,7 @@ from sim.engine.board import Board
 from sim.engine.deal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
 from sim.errors import CoreError, IllegalMove, InputError
 from sim.expansions.base import SOURCES
-from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE, ROW_SUPPLY
+from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE, ROW_SUPPLY, where
 from sim.expansions.mayors import SCARECROW_CHOICES
 from sim.expansions.messages import ACTION_NAMES
 from sim.engine.rng import Stream, derive
@@ -565,10 +565,6 @@ class Game:
                 self._events.append(self._event(flat[i:i + w]))
         return self._events
 
-    def _where(self, seg: int) -> tuple[list[int], str]:
-        x, y, where = self.board.segment_place(seg)
-        return [x, y], where
-
     def _event(self, row) -> dict:
         kind, turn, seat, *v = row
         name = EVENT_NAMES[kind]
@@ -581,47 +577,17 @@ class Game:
         elif name == "place":
             e.update(seat=seat, tile=types[v[0]].id, at=[v[1], v[2]], rot=v[3])
         elif name == "figure":
-            at, where = self._where(v[1])
-            e.update(seat=seat, figure=FIGURE_KINDS[v[0]], at=at, where=where)
+            at, place = where(self, v[1])
+            e.update(seat=seat, figure=FIGURE_KINDS[v[0]], at=at, where=place)
         elif name == "score":
-            at, where = self._where(v[1])
-            e.update(feature=KINDS[v[0]], at=at, where=where, tiles=v[2], coats=v[3],
+            at, place = where(self, v[1])
+            e.update(feature=KINDS[v[0]], at=at, where=place, tiles=v[2], coats=v[3],
                      complete=bool(v[4]), final=bool(v[5]), points=v[6],
                      winners=[q for q in range(self.rules.players) if v[7] >> q & 1])
         elif name == "points":
             e.update(seat=seat, points=v[0], source=SOURCES[v[1]], total=v[2])
-        elif name == "move":
-            e.update(seat=seat, figure=messages.FIGURES[v[0]], points=v[1],
-                     source=SOURCES[v[2]], before=v[3], after=v[4], dark=bool(v[5]),
-                     other_dark=bool(v[6]))
-        elif name == "message_draw":
-            e.update(seat=seat, action=self._names[v[0]], number=v[1])
-        elif name == "message":
-            target = None
-            if v[4]:
-                (x, y), where = self._where(v[5])
-                target = f"{x},{y} {where}" if v[4] == 1 else f"{x},{y} follower {where}"
-            e.update(seat=seat, action=self._names[v[0]], number=v[1],
-                     resolved="action" if v[2] else "2", points=v[3], target=target,
-                     extra=bool(v[6]))
-        elif name == "courier":
-            at, where = self._where(v[0])
-            e.update(seat=seat, at=at, where=where, points=v[3],
-                     came_from=[v[5], v[6]] if v[4] else None)
-        elif name in ("townhall", "crisis"):
-            e.update(seat=seat, at=[v[0], v[1]])
-        elif name == "favour":
-            e.update(seat=seat, target=self._where(v[1])[0] if v[0] else None)
-        elif name == "scarecrow":
-            e.update(seat=seat, choice=SCARECROW_CHOICES[v[0]], at=self._where(v[1])[0])
-        elif name == "ride":
-            if v[0]:
-                at, where = self._where(v[1])
-                e.update(seat=seat, to=at, where=where)
-            else:
-                e.update(seat=seat, to=None)
         elif (decode := expansions.event_decoder(name)) is not None:
-            e.update(decode(self._where, seat, v))
+            e.update(decode(self, seat, v))
         elif name == "end":
             result = self.result()
             e.update(scores=[p["score"] for p in result["players"]], winners=result["winners"])

@@ -30,6 +30,7 @@ from dataclasses import replace
 from sim.errors import InputError
 from sim.expansions import abbot, base, courier, mayors, messages, river
 from sim.expansions.declaration import DecisionKind, Expansion, Options  # noqa: F401  (the types)
+from sim.formats import log
 from sim.formats.tiles import SETS
 
 BASE = base.BASE
@@ -44,6 +45,10 @@ NAMES: tuple[str, ...] = tuple(BY_NAME)
 PARTS = (BASE, *EXPANSIONS)
 # the part with rule editions: what the CLI's --edition and [design] editions choose
 EDITIONED: Expansion = next(e for e in EXPANSIONS if e.editions)
+# every event an expansion adds, its decoder (sim/engine/game.py) and its turn log line
+# (sim/formats/log.py, which knows the base game's lines only)
+EVENTS: dict = {name: decode for e in EXPANSIONS for name, decode in e.events.items()}
+log.LINES.update({name: line for e in EXPANSIONS for name, line in e.lines.items()})
 
 
 def check_script_keys(given, expansions, where: str) -> None:
@@ -123,10 +128,7 @@ def action_code(kind: int, name: str) -> int | None:
 
 def event_decoder(name: str):
     """The decoder an expansion declares for event `name`, None for the core's own."""
-    for e in EXPANSIONS:
-        if name in e.events:
-            return e.events[name]
-    return None
+    return EVENTS.get(name)
 
 
 def figures(expansions) -> tuple[str, ...]:

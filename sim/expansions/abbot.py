@@ -21,8 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.core import lib
-from sim.expansions.declaration import FIELDS, Expansion
-from sim.formats import log
+from sim.expansions.declaration import FIELDS, Expansion, where
 
 ABBOT = lib.CC_FIG_ABBOT  # its figure kind code
 RECALL = lib.CC_RECALL  # the segment column's code of "take the abbot back" (R-ABB-5)
@@ -45,9 +44,9 @@ def _batch(rules, res) -> dict:
     return {c: res[:, :, _ROW.start + 1 + i].ravel() for i, c in enumerate(COLUMNS)}
 
 
-def _recall_event(where, seat: int, v: list[int]) -> dict:
+def _recall_event(game, seat: int, v: list[int]) -> dict:
     """R-ABB-5: {seat, at, where, points}: the abbot's tile and feature, the points."""
-    at, name = where(v[0])
+    at, name = where(game, v[0])
     return {"seat": seat, "at": at, "where": name, "points": v[3]}
 
 
@@ -73,8 +72,8 @@ def _view(game) -> AbbotView:
     seats = [AbbotSeat(True, None, "")] * game.rules.players
     for _, f in game.board.figures():
         if f.kind == ABBOT:
-            x, y, where = game.board.segment_place(f.segment)
-            seats[f.player] = AbbotSeat(False, (x, y), where)
+            x, y, name = game.board.segment_place(f.segment)
+            seats[f.player] = AbbotSeat(False, (x, y), name)
     return AbbotView(tuple(seats))
 
 
@@ -101,8 +100,6 @@ def _recall_line(e: dict, turn: str) -> str:
     return f"{turn}  seat {e['seat']}  takes the abbot back from the {e['where']} @{x},{y}: {e['points']} points"
 
 
-log.LINES["recall"] = _recall_line
-
 COLUMN_DOCS = (
     (("abbot_placed",), "placements", "the Abbot: how often the seat placed its abbot (R-ABB-3)"),
     (("abbot_recalls",), "recalls", "how often the seat took its abbot back (R-ABB-5)"),
@@ -116,4 +113,4 @@ ABBOT_EXPANSION = Expansion(
     read_result=_result, read_batch=_batch, actions={ABBOT: ACTIONS}, snapshot="abbot", view=_view,
     shapes={"abbot": (_abbot_shape, "abbot")},
     marks=(("garden", _garden_mark, GARDEN_KEY, "green ring: a garden (only an abbot stands on it, R-ABB-2)"),),
-    events={"recall": _recall_event})
+    events={"recall": _recall_event}, lines={"recall": _recall_line})

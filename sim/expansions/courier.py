@@ -1,10 +1,27 @@
-"""The Courier (RULES.md section 3c): its declaration. The C game plays the rules
-(sim/csrc/courier.c); the view's snapshot of where it stands is sim/engine/view.py's."""
+"""The Courier (RULES.md section 3c): its declaration, the decoder of its event and its
+log line. The C game plays the rules (sim/csrc/courier.c)."""
 
 from __future__ import annotations
 
 from sim.core import lib
-from sim.expansions.declaration import Expansion
+from sim.expansions.declaration import Expansion, where
+
+
+def _courier_event(game, seat: int, v: list[int]) -> dict:
+    """A thank-you (R-COU-3/4): {seat, at, where, points, came_from}: the Courier's new
+    tile and the feature scored there, its points, the tile it came from (None: it
+    came onto the board)."""
+    at, name = where(game, v[0])
+    return {"seat": seat, "at": at, "where": name, "points": v[3],
+            "came_from": [v[5], v[6]] if v[4] else None}
+
+
+def _courier_line(e: dict, turn: str) -> str:
+    x, y = e["at"]
+    return (f"{turn}  seat {e['seat']}  thank-you: the Courier comes to @{x},{y}, "
+            f"{e['where']} scores {e['points']}")
+
 
 COURIER = Expansion("courier", "the Courier", ("R-COU",), tile_sets=("courier",), figures=("courier",),
-          snapshot="courier", bit=lib.CC_X_COURIER)
+          snapshot="courier", bit=lib.CC_X_COURIER,
+          events={"courier": _courier_event}, lines={"courier": _courier_line})

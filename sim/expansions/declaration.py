@@ -79,12 +79,21 @@ class Expansion:
     # its step-2 actions instead of a figure: figure kind -> {code (< -1): name}, the
     # place rows (x, y, rotation, kind, code) and figure choices (kind, code) (R-ABB-5)
     actions: dict = field(default_factory=dict)
-    # its events' decoders: name -> (where, seat, values) -> the event's keys, where(seg)
-    # giving ([x, y], the segment's name on its tile)
+    # its events' decoders: name -> (game, seat, values) -> the event's keys (`where`
+    # below names a segment as the events do), and their turn log lines: name ->
+    # (event, "turn  N") -> line (the registry puts them in sim/formats/log.py LINES)
     events: dict = field(default_factory=dict)
+    lines: dict = field(default_factory=dict)
     # its rules' version: changes whenever what it plays changes, and goes into the
     # ruleset of every record it takes part in (Rules.ruleset)
     version: int = 1
+
+
+def where(game, seg: int) -> tuple[list[int], str]:
+    """([x, y], the segment's name on its tile) of segment `seg` of `game`'s board, as
+    an event names a place."""
+    x, y, name = game.board.segment_place(seg)
+    return [x, y], name
 
 
 # ---------------------------------------------------------------- the C result row

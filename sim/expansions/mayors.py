@@ -44,7 +44,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from sim.core import lib, names
-from sim.expansions.declaration import ROW_MAYORS, ROW_MM_SUPPLY, ROW_TOWN_HALL, DecisionKind, Expansion
+from sim.expansions.declaration import (ROW_MAYORS, ROW_MM_SUPPLY, ROW_TOWN_HALL, DecisionKind, Expansion,
+                                        where)
 from sim.formats.tiles import ANY_EDGE, Tile
 
 # figure kind codes in the C core (CC_FIG_*) and their names as C gives them
@@ -102,6 +103,59 @@ def _mayors_batch(rules, res) -> dict:
     return {c: res[:, :, ROW_MAYORS.start + i].ravel() for i, c in enumerate(MAYORS_COLUMNS)}
 
 
+# ---------------------------------------------------------------- events and their log lines
+
+def _cell_event(game, seat: int, v: list[int]) -> dict:
+    """A town hall is placed (R-MM-10), or a mayor goes home from a crisis meeting
+    (R-MM-11): {seat, at}."""
+    return {"seat": seat, "at": [v[0], v[1]]}
+
+
+def _favour_event(game, seat: int, v: list[int]) -> dict:
+    """A knight's favour (R-MM-2): {seat, target}: the replaced follower's tile, None
+    when unused."""
+    return {"seat": seat, "target": where(game, v[1])[0] if v[0] else None}
+
+
+def _scarecrow_event(game, seat: int, v: list[int]) -> dict:
+    """A surrounded scarecrow (R-MM-8): {seat, choice, at}."""
+    return {"seat": seat, "choice": SCARECROW_CHOICES[v[0]], "at": where(game, v[1])[0]}
+
+
+def _ride_event(game, seat: int, v: list[int]) -> dict:
+    """The messenger meeple rides on (R-MM-6): {seat, to, where}; to None: it goes home."""
+    if v[0]:
+        at, name = where(game, v[1])
+        return {"seat": seat, "to": at, "where": name}
+    return {"seat": seat, "to": None}
+
+
+def _town_hall_line(e: dict, turn: str) -> str:
+    x, y = e["at"]
+    return f"{turn}  seat {e['seat']}  town hall @{x},{y}"
+
+
+def _crisis_line(e: dict, turn: str) -> str:
+    x, y = e["at"]
+    return f"{turn}  seat {e['seat']}  mayor @{x},{y} goes home: crisis meeting"
+
+
+def _favour_line(e: dict, turn: str) -> str:
+    what = f"replaces the follower @{e['target'][0]},{e['target'][1]}" if e["target"] else "unused"
+    return f"{turn}  seat {e['seat']}  mayor's favour {what}; the mayor goes home"
+
+
+def _scarecrow_line(e: dict, turn: str) -> str:
+    x, y = e["at"]
+    return f"{turn}  seat {e['seat']}  scarecrow @{x},{y}: {e['choice']}"
+
+
+def _ride_line(e: dict, turn: str) -> str:
+    if e["to"] is None:
+        return f"{turn}  seat {e['seat']}  messenger goes home"
+    return f"{turn}  seat {e['seat']}  messenger rides to {e['where']} @{e['to'][0]},{e['to'][1]}"
+
+
 MAYORS = Expansion(
     "mayors", "Messengers & Mayors", ("R-MM",), tile_sets=("mayors",),
     figures=("mayor", "messenger meeple", "scarecrow"),
@@ -111,4 +165,8 @@ MAYORS = Expansion(
     script_keys=("favour", "ride", "scarecrow"), snapshot="mayors",
     bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,),
     fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,
-    read_state=_mayors_state)
+    read_state=_mayors_state,
+    events={"townhall": _cell_event, "crisis": _cell_event, "favour": _favour_event,
+            "scarecrow": _scarecrow_event, "ride": _ride_event},
+    lines={"townhall": _town_hall_line, "crisis": _crisis_line, "favour": _favour_line,
+           "scarecrow": _scarecrow_line, "ride": _ride_line})

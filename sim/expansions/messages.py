@@ -20,7 +20,7 @@ from sim.errors import InputError
 from sim.expansions import base
 from sim.expansions.declaration import (ROW_DRAWN, ROW_FIGURES, ROW_LIVE_MOVES, ROW_MESSAGE_POINTS,
                                         ROW_MOVES, ROW_RESOLVED, ROW_TAKEN, DecisionKind, Expansion,
-                                        Options)
+                                        Options, where)
 
 FIGURES = ("meeple", "messenger")  # the two scoring figures
 EDITIONS = ("classic", "c3.1")
@@ -153,6 +153,50 @@ def _messages_batch(rules, res) -> dict:
     return cols
 
 
+# ---------------------------------------------------------------- events and their log lines
+
+def _move_event(game, seat: int, v: list[int]) -> dict:
+    """A scoring figure moves (R-MSG-C1, R-MSG-N1): {seat, figure, points, source,
+    before, after, dark, other_dark}."""
+    return {"seat": seat, "figure": FIGURES[v[0]], "points": v[1], "source": base.SOURCES[v[2]],
+            "before": v[3], "after": v[4], "dark": bool(v[5]), "other_dark": bool(v[6])}
+
+
+def _draw_event(game, seat: int, v: list[int]) -> dict:
+    """A message is drawn (R-MSG-8): {seat, action, number}."""
+    return {"seat": seat, "action": ACTION_NAMES[game.rules.messages.edition][v[0]], "number": v[1]}
+
+
+def _message_event(game, seat: int, v: list[int]) -> dict:
+    """A message is resolved (R-MSG-8, R-MSG-10): {seat, action, number, resolved
+    ("action" or "2"), points, target ("x,y <where>", "x,y follower <where>" or None),
+    extra}."""
+    target = None
+    if v[4]:
+        (x, y), name = where(game, v[5])
+        target = f"{x},{y} {name}" if v[4] == 1 else f"{x},{y} follower {name}"
+    return {"seat": seat, "action": ACTION_NAMES[game.rules.messages.edition][v[0]], "number": v[1],
+            "resolved": "action" if v[2] else "2", "points": v[3], "target": target,
+            "extra": bool(v[6])}
+
+
+def _move_line(e: dict, turn: str) -> str:
+    dark = ", dark space" if e["dark"] else ""
+    return (f"{turn}  seat {e['seat']}  {e['figure']} {e['before']} -> {e['after']} "
+            f"(+{e['points']} {e['source']}{dark})")
+
+
+def _draw_line(e: dict, turn: str) -> str:
+    return f"{turn}  seat {e['seat']}  draws message {e['number']} {e['action']}"
+
+
+def _message_line(e: dict, turn: str) -> str:
+    how = f"takes {e['action']}" if e["resolved"] == "action" else "takes 2 points"
+    target = f" on {e['target']}" if e["target"] else ""
+    extra = ", plays another tile" if e["extra"] else ""
+    return f"{turn}  seat {e['seat']}  {how}{target}: {e['points']} points{extra}"
+
+
 def _messages_options(t: dict) -> MessagesOptions:
     deck = t.get("deck", [])
     if not isinstance(deck, list):
@@ -176,4 +220,6 @@ MESSAGES = Expansion(
     script_keys=("score_on", "message", "message_target"), snapshot="messages",
     editions=EDITIONS, deck=True, bit=lib.CC_X_MESSAGES,
     fill_config=_messages_config, read_result=_messages_result, read_batch=_messages_batch,
-    read_state=_messages_state)
+    read_state=_messages_state,
+    events={"move": _move_event, "message_draw": _draw_event, "message": _message_event},
+    lines={"move": _move_line, "message_draw": _draw_line, "message": _message_line})
