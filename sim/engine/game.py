@@ -62,9 +62,6 @@ harness (sim/games/differential.py) checks the C game against the reference engi
 from __future__ import annotations
 
 from sim import expansions
-
-from sim.expansions import messages
-
 from sim.engine import scoring
 from sim.core import check, ffi, lib, names, result_fields
 from sim.engine.board import Board
@@ -72,8 +69,6 @@ from sim.engine.deal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_f
 from sim.errors import CoreError, IllegalMove, InputError
 from sim.expansions.base import SOURCES
 from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE, ROW_SUPPLY, where
-from sim.expansions.mayors import SCARECROW_CHOICES
-from sim.expansions.messages import ACTION_NAMES
 from sim.engine.rng import Stream, derive
 from sim.engine.rules import Rules
 from sim.engine.seats import PAUSABLE, policy_struct, seat_policy
@@ -85,13 +80,6 @@ _TURN, _SEAT, _TILES_LEFT, _OVER, _TILES, _EVENTS, _HISTORY, _DECISIONS, _COURIE
     _STATUS[k] for k in ("turn", "seat", "tiles_left", "over", "tiles", "events", "history",
                          "decisions", "courier"))
 EVENT_NAMES = names(lib.CC_NAMES_EVENT)  # by CC_EV_* code, as C names them
-# Messengers & Mayors decisions by cc_game_decision kind (C's names), and the words of
-# their rows (C's names of CC_MM_*; a cell and a target are read as values instead)
-MM_DECISIONS = {k: names(lib.CC_NAMES_DECISION)[k]
-                for k in (lib.CC_DEC_TOWN_HALL, lib.CC_DEC_FAVOUR, lib.CC_DEC_SCARECROW,
-                          lib.CC_DEC_RIDE, lib.CC_DEC_FIGURE)}
-MM_WORDS = {code: word for code, word in enumerate(names(lib.CC_NAMES_MM_WORD))
-            if code not in (lib.CC_MM_CELL, lib.CC_MM_TARGET)}
 
 
 class _SeatStream(Stream):
@@ -153,7 +141,7 @@ def _seat_policies(rules: Rules, seats, built_in_only: bool = False):
         if getattr(player, "by_kind", None) is None:  # None, or not a strategies.Player
             for kind in PAUSABLE:
                 setattr(pol[s], kind, lib.CC_POL_PYTHON)
-        elif not seat_policy(player, rules.messages.edition, pol[s]) and built_in_only:
+        elif not seat_policy(player, expansions.policy_edition(rules), pol[s]) and built_in_only:
             raise InputError(f"seats: seat {s}: {player.name!r} is not made of built-in "
                              f"policies only; a batch plays built-in seats only")
     return pol
@@ -204,7 +192,6 @@ def _load(rules: Rules, seed: int, state: bytes, town_halls_at_end: bool = True,
     g = Game.__new__(Game)
     g.town_halls_at_end, g._fixed_stack = town_halls_at_end, fixed_stack
     g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
-    g._names = ACTION_NAMES[rules.messages.edition]
     g._policies = None
     if policies is not None:
         pol = ffi.new("cc_seat_policy[]", rules.players)
@@ -271,7 +258,6 @@ class Game:
         self._fixed_stack = None if stack is None else tuple(stack)
         self.catalogue = cat = catalogue_for(rules)
         self.town_halls_at_end = town_halls_at_end
-        self._names = ACTION_NAMES[rules.messages.edition]
         pol = self._policies = _seat_policies(rules, seats)
         if pause:
             if any(k not in PAUSABLE for k in pause):
@@ -397,44 +383,16 @@ class Game:
             self._choices = ffi.new("int32_t[]", max(5 * 1024, 2 * cap))
         check(n, "cc_game_decision")
         kind, seat, tile, count, *info = ffi.unpack(self._head, lib.CC_HEAD_INTS)
-        if kind in MM_DECISIONS:
-            flat = ffi.unpack(self._choices, 5 * count)
-            name = MM_DECISIONS[kind]
-            choices = tuple(self._mm_choice(kind, flat[i], flat[i + 1], flat[i + 2])
-                            for i in range(0, 5 * count, 5))
-            return Decision(name, seat, "" if tile < 0 else self.catalogue.types[tile].id, choices)
         if kind == lib.CC_DEC_PLACE:
             flat = ffi.unpack(self._choices, 5 * count)
             rows = tuple(zip(flat[0::5], flat[1::5], flat[2::5], flat[3::5], flat[4::5]))
             return Decision("place", seat, self.catalogue.types[tile].id, rows)
-        if kind == lib.CC_DEC_SCORING_FIGURE:
-            return Decision("scoring_figure", seat, "", messages.FIGURES,
-                            {"points": info[0], "source": SOURCES[info[1]],
-                             "positions": (info[2], info[3])})
-        if kind == lib.CC_DEC_MESSAGES:
-            w = lib.CC_MSG_CHOICE_INTS
-            flat = ffi.unpack(self._choices, w * count)
-            choices = tuple(self._message_choice(flat[i], flat[i + 1]) for i in range(0, w * count, w))
-            points = tuple(None if p < 0 else p for p in flat[2::w])
-            return Decision("messages", seat, "", choices,
-                            {"action": self._names[info[0]], "number": info[1], "points": points})
-        return None
-
-    @staticmethod
-    def _mm_choice(kind: int, code: int, a: int, b: int):
-        """A Messengers & Mayors choice in Game's words (core.h CC_MM_*)."""
-        if kind == lib.CC_DEC_FIGURE:
-            return (code, a)
-        if code == lib.CC_MM_CELL:
-            return (a, b)
-        if code == lib.CC_MM_TARGET:
-            return a  # a figure id (favour) or a segment (ride)
-        return MM_WORDS[code]
-
-    def _message_choice(self, action: int, target: int) -> tuple:
-        if action == lib.CC_MSG_TWO:
-            return (messages.TWO_POINTS, None)
-        return (self._names[action], None if target < 0 else target)
+        read = expansions.DECISIONS.get(kind)  # an expansion's decision, read by its unit
+        if read is None:
+            return None
+        name, tile_id, choices, about = read(self, kind, tile, info,
+                                             lambda width: ffi.unpack(self._choices, width * count))
+        return Decision(name, seat, tile_id, choices, about)
 
     def apply(self, choice) -> None:
         """Take one of `decision.choices`. Raises IllegalMove otherwise."""
@@ -472,7 +430,7 @@ class Game:
         if ptr == ffi.NULL:
             raise MemoryError("cc_game_clone failed")
         g = Game.__new__(Game)
-        g.rules, g.seed, g.catalogue, g._names = self.rules, self.seed, self.catalogue, self._names
+        g.rules, g.seed, g.catalogue = self.rules, self.seed, self.catalogue
         g._policies = self._policies
         g.town_halls_at_end, g._fixed_stack = self.town_halls_at_end, self._fixed_stack
         g._own(ptr)
@@ -541,14 +499,9 @@ class Game:
         flat, w, out = ffi.unpack(buf, got * lib.CC_HISTORY_INTS), lib.CC_HISTORY_INTS, []
         for i in range(0, got * w, w):
             kind, v = flat[i], flat[i + 1:i + w]
-            if kind == lib.CC_DEC_PLACE:
-                out.append(tuple(v))
-            elif kind == lib.CC_DEC_SCORING_FIGURE:
-                out.append(messages.FIGURES[v[0]])
-            elif kind in MM_DECISIONS:
-                out.append(self._mm_choice(kind, v[0], v[1], v[2]))
-            else:
-                out.append(self._message_choice(v[0], v[1]))
+            # a place row as it is; an expansion's choice as its unit reads it back
+            out.append(tuple(v) if kind == lib.CC_DEC_PLACE
+                       else expansions.CHOICES[kind](self, kind, v))
         return out
 
     @property
@@ -628,8 +581,8 @@ class Game:
             raise ValueError(f"{name}: a built-in policy answers the game's current decision "
                              f"({d.kind} of seat {d.seat}), not a {decision.kind} of seat {decision.seat}")
         index = self._index
-        rc = lib.cc_game_policy_choice(self._ptr, policy_struct(policy, self.rules.messages.edition),
-                                       index)
+        edition = expansions.policy_edition(self.rules)
+        rc = lib.cc_game_policy_choice(self._ptr, policy_struct(policy, edition), index)
         if rc < 0:  # named only on failure: this is every Python seat's hot path
             check(rc, "cc_game_policy_choice", policy=getattr(policy, "name", type(policy).__name__),
                   decision=d.kind)
@@ -641,8 +594,8 @@ class Game:
         d = self.decision
         n = 0 if d is None else len(d.choices)
         values = ffi.new("double[]", max(1, n))
-        got = check(lib.cc_game_policy_values(self._ptr, policy_struct(greedy, self.rules.messages.edition),
-                                              values, n), "cc_game_policy_values",
+        struct = policy_struct(greedy, expansions.policy_edition(self.rules))
+        got = check(lib.cc_game_policy_values(self._ptr, struct, values, n), "cc_game_policy_values",
                     policy=getattr(greedy, "name", type(greedy).__name__),
                     decision=None if d is None else d.kind)
         return ffi.unpack(values, got)

@@ -49,6 +49,10 @@ EDITIONED: Expansion = next(e for e in EXPANSIONS if e.editions)
 # (sim/formats/log.py, which knows the base game's lines only)
 EVENTS: dict = {name: decode for e in EXPANSIONS for name, decode in e.events.items()}
 log.LINES.update({name: line for e in EXPANSIONS for name, line in e.lines.items()})
+# every decision an expansion adds, by cc_game_decision kind: its decoder, and that of
+# its choices as Game.history gives them (sim/engine/game.py)
+DECISIONS: dict = {kind: read for e in EXPANSIONS for kind, read in e.read_decision.items()}
+CHOICES: dict = {kind: read for e in EXPANSIONS for kind, read in e.read_choice.items()}
 
 
 def check_script_keys(given, expansions, where: str) -> None:
@@ -72,6 +76,12 @@ def edition(rules) -> str:
         if e.editions:
             return getattr(rules, e.options.field).edition
     return ""
+
+
+def policy_edition(rules) -> str:
+    """The edition of EDITIONED's options in `rules`, in play or not: the one the seats'
+    built-in policies are made for (a message policy's overrides name its actions)."""
+    return getattr(rules, EDITIONED.options.field).edition
 
 
 def with_edition(rules, edition: str):

@@ -25,7 +25,14 @@ def is_dark(total: int) -> bool:
     return bool(lib.cc_on_dark(total))
 
 
+def _policy(out, kind: str, code: int, policy, edition: str) -> None:
+    """Greedy's weights of a place decision (strategies/greedy.py)."""
+    if code == lib.CC_POL_GREEDY and kind == "place":
+        out.open_weight = policy.open_weight
+        out.opponent, out.follower = policy.opponent, policy.follower
+
+
 BASE = Expansion(
     "base", "the base game", ("R-BASE",), tile_sets=("base",),
     features=("city", "road", "field", "monastery"), figures=("follower",),
-    decisions=(DecisionKind("place", "greedy"),))
+    decisions=(DecisionKind("place", "greedy"),), fill_policy=_policy)

@@ -1,5 +1,5 @@
 """The Courier (RULES.md section 3c): its declaration, the decoder of its event and its
-log line. The C game plays the rules (sim/csrc/courier.c)."""
+log line, greedy's Courier weight. The C game plays the rules (sim/csrc/courier.c)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,12 @@ def _courier_line(e: dict, turn: str) -> str:
             f"{e['where']} scores {e['points']}")
 
 
+def _policy(out, kind: str, code: int, policy, edition: str) -> None:
+    """Greedy's bonus for a follower the thank-you would reach (R-COU-3)."""
+    if code == lib.CC_POL_GREEDY and kind == "place":
+        out.courier = policy.courier
+
+
 COURIER = Expansion("courier", "the Courier", ("R-COU",), tile_sets=("courier",), figures=("courier",),
-          snapshot="courier", bit=lib.CC_X_COURIER,
+          snapshot="courier", bit=lib.CC_X_COURIER, fill_policy=_policy,
           events={"courier": _courier_event}, lines={"courier": _courier_line})

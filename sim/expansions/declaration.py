@@ -76,6 +76,16 @@ class Expansion:
     read_batch: Callable | None = None
     # (every seat's cc_game_result row) -> its state as Game.msg / Game.mm give it
     read_state: Callable | None = None
+    # its decisions as the C game asks them: cc_game_decision kind -> (game, kind, tile,
+    # info, rows) -> (decision name, tile id, choices, info), rows(width) giving the
+    # choices' ints; a choice read back from a cc_game_history row: kind -> (game, kind,
+    # values) -> the choice as the decision offered it (sim/engine/game.py)
+    read_decision: dict = field(default_factory=dict)
+    read_choice: dict = field(default_factory=dict)
+    # (cc_seat_policy, decision kind, C policy code, policy, edition) -> None: what a
+    # built-in policy playing a decision kind reads besides its code (greedy's weights,
+    # a message policy's overrides), set for every part, in play or not (sim/engine/seats.py)
+    fill_policy: Callable | None = None
     # its step-2 actions instead of a figure: figure kind -> {code (< -1): name}, the
     # place rows (x, y, rotation, kind, code) and figure choices (kind, code) (R-ABB-5)
     actions: dict = field(default_factory=dict)

@@ -103,6 +103,55 @@ def _mayors_batch(rules, res) -> dict:
     return {c: res[:, :, ROW_MAYORS.start + i].ravel() for i, c in enumerate(MAYORS_COLUMNS)}
 
 
+# ---------------------------------------------------------------- decisions and policies
+
+# its decisions by cc_game_decision kind (C's names), and the words of their rows (C's
+# names of CC_MM_*; a cell and a target are read as values instead)
+MM_DECISIONS = {k: names(lib.CC_NAMES_DECISION)[k]
+                for k in (lib.CC_DEC_TOWN_HALL, lib.CC_DEC_FAVOUR, lib.CC_DEC_SCARECROW,
+                          lib.CC_DEC_RIDE, lib.CC_DEC_FIGURE)}
+MM_WORDS = {code: word for code, word in enumerate(names(lib.CC_NAMES_MM_WORD))
+            if code not in (lib.CC_MM_CELL, lib.CC_MM_TARGET)}
+
+
+def _choice(game, kind: int, v) -> object:
+    """A choice in Game's words (core.h CC_MM_*) from its code and values: a figure
+    decision's (figure, segment), a cell (x, y), a target (a figure id for a favour, a
+    segment for a ride) or a word."""
+    code, a, b = v[0], v[1], v[2]
+    if kind == lib.CC_DEC_FIGURE:
+        return (code, a)
+    if code == lib.CC_MM_CELL:
+        return (a, b)
+    if code == lib.CC_MM_TARGET:
+        return a
+    return MM_WORDS[code]
+
+
+def _decision(game, kind: int, tile: int, info, rows) -> tuple:
+    """RULES.md 6, R-MM-2/6/8/10: the figure decision after step-1 activations (on the
+    tile just placed), town hall, favour, scarecrow and ride: rows of 5 ints."""
+    flat = rows(5)
+    choices = tuple(_choice(game, kind, flat[i:i + 3]) for i in range(0, len(flat), 5))
+    return MM_DECISIONS[kind], "" if tile < 0 else game.catalogue.types[tile].id, choices, None
+
+
+def _road_figure(greedy) -> int:
+    """cc_seat_policy.road_figure of a greedy policy: 0 none, else 1 + the figure kind."""
+    return 0 if greedy.road_figure is None else 1 + greedy.road_figure
+
+
+def _policy(out, kind: str, code: int, policy, edition: str) -> None:
+    """Greedy's road_figure swap (the messenger-or-meeple question) in place and figure
+    decisions, and its weights for the figure decision after activations."""
+    if code == lib.CC_POL_GREEDY and kind == "place":
+        out.road_figure[0] = _road_figure(policy)
+    elif code == lib.CC_POL_GREEDY and kind == "figure":
+        out.figure_weight = policy.open_weight
+        out.figure_opponent, out.figure_follower = policy.opponent, policy.follower
+        out.road_figure[1] = _road_figure(policy)
+
+
 # ---------------------------------------------------------------- events and their log lines
 
 def _cell_event(game, seat: int, v: list[int]) -> dict:
@@ -166,6 +215,8 @@ MAYORS = Expansion(
     bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,),
     fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,
     read_state=_mayors_state,
+    read_decision=dict.fromkeys(MM_DECISIONS, _decision), read_choice=dict.fromkeys(MM_DECISIONS, _choice),
+    fill_policy=_policy,
     events={"townhall": _cell_event, "crisis": _cell_event, "favour": _favour_event,
             "scarecrow": _scarecrow_event, "ride": _ride_event},
     lines={"townhall": _town_hall_line, "crisis": _crisis_line, "favour": _favour_line,

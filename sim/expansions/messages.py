@@ -153,6 +153,53 @@ def _messages_batch(rules, res) -> dict:
     return cols
 
 
+# ---------------------------------------------------------------- decisions and policies
+
+def _message_choice(names, action: int, target: int) -> tuple:
+    if action == lib.CC_MSG_TWO:
+        return (TWO_POINTS, None)
+    return (names[action], None if target < 0 else target)
+
+
+def _scoring_figure(game, kind: int, tile: int, info, rows) -> tuple:
+    """R-MSG-C1, R-MSG-N1: which scoring figure takes `points` from `source`."""
+    return ("scoring_figure", "", FIGURES,
+            {"points": info[0], "source": base.SOURCES[info[1]], "positions": (info[2], info[3])})
+
+
+def _message(game, kind: int, tile: int, info, rows) -> tuple:
+    """R-MSG-8: how the drawn message is resolved, with each choice's immediate points
+    (None for an extra tile or turn)."""
+    names, w = ACTION_NAMES[game.rules.messages.edition], lib.CC_MSG_CHOICE_INTS
+    flat = rows(w)
+    choices = tuple(_message_choice(names, flat[i], flat[i + 1]) for i in range(0, len(flat), w))
+    points = tuple(None if p < 0 else p for p in flat[2::w])
+    return "messages", "", choices, {"action": names[info[0]], "number": info[1], "points": points}
+
+
+def _figure_choice(game, kind: int, v) -> str:
+    return FIGURES[v[0]]
+
+
+def _taken_message(game, kind: int, v) -> tuple:
+    return _message_choice(ACTION_NAMES[game.rules.messages.edition], v[0], v[1])
+
+
+OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
+
+
+def _policy(out, kind: str, code: int, policy, edition: str) -> None:
+    """A message policy's per-action overrides (named by `edition`), and greedy's value
+    of an extra tile or turn."""
+    if kind != "messages":
+        return
+    if code == lib.CC_POL_GREEDY:
+        out.extra = policy.extra
+    for action, how in getattr(policy, "overrides", ()):
+        if action in ACTION_NAMES[edition]:  # the other edition's names never match
+            out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
+
+
 # ---------------------------------------------------------------- events and their log lines
 
 def _move_event(game, seat: int, v: list[int]) -> dict:
@@ -221,5 +268,8 @@ MESSAGES = Expansion(
     editions=EDITIONS, deck=True, bit=lib.CC_X_MESSAGES,
     fill_config=_messages_config, read_result=_messages_result, read_batch=_messages_batch,
     read_state=_messages_state,
+    read_decision={lib.CC_DEC_SCORING_FIGURE: _scoring_figure, lib.CC_DEC_MESSAGES: _message},
+    read_choice={lib.CC_DEC_SCORING_FIGURE: _figure_choice, lib.CC_DEC_MESSAGES: _taken_message},
+    fill_policy=_policy,
     events={"move": _move_event, "message_draw": _draw_event, "message": _message_event},
     lines={"move": _move_line, "message_draw": _draw_line, "message": _message_line})
