@@ -74,11 +74,11 @@ from sim.engine.rules import Rules
 from sim.engine.seats import PAUSABLE, policy_struct, seat_policy
 from sim.formats.tiles import KINDS
 
-# cc_game_status's fields by name: their offsets in the row as C lays it out
-_STATUS = {name: offset for name, (offset, _) in result_fields(status=True).items()}
-_TURN, _SEAT, _TILES_LEFT, _OVER, _TILES, _EVENTS, _HISTORY, _DECISIONS, _COURIER = (
-    _STATUS[k] for k in ("turn", "seat", "tiles_left", "over", "tiles", "events", "history",
-                         "decisions", "courier"))
+# cc_game_status's fields by name: (offset, width) in the row as C lays it out
+_STATUS_FIELDS = result_fields(status=True)
+_TURN, _SEAT, _TILES_LEFT, _OVER, _TILES, _EVENTS, _HISTORY, _DECISIONS = (
+    _STATUS_FIELDS[k][0] for k in ("turn", "seat", "tiles_left", "over", "tiles", "events",
+                                   "history", "decisions"))
 EVENT_NAMES = names(lib.CC_NAMES_EVENT)  # by CC_EV_* code, as C names them
 
 
@@ -319,43 +319,43 @@ class Game:
     def over(self) -> bool:
         return bool(self._state()[_OVER])
 
-    def _rows(self) -> list[list[int]]:
+    def result_rows(self) -> list[list[int]]:
+        """Every seat's cc_game_result row as it stands (the layout of
+        sim/expansions/declaration.py ROW_*: what each part's decoders read)."""
         n, w = self.rules.players, lib.CC_RESULT_INTS
         buf = ffi.new("int32_t[]", n * w)
         check(lib.cc_game_result(self._ptr, buf, n * w), "cc_game_result")
         return [ffi.unpack(buf + s * w, w) for s in range(n)]
 
+    def status_field(self, name: str) -> list[int]:
+        """Field `name` of the C game's status row (cc_game_status, by C's names: an
+        expansion's own slice, e.g. where the Courier stands)."""
+        offset, width = _STATUS_FIELDS[name]
+        return self._state()[offset:offset + width]
+
     @property
     def scores(self) -> list[int]:
-        return [r[ROW_SCORE] for r in self._rows()]
+        return [r[ROW_SCORE] for r in self.result_rows()]
 
     @property
     def points(self) -> list[dict]:
         """Per seat, points by source (sim/expansions/base.py SOURCES)."""
-        return [dict(zip(SOURCES, r[ROW_POINTS])) for r in self._rows()]
+        return [dict(zip(SOURCES, r[ROW_POINTS])) for r in self.result_rows()]
 
     @property
     def supply(self) -> list[int]:
         """Per seat, followers in supply."""
-        return [r[ROW_SUPPLY] for r in self._rows()]
+        return [r[ROW_SUPPLY] for r in self.result_rows()]
 
-    @property
-    def msg(self):
-        """The Messages as a read-only snapshot (None without them): per seat the two
-        scoring figures (`figures`, and `players[s].position` / `.moves` as Game.msg)."""
-        return self._part_state("messages")
-
-    @property
-    def mm(self):
-        """Messengers & Mayors as a read-only snapshot (None without it): per seat the
-        figures in supply and the town hall in hand, as Game.mm.players."""
-        return self._part_state("mayors")
-
-    def _part_state(self, name: str):
-        """Part `name`'s state as its declaration reads it from the result rows
-        (sim/expansions/ read_state), None when the part is not in play."""
-        part = expansions.BY_NAME[name]
-        return part.read_state(self._rows()) if part in expansions.in_play(self.rules.expansions) else None
+    def __getattr__(self, name: str):
+        """An expansion's state as its unit reads it from the C game (sim/expansions/
+        `state`: Game.msg, Game.mm, Game.courier_at, Game.river_end), None when that
+        part is not in play."""
+        part = expansions.STATE.get(name)
+        rules = self.__dict__.get("rules")
+        if part is None or rules is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return part[1](self) if part[0].name in rules.expansions else None
 
     @property
     def placed_index(self) -> int:
@@ -550,7 +550,7 @@ class Game:
         """As Game.result(): scores, points by source, ranks and winners (R-BASE-9),
         and each part in play's keys per player (The Messages' figures and message
         statistics, Messengers & Mayors' figures, favours and rides: sim/expansions/)."""
-        rows = self._rows()
+        rows = self.result_rows()
         out = scoring.result([(r[ROW_SCORE], r[ROW_RANK], dict(zip(SOURCES, r[ROW_POINTS])))
                               for r in rows])
         for e in expansions.in_play(self.rules.expansions):
@@ -638,24 +638,8 @@ class Game:
         return ffi.unpack(states, self.rules.players)
 
     @property
-    def river_left(self) -> bool:
-        """Whether river tiles are still to be drawn (a rotated branch would move one)."""
-        return bool(lib.cc_branch_river_left(self._ptr))
-
-    # ------------------------------------------------------------ read by sim/engine/view.py
-
-    @property
-    def river_end(self) -> tuple[int, int, int] | None:
-        """The river's open end (x, y, edge) as the C game keeps it (R-RIV-1/2;
-        cc_game_river_end); None without the River or once the lake has closed it."""
-        out = ffi.new("int32_t[3]")
-        if not check(lib.cc_game_river_end(self._ptr, out, 3), "cc_game_river_end"):
-            return None
-        return tuple(out)
-
-    @property
-    def courier_at(self) -> tuple[int, int] | None:
-        """Where the Courier stands (None off the board or without the Courier)."""
-        status = self._state()
-        on, x, y = status[_COURIER:_COURIER + 3]  # the Courier's slice
-        return (x, y) if on else None
+    def rotatable(self) -> bool:
+        """Whether a branch may rotate the tiles left (`branches`' rotate): not while
+        tiles of a first stack are still to be drawn (the River's, R-RIV-1), which a
+        rotation would move (cc_branch_river_left)."""
+        return not lib.cc_branch_river_left(self._ptr)

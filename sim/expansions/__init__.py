@@ -53,6 +53,10 @@ log.LINES.update({name: line for e in EXPANSIONS for name, line in e.lines.items
 # its choices as Game.history gives them (sim/engine/game.py)
 DECISIONS: dict = {kind: read for e in EXPANSIONS for kind, read in e.read_decision.items()}
 CHOICES: dict = {kind: read for e in EXPANSIONS for kind, read in e.read_choice.items()}
+# every snapshot a strategy's view offers, by name: the function building it (sim/engine/view.py)
+SNAPSHOTS: dict = {e.snapshot: e.view for e in EXPANSIONS if e.snapshot}
+# the Game attributes reading an expansion's state: name -> (the expansion, its reader)
+STATE: dict = {name: (e, read) for e in EXPANSIONS for name, read in e.state.items()}
 
 
 def check_script_keys(given, expansions, where: str) -> None:

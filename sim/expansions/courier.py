@@ -1,10 +1,36 @@
 """The Courier (RULES.md section 3c): its declaration, the decoder of its event and its
-log line, greedy's Courier weight. The C game plays the rules (sim/csrc/courier.c)."""
+log line, greedy's Courier weight, where it stands (Game.courier_at, view.courier). The C game plays the rules (sim/csrc/courier.c)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sim.core import lib
 from sim.expansions.declaration import Expansion, where
+
+
+def _courier_at(game) -> tuple[int, int] | None:
+    """Game.courier_at: the Courier's tile, None while it is off the board (R-COU-2):
+    the Courier's slice of the C game's status row."""
+    on, x, y = game.status_field("courier")
+    return (x, y) if on else None
+
+
+@dataclass(frozen=True)
+class CourierView:
+    """view.courier: where the Courier stands."""
+
+    at: tuple[int, int] | None  # R-COU-2: None while off the board
+
+    def near(self, x: int, y: int) -> bool:
+        """On the Courier's tile or orthogonally next to it (R-COU-3: the C core's
+        neighbourhood, cc_courier_near)."""
+        return self.at is not None and bool(lib.cc_courier_near(self.at[0], self.at[1], x, y))
+
+
+def _view(game) -> CourierView:
+    at = game.courier_at
+    return CourierView(None if at is None else tuple(at))
 
 
 def _courier_event(game, seat: int, v: list[int]) -> dict:
@@ -29,5 +55,6 @@ def _policy(out, kind: str, code: int, policy, edition: str) -> None:
 
 
 COURIER = Expansion("courier", "the Courier", ("R-COU",), tile_sets=("courier",), figures=("courier",),
-          snapshot="courier", bit=lib.CC_X_COURIER, fill_policy=_policy,
+          snapshot="courier", view=_view, state={"courier_at": _courier_at}, bit=lib.CC_X_COURIER,
+          fill_policy=_policy,
           events={"courier": _courier_event}, lines={"courier": _courier_line})

@@ -54,8 +54,10 @@ class Expansion:
     analyses: tuple[str, ...] = ()  # report sections that need it (sim/analysis/report.py)
     design_keys: tuple[str, ...] = ()  # config [design] keys valid only with it
     script_keys: tuple[str, ...] = ()  # scripted-turn keys valid only with it (sim/games/script.py)
-    snapshot: str = ""  # the sim/engine/view.py snapshot of its state ("" for none)
-    view: Callable | None = None  # game -> that snapshot, where its unit builds it
+    # the snapshot of its state a strategy sees (sim/engine/view.py view.<snapshot>, ""
+    # for none), and game -> that snapshot (a frozen value)
+    snapshot: str = ""
+    view: Callable | None = None
     # ---- pictures (sim/games/render.py): its figures' shapes, name -> (svg(colour, x, y),
     # the legend's words); its tile marks, (segment kind, svg(size) drawn on the tile,
     # the key's 28 px drawing, the key's words)
@@ -74,8 +76,10 @@ class Expansion:
     # (rules, games x seats x CC_RESULT_INTS array) -> {players-table column: values per
     # row}; the columns it leaves out are 0
     read_batch: Callable | None = None
-    # (every seat's cc_game_result row) -> its state as Game.msg / Game.mm give it
-    read_state: Callable | None = None
+    # what the C game holds of its state, by the Game attribute that reads it: name ->
+    # (game) -> value (Game.msg, Game.courier_at...; the attribute is None when the part
+    # is not in play); read by its snapshot and the differential harness
+    state: dict = field(default_factory=dict)
     # its decisions as the C game asks them: cc_game_decision kind -> (game, kind, tile,
     # info, rows) -> (decision name, tile id, choices, info), rows(width) giving the
     # choices' ints; a choice read back from a cc_game_history row: kind -> (game, kind,

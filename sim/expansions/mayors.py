@@ -41,6 +41,7 @@ its figure rows, as nothing can change between choosing and placing them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from sim.core import lib, names
@@ -94,9 +95,33 @@ def _mayors_result(rules, r: list[int]) -> dict:
                        "ride_points": mm[8], "town_hall_turn": mm[9]}}
 
 
-def _mayors_state(rows) -> _Mayors:
+def _mayors_state(game) -> _Mayors:
+    """Game.mm: per seat the figures in supply and the town hall in hand."""
     return _Mayors([_MayorsSeat(dict(enumerate(r[ROW_MM_SUPPLY], 1)), bool(r[ROW_TOWN_HALL]))
-                    for r in rows])
+                    for r in game.result_rows()])
+
+
+# ---------------------------------------------------------------- the view's snapshot
+
+@dataclass(frozen=True)
+class MayorsSeat:
+    mayor: int  # figures in supply
+    messenger: int
+    scarecrow: int
+    town_hall: bool  # still in hand (R-MM-10/12)
+
+
+@dataclass(frozen=True)
+class MayorsView:
+    """view.mayors: per seat mayor, messenger meeple and scarecrow in supply, town hall
+    in hand."""
+
+    seats: tuple[MayorsSeat, ...]
+
+
+def _view(game) -> MayorsView:
+    return MayorsView(tuple(MayorsSeat(p.supply[MAYOR], p.supply[MESSENGER], p.supply[SCARECROW],
+                                       bool(p.town_hall)) for p in game.mm.players))
 
 
 def _mayors_batch(rules, res) -> dict:
@@ -211,10 +236,10 @@ MAYORS = Expansion(
     decisions=tuple(DecisionKind(k, "greedy")
                     for k in ("figure", "town_hall", "favour", "scarecrow", "ride")),
     forks=("road_figure",), result_keys=("mayors",), columns=MAYORS_COLUMNS, row=_mayors_row,
-    script_keys=("favour", "ride", "scarecrow"), snapshot="mayors",
+    script_keys=("favour", "ride", "scarecrow"), snapshot="mayors", view=_view,
     bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,),
     fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,
-    read_state=_mayors_state,
+    state={"mm": _mayors_state},
     read_decision=dict.fromkeys(MM_DECISIONS, _decision), read_choice=dict.fromkeys(MM_DECISIONS, _choice),
     fill_policy=_policy,
     events={"townhall": _cell_event, "crisis": _cell_event, "favour": _favour_event,

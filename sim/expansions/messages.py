@@ -134,8 +134,37 @@ def _messages_result(rules, r: list[int]) -> dict:
                          "live_moves": r[ROW_LIVE_MOVES]}}
 
 
-def _messages_state(rows) -> _Messages:
-    return _Messages([_MessagesSeat(tuple(r[ROW_FIGURES]), tuple(r[ROW_MOVES])) for r in rows])
+def _messages_state(game) -> _Messages:
+    """Game.msg: per seat the two scoring figures' positions and moves."""
+    return _Messages([_MessagesSeat(tuple(r[ROW_FIGURES]), tuple(r[ROW_MOVES]))
+                      for r in game.result_rows()])
+
+
+# ---------------------------------------------------------------- the view's snapshot
+
+@dataclass(frozen=True)
+class MessagesSeat:
+    position: tuple[int, int]  # scoring meeple, messenger (R-MSG: the score is their sum)
+    moves: tuple[int, int]  # how often each has moved
+
+
+@dataclass(frozen=True)
+class MessagesView:
+    """view.messages: per seat the two scoring figures; the deck's size and the message
+    in hand (drawn, not yet resolved)."""
+
+    seats: tuple[MessagesSeat, ...]
+    deck_size: int  # message tiles in the deck (the one in hand not included)
+    in_hand: str | None  # the action drawn and not yet resolved
+
+
+def _view(game) -> MessagesView:
+    d = game.decision
+    in_hand = d.info["action"] if d is not None and d.kind == "messages" else None
+    seats = tuple(MessagesSeat(tuple(p.position), tuple(p.moves)) for p in game.msg.players)
+    # R-MSG-11: the deck cycles, so it holds every message but the one in hand
+    size = len(ACTIONS[game.rules.messages.edition]) - (in_hand is not None)
+    return MessagesView(seats, size, in_hand)
 
 
 def _messages_batch(rules, res) -> dict:
@@ -264,10 +293,10 @@ MESSAGES = Expansion(
     forks=("messages", "scoring_figure"),
     result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
     row=_messages_row, analyses=("naive_messages",), design_keys=("editions",),
-    script_keys=("score_on", "message", "message_target"), snapshot="messages",
+    script_keys=("score_on", "message", "message_target"), snapshot="messages", view=_view,
     editions=EDITIONS, deck=True, bit=lib.CC_X_MESSAGES,
     fill_config=_messages_config, read_result=_messages_result, read_batch=_messages_batch,
-    read_state=_messages_state,
+    state={"msg": _messages_state},
     read_decision={lib.CC_DEC_SCORING_FIGURE: _scoring_figure, lib.CC_DEC_MESSAGES: _message},
     read_choice={lib.CC_DEC_SCORING_FIGURE: _figure_choice, lib.CC_DEC_MESSAGES: _taken_message},
     fill_policy=_policy,

@@ -16,7 +16,9 @@ turns are +1 (clockwise) or -1.
 
 from __future__ import annotations
 
-from sim.core import lib
+from dataclasses import dataclass
+
+from sim.core import check, ffi, lib
 from sim.expansions.declaration import Expansion
 from sim.formats.tiles import Tile
 
@@ -36,5 +38,26 @@ def _river_config(rules, cfg, catalogue, town_halls_at_end) -> None:
     cfg.river_edge = river_edges(catalogue.types[cfg.start_type])[0]  # R-RIV-1: leaves the spring
 
 
+def _river_end(game) -> tuple[int, int, int] | None:
+    """Game.river_end: the river's open end (x, y, edge) as the C game keeps it
+    (R-RIV-1/2; cc_game_river_end), None once the lake has closed it."""
+    out = ffi.new("int32_t[3]")
+    if not check(lib.cc_game_river_end(game._ptr, out, 3), "cc_game_river_end"):
+        return None
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class RiverView:
+    """view.river: the river's open end."""
+
+    end: tuple[int, int, int] | None  # (x, y, edge) of the open end; None after the lake
+
+
+def _view(game) -> RiverView:
+    return RiverView(game.river_end)
+
+
 RIVER = Expansion("river", "the River", ("R-RIV",), tile_sets=("river",), snapshot="river",
-          bit=lib.CC_X_RIVER, river_stack=True, fill_config=_river_config)
+          view=_view, state={"river_end": _river_end}, bit=lib.CC_X_RIVER, river_stack=True,
+          fill_config=_river_config)

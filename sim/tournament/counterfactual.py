@@ -170,7 +170,7 @@ def aligned_two(game: Game, players, action, rollouts: int, key: str) -> list[di
     are exactly those the action's branch draws, in that order."""
     d = game.decision
     if in_c(game):
-        if game.river_left:
+        if not game.rotatable:  # R-RIV-1: a rotation would move a river tile
             return []
         scores = game.branches([((TWO_POINTS, None), f"{key}/rollout{r}", True)
                                    for r in range(rollouts)])
