@@ -40,6 +40,10 @@ BASE = base.BASE
 EXPANSIONS: tuple[Expansion, ...] = (messages.MESSAGES, river.RIVER, courier.COURIER, mayors.MAYORS,
                                      abbot.ABBOT_EXPANSION)
 BY_NAME: dict[str, Expansion] = {e.name: e for e in EXPANSIONS}
+# the order of the parts' figures in a picture's legend (sim/games/render.py): the order
+# they came into the pictures in, which keeps every picture as it was drawn
+LEGEND_ORDER: tuple[Expansion, ...] = (base.BASE, mayors.MAYORS, courier.COURIER, messages.MESSAGES,
+                                       abbot.ABBOT_EXPANSION)
 DESIGN_KEYS: dict[str, str] = {k: e.name for e in EXPANSIONS for k in e.design_keys}
 NAMES: tuple[str, ...] = tuple(BY_NAME)
 PARTS = (BASE, *EXPANSIONS)

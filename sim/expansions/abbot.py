@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.core import lib
-from sim.expansions.declaration import FIELDS, Expansion, where
+from sim.expansions.declaration import FIELDS, Expansion, Mark, Shape, where
 
 ABBOT = lib.CC_FIG_ABBOT  # its figure kind code
 RECALL = lib.CC_RECALL  # the segment column's code of "take the abbot back" (R-ABB-5)
@@ -77,14 +77,14 @@ def _view(game) -> AbbotView:
     return AbbotView(tuple(seats))
 
 
-def _abbot_shape(colour: str, x: float, y: float) -> str:
+def _abbot_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
     """The abbot: a hooded figure, a circle on a wide base."""
     return (f"<path d='M{x - 8:.1f},{y + 8:.1f} q8,-20 16,0 Z' fill='{colour}' stroke='#fff' "
             f"stroke-width='1.5'/><circle cx='{x:.1f}' cy='{y - 6:.1f}' r='4' fill='{colour}' "
             f"stroke='#fff' stroke-width='1.5'/>")
 
 
-def _garden_mark(size: float) -> str:
+def _garden_mark(tile, size: float) -> str:
     """A garden in the tile centre: a green hedge ring around a flower bed."""
     c = size / 2
     return (f"<circle cx='{c}' cy='{c}' r='10' fill='#2f7d32' stroke='#1b4d1e'/>"
@@ -111,6 +111,7 @@ ABBOT_EXPANSION = Expansion(
     "abbot", "the Abbot", ("R-ABB",), tile_sets=("abbot",), features=("garden",), figures=("abbot",),
     result_keys=("abbot",), columns=COLUMNS, row=_row, column_docs=COLUMN_DOCS, bit=lib.CC_X_ABBOT,
     read_result=_result, read_batch=_batch, actions={ABBOT: ACTIONS}, snapshot="abbot", view=_view,
-    shapes={"abbot": (_abbot_shape, "abbot")},
-    marks=(("garden", _garden_mark, GARDEN_KEY, "green ring: a garden (only an abbot stands on it, R-ABB-2)"),),
+    shapes={"abbot": Shape(_abbot_shape, (("abbot", False),))},
+    marks=(Mark(lambda t: any(s.kind == "garden" for s in t.segments), _garden_mark, GARDEN_KEY,
+                "green ring: a garden (only an abbot stands on it, R-ABB-2)"),),
     events={"recall": _recall_event}, lines={"recall": _recall_line})

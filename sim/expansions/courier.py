@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.core import lib
-from sim.expansions.declaration import Expansion, where
+from sim.expansions.declaration import Expansion, Mark, Shape, where
 
 
 def _courier_at(game) -> tuple[int, int] | None:
@@ -54,7 +54,33 @@ def _policy(out, kind: str, code: int, policy, edition: str) -> None:
         out.courier = policy.courier
 
 
+# ---------------------------------------------------------------- pictures
+
+def _courier_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The Courier: an orange diamond (in no player's colour)."""
+    return (f"<path d='M{x - 8:.1f},{y:.1f} l8,-8 l8,8 l-8,8 Z' fill='#f59e0b' "
+            f"stroke='#7c2d12'/>")
+
+
+def _pieces(view: CourierView) -> tuple:
+    """The Courier on its tile (on no feature), when it is on the board."""
+    if view.at is None:
+        return ()
+    x, y = view.at
+    return (("courier", x, y, f"the Courier @{x},{y}"),)
+
+
+def _letter_mark(tile, size: float) -> str:
+    return f"<text x='{size - 12}' y='14' font-size='12'>✉</text>"
+
+
+LETTER = Mark(lambda t: t.has("letter"), _letter_mark,
+              "<rect width='28' height='28' fill='#fff'/><text x='6' y='19' font-size='14'>✉</text>",
+              "✉: a letter tile of the Courier")
+
+
 COURIER = Expansion("courier", "the Courier", ("R-COU",), tile_sets=("courier",), figures=("courier",),
           snapshot="courier", view=_view, state={"courier_at": _courier_at}, bit=lib.CC_X_COURIER,
-          fill_policy=_policy,
+          fill_policy=_policy, shapes={"courier": Shape(_courier_shape, (("the Courier", False),))},
+          marks=(LETTER,), pieces=_pieces,
           events={"courier": _courier_event}, lines={"courier": _courier_line})

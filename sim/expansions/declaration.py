@@ -32,6 +32,39 @@ class Options:
     plain: Callable[[object], dict]
 
 
+# the tile pictures' field green (sim/games/render.py draws every tile on it; a part's
+# key drawing of its mark shows the same ground)
+FIELD_GREEN = "#a6c96a"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A figure's shape in the pictures (sim/games/render.py): `draw(colour, x, y,
+    lying)` its SVG centred on (x, y); `legend` the (words, lying) of each of its
+    entries in a picture's legend; `lies`: drawn lying when the figure scores (R-MM-8:
+    a scarecrow laid down)."""
+
+    draw: Callable
+    legend: tuple = ()
+    lies: bool = False
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What a part draws on a tile (sim/games/render.py): `shows(tile)` whether the
+    tile has it, `draw(tile, size)` its SVG on the tile drawn at the origin; `key` and
+    `words` the step-through page's key of it (a 28 px drawing) and its words; `layer`
+    "under" (drawn before the base game's roads: the river under a road), "over"
+    (after the monastery) or "alone" (the tile's only drawing on its field: the town
+    hall, which holds no segment)."""
+
+    shows: Callable
+    draw: Callable
+    key: str
+    words: str
+    layer: str = "over"
+
+
 @dataclass(frozen=True)
 class Expansion:
     name: str  # as listed in Rules.expansions ("base": always in play)
@@ -58,11 +91,16 @@ class Expansion:
     # for none), and game -> that snapshot (a frozen value)
     snapshot: str = ""
     view: Callable | None = None
-    # ---- pictures (sim/games/render.py): its figures' shapes, name -> (svg(colour, x, y),
-    # the legend's words); its tile marks, (segment kind, svg(size) drawn on the tile,
-    # the key's 28 px drawing, the key's words)
+    # ---- pictures (sim/games/render.py): its figures' shapes by the name a picture
+    # draws them by (FIGURE_KINDS' names on the board, its own for other figures),
+    # name -> Shape; its tile marks (Mark); the figures it shows on the scoreboard strip
+    # under the board, its snapshot -> per seat ((shape name, figure's name, total) of
+    # each); the figures it shows on a tile but on no feature, its snapshot -> ((shape
+    # name, x, y, title) of each)
     shapes: dict = field(default_factory=dict)
     marks: tuple = ()
+    scoreboard: Callable | None = None
+    pieces: Callable | None = None
     editions: tuple[str, ...] = ()  # its rule editions, chosen by options.field's `edition`
     deck: bool = False  # it deals a deck of cards, options.field's `deck` (R-MSG-11)
     # ---- the C game (sim/engine/deal.py, sim/engine/game.py)

@@ -46,7 +46,7 @@ from typing import NamedTuple
 
 from sim.core import lib, names
 from sim.expansions.declaration import (ROW_MAYORS, ROW_MM_SUPPLY, ROW_TOWN_HALL, DecisionKind, Expansion,
-                                        where)
+                                        Mark, Shape, where)
 from sim.formats.tiles import ANY_EDGE, Tile
 
 # figure kind codes in the C core (CC_FIG_*) and their names as C gives them
@@ -230,6 +230,44 @@ def _ride_line(e: dict, turn: str) -> str:
     return f"{turn}  seat {e['seat']}  messenger rides to {e['where']} @{e['to'][0]},{e['to'][1]}"
 
 
+# ---------------------------------------------------------------- pictures
+
+def _mayor_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The mayor: a diamond."""
+    return (f"<path d='M{x:.1f},{y - 9:.1f} l8,9 l-8,9 l-8,-9 Z' fill='{colour}' stroke='#fff' "
+            f"stroke-width='1.5'/>")
+
+
+def _messenger_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The messenger meeple: a triangle."""
+    return (f"<path d='M{x:.1f},{y - 8:.1f} l8,14 h-16 Z' fill='{colour}' stroke='#fff' "
+            f"stroke-width='1.5'/>")
+
+
+def _scarecrow_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The scarecrow: a cross standing, a bar lying down (R-MM-8)."""
+    if lying:
+        return f"<rect x='{x - 9:.1f}' y='{y - 3:.1f}' width='18' height='6' fill='{colour}' stroke='#fff'/>"
+    return (f"<path d='M{x - 6:.1f},{y - 6:.1f} l12,12 M{x + 6:.1f},{y - 6:.1f} l-12,12' "
+            f"stroke='{colour}' stroke-width='4'/>")
+
+
+def _town_hall_mark(tile, size: float) -> str:
+    return (f"<rect x='8' y='8' width='{size - 16}' height='{size - 16}' fill='#888' stroke='#333'/>"
+            f"<text x='{size / 2}' y='{size / 2 + 4}' font-size='12' text-anchor='middle' "
+            f"fill='#fff'>TH</text>")
+
+
+SHAPES = {"mayor": Shape(_mayor_shape, (("mayor", False),)),
+          "messenger": Shape(_messenger_shape, (("messenger meeple", False),)),
+          "scarecrow": Shape(_scarecrow_shape, (("scarecrow", False), ("scarecrow lying", True)),
+                             lies=True)}
+TOWN_HALL_MARK = Mark(lambda t: t.id == TOWN_HALL_ID, _town_hall_mark,
+                      "<rect x='2' y='2' width='24' height='24' fill='#888' stroke='#333'/><text x='14' "
+                      "y='18' font-size='10' text-anchor='middle' fill='#fff'>TH</text>", "TH: a town hall",
+                      layer="alone")
+
+
 MAYORS = Expansion(
     "mayors", "Messengers & Mayors", ("R-MM",), tile_sets=("mayors",),
     figures=("mayor", "messenger meeple", "scarecrow"),
@@ -239,7 +277,7 @@ MAYORS = Expansion(
     script_keys=("favour", "ride", "scarecrow"), snapshot="mayors", view=_view,
     bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,),
     fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,
-    state={"mm": _mayors_state},
+    state={"mm": _mayors_state}, shapes=SHAPES, marks=(TOWN_HALL_MARK,),
     read_decision=dict.fromkeys(MM_DECISIONS, _decision), read_choice=dict.fromkeys(MM_DECISIONS, _choice),
     fill_policy=_policy,
     events={"townhall": _cell_event, "crisis": _cell_event, "favour": _favour_event,

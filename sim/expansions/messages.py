@@ -20,7 +20,7 @@ from sim.errors import InputError
 from sim.expansions import base
 from sim.expansions.declaration import (ROW_DRAWN, ROW_FIGURES, ROW_LIVE_MOVES, ROW_MESSAGE_POINTS,
                                         ROW_MOVES, ROW_RESOLVED, ROW_TAKEN, DecisionKind, Expansion,
-                                        Options, where)
+                                        Options, Shape, where)
 
 FIGURES = ("meeple", "messenger")  # the two scoring figures
 EDITIONS = ("classic", "c3.1")
@@ -156,6 +156,25 @@ class MessagesView:
     seats: tuple[MessagesSeat, ...]
     deck_size: int  # message tiles in the deck (the one in hand not included)
     in_hand: str | None  # the action drawn and not yet resolved
+
+
+def _meeple_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The scoring meeple on the scoreboard strip: a small circle."""
+    return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='4' fill='{colour}'/>"
+
+
+def _messenger_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The messenger on the scoreboard strip: a small square."""
+    return f"<rect x='{x - 4:.1f}' y='{y - 4:.1f}' width='8' height='8' fill='{colour}'/>"
+
+
+SHAPES = {"scoring meeple": Shape(_meeple_shape, (("scoring meeple (strip)", False),)),
+          "strip messenger": Shape(_messenger_shape, (("messenger (strip)", False),))}
+
+
+def _scoreboard(view: MessagesView) -> tuple:
+    """Per seat its two scoring figures on the scoreboard (R-MSG-C1): (shape, name, total)."""
+    return tuple(tuple(zip(SHAPES, ("scoring meeple", "messenger"), p.position)) for p in view.seats)
 
 
 def _view(game) -> MessagesView:
@@ -296,7 +315,7 @@ MESSAGES = Expansion(
     script_keys=("score_on", "message", "message_target"), snapshot="messages", view=_view,
     editions=EDITIONS, deck=True, bit=lib.CC_X_MESSAGES,
     fill_config=_messages_config, read_result=_messages_result, read_batch=_messages_batch,
-    state={"msg": _messages_state},
+    state={"msg": _messages_state}, shapes=SHAPES, scoreboard=_scoreboard,
     read_decision={lib.CC_DEC_SCORING_FIGURE: _scoring_figure, lib.CC_DEC_MESSAGES: _message},
     read_choice={lib.CC_DEC_SCORING_FIGURE: _figure_choice, lib.CC_DEC_MESSAGES: _taken_message},
     fill_policy=_policy,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.core import check, ffi, lib
-from sim.expansions.declaration import Expansion
+from sim.expansions.declaration import FIELD_GREEN, Expansion, Mark
 from sim.formats.tiles import Tile
 
 DX = (0, 1, 0, -1)
@@ -58,6 +58,25 @@ def _view(game) -> RiverView:
     return RiverView(game.river_end)
 
 
+# ---------------------------------------------------------------- pictures
+
+BLUE = "#4a90d9"
+_EDGE_MID = ((0.5, 0), (1, 0.5), (0.5, 1), (0, 0.5))  # each edge's midpoint, unit tile
+
+
+def _river_mark(tile: Tile, size: float) -> str:
+    """The river: a blue line from each river edge's midpoint to the centre."""
+    return "".join(f"<line x1='{_EDGE_MID[e][0] * size}' y1='{_EDGE_MID[e][1] * size}' x2='{size / 2}' "
+                   f"y2='{size / 2}' stroke='{BLUE}' stroke-width='7'/>" for e in river_edges(tile))
+
+
+# under the roads: a road crosses the river on a bridge
+RIVER_MARK = Mark(is_river_tile, _river_mark,
+                  f"<rect width='28' height='28' fill='{FIELD_GREEN}'/><line x1='0' y1='14' x2='28' "
+                  f"y2='14' stroke='{BLUE}' stroke-width='6'/>", "river", layer="under")
+
+
 RIVER = Expansion("river", "the River", ("R-RIV",), tile_sets=("river",), snapshot="river",
-          view=_view, state={"river_end": _river_end}, bit=lib.CC_X_RIVER, river_stack=True,
+          view=_view, state={"river_end": _river_end}, marks=(RIVER_MARK,), bit=lib.CC_X_RIVER,
+          river_stack=True,
           fill_config=_river_config)
