@@ -82,8 +82,10 @@ class Expansion:
     columns: tuple[str, ...] = ()  # players-table columns (int16, 0 when not in play)
     row: Callable[[dict], dict] | None = None  # result entry -> {column: value}
     # (column names, unit, meaning) of its columns, for the records' metadata and
-    # docs/RECORDS.md (sim/tournament/records.py COLUMNS)
+    # docs/RECORDS.md (sim/tournament/records.py COLUMNS); a placeholder in a name
+    # stands for one column per name of column_sets[placeholder] ("<action>")
     column_docs: tuple = ()
+    column_sets: dict = field(default_factory=dict)
     analyses: tuple[str, ...] = ()  # report sections that need it (sim/analysis/report.py)
     design_keys: tuple[str, ...] = ()  # config [design] keys valid only with it
     script_keys: tuple[str, ...] = ()  # scripted-turn keys valid only with it (sim/games/script.py)

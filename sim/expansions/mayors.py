@@ -65,6 +65,20 @@ MAYORS_COLUMNS = ("placed_mayor", "placed_messenger", "placed_scarecrow", "favou
                   "town_hall_turn")
 
 
+COLUMN_DOCS = (
+    (("placed_mayor", "placed_messenger", "placed_scarecrow"), "placements",
+     "Messengers & Mayors: how often each figure was placed"),
+    (("favours",), "favours", "knight's favours used (R-MM-2)"),
+    (("scarecrow_farmer", "scarecrow_lie", "scarecrow_return"), "choices",
+     "surrounded-scarecrow choices of each kind (R-MM-8)"),
+    (("rides",), "rides", "messenger-meeple rides (R-MM-6)"),
+    (("ride_points",), "points", "points the seat won with features a ridden "
+     "messenger meeple stood in"),
+    (("town_hall_turn",), "turn number", "the turn the seat placed its town hall; 0 = "
+     "never (turn 0 is the start tile)"),
+)
+
+
 def _mayors_row(p: dict) -> dict:
     mm = p["mayors"]
     row = {f"placed_{k}": v for k, v in mm["placed"].items()}
@@ -274,6 +288,7 @@ MAYORS = Expansion(
     decisions=tuple(DecisionKind(k, "greedy")
                     for k in ("figure", "town_hall", "favour", "scarecrow", "ride")),
     forks=("road_figure",), result_keys=("mayors",), columns=MAYORS_COLUMNS, row=_mayors_row,
+    column_docs=COLUMN_DOCS,
     script_keys=("favour", "ride", "scarecrow"), snapshot="mayors", view=_view,
     bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,),
     fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,

@@ -89,6 +89,24 @@ MESSAGES_COLUMNS = (("scoring_meeple", "messenger", "messages_drawn", "messages_
                     + tuple(f"{what}_{a}" for a in ALL_ACTIONS for what in ("drawn", "taken", "points")))
 
 
+ACTION = "<action>"  # in a column name of COLUMN_DOCS: one column per message action
+COLUMN_DOCS = (
+    (("scoring_meeple", "messenger"), "points", "The Messages: the points each scoring "
+     "figure carries at the end (their sum is the score)"),
+    (("messages_drawn", "messages_taken"), "message tiles", "message tiles drawn, and "
+     "resolved by their action rather than 2 points"),
+    (("moves_meeple", "moves_messenger"), "scorings", "how often each scoring figure "
+     "took points"),
+    (("moves_live",), "choices", "scoring-figure choices where only one of the two "
+     "figures would have landed on a dark space"),
+    ((f"drawn_{ACTION}",), "message tiles", "message tiles of this action drawn (both "
+     "editions' names; the other edition's stay 0)"),
+    ((f"taken_{ACTION}",), "message tiles", "message tiles of this action resolved by "
+     "the action rather than 2 points"),
+    ((f"points_{ACTION}",), "points", "points this action gave"),
+)
+
+
 def _messages_row(p: dict) -> dict:
     m = p["messages"]
     row = {"scoring_meeple": p["scoring_meeple"], "messenger": p["messenger"],
@@ -311,6 +329,7 @@ MESSAGES = Expansion(
                     _messages_plain),
     forks=("messages", "scoring_figure"),
     result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
+    column_docs=COLUMN_DOCS, column_sets={ACTION: ALL_ACTIONS},
     row=_messages_row, analyses=("naive_messages",), design_keys=("editions",),
     script_keys=("score_on", "message", "message_target"), snapshot="messages", view=_view,
     editions=EDITIONS, deck=True, bit=lib.CC_X_MESSAGES,
