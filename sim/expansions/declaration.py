@@ -13,11 +13,32 @@ from sim.formats.tiles import Tile
 
 @dataclass(frozen=True)
 class DecisionKind:
-    """A decision kind: its name in Decision.kind and the built-in policy that answers
-    it for a seat whose main policy does not (strategies.Player)."""
+    """A decision kind: its name in Decision.kind, the built-in policy that answers it
+    for a seat whose main policy does not (strategies.Player), and the one a scripted
+    game answers it with where its turns leave it open ("": none, the turns answer it
+    always; docs/SCRIPTS.md [policies])."""
 
     name: str
     default: str
+    scripted: str = ""
+
+
+@dataclass(frozen=True)
+class Scripting:
+    """What a part brings to scripted games (sim/games/script.py, docs/SCRIPTS.md)
+    besides its turn keys (Expansion.script_keys): `read(table, where, rules)` -> {key:
+    value} of those keys in one [[turns]] table (InputError naming `where`); `answers`,
+    decision kind -> (player, game, decision) -> the choice, where `player` is the
+    script's (its `script`, `policies`, `turn(game)`, `where(game)`, `next(game,
+    kind)`); `misfit(game, turn, tile variant, where)` -> why a scripted tile does
+    not fit where the turn puts it, or None; `stop(game, next turn, placed)` -> why
+    the game ended before that turn (`placed`: its tile is placed, not drawn), or
+    None."""
+
+    read: Callable | None = None
+    answers: dict = field(default_factory=dict)
+    misfit: Callable | None = None
+    stop: Callable | None = None
 
 
 @dataclass(frozen=True)
@@ -89,6 +110,7 @@ class Expansion:
     analyses: tuple[str, ...] = ()  # report sections that need it (sim/analysis/report.py)
     design_keys: tuple[str, ...] = ()  # config [design] keys valid only with it
     script_keys: tuple[str, ...] = ()  # scripted-turn keys valid only with it (sim/games/script.py)
+    scripting: Scripting = Scripting()
     # the snapshot of its state a strategy sees (sim/engine/view.py view.<snapshot>, ""
     # for none), and game -> that snapshot (a frozen value)
     snapshot: str = ""

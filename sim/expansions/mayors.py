@@ -45,9 +45,11 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from sim.core import lib, names
+from sim.errors import InputError, quote
 from sim.expansions.declaration import (ROW_MAYORS, ROW_MM_SUPPLY, ROW_TOWN_HALL, DecisionKind, Expansion,
-                                        Mark, Shape, where)
+                                        Mark, Scripting, Shape, where)
 from sim.formats.tiles import ANY_EDGE, Tile
+from sim.text import text_list
 
 # figure kind codes in the C core (CC_FIG_*) and their names as C gives them
 FOLLOWER, MAYOR, MESSENGER, SCARECROW = (lib.CC_FIG_FOLLOWER, lib.CC_FIG_MAYOR, lib.CC_FIG_MESSENGER,
@@ -282,14 +284,84 @@ TOWN_HALL_MARK = Mark(lambda t: t.id == TOWN_HALL_ID, _town_hall_mark,
                       layer="alone")
 
 
+# ---------------------------------------------------------------- scripted games
+
+def _script_read(t: dict, where: str, rules) -> dict:
+    """favour, ride and scarecrow of one scripted turn; a town hall turn takes only `at`."""
+    keys = {k: text_list(t, k, where, allowed) for k, allowed in
+            (("favour", None), ("ride", None), ("scarecrow", ("farmer", "lie", "return")))}
+    if t.get("tile") == TOWN_HALL_ID and (t.get("figure") or t.get("discarded") or t.get("rotation")):
+        raise InputError(f"{where}: a town hall turn takes only `at` (no rotation, figure or "
+                         f"discarded tiles)")
+    return keys
+
+
+def _script_town_hall(player, game, d):
+    """Before a turn's draw (R-MM-10): the scripted turn says town hall or tile."""
+    n = game.turn  # the turn about to start is number n + 1
+    if n >= len(player.script.turns):
+        return "end"  # the script is over: town halls in hand stay there
+    turn = player.script.turns[n]
+    head = f"{player.script.path}: turn {n + 1}"
+    if turn.tile != TOWN_HALL_ID:
+        if "draw" not in d.choices:
+            raise InputError(f"{head}: tile {turn.tile}: no tile is left to draw; only a "
+                             f"town hall can be placed now")
+        return "draw"
+    if turn.at not in d.choices:
+        raise InputError(f"{head}: town hall at {turn.at}: expected a cell next to a placed "
+                         f"tile (R-MM-10)")
+    return turn.at
+
+
+def _script_decision(player, game, d):
+    """favour = "x,y" | "none"; ride = "return" | "road S @x,y" | "city @x,y";
+    scarecrow = "farmer" | "lie" | "return"; lists in the order they resolve."""
+    given = player.turn(game).keys[d.kind]
+    n = player.next(game, d.kind)
+    if n >= len(given):
+        return player.policies.choose(game, d)
+    text = given[n].strip()
+    head = f"{player.where(game)}: {d.kind} = {quote(text)}"
+    if d.kind == "scarecrow":
+        if text not in d.choices:
+            raise InputError(f"{head}: expected one of {', '.join(d.choices)} (R-MM-8)")
+        return text
+    if text in ("none", "return"):
+        if text not in d.choices:
+            raise InputError(f"{head}: expected {d.choices[0]!r} or a target")
+        return text
+    try:
+        if d.kind == "favour":
+            x, y = (int(v) for v in text.split(","))
+            name = None
+        else:
+            name, _, xy = text.partition("@")
+            x, y = (int(v) for v in xy.split(","))
+            name = name.strip()
+    except ValueError:
+        raise InputError(f"{head}: expected " + ('"x,y" or "none"' if d.kind == "favour" else
+                         '"return", "road S @x,y" or "city @x,y"')) from None
+    for c in d.choices[1:]:
+        seg = game.board.figure(c).segment if d.kind == "favour" else c
+        cx, cy, cwhere = game.board.segment_place(seg)
+        if (cx, cy) == (x, y) and (name is None or cwhere == name or cwhere.split()[0] == name):
+            return c
+    raise InputError(f"{head}: not among the legal targets (R-MM-2/R-MM-6)")
+
+
+SCRIPTING = Scripting(_script_read, {"town_hall": _script_town_hall, "favour": _script_decision,
+                                     "ride": _script_decision, "scarecrow": _script_decision})
+
+
 MAYORS = Expansion(
     "mayors", "Messengers & Mayors", ("R-MM",), tile_sets=("mayors",),
     figures=("mayor", "messenger meeple", "scarecrow"),
-    decisions=tuple(DecisionKind(k, "greedy")
-                    for k in ("figure", "town_hall", "favour", "scarecrow", "ride")),
+    decisions=(DecisionKind("figure", "greedy"), DecisionKind("town_hall", "greedy", "first"),
+               *(DecisionKind(k, "greedy", "greedy") for k in ("favour", "scarecrow", "ride"))),
     forks=("road_figure",), result_keys=("mayors",), columns=MAYORS_COLUMNS, row=_mayors_row,
     column_docs=COLUMN_DOCS,
-    script_keys=("favour", "ride", "scarecrow"), snapshot="mayors", view=_view,
+    script_keys=("favour", "ride", "scarecrow"), scripting=SCRIPTING, snapshot="mayors", view=_view,
     bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,),
     fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,
     state={"mm": _mayors_state}, shapes=SHAPES, marks=(TOWN_HALL_MARK,),

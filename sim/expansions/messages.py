@@ -16,11 +16,13 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from sim.core import lib
-from sim.errors import InputError
+from sim.errors import InputError, quote
 from sim.expansions import base
 from sim.expansions.declaration import (ROW_DRAWN, ROW_FIGURES, ROW_LIVE_MOVES, ROW_MESSAGE_POINTS,
                                         ROW_MOVES, ROW_RESOLVED, ROW_TAKEN, DecisionKind, Expansion,
-                                        Options, Shape, where)
+                                        Options, Scripting, Shape, where)
+from sim.formats.notation import MAX_COORD
+from sim.text import text_list
 
 FIGURES = ("meeple", "messenger")  # the two scoring figures
 EDITIONS = ("classic", "c3.1")
@@ -310,6 +312,78 @@ def _message_line(e: dict, turn: str) -> str:
     return f"{turn}  seat {e['seat']}  {how}{target}: {e['points']} points{extra}"
 
 
+# ---------------------------------------------------------------- scripted games
+
+def _script_read(t: dict, where: str, rules) -> dict:
+    """score_on (R-MSG-C1/N1), message and message_target of one scripted turn."""
+    score_on = t.get("score_on")
+    if score_on is not None:
+        by_source = isinstance(score_on, dict)
+        values = list(score_on.values()) if by_source else [score_on]
+        if by_source and rules.messages.edition != "classic":
+            raise InputError(f"{where}: score_on: a table by source needs the classic edition "
+                             f"(c3.1 moves one figure per turn, R-MSG-N1)")
+        if any(v not in FIGURES for v in values) or (by_source and any(
+                k not in base.SOURCES for k in score_on)):
+            raise InputError(f"{where}: score_on = {score_on!r}: expected \"meeple\" or "
+                             f"\"messenger\", or a table from sources ({', '.join(base.SOURCES)}) to them")
+    return {"score_on": score_on, "message": text_list(t, "message", where, ("action", TWO_POINTS)),
+            "message_target": text_list(t, "message_target", where, None)}
+
+
+def _script_figure(player, game, d):
+    """score_on covers the active seat's points of this turn; the rest is policy."""
+    score_on = player.turn(game).keys["score_on"]
+    if score_on is not None and d.seat == game.seat:
+        if isinstance(score_on, str):
+            return score_on
+        if d.info["source"] in score_on:
+            return score_on[d.info["source"]]
+    return player.policies.choose(game, d)
+
+
+def _script_message(player, game, d):
+    """message = "action" | "2", message_target = "x,y <feature> [<where>]", one per
+    message of the turn in the order they are drawn."""
+    turn = player.turn(game).keys
+    n = player.next(game, "messages")
+    head = f"{player.where(game)}: message {n + 1} ({d.info['action']})"
+    if n >= len(turn["message"]):
+        return player.policies.choose(game, d)
+    if turn["message"][n] == TWO_POINTS:
+        return (TWO_POINTS, None)
+    actions = [c for c in d.choices if c[0] != TWO_POINTS]
+    if not actions:
+        raise InputError(f"{head}: the action is not possible (R-MSG-8)")
+    if n >= len(turn["message_target"]):
+        return actions[0]
+    text = turn["message_target"][n]
+    try:
+        xy, _, name = text.strip().partition(" ")
+        x, y = (int(v) for v in xy.split(","))
+        if max(abs(x), abs(y)) > MAX_COORD:
+            raise ValueError(f"no tile at {quote(xy, 40)}")
+        name = name.removeprefix("follower ").strip()
+        index = game.board.tile_at(x, y)
+        if index is None:
+            raise ValueError(f"no tile at {x},{y}")
+        root = game.board.find(index * lib.CC_MAX_SEGS + game.board.variant_at(index).segment_at(name))
+    except ValueError as e:
+        raise InputError(f"{head}: message_target = {quote(text)}: expected 'x,y <feature> "
+                         f"[<where>]' naming a feature on the board ({e})") from None
+    for c in actions:
+        target = c[1]
+        if c[0] in SCORE_AND_RETURN:
+            target = game.board.find(game.board.figure(target).segment)
+        if target == root:
+            return c
+    raise InputError(f"{head}: message_target = {quote(text)} is not among the legal targets "
+                     f"(R-MSG-10)")
+
+
+SCRIPTING = Scripting(_script_read, {"scoring_figure": _script_figure, "messages": _script_message})
+
+
 def _messages_options(t: dict) -> MessagesOptions:
     deck = t.get("deck", [])
     if not isinstance(deck, list):
@@ -324,14 +398,16 @@ def _messages_plain(o: MessagesOptions) -> dict:
 MESSAGES = Expansion(
     "messages", "The Messages", ("R-MSG",),
     figures=("scoring meeple", "messenger"),  # on the scoreboard, not the board
-    decisions=(DecisionKind("scoring_figure", "dark_seeker"), DecisionKind("messages", "greedy")),
+    decisions=(DecisionKind("scoring_figure", "dark_seeker", "meeple_only"),
+               DecisionKind("messages", "greedy", "always_2")),
     options=Options("messages", frozenset({"edition", "zmg_alone", "deck"}), _messages_options,
                     _messages_plain),
     forks=("messages", "scoring_figure"),
     result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
     column_docs=COLUMN_DOCS, column_sets={ACTION: ALL_ACTIONS},
     row=_messages_row, analyses=("naive_messages",), design_keys=("editions",),
-    script_keys=("score_on", "message", "message_target"), snapshot="messages", view=_view,
+    script_keys=("score_on", "message", "message_target"), scripting=SCRIPTING, snapshot="messages",
+    view=_view,
     editions=EDITIONS, deck=True, bit=lib.CC_X_MESSAGES,
     fill_config=_messages_config, read_result=_messages_result, read_batch=_messages_batch,
     state={"msg": _messages_state}, shapes=SHAPES, scoreboard=_scoreboard,

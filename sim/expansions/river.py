@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.core import check, ffi, lib
-from sim.expansions.declaration import FIELD_GREEN, Expansion, Mark
+from sim.expansions.declaration import FIELD_GREEN, Expansion, Mark, Scripting
 from sim.formats.tiles import Tile
 
 DX = (0, 1, 0, -1)
@@ -76,7 +76,34 @@ RIVER_MARK = Mark(is_river_tile, _river_mark,
                   f"y2='14' stroke='{BLUE}' stroke-width='6'/>", "river", layer="under")
 
 
+# ---------------------------------------------------------------- scripted games
+
+def _script_misfit(game, turn, variant: Tile, where: str) -> str | None:
+    """R-RIV-2: a river tile must go at the river's open end and carry it on (`game`:
+    the script player's view)."""
+    river = game.river  # the view's snapshot: the C game's open end
+    end = river.end if river is not None and is_river_tile(variant) else None
+    if end is None:
+        return None
+    (x, y), (ex, ey, edge) = turn.at, end
+    cell = (ex + (edge == 1) - (edge == 3), ey + (edge == 0) - (edge == 2))
+    if (x, y) != cell:
+        return (f"{where}: river tile {turn.tile} at ({x}, {y}) is away from the river's open "
+                f"end: it must go at {cell} (R-RIV-2)")
+    return (f"{where}: river tile {turn.tile} at ({x}, {y}) rotation {turn.rotation} does not "
+            f"carry the river on from its open end, or turns the same way as the previous curve "
+            f"(R-RIV-2)")
+
+
+def _script_stop(game, turn, placed: bool) -> str | None:
+    """R-RIV-2: no town hall (a tile placed, not drawn) while the river is being laid."""
+    if placed and game.river_end is not None:
+        return "town hall: no town hall may be placed while the river is being laid (R-RIV-2)"
+    return None
+
+
 RIVER = Expansion("river", "the River", ("R-RIV",), tile_sets=("river",), snapshot="river",
-          view=_view, state={"river_end": _river_end}, marks=(RIVER_MARK,), bit=lib.CC_X_RIVER,
+          view=_view, state={"river_end": _river_end}, marks=(RIVER_MARK,),
+          scripting=Scripting(misfit=_script_misfit, stop=_script_stop), bit=lib.CC_X_RIVER,
           river_stack=True,
           fill_config=_river_config)
