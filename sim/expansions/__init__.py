@@ -92,6 +92,18 @@ def policy_edition(rules) -> str:
     return getattr(rules, EDITIONED.options.field).edition
 
 
+def edition_options(rules, edition: str):
+    """EDITIONED's options of `rules` under `edition`, without a fixed deck (a deck
+    names one edition's messages): what a [design] editions entry must make valid."""
+    return replace(getattr(rules, EDITIONED.options.field), edition=edition, deck=())
+
+
+def with_deck(rules, deck: tuple[str, ...]):
+    """`rules` with the deck of the part that deals one (deck_options) fixed to `deck`."""
+    part = next(e for e in in_play(rules.expansions) if e.deck)
+    return replace(rules, **{part.options.field: replace(getattr(rules, part.options.field), deck=deck)})
+
+
 def with_edition(rules, edition: str):
     """`rules` with EDITIONED's edition `edition` ("", or the rules' own: `rules`)."""
     options = getattr(rules, EDITIONED.options.field)

@@ -25,6 +25,9 @@ from sim.formats.notation import MAX_COORD
 from sim.text import text_list
 
 FIGURES = ("meeple", "messenger")  # the two scoring figures
+# the decision kind of resolving a drawn message (R-MSG-8), which names the
+# counterfactual fork at it too (sim/tournament/counterfactual.py)
+KIND = "messages"
 EDITIONS = ("classic", "c3.1")
 # Rulebook order, which is also each edition's numbering (1-based).
 ACTIONS = {
@@ -199,7 +202,7 @@ def _scoreboard(view: MessagesView) -> tuple:
 
 def _view(game) -> MessagesView:
     d = game.decision
-    in_hand = d.info["action"] if d is not None and d.kind == "messages" else None
+    in_hand = d.info["action"] if d is not None and d.kind == KIND else None
     seats = tuple(MessagesSeat(tuple(p.position), tuple(p.moves)) for p in game.msg.players)
     # R-MSG-11: the deck cycles, so it holds every message but the one in hand
     size = len(ACTIONS[game.rules.messages.edition]) - (in_hand is not None)
@@ -242,7 +245,7 @@ def _message(game, kind: int, tile: int, info, rows) -> tuple:
     flat = rows(w)
     choices = tuple(_message_choice(names, flat[i], flat[i + 1]) for i in range(0, len(flat), w))
     points = tuple(None if p < 0 else p for p in flat[2::w])
-    return "messages", "", choices, {"action": names[info[0]], "number": info[1], "points": points}
+    return KIND, "", choices, {"action": names[info[0]], "number": info[1], "points": points}
 
 
 def _figure_choice(game, kind: int, v) -> str:
@@ -259,7 +262,7 @@ OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
 def _policy(out, kind: str, code: int, policy, edition: str) -> None:
     """A message policy's per-action overrides (named by `edition`), and greedy's value
     of an extra tile or turn."""
-    if kind != "messages":
+    if kind != KIND:
         return
     if code == lib.CC_POL_GREEDY:
         out.extra = policy.extra
@@ -346,7 +349,7 @@ def _script_message(player, game, d):
     """message = "action" | "2", message_target = "x,y <feature> [<where>]", one per
     message of the turn in the order they are drawn."""
     turn = player.turn(game).keys
-    n = player.next(game, "messages")
+    n = player.next(game, KIND)
     head = f"{player.where(game)}: message {n + 1} ({d.info['action']})"
     if n >= len(turn["message"]):
         return player.policies.choose(game, d)
@@ -381,7 +384,7 @@ def _script_message(player, game, d):
                      f"(R-MSG-10)")
 
 
-SCRIPTING = Scripting(_script_read, {"scoring_figure": _script_figure, "messages": _script_message})
+SCRIPTING = Scripting(_script_read, {"scoring_figure": _script_figure, KIND: _script_message})
 
 
 def _messages_options(t: dict) -> MessagesOptions:
@@ -399,10 +402,10 @@ MESSAGES = Expansion(
     "messages", "The Messages", ("R-MSG",),
     figures=("scoring meeple", "messenger"),  # on the scoreboard, not the board
     decisions=(DecisionKind("scoring_figure", "dark_seeker", "meeple_only"),
-               DecisionKind("messages", "greedy", "always_2")),
+               DecisionKind(KIND, "greedy", "always_2")),
     options=Options("messages", frozenset({"edition", "zmg_alone", "deck"}), _messages_options,
                     _messages_plain),
-    forks=("messages", "scoring_figure"),
+    forks=(KIND, "scoring_figure"),
     result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
     column_docs=COLUMN_DOCS, column_sets={ACTION: ALL_ACTIONS},
     row=_messages_row, analyses=("naive_messages",), design_keys=("editions",),
