@@ -56,7 +56,8 @@ def render_html(rep: dict) -> str:
     cfg = prov["config"]
     title = f"carcsim report: {cfg['name']}"
     # [design] editions, else the edition of the part with editions (The Messages')
-    editions = ", ".join(cfg["design"]["editions"]) or cfg["rules"][expansions.EDITIONED.options.field]["edition"]
+    editions = (", ".join(cfg["design"]["editions"])
+                or cfg["rules"][expansions.EDITIONED.options.field]["edition"])
     share = "win share (1 = always wins; a shared win counts 1/winners)"
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
              f"</title><style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>",

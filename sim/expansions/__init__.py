@@ -1,26 +1,33 @@
 """The expansion registry (STYLE.md rule 2): what each part of the rules brings.
 
-One frozen declaration per part of the rules ("base" and each expansion): the
+One frozen declaration per part of the rules ("base" and each expansion), filled in by
+its own module (sim/expansions/<name>.py; the types are declaration.py's): the
 rulings it implements (ids of docs/RULES.md), the tile sets it adds, the figure kinds
 it adds, the decision kinds it adds with the built-in policy that answers each when
 a seat's own policy does not, its options (the config table, its keys and how they
 become a value of Rules), the counterfactual forks it makes possible, the key it adds
-to each player's result and the record columns that key becomes, the read-only
-snapshot of its state a strategy sees (sim/engine/view.py), its rule editions and deck.
+to each player's result and the record columns that key becomes with their meanings,
+the read-only snapshot of its state a strategy sees, its rule editions and deck, its
+scripted-turn keys and answers, and its pictures (figure shapes, tile marks).
 
 The engine (the C core, sim/csrc) implements the rules; the declarations describe
 them, and say what the C boundary needs of each part: its CC_X_* bit, the built-in
-tiles it adds to the catalogue and the board, how it fills cc_game_config, and which
-slice of cc_game_result's row (ROW_*, the layout of sim/csrc/core.h) becomes its part
-of result(), of Game.msg / Game.mm and of the players table.
+tiles it adds to the catalogue and the board, how it fills cc_game_config and its
+policies' parameters in cc_seat_policy, how its events, decisions and history rows
+read, what it reads of the C game's state (Game.msg, Game.mm, Game.courier_at,
+Game.river_end), and which slice of cc_game_result's row (ROW_*, the layout of
+sim/csrc/core.h) becomes its part of result() and of the players table.
 
-Everything outside the engines asks this registry instead of testing which expansion
-is on: sim/engine/rules.py (names, tile sets), sim/tournament/config.py (options, decisions, forks),
-sim/engine/deal.py and sim/engine/game.py (the C boundary: they loop over `in_play` and call the
-declarations), strategies/__init__.py (default policies), strategies/search.py (the
-deck), sim/tournament/plan.py, worker.py and sim/cli/main.py (editions),
-sim/tournament/records.py (columns), sim/engine/view.py (snapshots), sim/games/render.py,
-sim/analysis/report.py.
+Everything outside the expansions' modules asks this registry instead of testing which
+expansion is on (tests/test_expansion_guard.py walks sim/ and strategies/ for such a
+test): sim/engine/rules.py (names, tile sets, options), sim/engine/deal.py, game.py and
+seats.py (the C boundary: config, events, decisions, state, policies),
+sim/engine/view.py (snapshots), sim/formats/log.py (log lines, put there by EVENTS'
+registration below), sim/games/script.py (turn keys and answers), sim/games/render.py
+(pictures), sim/tournament/config.py (options, decisions, forks), plan.py, worker.py
+and sim/cli/main.py (editions), sim/tournament/records.py (columns),
+strategies/__init__.py (default policies), strategies/search.py (the deck),
+sim/analysis/report.py (sections).
 """
 
 from __future__ import annotations
@@ -40,13 +47,14 @@ BASE = base.BASE
 EXPANSIONS: tuple[Expansion, ...] = (messages.MESSAGES, river.RIVER, courier.COURIER, mayors.MAYORS,
                                      abbot.ABBOT_EXPANSION)
 BY_NAME: dict[str, Expansion] = {e.name: e for e in EXPANSIONS}
+PARTS = (BASE, *EXPANSIONS)
 # the order of the parts' figures in a picture's legend (sim/games/render.py): the order
-# they came into the pictures in, which keeps every picture as it was drawn
-LEGEND_ORDER: tuple[Expansion, ...] = (base.BASE, mayors.MAYORS, courier.COURIER, messages.MESSAGES,
-                                       abbot.ABBOT_EXPANSION)
+# they came into the pictures in, which keeps every picture as it was drawn; a part
+# added later comes after them
+_LEGEND_FIRST = (BASE, mayors.MAYORS, courier.COURIER, messages.MESSAGES, abbot.ABBOT_EXPANSION)
+LEGEND_ORDER: tuple[Expansion, ...] = _LEGEND_FIRST + tuple(e for e in PARTS if e not in _LEGEND_FIRST)
 DESIGN_KEYS: dict[str, str] = {k: e.name for e in EXPANSIONS for k in e.design_keys}
 NAMES: tuple[str, ...] = tuple(BY_NAME)
-PARTS = (BASE, *EXPANSIONS)
 # the part with rule editions: what the CLI's --edition and [design] editions choose
 EDITIONED: Expansion = next(e for e in EXPANSIONS if e.editions)
 # every event an expansion adds, its decoder (sim/engine/game.py) and its turn log line

@@ -1,5 +1,6 @@
 """The Courier (RULES.md section 3c): its declaration, the decoder of its event and its
-log line, greedy's Courier weight, where it stands (Game.courier_at, view.courier). The C game plays the rules (sim/csrc/courier.c)."""
+log line, greedy's Courier weight, where it stands (Game.courier_at, view.courier) and
+its pictures. The C game plays the rules (sim/csrc/courier.c)."""
 
 from __future__ import annotations
 

@@ -28,8 +28,11 @@ R-MM-12  With the stack empty, a player still holding the town hall must place i
 R-MM-13  What a town hall completes scores in that turn's phase 3.
 
 The C game plays these rules (sim/csrc/mayors.c; the figures' placement rules are
-its mayors_rule); this module holds the figure kinds (as C names them) and the
-decoders of its slice of the result row. The rule queries Python needs are C's:
+its mayors_rule); this module is the expansion's one Python unit: its declaration, the
+figure kinds (as C names them), the decoders of its slice of the result row, of its
+events and decisions, its log lines, view snapshot (view.mayors), greedy's parameters
+for its decisions, its scripted turns' keys and answers, its record columns and its
+pictures (figure shapes, the town hall). The rule queries Python needs are C's:
 Board.activating_cells (scripted games, sim/games/script.py) and Board.ride_targets
 (the counterfactual road forks' statistics, sim/tournament/counterfactual.py). Turn order (RULES.md 6 with R-MM-2/8): favours and scarecrow activations happen in
 step 1, right after the tile is placed, and the figure options of step 2 are computed

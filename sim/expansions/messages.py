@@ -6,8 +6,11 @@ is the player's score. A figure that ends a round of scoring on a dark space
 action or 2 points (R-MSG-8).
 
 This module is the expansion's one Python unit: its declaration (MESSAGES), options,
-the action names of each edition, the deck order, the dark spaces, and the decoders of
-its slice of the C result row; the C game plays the rules (sim/csrc/messages.c).
+the action names of each edition, the deck order, the dark spaces, the decoders of its
+slice of the C result row, of its events and decisions, its log lines, view snapshot
+(view.messages), its policies' overrides, its scripted turns' keys and answers, its
+record columns and its scoreboard figures; the C game plays the rules
+(sim/csrc/messages.c).
 """
 
 from __future__ import annotations

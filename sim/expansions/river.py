@@ -11,7 +11,9 @@ R-RIV-3  The river separates fields, except where a tile's data joins a field ac
          it (the Messengers & Mayors river tile MMR): nothing to do beyond the data.
 
 The open river end is (x, y, edge) of the last river tile's unconnected river edge;
-turns are +1 (clockwise) or -1.
+turns are +1 (clockwise) or -1. This module holds the declaration, the open end as the
+C game keeps it (Game.river_end, view.river), why a scripted river tile does not fit,
+and the river's mark on its tiles; the C game plays the rules (sim/csrc/river.c).
 """
 
 from __future__ import annotations
