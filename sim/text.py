@@ -67,3 +67,15 @@ def split_top(text: str, sep: str) -> list[str]:
         raise InputError(f"{quote(text)}: unbalanced parentheses: expected <strategy>(<key>=<value>,…)")
     out.append(cur)
     return out
+
+
+def text_list(table: dict, key: str, where: str, allowed: tuple | None) -> list[str]:
+    """`table[key]` as a list of texts (one text, or a list of them; [] when missing),
+    each one of `allowed` unless that is None. Raises InputError naming `where`."""
+    v = table.get(key, [])
+    items = [v] if isinstance(v, str) else v
+    if not isinstance(items, list) or any(not isinstance(i, str) for i in items) \
+            or (allowed and any(i not in allowed for i in items)):
+        want = " or ".join(f'"{a}"' for a in allowed) if allowed else "text"
+        raise InputError(f"{where}: {key} = {v!r}: expected {want}, or a list of them")
+    return items

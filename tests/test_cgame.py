@@ -495,7 +495,8 @@ def test_replayed_shows_the_board_at_the_end_of_a_turn():
 def test_a_batch_plays_the_same_games_in_one_call(name, expansions, options):
     import numpy as np
 
-    from sim.engine.game import ACTION_NAMES, play_batch
+    from sim.engine.game import play_batch
+    from sim.expansions.messages import ACTION_NAMES
     from sim.expansions.base import SOURCES
     from sim.expansions.declaration import ROW_DRAWN, ROW_FIGURES, ROW_POINTS, ROW_RANK, ROW_SCORE
 

@@ -118,7 +118,8 @@ def test_a_mayors_batch_fills_the_players_table():
     import numpy as np
     import pyarrow as pa
 
-    from sim.tournament.records import MM_COLUMNS, PLAYERS, player_row
+    from sim.expansions.mayors import MAYORS_COLUMNS as MM_COLUMNS
+    from sim.tournament.records import PLAYERS, player_row
 
     specs = ["greedy", "random", "greedy(road_figure=\"messenger\")"]
     rules = _rules(("mayors", "messages", "courier"), "c3.1", 3)

@@ -208,14 +208,24 @@ def test_editions_and_the_deck_come_from_the_registry():
     assert expansions.deck_options(base) is None and expansions.deck_options(msg) is msg.messages
 
 
-# the boundary modules ask the registry; they never name an expansion to test it
-BOUNDARY = ("sim/engine/game.py", "sim/engine/deal.py", "sim/tournament/plan.py", "sim/tournament/worker.py",
-            "sim/cli/main.py", "strategies/search.py")
-NAMED = re.compile(r'"(%s)"\s+(not\s+)?in\b' % "|".join(expansions.NAMES))
+def test_each_part_declares_its_own_events_decisions_and_pictures():
+    """One unit per event, decision, snapshot, state reader and figure shape; every
+    event an expansion decodes has its log line; every decision its unit reads or
+    answers in scripts is one it declares; the legend's order lists every part once."""
+    from sim.formats import log
 
+    def once(key):
+        names = [k for e in expansions.PARTS for k in key(e)]
+        assert len(names) == len(set(names)), names
 
-@pytest.mark.parametrize("path", BOUNDARY)
-def test_no_boundary_module_tests_which_expansion_is_on(path):
-    source = (RULES_MD.parent.parent / path).read_text()
-    assert not NAMED.findall(source)
-    assert "rules.messages.edition ==" not in source and "edition ==" not in source
+    for key in (lambda e: e.events, lambda e: e.read_decision, lambda e: e.state,
+                lambda e: e.shapes, lambda e: [e.snapshot] if e.snapshot else []):
+        once(key)
+    for e in expansions.EXPANSIONS:
+        assert set(e.events) == set(e.lines), e.name
+        assert all(log.LINES[k] is e.lines[k] for k in e.lines)
+        assert set(e.read_decision) == set(e.read_choice), e.name
+        assert set(e.scripting.answers) <= {d.name for d in e.decisions}, e.name
+        assert bool(e.snapshot) == (e.view is not None), e.name
+    assert sorted(expansions.LEGEND_ORDER, key=expansions.PARTS.index) == list(expansions.PARTS)
+    assert expansions.LEGEND_ORDER[0] is expansions.BASE  # the follower first

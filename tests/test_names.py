@@ -90,7 +90,7 @@ def test_python_tables_agree_with_the_c_layout_and_names():
     assert len(mayors.SCARECROW_CHOICES) == 3  # MM_SC_FARMER, LIE, RETURN
     assert declaration.ROW_RANK == fields["rank"][0] and declaration.ROW_SCORE == fields["score"][0]
     assert game.EVENT_NAMES[lib.CC_EV_TOWNHALL] == "townhall"
-    assert set(game.MM_DECISIONS.values()) == set(seats.MM_KINDS)
+    assert set(mayors.MM_DECISIONS.values()) == {d.name for d in mayors.MAYORS.decisions}
     assert mayors.KIND_NAMES[mayors.SCARECROW] == "scarecrow"
 
 

@@ -126,8 +126,8 @@ road_figure_forks = forks("road_figure", "messenger meeple", "follower")
 def abbot_message_values(with_abbot, without) -> list[str]:
     """The c3.1 message values with the Abbot beside the same runs' without it."""
     a, b = _values(with_abbot), _values(without)
-    keys = sorted(k for k in a if k[0] == "c3.1")
-    rows = [[k[1], _est(a[k]["d_margin"], a[k]["d_margin_low"], a[k]["d_margin_high"], 2, True),
+    keys = sorted(a)  # the editions its config plays (c3.1)
+    rows = [[f"{k[1]} ({k[0]})", _est(a[k]["d_margin"], a[k]["d_margin_low"], a[k]["d_margin_high"], 2, True),
              "—" if k not in b else _est(b[k]["d_margin"], b[k]["d_margin_low"], b[k]["d_margin_high"], 2, True)]
             for k in keys]
     return (["The Messages (c3.1), 2 players: each action − its 2 points in the drawer's final "

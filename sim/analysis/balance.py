@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 
 from sim.analysis import stats
+from sim.expansions.messages import KIND as MESSAGE_FORK
 
 
 def with_margin(players: pl.DataFrame) -> pl.DataFrame:
@@ -335,7 +336,7 @@ def counterfactual_values(cf: pl.DataFrame, games: pl.DataFrame | None = None,
     Holm adjusts the margin and the win p-values over the actions of an edition
     (phase "all") and, separately, over the phase rows of an edition."""
     if "fork" in cf.columns:  # figure forks have their own analysis (sim/analysis/forks.py)
-        cf = cf.filter(pl.col("fork").is_null() | (pl.col("fork") == "messages"))
+        cf = cf.filter(pl.col("fork").is_null() | (pl.col("fork") == MESSAGE_FORK))
     if cf.height == 0:
         return pl.DataFrame()
     blocks = (games.select("game_id", "block") if games is not None

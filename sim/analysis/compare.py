@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from sim import expansions
 from sim.analysis import stats
 from sim.analysis.fmt import fmt_interval, fmt_p
 from sim.analysis.summary import load
@@ -162,7 +163,9 @@ def compare(run_a: str | Path, run_b: str | Path) -> dict:
     a, b = _load(run_a), _load(run_b)
     notes = _refuse_other_games(a, b)
     common = _common_blocks(a, b)
-    messages = "messages" in a["manifest"]["config"]["rules"]["expansions"]
+    # the message tiles drawn, where an expansion in play counts them
+    messages = any("messages_drawn" in e.columns
+                   for e in expansions.in_play(a["manifest"]["config"]["rules"]["expansions"]))
     by_edition = any(r["games"]["edition"].n_unique() > 1 for r in (a, b))
     va, vb = (block_values(r["games"], r["players"], messages, by_edition)
               .join(common, on="block") for r in (a, b))

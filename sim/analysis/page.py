@@ -7,6 +7,7 @@ import html
 import json
 import math
 
+from sim import expansions
 from sim.analysis import figures, forks
 from sim.analysis.fmt import digits, fmt_p
 from sim.analysis.report import MIN_BLOCKS_SHOWN
@@ -166,13 +167,16 @@ def render_html(rep: dict) -> str:
     prov = rep["provenance"]
     cfg = prov["config"]
     title = f"carcsim report: {cfg['name']}"
+    # [design] editions, else the edition of the part with editions (The Messages')
+    editions = (", ".join(cfg["design"]["editions"])
+                or cfg["rules"][expansions.EDITIONED.options.field]["edition"])
     share = "win share (1 = always wins; a shared win counts 1/winners)"
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
              f"</title><style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>",
              f"<p class='note'>{prov['games_stored']} of {prov['games_planned']} planned games, "
              f"{prov['blocks_stored']} blocks · design {html.escape(cfg['design']['kind'])} · "
              f"{cfg['rules']['players']} players · {html.escape('+'.join(cfg['rules']['expansions']) or 'base game')}"
-             f" · edition(s) {html.escape(', '.join(cfg['design']['editions']) or cfg['rules']['messages']['edition'])}</p>",
+             f" · edition(s) {html.escape(editions)}</p>",
              f"<p id='unit-note'>{html.escape(rep['unit_note'])}</p>",
              "<h2>Headline</h2>",
              _table(rep["headline"], [("question", "question"), ("estimate", "estimate"),

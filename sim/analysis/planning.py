@@ -33,7 +33,9 @@ from pathlib import Path
 
 import polars as pl
 
+from sim import expansions
 from sim.analysis import balance, compare, stats
+from sim.analysis.balance import MESSAGE_FORK
 from sim.analysis.report import FORK_QUESTIONS
 from sim.analysis.summary import load
 from sim.tournament.config import Experiment
@@ -192,7 +194,7 @@ def _forks(cf: pl.DataFrame, games: pl.DataFrame) -> list[Quantity]:
 def _message_forks(cf: pl.DataFrame, games: pl.DataFrame) -> list[Quantity]:
     """Each message action − 2 points (balance.counterfactual_values): block means."""
     if "fork" in cf.columns:
-        cf = cf.filter(pl.col("fork").is_null() | (pl.col("fork") == "messages"))
+        cf = cf.filter(pl.col("fork").is_null() | (pl.col("fork") == MESSAGE_FORK))
     if cf.height == 0:
         return []
     two_m, two_w = pl.col("margin_two"), pl.col("win_two")
@@ -231,7 +233,8 @@ def beside_quantities(exp: Experiment, games: pl.DataFrame, players: pl.DataFram
     """`carcsim compare`'s quantities, A (a pilot of `exp`) − B (the other run), paired on
     the blocks both hold with the same seed: s is the sd of the per-block differences.
     Returns (quantities, common blocks, a note per run on the quantities only it has)."""
-    messages = "messages" in exp.rules.expansions
+    # the message tiles drawn, where an expansion in play counts them (as compare does)
+    messages = any("messages_drawn" in e.columns for e in expansions.in_play(exp.rules.expansions))
     by_edition = any(g["edition"].n_unique() > 1 for g in (games, other_games))
     common = (games.select("block", "seed").unique()
               .join(other_games.select("block", "seed").unique(), on=["block", "seed"])

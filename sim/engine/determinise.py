@@ -11,7 +11,6 @@ very same decision.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 
 from sim import expansions
@@ -49,8 +48,7 @@ def determinised(game: Game, deals: Stream, seats) -> Game:
         seen = list(dict.fromkeys(e["action"] for e in events if e["e"] == "message_draw"))
         rest = [a for a in ACTIONS[deck.edition] if a not in seen]
         deals.shuffle(rest)
-        rules = dataclasses.replace(rules, messages=dataclasses.replace(
-            rules.messages, deck=tuple(seen + rest)))
+        rules = expansions.with_deck(rules, tuple(seen + rest))
     g = Game(rules, game.seed, seats, stack=drawn + river + lake + land, record=False,
              pause=PAUSABLE, town_halls_at_end=game.town_halls_at_end)
     for choice in game.history:

@@ -62,36 +62,24 @@ harness (sim/games/differential.py) checks the C game against the reference engi
 from __future__ import annotations
 
 from sim import expansions
-
-from sim.expansions import messages
-
 from sim.engine import scoring
 from sim.core import check, ffi, lib, names, result_fields
 from sim.engine.board import Board
 from sim.engine.deal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
 from sim.errors import CoreError, IllegalMove, InputError
 from sim.expansions.base import SOURCES
-from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE, ROW_SUPPLY
-from sim.expansions.mayors import SCARECROW_CHOICES
-from sim.expansions.messages import ACTION_NAMES
+from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE, ROW_SUPPLY, where
 from sim.engine.rng import Stream, derive
 from sim.engine.rules import Rules
 from sim.engine.seats import PAUSABLE, policy_struct, seat_policy
 from sim.formats.tiles import KINDS
 
-# cc_game_status's fields by name: their offsets in the row as C lays it out
-_STATUS = {name: offset for name, (offset, _) in result_fields(status=True).items()}
-_TURN, _SEAT, _TILES_LEFT, _OVER, _TILES, _EVENTS, _HISTORY, _DECISIONS, _COURIER = (
-    _STATUS[k] for k in ("turn", "seat", "tiles_left", "over", "tiles", "events", "history",
-                         "decisions", "courier"))
+# cc_game_status's fields by name: (offset, width) in the row as C lays it out
+_STATUS_FIELDS = result_fields(status=True)
+_TURN, _SEAT, _TILES_LEFT, _OVER, _TILES, _EVENTS, _HISTORY, _DECISIONS = (
+    _STATUS_FIELDS[k][0] for k in ("turn", "seat", "tiles_left", "over", "tiles", "events",
+                                   "history", "decisions"))
 EVENT_NAMES = names(lib.CC_NAMES_EVENT)  # by CC_EV_* code, as C names them
-# Messengers & Mayors decisions by cc_game_decision kind (C's names), and the words of
-# their rows (C's names of CC_MM_*; a cell and a target are read as values instead)
-MM_DECISIONS = {k: names(lib.CC_NAMES_DECISION)[k]
-                for k in (lib.CC_DEC_TOWN_HALL, lib.CC_DEC_FAVOUR, lib.CC_DEC_SCARECROW,
-                          lib.CC_DEC_RIDE, lib.CC_DEC_FIGURE)}
-MM_WORDS = {code: word for code, word in enumerate(names(lib.CC_NAMES_MM_WORD))
-            if code not in (lib.CC_MM_CELL, lib.CC_MM_TARGET)}
 
 
 class _SeatStream(Stream):
@@ -153,7 +141,7 @@ def _seat_policies(rules: Rules, seats, built_in_only: bool = False):
         if getattr(player, "by_kind", None) is None:  # None, or not a strategies.Player
             for kind in PAUSABLE:
                 setattr(pol[s], kind, lib.CC_POL_PYTHON)
-        elif not seat_policy(player, rules.messages.edition, pol[s]) and built_in_only:
+        elif not seat_policy(player, expansions.policy_edition(rules), pol[s]) and built_in_only:
             raise InputError(f"seats: seat {s}: {player.name!r} is not made of built-in "
                              f"policies only; a batch plays built-in seats only")
     return pol
@@ -204,7 +192,6 @@ def _load(rules: Rules, seed: int, state: bytes, town_halls_at_end: bool = True,
     g = Game.__new__(Game)
     g.town_halls_at_end, g._fixed_stack = town_halls_at_end, fixed_stack
     g.rules, g.seed, g.catalogue = rules, seed, catalogue_for(rules)
-    g._names = ACTION_NAMES[rules.messages.edition]
     g._policies = None
     if policies is not None:
         pol = ffi.new("cc_seat_policy[]", rules.players)
@@ -271,7 +258,6 @@ class Game:
         self._fixed_stack = None if stack is None else tuple(stack)
         self.catalogue = cat = catalogue_for(rules)
         self.town_halls_at_end = town_halls_at_end
-        self._names = ACTION_NAMES[rules.messages.edition]
         pol = self._policies = _seat_policies(rules, seats)
         if pause:
             if any(k not in PAUSABLE for k in pause):
@@ -333,43 +319,43 @@ class Game:
     def over(self) -> bool:
         return bool(self._state()[_OVER])
 
-    def _rows(self) -> list[list[int]]:
+    def result_rows(self) -> list[list[int]]:
+        """Every seat's cc_game_result row as it stands (the layout of
+        sim/expansions/declaration.py ROW_*: what each part's decoders read)."""
         n, w = self.rules.players, lib.CC_RESULT_INTS
         buf = ffi.new("int32_t[]", n * w)
         check(lib.cc_game_result(self._ptr, buf, n * w), "cc_game_result")
         return [ffi.unpack(buf + s * w, w) for s in range(n)]
 
+    def status_field(self, name: str) -> list[int]:
+        """Field `name` of the C game's status row (cc_game_status, by C's names: an
+        expansion's own slice, e.g. where the Courier stands)."""
+        offset, width = _STATUS_FIELDS[name]
+        return self._state()[offset:offset + width]
+
     @property
     def scores(self) -> list[int]:
-        return [r[ROW_SCORE] for r in self._rows()]
+        return [r[ROW_SCORE] for r in self.result_rows()]
 
     @property
     def points(self) -> list[dict]:
         """Per seat, points by source (sim/expansions/base.py SOURCES)."""
-        return [dict(zip(SOURCES, r[ROW_POINTS])) for r in self._rows()]
+        return [dict(zip(SOURCES, r[ROW_POINTS])) for r in self.result_rows()]
 
     @property
     def supply(self) -> list[int]:
         """Per seat, followers in supply."""
-        return [r[ROW_SUPPLY] for r in self._rows()]
+        return [r[ROW_SUPPLY] for r in self.result_rows()]
 
-    @property
-    def msg(self):
-        """The Messages as a read-only snapshot (None without them): per seat the two
-        scoring figures (`figures`, and `players[s].position` / `.moves` as Game.msg)."""
-        return self._part_state("messages")
-
-    @property
-    def mm(self):
-        """Messengers & Mayors as a read-only snapshot (None without it): per seat the
-        figures in supply and the town hall in hand, as Game.mm.players."""
-        return self._part_state("mayors")
-
-    def _part_state(self, name: str):
-        """Part `name`'s state as its declaration reads it from the result rows
-        (sim/expansions/ read_state), None when the part is not in play."""
-        part = expansions.BY_NAME[name]
-        return part.read_state(self._rows()) if part in expansions.in_play(self.rules.expansions) else None
+    def __getattr__(self, name: str):
+        """An expansion's state as its unit reads it from the C game (sim/expansions/
+        `state`: Game.msg, Game.mm, Game.courier_at, Game.river_end), None when that
+        part is not in play."""
+        part = expansions.STATE.get(name)
+        rules = self.__dict__.get("rules")
+        if part is None or rules is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return part[1](self) if part[0].name in rules.expansions else None
 
     @property
     def placed_index(self) -> int:
@@ -397,44 +383,16 @@ class Game:
             self._choices = ffi.new("int32_t[]", max(5 * 1024, 2 * cap))
         check(n, "cc_game_decision")
         kind, seat, tile, count, *info = ffi.unpack(self._head, lib.CC_HEAD_INTS)
-        if kind in MM_DECISIONS:
-            flat = ffi.unpack(self._choices, 5 * count)
-            name = MM_DECISIONS[kind]
-            choices = tuple(self._mm_choice(kind, flat[i], flat[i + 1], flat[i + 2])
-                            for i in range(0, 5 * count, 5))
-            return Decision(name, seat, "" if tile < 0 else self.catalogue.types[tile].id, choices)
         if kind == lib.CC_DEC_PLACE:
             flat = ffi.unpack(self._choices, 5 * count)
             rows = tuple(zip(flat[0::5], flat[1::5], flat[2::5], flat[3::5], flat[4::5]))
             return Decision("place", seat, self.catalogue.types[tile].id, rows)
-        if kind == lib.CC_DEC_SCORING_FIGURE:
-            return Decision("scoring_figure", seat, "", messages.FIGURES,
-                            {"points": info[0], "source": SOURCES[info[1]],
-                             "positions": (info[2], info[3])})
-        if kind == lib.CC_DEC_MESSAGES:
-            w = lib.CC_MSG_CHOICE_INTS
-            flat = ffi.unpack(self._choices, w * count)
-            choices = tuple(self._message_choice(flat[i], flat[i + 1]) for i in range(0, w * count, w))
-            points = tuple(None if p < 0 else p for p in flat[2::w])
-            return Decision("messages", seat, "", choices,
-                            {"action": self._names[info[0]], "number": info[1], "points": points})
-        return None
-
-    @staticmethod
-    def _mm_choice(kind: int, code: int, a: int, b: int):
-        """A Messengers & Mayors choice in Game's words (core.h CC_MM_*)."""
-        if kind == lib.CC_DEC_FIGURE:
-            return (code, a)
-        if code == lib.CC_MM_CELL:
-            return (a, b)
-        if code == lib.CC_MM_TARGET:
-            return a  # a figure id (favour) or a segment (ride)
-        return MM_WORDS[code]
-
-    def _message_choice(self, action: int, target: int) -> tuple:
-        if action == lib.CC_MSG_TWO:
-            return (messages.TWO_POINTS, None)
-        return (self._names[action], None if target < 0 else target)
+        read = expansions.DECISIONS.get(kind)  # an expansion's decision, read by its unit
+        if read is None:
+            return None
+        name, tile_id, choices, about = read(self, kind, tile, info,
+                                             lambda width: ffi.unpack(self._choices, width * count))
+        return Decision(name, seat, tile_id, choices, about)
 
     def apply(self, choice) -> None:
         """Take one of `decision.choices`. Raises IllegalMove otherwise."""
@@ -472,7 +430,7 @@ class Game:
         if ptr == ffi.NULL:
             raise MemoryError("cc_game_clone failed")
         g = Game.__new__(Game)
-        g.rules, g.seed, g.catalogue, g._names = self.rules, self.seed, self.catalogue, self._names
+        g.rules, g.seed, g.catalogue = self.rules, self.seed, self.catalogue
         g._policies = self._policies
         g.town_halls_at_end, g._fixed_stack = self.town_halls_at_end, self._fixed_stack
         g._own(ptr)
@@ -541,14 +499,9 @@ class Game:
         flat, w, out = ffi.unpack(buf, got * lib.CC_HISTORY_INTS), lib.CC_HISTORY_INTS, []
         for i in range(0, got * w, w):
             kind, v = flat[i], flat[i + 1:i + w]
-            if kind == lib.CC_DEC_PLACE:
-                out.append(tuple(v))
-            elif kind == lib.CC_DEC_SCORING_FIGURE:
-                out.append(messages.FIGURES[v[0]])
-            elif kind in MM_DECISIONS:
-                out.append(self._mm_choice(kind, v[0], v[1], v[2]))
-            else:
-                out.append(self._message_choice(v[0], v[1]))
+            # a place row as it is; an expansion's choice as its unit reads it back
+            out.append(tuple(v) if kind == lib.CC_DEC_PLACE
+                       else expansions.CHOICES[kind](self, kind, v))
         return out
 
     @property
@@ -565,10 +518,6 @@ class Game:
                 self._events.append(self._event(flat[i:i + w]))
         return self._events
 
-    def _where(self, seg: int) -> tuple[list[int], str]:
-        x, y, where = self.board.segment_place(seg)
-        return [x, y], where
-
     def _event(self, row) -> dict:
         kind, turn, seat, *v = row
         name = EVENT_NAMES[kind]
@@ -581,47 +530,17 @@ class Game:
         elif name == "place":
             e.update(seat=seat, tile=types[v[0]].id, at=[v[1], v[2]], rot=v[3])
         elif name == "figure":
-            at, where = self._where(v[1])
-            e.update(seat=seat, figure=FIGURE_KINDS[v[0]], at=at, where=where)
+            at, place = where(self, v[1])
+            e.update(seat=seat, figure=FIGURE_KINDS[v[0]], at=at, where=place)
         elif name == "score":
-            at, where = self._where(v[1])
-            e.update(feature=KINDS[v[0]], at=at, where=where, tiles=v[2], coats=v[3],
+            at, place = where(self, v[1])
+            e.update(feature=KINDS[v[0]], at=at, where=place, tiles=v[2], coats=v[3],
                      complete=bool(v[4]), final=bool(v[5]), points=v[6],
                      winners=[q for q in range(self.rules.players) if v[7] >> q & 1])
         elif name == "points":
             e.update(seat=seat, points=v[0], source=SOURCES[v[1]], total=v[2])
-        elif name == "move":
-            e.update(seat=seat, figure=messages.FIGURES[v[0]], points=v[1],
-                     source=SOURCES[v[2]], before=v[3], after=v[4], dark=bool(v[5]),
-                     other_dark=bool(v[6]))
-        elif name == "message_draw":
-            e.update(seat=seat, action=self._names[v[0]], number=v[1])
-        elif name == "message":
-            target = None
-            if v[4]:
-                (x, y), where = self._where(v[5])
-                target = f"{x},{y} {where}" if v[4] == 1 else f"{x},{y} follower {where}"
-            e.update(seat=seat, action=self._names[v[0]], number=v[1],
-                     resolved="action" if v[2] else "2", points=v[3], target=target,
-                     extra=bool(v[6]))
-        elif name == "courier":
-            at, where = self._where(v[0])
-            e.update(seat=seat, at=at, where=where, points=v[3],
-                     came_from=[v[5], v[6]] if v[4] else None)
-        elif name in ("townhall", "crisis"):
-            e.update(seat=seat, at=[v[0], v[1]])
-        elif name == "favour":
-            e.update(seat=seat, target=self._where(v[1])[0] if v[0] else None)
-        elif name == "scarecrow":
-            e.update(seat=seat, choice=SCARECROW_CHOICES[v[0]], at=self._where(v[1])[0])
-        elif name == "ride":
-            if v[0]:
-                at, where = self._where(v[1])
-                e.update(seat=seat, to=at, where=where)
-            else:
-                e.update(seat=seat, to=None)
         elif (decode := expansions.event_decoder(name)) is not None:
-            e.update(decode(self._where, seat, v))
+            e.update(decode(self, seat, v))
         elif name == "end":
             result = self.result()
             e.update(scores=[p["score"] for p in result["players"]], winners=result["winners"])
@@ -631,7 +550,7 @@ class Game:
         """As Game.result(): scores, points by source, ranks and winners (R-BASE-9),
         and each part in play's keys per player (The Messages' figures and message
         statistics, Messengers & Mayors' figures, favours and rides: sim/expansions/)."""
-        rows = self._rows()
+        rows = self.result_rows()
         out = scoring.result([(r[ROW_SCORE], r[ROW_RANK], dict(zip(SOURCES, r[ROW_POINTS])))
                               for r in rows])
         for e in expansions.in_play(self.rules.expansions):
@@ -662,8 +581,8 @@ class Game:
             raise ValueError(f"{name}: a built-in policy answers the game's current decision "
                              f"({d.kind} of seat {d.seat}), not a {decision.kind} of seat {decision.seat}")
         index = self._index
-        rc = lib.cc_game_policy_choice(self._ptr, policy_struct(policy, self.rules.messages.edition),
-                                       index)
+        edition = expansions.policy_edition(self.rules)
+        rc = lib.cc_game_policy_choice(self._ptr, policy_struct(policy, edition), index)
         if rc < 0:  # named only on failure: this is every Python seat's hot path
             check(rc, "cc_game_policy_choice", policy=getattr(policy, "name", type(policy).__name__),
                   decision=d.kind)
@@ -675,8 +594,8 @@ class Game:
         d = self.decision
         n = 0 if d is None else len(d.choices)
         values = ffi.new("double[]", max(1, n))
-        got = check(lib.cc_game_policy_values(self._ptr, policy_struct(greedy, self.rules.messages.edition),
-                                              values, n), "cc_game_policy_values",
+        struct = policy_struct(greedy, expansions.policy_edition(self.rules))
+        got = check(lib.cc_game_policy_values(self._ptr, struct, values, n), "cc_game_policy_values",
                     policy=getattr(greedy, "name", type(greedy).__name__),
                     decision=None if d is None else d.kind)
         return ffi.unpack(values, got)
@@ -719,24 +638,8 @@ class Game:
         return ffi.unpack(states, self.rules.players)
 
     @property
-    def river_left(self) -> bool:
-        """Whether river tiles are still to be drawn (a rotated branch would move one)."""
-        return bool(lib.cc_branch_river_left(self._ptr))
-
-    # ------------------------------------------------------------ read by sim/engine/view.py
-
-    @property
-    def river_end(self) -> tuple[int, int, int] | None:
-        """The river's open end (x, y, edge) as the C game keeps it (R-RIV-1/2;
-        cc_game_river_end); None without the River or once the lake has closed it."""
-        out = ffi.new("int32_t[3]")
-        if not check(lib.cc_game_river_end(self._ptr, out, 3), "cc_game_river_end"):
-            return None
-        return tuple(out)
-
-    @property
-    def courier_at(self) -> tuple[int, int] | None:
-        """Where the Courier stands (None off the board or without the Courier)."""
-        status = self._state()
-        on, x, y = status[_COURIER:_COURIER + 3]  # the Courier's slice
-        return (x, y) if on else None
+    def rotatable(self) -> bool:
+        """Whether a branch may rotate the tiles left (`branches`' rotate): not while
+        tiles of a first stack are still to be drawn (the River's, R-RIV-1), which a
+        rotation would move (cc_branch_river_left)."""
+        return not lib.cc_branch_river_left(self._ptr)

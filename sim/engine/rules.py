@@ -29,8 +29,9 @@ class Rules:
         self.validate("rules")
 
     def __repr__(self) -> str:
+        options = "".join(f", {o.field}={getattr(self, o.field)!r}" for o in registry.options())
         return (f"Rules(players={self.players}, expansions={self.expansions!r}, "
-                f"followers={self.followers}, messages={self.messages!r})")
+                f"followers={self.followers}{options})")
 
     def validate(self, where: str) -> None:
         """Raise InputError naming `where` (a file or section) for a bad field."""

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import weakref
 
+from sim import expansions
 from sim.core import ffi, lib, names
-from sim.expansions.messages import ACTION_NAMES
 from sim.engine.rules import Rules
 
 _POLICY_NAMES = names(lib.CC_NAMES_POLICY)  # by CC_POL_* code from CC_POL_FIRST on
@@ -33,16 +33,13 @@ def _accepted(decision: int) -> dict[str, int]:
             if lib.cc_policy_accepts(decision, code) == 1}
 
 
-PLACE_POLICIES = _accepted(lib.CC_DEC_PLACE)
-FIGURE_POLICIES = _accepted(lib.CC_DEC_SCORING_FIGURE)
-MESSAGE_POLICIES = _accepted(lib.CC_DEC_MESSAGES)
-OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
-MM_POLICIES = _accepted(lib.CC_DEC_FIGURE)
-MM_KINDS = ("figure", "town_hall", "favour", "scarecrow", "ride")  # Messengers & Mayors decisions
-PAUSABLE = ("place", "scoring_figure", "messages", *MM_KINDS)  # cc_seat_policy's decision fields
+# cc_seat_policy's decision fields: every part's decision kinds (sim/expansions/)
+PAUSABLE = expansions.decision_kinds()
 # the C codes of the built-in policies by cc_seat_policy decision field (PAUSABLE; C
 # names each decision kind by its field, CC_NAMES_DECISION)
 POLICY_CODES = {field: _accepted(names(lib.CC_NAMES_DECISION).index(field)) for field in PAUSABLE}
+# what a built-in policy reads besides its code, by part (sim/expansions/ `fill_policy`)
+_FILLS = tuple(e.fill_policy for e in expansions.PARTS if e.fill_policy is not None)
 
 
 def built_in(rules: Rules, players) -> bool:
@@ -51,7 +48,7 @@ def built_in(rules: Rules, players) -> bool:
     if len(players) != rules.players:
         return False
     scratch = ffi.new("cc_seat_policy *")
-    return all(seat_policy(p, rules.messages.edition, scratch) for p in players)
+    return all(seat_policy(p, expansions.policy_edition(rules), scratch) for p in players)
 
 
 def _builtin(policy, table: dict, exact: bool = True):
@@ -71,26 +68,10 @@ def _set_kind(out, kind: str, policy, edition: str, exact: bool = True) -> bool:
     CC_POL_PYTHON. True if built in."""
     code = _builtin(policy, POLICY_CODES[kind], exact)
     setattr(out, kind, lib.CC_POL_PYTHON if code is None else code)
-    if code == lib.CC_POL_GREEDY and kind == "place":
-        out.open_weight = policy.open_weight
-        out.opponent, out.follower, out.courier = policy.opponent, policy.follower, policy.courier
-        out.road_figure[0] = _road_figure(policy)
-    elif code == lib.CC_POL_GREEDY and kind == "figure":  # the figure decision after activations
-        out.figure_weight = policy.open_weight
-        out.figure_opponent, out.figure_follower = policy.opponent, policy.follower
-        out.road_figure[1] = _road_figure(policy)
-    elif code is not None and kind == "messages":
-        if code == lib.CC_POL_GREEDY:
-            out.extra = policy.extra
-        for action, how in getattr(policy, "overrides", ()):
-            if action in ACTION_NAMES[edition]:  # the other edition's names never match
-                out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
+    if code is not None:
+        for fill in _FILLS:
+            fill(out, kind, code, policy, edition)
     return code is not None
-
-
-def _road_figure(greedy) -> int:
-    """cc_seat_policy.road_figure of a greedy policy: 0 none, else 1 + the figure kind."""
-    return 0 if greedy.road_figure is None else 1 + greedy.road_figure
 
 
 def seat_policy(player, edition: str, out) -> bool:

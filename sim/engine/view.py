@@ -14,19 +14,19 @@ behind it can change without touching a strategy. A policy may read:
     view.seed                       the game's seed, for keying a policy's own randomness
     view.determinised(deals, seats) a private C game at this decision on a fresh deal of
                                     the unseen tiles and messages (for search players)
-    view.snapshots                  {expansion: frozen snapshot}, each expansion in play
-                                    that declares one (sim/expansions/ `snapshot`)
-    view.messages, .courier, .mayors, .river, .abbot
-                                    the snapshot of that expansion, None when not in play
+    view.snapshots                  {snapshot name: frozen snapshot}, each expansion in
+                                    play that declares one (sim/expansions/ `snapshot`)
+    view.<snapshot>                 that expansion's snapshot, None when it is not in
+                                    play: view.messages, .courier, .mayors, .river, .abbot
 
-The snapshots (frozen dataclasses, built on each access from the engine's state):
+The snapshots are frozen dataclasses, built on each access from the engine's state by
+the expansion's own unit (sim/expansions/<name>.py, its declaration's `view`):
     messages  per seat the two scoring figures' positions and moves; the deck's size
               and the message in hand (drawn, not yet resolved)
     courier   where the Courier stands (None: off the board), `near(x, y)`
     mayors    per seat mayor, messenger meeple and scarecrow in supply, town hall in hand
     river     the river's open end (x, y, edge), None once the lake closes it
     abbot     per seat whether the abbot is in supply, else its tile and feature
-              (sim/expansions/abbot.py builds it)
 
 The decision a strategy gets (`strategy_decision`) holds its choices behind a read-only
 sequence and its info as a read-only mapping. Nothing reachable from the view changes
@@ -35,8 +35,8 @@ snapshots are frozen values.
 
 What the view reads of the game (sim/engine/game.py Game): rules, turn, seat, tiles_left,
 over, scores, supply, points, board, catalogue, events, history, seed, decision,
-stream(seat), msg.players[s].position / .moves, courier_at, river_end, and for Messengers &
-Mayors mm.players[s].supply[kind] / .town_hall.
+stream(seat), and through the snapshots' builders each expansion's state as its unit
+reads it (Game.msg, Game.mm, Game.courier_at, Game.river_end: sim/expansions/ `state`).
 """
 
 from __future__ import annotations
@@ -45,10 +45,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from sim import expansions
-from sim.core import lib
 from sim.engine.determinise import determinised
-from sim.expansions.mayors import MAYOR, MESSENGER, SCARECROW
-from sim.expansions.messages import ACTIONS
 
 # Board methods that only read (sim/engine/board.py Board); anything else is refused
 BOARD_QUERIES = frozenset({
@@ -125,83 +122,6 @@ def strategy_decision(decision):
                              info=None if info is None else MappingProxyType(info))
 
 
-# ---------------------------------------------------------------- snapshots
-
-@dataclass(frozen=True)
-class MessagesSeat:
-    position: tuple[int, int]  # scoring meeple, messenger (R-MSG: the score is their sum)
-    moves: tuple[int, int]  # how often each has moved
-
-
-@dataclass(frozen=True)
-class MessagesView:
-    seats: tuple[MessagesSeat, ...]
-    deck_size: int  # message tiles in the deck (the one in hand not included)
-    in_hand: str | None  # the action drawn and not yet resolved
-
-
-@dataclass(frozen=True)
-class CourierView:
-    at: tuple[int, int] | None  # R-COU-2: None while off the board
-
-    def near(self, x: int, y: int) -> bool:
-        """On the Courier's tile or orthogonally next to it (R-COU-3: the C core's
-        neighbourhood, cc_courier_near)."""
-        return self.at is not None and bool(lib.cc_courier_near(self.at[0], self.at[1], x, y))
-
-
-@dataclass(frozen=True)
-class MayorsSeat:
-    mayor: int  # figures in supply
-    messenger: int
-    scarecrow: int
-    town_hall: bool  # still in hand (R-MM-10/12)
-
-
-@dataclass(frozen=True)
-class MayorsView:
-    seats: tuple[MayorsSeat, ...]
-
-
-@dataclass(frozen=True)
-class RiverView:
-    end: tuple[int, int, int] | None  # (x, y, edge) of the open end; None after the lake
-
-
-def _messages(game) -> MessagesView:
-    d = game.decision
-    in_hand = d.info["action"] if d is not None and d.kind == "messages" else None
-    seats = tuple(MessagesSeat(tuple(p.position), tuple(p.moves)) for p in game.msg.players)
-    # R-MSG-11: the deck cycles, so it holds every message but the one in hand
-    size = len(ACTIONS[game.rules.messages.edition]) - (in_hand is not None)
-    return MessagesView(seats, size, in_hand)
-
-
-def _courier(game) -> CourierView:
-    at = game.courier_at
-    return CourierView(None if at is None else tuple(at))
-
-
-def _mayors(game) -> MayorsView:
-    return MayorsView(tuple(MayorsSeat(p.supply[MAYOR], p.supply[MESSENGER], p.supply[SCARECROW],
-                                       bool(p.town_hall)) for p in game.mm.players))
-
-
-def _river(game) -> RiverView:
-    return RiverView(game.river_end)
-
-
-SNAPSHOTS = {"messages": _messages, "courier": _courier, "mayors": _mayors, "river": _river}
-
-
-def _builder(name: str):
-    """The function building snapshot `name`: this module's, or the expansion unit's own
-    (its declaration's `view`)."""
-    if name in SNAPSHOTS:
-        return SNAPSHOTS[name]
-    return next(e.view for e in expansions.EXPANSIONS if e.snapshot == name)
-
-
 # ---------------------------------------------------------------- the view
 
 _snapshot_names: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -263,16 +183,14 @@ class View:
 
     @property
     def snapshots(self) -> MappingProxyType:
-        return MappingProxyType({name: _builder(name)(self._game) for name in self._parts})
+        return MappingProxyType({name: expansions.SNAPSHOTS[name](self._game) for name in self._parts})
 
-    def _snapshot(self, name: str):
-        return _builder(name)(self._game) if name in self._parts else None
-
-    messages = property(lambda self: self._snapshot("messages"))
-    courier = property(lambda self: self._snapshot("courier"))
-    mayors = property(lambda self: self._snapshot("mayors"))
-    river = property(lambda self: self._snapshot("river"))
-    abbot = property(lambda self: self._snapshot("abbot"))
+    def __getattr__(self, name: str):
+        """view.<snapshot>: an expansion's snapshot (view.messages, .courier, ...), built
+        by its unit (sim/expansions/ `view`), None when that expansion is not in play."""
+        if name not in expansions.SNAPSHOTS:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return expansions.SNAPSHOTS[name](self._game) if name in self._parts else None
 
     def stream(self, seat: int):
         """`seat`'s own random stream (strategies.Player hands it to the seat's policy)."""

@@ -1,26 +1,33 @@
 """The expansion registry (STYLE.md rule 2): what each part of the rules brings.
 
-One frozen declaration per part of the rules ("base" and each expansion): the
+One frozen declaration per part of the rules ("base" and each expansion), filled in by
+its own module (sim/expansions/<name>.py; the types are declaration.py's): the
 rulings it implements (ids of docs/RULES.md), the tile sets it adds, the figure kinds
 it adds, the decision kinds it adds with the built-in policy that answers each when
 a seat's own policy does not, its options (the config table, its keys and how they
 become a value of Rules), the counterfactual forks it makes possible, the key it adds
-to each player's result and the record columns that key becomes, the read-only
-snapshot of its state a strategy sees (sim/engine/view.py), its rule editions and deck.
+to each player's result and the record columns that key becomes with their meanings,
+the read-only snapshot of its state a strategy sees, its rule editions and deck, its
+scripted-turn keys and answers, and its pictures (figure shapes, tile marks).
 
 The engine (the C core, sim/csrc) implements the rules; the declarations describe
 them, and say what the C boundary needs of each part: its CC_X_* bit, the built-in
-tiles it adds to the catalogue and the board, how it fills cc_game_config, and which
-slice of cc_game_result's row (ROW_*, the layout of sim/csrc/core.h) becomes its part
-of result(), of Game.msg / Game.mm and of the players table.
+tiles it adds to the catalogue and the board, how it fills cc_game_config and its
+policies' parameters in cc_seat_policy, how its events, decisions and history rows
+read, what it reads of the C game's state (Game.msg, Game.mm, Game.courier_at,
+Game.river_end), and which slice of cc_game_result's row (ROW_*, the layout of
+sim/csrc/core.h) becomes its part of result() and of the players table.
 
-Everything outside the engines asks this registry instead of testing which expansion
-is on: sim/engine/rules.py (names, tile sets), sim/tournament/config.py (options, decisions, forks),
-sim/engine/deal.py and sim/engine/game.py (the C boundary: they loop over `in_play` and call the
-declarations), strategies/__init__.py (default policies), strategies/search.py (the
-deck), sim/tournament/plan.py, worker.py and sim/cli/main.py (editions),
-sim/tournament/records.py (columns), sim/engine/view.py (snapshots), sim/games/render.py,
-sim/analysis/report.py.
+Everything outside the expansions' modules asks this registry instead of testing which
+expansion is on (tests/test_expansion_guard.py walks sim/ and strategies/ for such a
+test): sim/engine/rules.py (names, tile sets, options), sim/engine/deal.py, game.py and
+seats.py (the C boundary: config, events, decisions, state, policies),
+sim/engine/view.py (snapshots), sim/formats/log.py (log lines, put there by EVENTS'
+registration below), sim/games/script.py (turn keys and answers), sim/games/render.py
+(pictures), sim/tournament/config.py (options, decisions, forks), plan.py, worker.py
+and sim/cli/main.py (editions), sim/tournament/records.py (columns),
+strategies/__init__.py (default policies), strategies/search.py (the deck),
+sim/analysis/report.py (sections).
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from dataclasses import replace
 from sim.errors import InputError
 from sim.expansions import abbot, base, courier, mayors, messages, river
 from sim.expansions.declaration import DecisionKind, Expansion, Options  # noqa: F401  (the types)
+from sim.formats import log
 from sim.formats.tiles import SETS
 
 BASE = base.BASE
@@ -39,11 +47,28 @@ BASE = base.BASE
 EXPANSIONS: tuple[Expansion, ...] = (messages.MESSAGES, river.RIVER, courier.COURIER, mayors.MAYORS,
                                      abbot.ABBOT_EXPANSION)
 BY_NAME: dict[str, Expansion] = {e.name: e for e in EXPANSIONS}
+PARTS = (BASE, *EXPANSIONS)
+# the order of the parts' figures in a picture's legend (sim/games/render.py): the order
+# they came into the pictures in, which keeps every picture as it was drawn; a part
+# added later comes after them
+_LEGEND_FIRST = (BASE, mayors.MAYORS, courier.COURIER, messages.MESSAGES, abbot.ABBOT_EXPANSION)
+LEGEND_ORDER: tuple[Expansion, ...] = _LEGEND_FIRST + tuple(e for e in PARTS if e not in _LEGEND_FIRST)
 DESIGN_KEYS: dict[str, str] = {k: e.name for e in EXPANSIONS for k in e.design_keys}
 NAMES: tuple[str, ...] = tuple(BY_NAME)
-PARTS = (BASE, *EXPANSIONS)
 # the part with rule editions: what the CLI's --edition and [design] editions choose
 EDITIONED: Expansion = next(e for e in EXPANSIONS if e.editions)
+# every event an expansion adds, its decoder (sim/engine/game.py) and its turn log line
+# (sim/formats/log.py, which knows the base game's lines only)
+EVENTS: dict = {name: decode for e in EXPANSIONS for name, decode in e.events.items()}
+log.LINES.update({name: line for e in EXPANSIONS for name, line in e.lines.items()})
+# every decision an expansion adds, by cc_game_decision kind: its decoder, and that of
+# its choices as Game.history gives them (sim/engine/game.py)
+DECISIONS: dict = {kind: read for e in EXPANSIONS for kind, read in e.read_decision.items()}
+CHOICES: dict = {kind: read for e in EXPANSIONS for kind, read in e.read_choice.items()}
+# every snapshot a strategy's view offers, by name: the function building it (sim/engine/view.py)
+SNAPSHOTS: dict = {e.snapshot: e.view for e in EXPANSIONS if e.snapshot}
+# the Game attributes reading an expansion's state: name -> (the expansion, its reader)
+STATE: dict = {name: (e, read) for e in EXPANSIONS for name, read in e.state.items()}
 
 
 def check_script_keys(given, expansions, where: str) -> None:
@@ -67,6 +92,24 @@ def edition(rules) -> str:
         if e.editions:
             return getattr(rules, e.options.field).edition
     return ""
+
+
+def policy_edition(rules) -> str:
+    """The edition of EDITIONED's options in `rules`, in play or not: the one the seats'
+    built-in policies are made for (a message policy's overrides name its actions)."""
+    return getattr(rules, EDITIONED.options.field).edition
+
+
+def edition_options(rules, edition: str):
+    """EDITIONED's options of `rules` under `edition`, without a fixed deck (a deck
+    names one edition's messages): what a [design] editions entry must make valid."""
+    return replace(getattr(rules, EDITIONED.options.field), edition=edition, deck=())
+
+
+def with_deck(rules, deck: tuple[str, ...]):
+    """`rules` with the deck of the part that deals one (deck_options) fixed to `deck`."""
+    part = next(e for e in in_play(rules.expansions) if e.deck)
+    return replace(rules, **{part.options.field: replace(getattr(rules, part.options.field), deck=deck)})
 
 
 def with_edition(rules, edition: str):
@@ -123,10 +166,7 @@ def action_code(kind: int, name: str) -> int | None:
 
 def event_decoder(name: str):
     """The decoder an expansion declares for event `name`, None for the core's own."""
-    for e in EXPANSIONS:
-        if name in e.events:
-            return e.events[name]
-    return None
+    return EVENTS.get(name)
 
 
 def figures(expansions) -> tuple[str, ...]:

@@ -21,8 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.core import lib
-from sim.expansions.declaration import FIELDS, Expansion
-from sim.formats import log
+from sim.expansions.declaration import FIELDS, Expansion, Mark, Shape, where
 
 ABBOT = lib.CC_FIG_ABBOT  # its figure kind code
 RECALL = lib.CC_RECALL  # the segment column's code of "take the abbot back" (R-ABB-5)
@@ -45,9 +44,9 @@ def _batch(rules, res) -> dict:
     return {c: res[:, :, _ROW.start + 1 + i].ravel() for i, c in enumerate(COLUMNS)}
 
 
-def _recall_event(where, seat: int, v: list[int]) -> dict:
+def _recall_event(game, seat: int, v: list[int]) -> dict:
     """R-ABB-5: {seat, at, where, points}: the abbot's tile and feature, the points."""
-    at, name = where(v[0])
+    at, name = where(game, v[0])
     return {"seat": seat, "at": at, "where": name, "points": v[3]}
 
 
@@ -73,19 +72,19 @@ def _view(game) -> AbbotView:
     seats = [AbbotSeat(True, None, "")] * game.rules.players
     for _, f in game.board.figures():
         if f.kind == ABBOT:
-            x, y, where = game.board.segment_place(f.segment)
-            seats[f.player] = AbbotSeat(False, (x, y), where)
+            x, y, name = game.board.segment_place(f.segment)
+            seats[f.player] = AbbotSeat(False, (x, y), name)
     return AbbotView(tuple(seats))
 
 
-def _abbot_shape(colour: str, x: float, y: float) -> str:
+def _abbot_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
     """The abbot: a hooded figure, a circle on a wide base."""
     return (f"<path d='M{x - 8:.1f},{y + 8:.1f} q8,-20 16,0 Z' fill='{colour}' stroke='#fff' "
             f"stroke-width='1.5'/><circle cx='{x:.1f}' cy='{y - 6:.1f}' r='4' fill='{colour}' "
             f"stroke='#fff' stroke-width='1.5'/>")
 
 
-def _garden_mark(size: float) -> str:
+def _garden_mark(tile, size: float) -> str:
     """A garden in the tile centre: a green hedge ring around a flower bed."""
     c = size / 2
     return (f"<circle cx='{c}' cy='{c}' r='10' fill='#2f7d32' stroke='#1b4d1e'/>"
@@ -101,8 +100,6 @@ def _recall_line(e: dict, turn: str) -> str:
     return f"{turn}  seat {e['seat']}  takes the abbot back from the {e['where']} @{x},{y}: {e['points']} points"
 
 
-log.LINES["recall"] = _recall_line
-
 COLUMN_DOCS = (
     (("abbot_placed",), "placements", "the Abbot: how often the seat placed its abbot (R-ABB-3)"),
     (("abbot_recalls",), "recalls", "how often the seat took its abbot back (R-ABB-5)"),
@@ -114,6 +111,7 @@ ABBOT_EXPANSION = Expansion(
     "abbot", "the Abbot", ("R-ABB",), tile_sets=("abbot",), features=("garden",), figures=("abbot",),
     result_keys=("abbot",), columns=COLUMNS, row=_row, column_docs=COLUMN_DOCS, bit=lib.CC_X_ABBOT,
     read_result=_result, read_batch=_batch, actions={ABBOT: ACTIONS}, snapshot="abbot", view=_view,
-    shapes={"abbot": (_abbot_shape, "abbot")},
-    marks=(("garden", _garden_mark, GARDEN_KEY, "green ring: a garden (only an abbot stands on it, R-ABB-2)"),),
-    events={"recall": _recall_event})
+    shapes={"abbot": Shape(_abbot_shape, (("abbot", False),))},
+    marks=(Mark(lambda t: any(s.kind == "garden" for s in t.segments), _garden_mark, GARDEN_KEY,
+                "green ring: a garden (only an abbot stands on it, R-ABB-2)"),),
+    events={"recall": _recall_event}, lines={"recall": _recall_line})

@@ -5,7 +5,7 @@ Messages reads (the test is the C core's, cc_on_dark). The C game plays the rule
 from __future__ import annotations
 
 from sim.core import lib, names
-from sim.expansions.declaration import DecisionKind, Expansion
+from sim.expansions.declaration import DecisionKind, Expansion, Shape
 
 # point sources in results, by CC_SRC_* code as C names them; "message", "courier" and
 # "garden" stay 0 until those expansions play
@@ -25,7 +25,20 @@ def is_dark(total: int) -> bool:
     return bool(lib.cc_on_dark(total))
 
 
+def _policy(out, kind: str, code: int, policy, edition: str) -> None:
+    """Greedy's weights of a place decision (strategies/greedy.py)."""
+    if code == lib.CC_POL_GREEDY and kind == "place":
+        out.open_weight = policy.open_weight
+        out.opponent, out.follower = policy.opponent, policy.follower
+
+
+def _follower_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """A follower in the pictures: a circle."""
+    return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='7' fill='{colour}' stroke='#fff' stroke-width='1.5'/>"
+
+
 BASE = Expansion(
     "base", "the base game", ("R-BASE",), tile_sets=("base",),
     features=("city", "road", "field", "monastery"), figures=("follower",),
-    decisions=(DecisionKind("place", "greedy"),))
+    decisions=(DecisionKind("place", "greedy"),), fill_policy=_policy,
+    shapes={"follower": Shape(_follower_shape, (("follower", False),))})

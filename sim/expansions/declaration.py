@@ -13,11 +13,32 @@ from sim.formats.tiles import Tile
 
 @dataclass(frozen=True)
 class DecisionKind:
-    """A decision kind: its name in Decision.kind and the built-in policy that answers
-    it for a seat whose main policy does not (strategies.Player)."""
+    """A decision kind: its name in Decision.kind, the built-in policy that answers it
+    for a seat whose main policy does not (strategies.Player), and the one a scripted
+    game answers it with where its turns leave it open ("": none, the turns answer it
+    always; docs/SCRIPTS.md [policies])."""
 
     name: str
     default: str
+    scripted: str = ""
+
+
+@dataclass(frozen=True)
+class Scripting:
+    """What a part brings to scripted games (sim/games/script.py, docs/SCRIPTS.md)
+    besides its turn keys (Expansion.script_keys): `read(table, where, rules)` -> {key:
+    value} of those keys in one [[turns]] table (InputError naming `where`); `answers`,
+    decision kind -> (player, game, decision) -> the choice, where `player` is the
+    script's (its `script`, `policies`, `turn(game)`, `where(game)`, `next(game,
+    kind)`); `misfit(game, turn, tile variant, where)` -> why a scripted tile does
+    not fit where the turn puts it, or None; `stop(game, next turn, placed)` -> why
+    the game ended before that turn (`placed`: its tile is placed, not drawn), or
+    None."""
+
+    read: Callable | None = None
+    answers: dict = field(default_factory=dict)
+    misfit: Callable | None = None
+    stop: Callable | None = None
 
 
 @dataclass(frozen=True)
@@ -30,6 +51,39 @@ class Options:
     keys: frozenset[str]
     build: Callable[[dict], object]
     plain: Callable[[object], dict]
+
+
+# the tile pictures' field green (sim/games/render.py draws every tile on it; a part's
+# key drawing of its mark shows the same ground)
+FIELD_GREEN = "#a6c96a"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A figure's shape in the pictures (sim/games/render.py): `draw(colour, x, y,
+    lying)` its SVG centred on (x, y); `legend` the (words, lying) of each of its
+    entries in a picture's legend; `lies`: drawn lying when the figure scores (R-MM-8:
+    a scarecrow laid down)."""
+
+    draw: Callable
+    legend: tuple = ()
+    lies: bool = False
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What a part draws on a tile (sim/games/render.py): `shows(tile)` whether the
+    tile has it, `draw(tile, size)` its SVG on the tile drawn at the origin; `key` and
+    `words` the step-through page's key of it (a 28 px drawing) and its words; `layer`
+    "under" (drawn before the base game's roads: the river under a road), "over"
+    (after the monastery) or "alone" (the tile's only drawing on its field: the town
+    hall, which holds no segment)."""
+
+    shows: Callable
+    draw: Callable
+    key: str
+    words: str
+    layer: str = "over"
 
 
 @dataclass(frozen=True)
@@ -49,18 +103,28 @@ class Expansion:
     columns: tuple[str, ...] = ()  # players-table columns (int16, 0 when not in play)
     row: Callable[[dict], dict] | None = None  # result entry -> {column: value}
     # (column names, unit, meaning) of its columns, for the records' metadata and
-    # docs/RECORDS.md (sim/tournament/records.py COLUMNS)
+    # docs/RECORDS.md (sim/tournament/records.py COLUMNS); a placeholder in a name
+    # stands for one column per name of column_sets[placeholder] ("<action>")
     column_docs: tuple = ()
+    column_sets: dict = field(default_factory=dict)
     analyses: tuple[str, ...] = ()  # report sections that need it (sim/analysis/report.py)
     design_keys: tuple[str, ...] = ()  # config [design] keys valid only with it
     script_keys: tuple[str, ...] = ()  # scripted-turn keys valid only with it (sim/games/script.py)
-    snapshot: str = ""  # the sim/engine/view.py snapshot of its state ("" for none)
-    view: Callable | None = None  # game -> that snapshot, where its unit builds it
-    # ---- pictures (sim/games/render.py): its figures' shapes, name -> (svg(colour, x, y),
-    # the legend's words); its tile marks, (segment kind, svg(size) drawn on the tile,
-    # the key's 28 px drawing, the key's words)
+    scripting: Scripting = Scripting()
+    # the snapshot of its state a strategy sees (sim/engine/view.py view.<snapshot>, ""
+    # for none), and game -> that snapshot (a frozen value)
+    snapshot: str = ""
+    view: Callable | None = None
+    # ---- pictures (sim/games/render.py): its figures' shapes by the name a picture
+    # draws them by (FIGURE_KINDS' names on the board, its own for other figures),
+    # name -> Shape; its tile marks (Mark); the figures it shows on the scoreboard strip
+    # under the board, its snapshot -> per seat ((shape name, figure's name, total) of
+    # each); the figures it shows on a tile but on no feature, its snapshot -> ((shape
+    # name, x, y, title) of each)
     shapes: dict = field(default_factory=dict)
     marks: tuple = ()
+    scoreboard: Callable | None = None
+    pieces: Callable | None = None
     editions: tuple[str, ...] = ()  # its rule editions, chosen by options.field's `edition`
     deck: bool = False  # it deals a deck of cards, options.field's `deck` (R-MSG-11)
     # ---- the C game (sim/engine/deal.py, sim/engine/game.py)
@@ -74,17 +138,38 @@ class Expansion:
     # (rules, games x seats x CC_RESULT_INTS array) -> {players-table column: values per
     # row}; the columns it leaves out are 0
     read_batch: Callable | None = None
-    # (every seat's cc_game_result row) -> its state as Game.msg / Game.mm give it
-    read_state: Callable | None = None
+    # what the C game holds of its state, by the Game attribute that reads it: name ->
+    # (game) -> value (Game.msg, Game.courier_at...; the attribute is None when the part
+    # is not in play); read by its snapshot and the differential harness
+    state: dict = field(default_factory=dict)
+    # its decisions as the C game asks them: cc_game_decision kind -> (game, kind, tile,
+    # info, rows) -> (decision name, tile id, choices, info), rows(width) giving the
+    # choices' ints; a choice read back from a cc_game_history row: kind -> (game, kind,
+    # values) -> the choice as the decision offered it (sim/engine/game.py)
+    read_decision: dict = field(default_factory=dict)
+    read_choice: dict = field(default_factory=dict)
+    # (cc_seat_policy, decision kind, C policy code, policy, edition) -> None: what a
+    # built-in policy playing a decision kind reads besides its code (greedy's weights,
+    # a message policy's overrides), set for every part, in play or not (sim/engine/seats.py)
+    fill_policy: Callable | None = None
     # its step-2 actions instead of a figure: figure kind -> {code (< -1): name}, the
     # place rows (x, y, rotation, kind, code) and figure choices (kind, code) (R-ABB-5)
     actions: dict = field(default_factory=dict)
-    # its events' decoders: name -> (where, seat, values) -> the event's keys, where(seg)
-    # giving ([x, y], the segment's name on its tile)
+    # its events' decoders: name -> (game, seat, values) -> the event's keys (`where`
+    # below names a segment as the events do), and their turn log lines: name ->
+    # (event, "turn  N") -> line (the registry puts them in sim/formats/log.py LINES)
     events: dict = field(default_factory=dict)
+    lines: dict = field(default_factory=dict)
     # its rules' version: changes whenever what it plays changes, and goes into the
     # ruleset of every record it takes part in (Rules.ruleset)
     version: int = 1
+
+
+def where(game, seg: int) -> tuple[list[int], str]:
+    """([x, y], the segment's name on its tile) of segment `seg` of `game`'s board, as
+    an event names a place."""
+    x, y, name = game.board.segment_place(seg)
+    return [x, y], name
 
 
 # ---------------------------------------------------------------- the C result row

@@ -28,8 +28,11 @@ R-MM-12  With the stack empty, a player still holding the town hall must place i
 R-MM-13  What a town hall completes scores in that turn's phase 3.
 
 The C game plays these rules (sim/csrc/mayors.c; the figures' placement rules are
-its mayors_rule); this module holds the figure kinds (as C names them) and the
-decoders of its slice of the result row. The rule queries Python needs are C's:
+its mayors_rule); this module is the expansion's one Python unit: its declaration, the
+figure kinds (as C names them), the decoders of its slice of the result row, of its
+events and decisions, its log lines, view snapshot (view.mayors), greedy's parameters
+for its decisions, its scripted turns' keys and answers, its record columns and its
+pictures (figure shapes, the town hall). The rule queries Python needs are C's:
 Board.activating_cells (scripted games, sim/games/script.py) and Board.ride_targets
 (the counterfactual road forks' statistics, sim/tournament/counterfactual.py). Turn order (RULES.md 6 with R-MM-2/8): favours and scarecrow activations happen in
 step 1, right after the tile is placed, and the figure options of step 2 are computed
@@ -41,11 +44,15 @@ its figure rows, as nothing can change between choosing and placing them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from sim.core import lib, names
-from sim.expansions.declaration import ROW_MAYORS, ROW_MM_SUPPLY, ROW_TOWN_HALL, DecisionKind, Expansion
+from sim.errors import InputError, quote
+from sim.expansions.declaration import (ROW_MAYORS, ROW_MM_SUPPLY, ROW_TOWN_HALL, DecisionKind, Expansion,
+                                        Mark, Scripting, Shape, where)
 from sim.formats.tiles import ANY_EDGE, Tile
+from sim.text import text_list
 
 # figure kind codes in the C core (CC_FIG_*) and their names as C gives them
 FOLLOWER, MAYOR, MESSENGER, SCARECROW = (lib.CC_FIG_FOLLOWER, lib.CC_FIG_MAYOR, lib.CC_FIG_MESSENGER,
@@ -61,6 +68,20 @@ SCARECROW_CHOICES = names(lib.CC_NAMES_SCARECROW)  # R-MM-8, in the C core's ord
 MAYORS_COLUMNS = ("placed_mayor", "placed_messenger", "placed_scarecrow", "favours",
                   "scarecrow_farmer", "scarecrow_lie", "scarecrow_return", "rides", "ride_points",
                   "town_hall_turn")
+
+
+COLUMN_DOCS = (
+    (("placed_mayor", "placed_messenger", "placed_scarecrow"), "placements",
+     "Messengers & Mayors: how often each figure was placed"),
+    (("favours",), "favours", "knight's favours used (R-MM-2)"),
+    (("scarecrow_farmer", "scarecrow_lie", "scarecrow_return"), "choices",
+     "surrounded-scarecrow choices of each kind (R-MM-8)"),
+    (("rides",), "rides", "messenger-meeple rides (R-MM-6)"),
+    (("ride_points",), "points", "points the seat won with features a ridden "
+     "messenger meeple stood in"),
+    (("town_hall_turn",), "turn number", "the turn the seat placed its town hall; 0 = "
+     "never (turn 0 is the start tile)"),
+)
 
 
 def _mayors_row(p: dict) -> dict:
@@ -93,22 +114,263 @@ def _mayors_result(rules, r: list[int]) -> dict:
                        "ride_points": mm[8], "town_hall_turn": mm[9]}}
 
 
-def _mayors_state(rows) -> _Mayors:
+def _mayors_state(game) -> _Mayors:
+    """Game.mm: per seat the figures in supply and the town hall in hand."""
     return _Mayors([_MayorsSeat(dict(enumerate(r[ROW_MM_SUPPLY], 1)), bool(r[ROW_TOWN_HALL]))
-                    for r in rows])
+                    for r in game.result_rows()])
+
+
+# ---------------------------------------------------------------- the view's snapshot
+
+@dataclass(frozen=True)
+class MayorsSeat:
+    mayor: int  # figures in supply
+    messenger: int
+    scarecrow: int
+    town_hall: bool  # still in hand (R-MM-10/12)
+
+
+@dataclass(frozen=True)
+class MayorsView:
+    """view.mayors: per seat mayor, messenger meeple and scarecrow in supply, town hall
+    in hand."""
+
+    seats: tuple[MayorsSeat, ...]
+
+
+def _view(game) -> MayorsView:
+    return MayorsView(tuple(MayorsSeat(p.supply[MAYOR], p.supply[MESSENGER], p.supply[SCARECROW],
+                                       bool(p.town_hall)) for p in game.mm.players))
 
 
 def _mayors_batch(rules, res) -> dict:
     return {c: res[:, :, ROW_MAYORS.start + i].ravel() for i, c in enumerate(MAYORS_COLUMNS)}
 
 
+# ---------------------------------------------------------------- decisions and policies
+
+# its decisions by cc_game_decision kind (C's names), and the words of their rows (C's
+# names of CC_MM_*; a cell and a target are read as values instead)
+MM_DECISIONS = {k: names(lib.CC_NAMES_DECISION)[k]
+                for k in (lib.CC_DEC_TOWN_HALL, lib.CC_DEC_FAVOUR, lib.CC_DEC_SCARECROW,
+                          lib.CC_DEC_RIDE, lib.CC_DEC_FIGURE)}
+MM_WORDS = {code: word for code, word in enumerate(names(lib.CC_NAMES_MM_WORD))
+            if code not in (lib.CC_MM_CELL, lib.CC_MM_TARGET)}
+
+
+def _choice(game, kind: int, v) -> object:
+    """A choice in Game's words (core.h CC_MM_*) from its code and values: a figure
+    decision's (figure, segment), a cell (x, y), a target (a figure id for a favour, a
+    segment for a ride) or a word."""
+    code, a, b = v[0], v[1], v[2]
+    if kind == lib.CC_DEC_FIGURE:
+        return (code, a)
+    if code == lib.CC_MM_CELL:
+        return (a, b)
+    if code == lib.CC_MM_TARGET:
+        return a
+    return MM_WORDS[code]
+
+
+def _decision(game, kind: int, tile: int, info, rows) -> tuple:
+    """RULES.md 6, R-MM-2/6/8/10: the figure decision after step-1 activations (on the
+    tile just placed), town hall, favour, scarecrow and ride: rows of 5 ints."""
+    flat = rows(5)
+    choices = tuple(_choice(game, kind, flat[i:i + 3]) for i in range(0, len(flat), 5))
+    return MM_DECISIONS[kind], "" if tile < 0 else game.catalogue.types[tile].id, choices, None
+
+
+def _road_figure(greedy) -> int:
+    """cc_seat_policy.road_figure of a greedy policy: 0 none, else 1 + the figure kind."""
+    return 0 if greedy.road_figure is None else 1 + greedy.road_figure
+
+
+def _policy(out, kind: str, code: int, policy, edition: str) -> None:
+    """Greedy's road_figure swap (the messenger-or-meeple question) in place and figure
+    decisions, and its weights for the figure decision after activations."""
+    if code == lib.CC_POL_GREEDY and kind == "place":
+        out.road_figure[0] = _road_figure(policy)
+    elif code == lib.CC_POL_GREEDY and kind == "figure":
+        out.figure_weight = policy.open_weight
+        out.figure_opponent, out.figure_follower = policy.opponent, policy.follower
+        out.road_figure[1] = _road_figure(policy)
+
+
+# ---------------------------------------------------------------- events and their log lines
+
+def _cell_event(game, seat: int, v: list[int]) -> dict:
+    """A town hall is placed (R-MM-10), or a mayor goes home from a crisis meeting
+    (R-MM-11): {seat, at}."""
+    return {"seat": seat, "at": [v[0], v[1]]}
+
+
+def _favour_event(game, seat: int, v: list[int]) -> dict:
+    """A knight's favour (R-MM-2): {seat, target}: the replaced follower's tile, None
+    when unused."""
+    return {"seat": seat, "target": where(game, v[1])[0] if v[0] else None}
+
+
+def _scarecrow_event(game, seat: int, v: list[int]) -> dict:
+    """A surrounded scarecrow (R-MM-8): {seat, choice, at}."""
+    return {"seat": seat, "choice": SCARECROW_CHOICES[v[0]], "at": where(game, v[1])[0]}
+
+
+def _ride_event(game, seat: int, v: list[int]) -> dict:
+    """The messenger meeple rides on (R-MM-6): {seat, to, where}; to None: it goes home."""
+    if v[0]:
+        at, name = where(game, v[1])
+        return {"seat": seat, "to": at, "where": name}
+    return {"seat": seat, "to": None}
+
+
+def _town_hall_line(e: dict, turn: str) -> str:
+    x, y = e["at"]
+    return f"{turn}  seat {e['seat']}  town hall @{x},{y}"
+
+
+def _crisis_line(e: dict, turn: str) -> str:
+    x, y = e["at"]
+    return f"{turn}  seat {e['seat']}  mayor @{x},{y} goes home: crisis meeting"
+
+
+def _favour_line(e: dict, turn: str) -> str:
+    what = f"replaces the follower @{e['target'][0]},{e['target'][1]}" if e["target"] else "unused"
+    return f"{turn}  seat {e['seat']}  mayor's favour {what}; the mayor goes home"
+
+
+def _scarecrow_line(e: dict, turn: str) -> str:
+    x, y = e["at"]
+    return f"{turn}  seat {e['seat']}  scarecrow @{x},{y}: {e['choice']}"
+
+
+def _ride_line(e: dict, turn: str) -> str:
+    if e["to"] is None:
+        return f"{turn}  seat {e['seat']}  messenger goes home"
+    return f"{turn}  seat {e['seat']}  messenger rides to {e['where']} @{e['to'][0]},{e['to'][1]}"
+
+
+# ---------------------------------------------------------------- pictures
+
+def _mayor_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The mayor: a diamond."""
+    return (f"<path d='M{x:.1f},{y - 9:.1f} l8,9 l-8,9 l-8,-9 Z' fill='{colour}' stroke='#fff' "
+            f"stroke-width='1.5'/>")
+
+
+def _messenger_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The messenger meeple: a triangle."""
+    return (f"<path d='M{x:.1f},{y - 8:.1f} l8,14 h-16 Z' fill='{colour}' stroke='#fff' "
+            f"stroke-width='1.5'/>")
+
+
+def _scarecrow_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The scarecrow: a cross standing, a bar lying down (R-MM-8)."""
+    if lying:
+        return f"<rect x='{x - 9:.1f}' y='{y - 3:.1f}' width='18' height='6' fill='{colour}' stroke='#fff'/>"
+    return (f"<path d='M{x - 6:.1f},{y - 6:.1f} l12,12 M{x + 6:.1f},{y - 6:.1f} l-12,12' "
+            f"stroke='{colour}' stroke-width='4'/>")
+
+
+def _town_hall_mark(tile, size: float) -> str:
+    return (f"<rect x='8' y='8' width='{size - 16}' height='{size - 16}' fill='#888' stroke='#333'/>"
+            f"<text x='{size / 2}' y='{size / 2 + 4}' font-size='12' text-anchor='middle' "
+            f"fill='#fff'>TH</text>")
+
+
+SHAPES = {"mayor": Shape(_mayor_shape, (("mayor", False),)),
+          "messenger": Shape(_messenger_shape, (("messenger meeple", False),)),
+          "scarecrow": Shape(_scarecrow_shape, (("scarecrow", False), ("scarecrow lying", True)),
+                             lies=True)}
+TOWN_HALL_MARK = Mark(lambda t: t.id == TOWN_HALL_ID, _town_hall_mark,
+                      "<rect x='2' y='2' width='24' height='24' fill='#888' stroke='#333'/><text x='14' "
+                      "y='18' font-size='10' text-anchor='middle' fill='#fff'>TH</text>", "TH: a town hall",
+                      layer="alone")
+
+
+# ---------------------------------------------------------------- scripted games
+
+def _script_read(t: dict, where: str, rules) -> dict:
+    """favour, ride and scarecrow of one scripted turn; a town hall turn takes only `at`."""
+    keys = {k: text_list(t, k, where, allowed) for k, allowed in
+            (("favour", None), ("ride", None), ("scarecrow", ("farmer", "lie", "return")))}
+    if t.get("tile") == TOWN_HALL_ID and (t.get("figure") or t.get("discarded") or t.get("rotation")):
+        raise InputError(f"{where}: a town hall turn takes only `at` (no rotation, figure or "
+                         f"discarded tiles)")
+    return keys
+
+
+def _script_town_hall(player, game, d):
+    """Before a turn's draw (R-MM-10): the scripted turn says town hall or tile."""
+    n = game.turn  # the turn about to start is number n + 1
+    if n >= len(player.script.turns):
+        return "end"  # the script is over: town halls in hand stay there
+    turn = player.script.turns[n]
+    head = f"{player.script.path}: turn {n + 1}"
+    if turn.tile != TOWN_HALL_ID:
+        if "draw" not in d.choices:
+            raise InputError(f"{head}: tile {turn.tile}: no tile is left to draw; only a "
+                             f"town hall can be placed now")
+        return "draw"
+    if turn.at not in d.choices:
+        raise InputError(f"{head}: town hall at {turn.at}: expected a cell next to a placed "
+                         f"tile (R-MM-10)")
+    return turn.at
+
+
+def _script_decision(player, game, d):
+    """favour = "x,y" | "none"; ride = "return" | "road S @x,y" | "city @x,y";
+    scarecrow = "farmer" | "lie" | "return"; lists in the order they resolve."""
+    given = player.turn(game).keys[d.kind]
+    n = player.next(game, d.kind)
+    if n >= len(given):
+        return player.policies.choose(game, d)
+    text = given[n].strip()
+    head = f"{player.where(game)}: {d.kind} = {quote(text)}"
+    if d.kind == "scarecrow":
+        if text not in d.choices:
+            raise InputError(f"{head}: expected one of {', '.join(d.choices)} (R-MM-8)")
+        return text
+    if text in ("none", "return"):
+        if text not in d.choices:
+            raise InputError(f"{head}: expected {d.choices[0]!r} or a target")
+        return text
+    try:
+        if d.kind == "favour":
+            x, y = (int(v) for v in text.split(","))
+            name = None
+        else:
+            name, _, xy = text.partition("@")
+            x, y = (int(v) for v in xy.split(","))
+            name = name.strip()
+    except ValueError:
+        raise InputError(f"{head}: expected " + ('"x,y" or "none"' if d.kind == "favour" else
+                         '"return", "road S @x,y" or "city @x,y"')) from None
+    for c in d.choices[1:]:
+        seg = game.board.figure(c).segment if d.kind == "favour" else c
+        cx, cy, cwhere = game.board.segment_place(seg)
+        if (cx, cy) == (x, y) and (name is None or cwhere == name or cwhere.split()[0] == name):
+            return c
+    raise InputError(f"{head}: not among the legal targets (R-MM-2/R-MM-6)")
+
+
+SCRIPTING = Scripting(_script_read, {"town_hall": _script_town_hall, "favour": _script_decision,
+                                     "ride": _script_decision, "scarecrow": _script_decision})
+
+
 MAYORS = Expansion(
     "mayors", "Messengers & Mayors", ("R-MM",), tile_sets=("mayors",),
     figures=("mayor", "messenger meeple", "scarecrow"),
-    decisions=tuple(DecisionKind(k, "greedy")
-                    for k in ("figure", "town_hall", "favour", "scarecrow", "ride")),
+    decisions=(DecisionKind("figure", "greedy"), DecisionKind("town_hall", "greedy", "first"),
+               *(DecisionKind(k, "greedy", "greedy") for k in ("favour", "scarecrow", "ride"))),
     forks=("road_figure",), result_keys=("mayors",), columns=MAYORS_COLUMNS, row=_mayors_row,
-    script_keys=("favour", "ride", "scarecrow"), snapshot="mayors",
+    column_docs=COLUMN_DOCS,
+    script_keys=("favour", "ride", "scarecrow"), scripting=SCRIPTING, snapshot="mayors", view=_view,
     bit=lib.CC_X_MAYORS, tiles=(TOWN_HALL,),
     fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,
-    read_state=_mayors_state)
+    state={"mm": _mayors_state}, shapes=SHAPES, marks=(TOWN_HALL_MARK,),
+    read_decision=dict.fromkeys(MM_DECISIONS, _decision), read_choice=dict.fromkeys(MM_DECISIONS, _choice),
+    fill_policy=_policy,
+    events={"townhall": _cell_event, "crisis": _cell_event, "favour": _favour_event,
+            "scarecrow": _scarecrow_event, "ride": _ride_event},
+    lines={"townhall": _town_hall_line, "crisis": _crisis_line, "favour": _favour_line,
+           "scarecrow": _scarecrow_line, "ride": _ride_line})

@@ -6,8 +6,11 @@ is the player's score. A figure that ends a round of scoring on a dark space
 action or 2 points (R-MSG-8).
 
 This module is the expansion's one Python unit: its declaration (MESSAGES), options,
-the action names of each edition, the deck order, the dark spaces, and the decoders of
-its slice of the C result row; the C game plays the rules (sim/csrc/messages.c).
+the action names of each edition, the deck order, the dark spaces, the decoders of its
+slice of the C result row, of its events and decisions, its log lines, view snapshot
+(view.messages), its policies' overrides, its scripted turns' keys and answers, its
+record columns and its scoreboard figures; the C game plays the rules
+(sim/csrc/messages.c).
 """
 
 from __future__ import annotations
@@ -16,13 +19,18 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from sim.core import lib
-from sim.errors import InputError
+from sim.errors import InputError, quote
 from sim.expansions import base
 from sim.expansions.declaration import (ROW_DRAWN, ROW_FIGURES, ROW_LIVE_MOVES, ROW_MESSAGE_POINTS,
                                         ROW_MOVES, ROW_RESOLVED, ROW_TAKEN, DecisionKind, Expansion,
-                                        Options)
+                                        Options, Scripting, Shape, where)
+from sim.formats.notation import MAX_COORD
+from sim.text import text_list
 
 FIGURES = ("meeple", "messenger")  # the two scoring figures
+# the decision kind of resolving a drawn message (R-MSG-8), which names the
+# counterfactual fork at it too (sim/tournament/counterfactual.py)
+KIND = "messages"
 EDITIONS = ("classic", "c3.1")
 # Rulebook order, which is also each edition's numbering (1-based).
 ACTIONS = {
@@ -89,6 +97,24 @@ MESSAGES_COLUMNS = (("scoring_meeple", "messenger", "messages_drawn", "messages_
                     + tuple(f"{what}_{a}" for a in ALL_ACTIONS for what in ("drawn", "taken", "points")))
 
 
+ACTION = "<action>"  # in a column name of COLUMN_DOCS: one column per message action
+COLUMN_DOCS = (
+    (("scoring_meeple", "messenger"), "points", "The Messages: the points each scoring "
+     "figure carries at the end (their sum is the score)"),
+    (("messages_drawn", "messages_taken"), "message tiles", "message tiles drawn, and "
+     "resolved by their action rather than 2 points"),
+    (("moves_meeple", "moves_messenger"), "scorings", "how often each scoring figure "
+     "took points"),
+    (("moves_live",), "choices", "scoring-figure choices where only one of the two "
+     "figures would have landed on a dark space"),
+    ((f"drawn_{ACTION}",), "message tiles", "message tiles of this action drawn (both "
+     "editions' names; the other edition's stay 0)"),
+    ((f"taken_{ACTION}",), "message tiles", "message tiles of this action resolved by "
+     "the action rather than 2 points"),
+    ((f"points_{ACTION}",), "points", "points this action gave"),
+)
+
+
 def _messages_row(p: dict) -> dict:
     m = p["messages"]
     row = {"scoring_meeple": p["scoring_meeple"], "messenger": p["messenger"],
@@ -134,8 +160,56 @@ def _messages_result(rules, r: list[int]) -> dict:
                          "live_moves": r[ROW_LIVE_MOVES]}}
 
 
-def _messages_state(rows) -> _Messages:
-    return _Messages([_MessagesSeat(tuple(r[ROW_FIGURES]), tuple(r[ROW_MOVES])) for r in rows])
+def _messages_state(game) -> _Messages:
+    """Game.msg: per seat the two scoring figures' positions and moves."""
+    return _Messages([_MessagesSeat(tuple(r[ROW_FIGURES]), tuple(r[ROW_MOVES]))
+                      for r in game.result_rows()])
+
+
+# ---------------------------------------------------------------- the view's snapshot
+
+@dataclass(frozen=True)
+class MessagesSeat:
+    position: tuple[int, int]  # scoring meeple, messenger (R-MSG: the score is their sum)
+    moves: tuple[int, int]  # how often each has moved
+
+
+@dataclass(frozen=True)
+class MessagesView:
+    """view.messages: per seat the two scoring figures; the deck's size and the message
+    in hand (drawn, not yet resolved)."""
+
+    seats: tuple[MessagesSeat, ...]
+    deck_size: int  # message tiles in the deck (the one in hand not included)
+    in_hand: str | None  # the action drawn and not yet resolved
+
+
+def _meeple_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The scoring meeple on the scoreboard strip: a small circle."""
+    return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='4' fill='{colour}'/>"
+
+
+def _messenger_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
+    """The messenger on the scoreboard strip: a small square."""
+    return f"<rect x='{x - 4:.1f}' y='{y - 4:.1f}' width='8' height='8' fill='{colour}'/>"
+
+
+SHAPES = {"scoring meeple": Shape(_meeple_shape, (("scoring meeple (strip)", False),)),
+          "strip messenger": Shape(_messenger_shape, (("messenger (strip)", False),))}
+
+
+def _scoreboard(view: MessagesView) -> tuple:
+    """Per seat its two scoring figures on the scoreboard (R-MSG-C1): (shape, name, total)."""
+    return tuple(tuple(zip(SHAPES, ("scoring meeple", "messenger"), p.position)) for p in view.seats)
+
+
+def _view(game) -> MessagesView:
+    d = game.decision
+    in_hand = d.info["action"] if d is not None and d.kind == KIND else None
+    seats = tuple(MessagesSeat(tuple(p.position), tuple(p.moves)) for p in game.msg.players)
+    # R-MSG-11: the deck cycles, so it holds every message but the one in hand
+    size = len(ACTIONS[game.rules.messages.edition]) - (in_hand is not None)
+    return MessagesView(seats, size, in_hand)
 
 
 def _messages_batch(rules, res) -> dict:
@@ -153,6 +227,169 @@ def _messages_batch(rules, res) -> dict:
     return cols
 
 
+# ---------------------------------------------------------------- decisions and policies
+
+def _message_choice(names, action: int, target: int) -> tuple:
+    if action == lib.CC_MSG_TWO:
+        return (TWO_POINTS, None)
+    return (names[action], None if target < 0 else target)
+
+
+def _scoring_figure(game, kind: int, tile: int, info, rows) -> tuple:
+    """R-MSG-C1, R-MSG-N1: which scoring figure takes `points` from `source`."""
+    return ("scoring_figure", "", FIGURES,
+            {"points": info[0], "source": base.SOURCES[info[1]], "positions": (info[2], info[3])})
+
+
+def _message(game, kind: int, tile: int, info, rows) -> tuple:
+    """R-MSG-8: how the drawn message is resolved, with each choice's immediate points
+    (None for an extra tile or turn)."""
+    names, w = ACTION_NAMES[game.rules.messages.edition], lib.CC_MSG_CHOICE_INTS
+    flat = rows(w)
+    choices = tuple(_message_choice(names, flat[i], flat[i + 1]) for i in range(0, len(flat), w))
+    points = tuple(None if p < 0 else p for p in flat[2::w])
+    return KIND, "", choices, {"action": names[info[0]], "number": info[1], "points": points}
+
+
+def _figure_choice(game, kind: int, v) -> str:
+    return FIGURES[v[0]]
+
+
+def _taken_message(game, kind: int, v) -> tuple:
+    return _message_choice(ACTION_NAMES[game.rules.messages.edition], v[0], v[1])
+
+
+OVERRIDES = {"2": lib.CC_OVERRIDE_TWO, "action": lib.CC_OVERRIDE_ACTION}
+
+
+def _policy(out, kind: str, code: int, policy, edition: str) -> None:
+    """A message policy's per-action overrides (named by `edition`), and greedy's value
+    of an extra tile or turn."""
+    if kind != KIND:
+        return
+    if code == lib.CC_POL_GREEDY:
+        out.extra = policy.extra
+    for action, how in getattr(policy, "overrides", ()):
+        if action in ACTION_NAMES[edition]:  # the other edition's names never match
+            out.overrides[ACTION_NAMES[edition].index(action)] = OVERRIDES[how]
+
+
+# ---------------------------------------------------------------- events and their log lines
+
+def _move_event(game, seat: int, v: list[int]) -> dict:
+    """A scoring figure moves (R-MSG-C1, R-MSG-N1): {seat, figure, points, source,
+    before, after, dark, other_dark}."""
+    return {"seat": seat, "figure": FIGURES[v[0]], "points": v[1], "source": base.SOURCES[v[2]],
+            "before": v[3], "after": v[4], "dark": bool(v[5]), "other_dark": bool(v[6])}
+
+
+def _draw_event(game, seat: int, v: list[int]) -> dict:
+    """A message is drawn (R-MSG-8): {seat, action, number}."""
+    return {"seat": seat, "action": ACTION_NAMES[game.rules.messages.edition][v[0]], "number": v[1]}
+
+
+def _message_event(game, seat: int, v: list[int]) -> dict:
+    """A message is resolved (R-MSG-8, R-MSG-10): {seat, action, number, resolved
+    ("action" or "2"), points, target ("x,y <where>", "x,y follower <where>" or None),
+    extra}."""
+    target = None
+    if v[4]:
+        (x, y), name = where(game, v[5])
+        target = f"{x},{y} {name}" if v[4] == 1 else f"{x},{y} follower {name}"
+    return {"seat": seat, "action": ACTION_NAMES[game.rules.messages.edition][v[0]], "number": v[1],
+            "resolved": "action" if v[2] else "2", "points": v[3], "target": target,
+            "extra": bool(v[6])}
+
+
+def _move_line(e: dict, turn: str) -> str:
+    dark = ", dark space" if e["dark"] else ""
+    return (f"{turn}  seat {e['seat']}  {e['figure']} {e['before']} -> {e['after']} "
+            f"(+{e['points']} {e['source']}{dark})")
+
+
+def _draw_line(e: dict, turn: str) -> str:
+    return f"{turn}  seat {e['seat']}  draws message {e['number']} {e['action']}"
+
+
+def _message_line(e: dict, turn: str) -> str:
+    how = f"takes {e['action']}" if e["resolved"] == "action" else "takes 2 points"
+    target = f" on {e['target']}" if e["target"] else ""
+    extra = ", plays another tile" if e["extra"] else ""
+    return f"{turn}  seat {e['seat']}  {how}{target}: {e['points']} points{extra}"
+
+
+# ---------------------------------------------------------------- scripted games
+
+def _script_read(t: dict, where: str, rules) -> dict:
+    """score_on (R-MSG-C1/N1), message and message_target of one scripted turn."""
+    score_on = t.get("score_on")
+    if score_on is not None:
+        by_source = isinstance(score_on, dict)
+        values = list(score_on.values()) if by_source else [score_on]
+        if by_source and rules.messages.edition != "classic":
+            raise InputError(f"{where}: score_on: a table by source needs the classic edition "
+                             f"(c3.1 moves one figure per turn, R-MSG-N1)")
+        if any(v not in FIGURES for v in values) or (by_source and any(
+                k not in base.SOURCES for k in score_on)):
+            raise InputError(f"{where}: score_on = {score_on!r}: expected \"meeple\" or "
+                             f"\"messenger\", or a table from sources ({', '.join(base.SOURCES)}) to them")
+    return {"score_on": score_on, "message": text_list(t, "message", where, ("action", TWO_POINTS)),
+            "message_target": text_list(t, "message_target", where, None)}
+
+
+def _script_figure(player, game, d):
+    """score_on covers the active seat's points of this turn; the rest is policy."""
+    score_on = player.turn(game).keys["score_on"]
+    if score_on is not None and d.seat == game.seat:
+        if isinstance(score_on, str):
+            return score_on
+        if d.info["source"] in score_on:
+            return score_on[d.info["source"]]
+    return player.policies.choose(game, d)
+
+
+def _script_message(player, game, d):
+    """message = "action" | "2", message_target = "x,y <feature> [<where>]", one per
+    message of the turn in the order they are drawn."""
+    turn = player.turn(game).keys
+    n = player.next(game, KIND)
+    head = f"{player.where(game)}: message {n + 1} ({d.info['action']})"
+    if n >= len(turn["message"]):
+        return player.policies.choose(game, d)
+    if turn["message"][n] == TWO_POINTS:
+        return (TWO_POINTS, None)
+    actions = [c for c in d.choices if c[0] != TWO_POINTS]
+    if not actions:
+        raise InputError(f"{head}: the action is not possible (R-MSG-8)")
+    if n >= len(turn["message_target"]):
+        return actions[0]
+    text = turn["message_target"][n]
+    try:
+        xy, _, name = text.strip().partition(" ")
+        x, y = (int(v) for v in xy.split(","))
+        if max(abs(x), abs(y)) > MAX_COORD:
+            raise ValueError(f"no tile at {quote(xy, 40)}")
+        name = name.removeprefix("follower ").strip()
+        index = game.board.tile_at(x, y)
+        if index is None:
+            raise ValueError(f"no tile at {x},{y}")
+        root = game.board.find(index * lib.CC_MAX_SEGS + game.board.variant_at(index).segment_at(name))
+    except ValueError as e:
+        raise InputError(f"{head}: message_target = {quote(text)}: expected 'x,y <feature> "
+                         f"[<where>]' naming a feature on the board ({e})") from None
+    for c in actions:
+        target = c[1]
+        if c[0] in SCORE_AND_RETURN:
+            target = game.board.find(game.board.figure(target).segment)
+        if target == root:
+            return c
+    raise InputError(f"{head}: message_target = {quote(text)} is not among the legal targets "
+                     f"(R-MSG-10)")
+
+
+SCRIPTING = Scripting(_script_read, {"scoring_figure": _script_figure, KIND: _script_message})
+
+
 def _messages_options(t: dict) -> MessagesOptions:
     deck = t.get("deck", [])
     if not isinstance(deck, list):
@@ -167,13 +404,21 @@ def _messages_plain(o: MessagesOptions) -> dict:
 MESSAGES = Expansion(
     "messages", "The Messages", ("R-MSG",),
     figures=("scoring meeple", "messenger"),  # on the scoreboard, not the board
-    decisions=(DecisionKind("scoring_figure", "dark_seeker"), DecisionKind("messages", "greedy")),
+    decisions=(DecisionKind("scoring_figure", "dark_seeker", "meeple_only"),
+               DecisionKind(KIND, "greedy", "always_2")),
     options=Options("messages", frozenset({"edition", "zmg_alone", "deck"}), _messages_options,
                     _messages_plain),
-    forks=("messages", "scoring_figure"),
+    forks=(KIND, "scoring_figure"),
     result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
+    column_docs=COLUMN_DOCS, column_sets={ACTION: ALL_ACTIONS},
     row=_messages_row, analyses=("naive_messages",), design_keys=("editions",),
-    script_keys=("score_on", "message", "message_target"), snapshot="messages",
+    script_keys=("score_on", "message", "message_target"), scripting=SCRIPTING, snapshot="messages",
+    view=_view,
     editions=EDITIONS, deck=True, bit=lib.CC_X_MESSAGES,
     fill_config=_messages_config, read_result=_messages_result, read_batch=_messages_batch,
-    read_state=_messages_state)
+    state={"msg": _messages_state}, shapes=SHAPES, scoreboard=_scoreboard,
+    read_decision={lib.CC_DEC_SCORING_FIGURE: _scoring_figure, lib.CC_DEC_MESSAGES: _message},
+    read_choice={lib.CC_DEC_SCORING_FIGURE: _figure_choice, lib.CC_DEC_MESSAGES: _taken_message},
+    fill_policy=_policy,
+    events={"move": _move_event, "message_draw": _draw_event, "message": _message_event},
+    lines={"move": _move_line, "message_draw": _draw_line, "message": _message_line})

@@ -10,7 +10,8 @@ def _seats(seats: list[int]) -> str:
 
 
 # lines of the events an expansion adds, by event name: (event, "turn  N") -> line;
-# its Python unit registers them (sim/expansions/abbot.py)
+# each expansion's unit declares them (`lines`), the registry puts them here
+# (sim/expansions/__init__.py)
 LINES: dict = {}
 
 
@@ -36,33 +37,6 @@ def event_line(e: dict) -> str | None:
                 f"{e['points']} to {_seats(e['winners'])}")
     if k == "points":
         return f"{turn}  seat {e['seat']}  +{e['points']} {e['source']} = {e['total']}"
-    if k == "move":
-        dark = ", dark space" if e["dark"] else ""
-        return (f"{turn}  seat {e['seat']}  {e['figure']} {e['before']} -> {e['after']} "
-                f"(+{e['points']} {e['source']}{dark})")
-    if k == "message_draw":
-        return f"{turn}  seat {e['seat']}  draws message {e['number']} {e['action']}"
-    if k == "message":
-        how = f"takes {e['action']}" if e["resolved"] == "action" else "takes 2 points"
-        target = f" on {e['target']}" if e["target"] else ""
-        extra = ", plays another tile" if e["extra"] else ""
-        return f"{turn}  seat {e['seat']}  {how}{target}: {e['points']} points{extra}"
-    if k == "courier":
-        return (f"{turn}  seat {e['seat']}  thank-you: the Courier comes to @{x},{y}, "
-                f"{e['where']} scores {e['points']}")
-    if k == "townhall":
-        return f"{turn}  seat {e['seat']}  town hall @{x},{y}"
-    if k == "crisis":
-        return f"{turn}  seat {e['seat']}  mayor @{x},{y} goes home: crisis meeting"
-    if k == "favour":
-        what = f"replaces the follower @{e['target'][0]},{e['target'][1]}" if e["target"] else "unused"
-        return f"{turn}  seat {e['seat']}  mayor's favour {what}; the mayor goes home"
-    if k == "scarecrow":
-        return f"{turn}  seat {e['seat']}  scarecrow @{x},{y}: {e['choice']}"
-    if k == "ride":
-        if e["to"] is None:
-            return f"{turn}  seat {e['seat']}  messenger goes home"
-        return f"{turn}  seat {e['seat']}  messenger rides to {e['where']} @{e['to'][0]},{e['to'][1]}"
     if k == "final":
         return "final scoring"
     if k == "end":

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+# the largest coordinate a text may name: a game has a few hundred tiles, the C board
+# takes int32 (scripted turns, message targets)
+MAX_COORD = 1000
 _PLACEMENT = re.compile(r"^(\S+) (-?\d+),(-?\d+) r([0-3])$")
 
 

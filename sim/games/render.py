@@ -2,11 +2,13 @@
 
 Every tile is drawn from its tile data (no artwork): green field, brown city areas
 (each city segment as wedges from its edges to the centre, or a cap for one edge),
-roads and the river as lines from edge midpoints to the centre, a monastery, coats of
-arms, letter symbols, town halls. Each tile type in each rotation is drawn once, in
-`<defs>`, and placed with `<use>`, which keeps a whole game's page small. Figures are
-drawn in their player's colour, shaped by kind; with The Messages both scoring figures
-of each player stand on a 50-space scoreboard strip. A legend under the board names
+roads as lines from edge midpoints to the centre, a monastery, coats of arms, and what
+each expansion marks on its tiles (the river, letters, town halls, gardens: its
+declaration's `marks`). Each tile type in each rotation is drawn once, in `<defs>`, and
+placed with `<use>`, which keeps a whole game's page small. Figures are drawn in their
+player's colour, shaped by kind (each part's `shapes`); a part's figures off the
+features stand on their tile (`pieces`: the Courier), and its scoreboard figures on a
+50-space scoreboard strip (`scoreboard`: The Messages' two). A legend under the board names
 the seats (with their strategies, when known) and their scores, and shows the figure
 shapes; the caption comes last, and the view box holds all of it. Each tile's
 `<title>` gives its turn and notation, so hovering over it tells when it was placed.
@@ -32,6 +34,7 @@ from sim.formats.log import event_line
 from sim.formats.notation import placement_text
 from sim.formats.tiles import CENTRE, Tile
 from sim.engine.view import view_of
+from sim.expansions.declaration import FIELD_GREEN
 
 S = 64  # pixels per tile
 MARGIN = 10
@@ -41,7 +44,11 @@ LINE = 18  # legend line height
 CHAR = 7.2  # width of a 12 px sans-serif character (DejaVu Sans), to lay out the legend
 SPEC_CHARS = 60  # a longer strategy spec is cut (in full in its <title>)
 COLOURS = ("#d62728", "#1f77b4", "#e7ba00", "#2ca02c", "#111111", "#9467bd")
-FIELD, CITY, ROAD, RIVER = "#a6c96a", "#b5804f", "#f4efe4", "#4a90d9"
+FIELD, CITY, ROAD = FIELD_GREEN, "#b5804f", "#f4efe4"
+# every part's figure shapes by name, and tile marks by layer (sim/expansions/)
+SHAPES = {name: shape for e in expansions.PARTS for name, shape in e.shapes.items()}
+MARKS = {layer: tuple(m for e in expansions.PARTS for m in e.marks if m.layer == layer)
+         for layer in ("alone", "under", "over")}
 LEGEND_INK = "#666"
 # corners of each edge, clockwise, in unit tile coordinates (0,0 top-left)
 EDGE_CORNERS = {0: ((0, 0), (1, 0)), 1: ((1, 0), (1, 1)), 2: ((1, 1), (0, 1)), 3: ((0, 1), (0, 0))}
@@ -62,11 +69,9 @@ def _tile_def(tile: Tile) -> str:
     """The tile's drawing at the origin, once per tile type and rotation."""
     out = [f"<g id='{_tile_id(tile)}'>",
            f"<rect width='{S}' height='{S}' fill='{FIELD}' stroke='#6b8e3a' stroke-width='0.5'/>"]
-    if tile.id == "townhall":
-        out.append(f"<rect x='8' y='8' width='{S - 16}' height='{S - 16}' fill='#888' stroke='#333'/>"
-                   f"<text x='{S / 2}' y='{S / 2 + 4}' font-size='12' text-anchor='middle' "
-                   f"fill='#fff'>TH</text></g>")
-        return "".join(out)
+    alone = [m for m in MARKS["alone"] if m.shows(tile)]
+    if alone:  # a tile of no segment (the town hall): its mark only
+        return "".join([*out, alone[0].draw(tile, S), "</g>"])
     for seg in tile.segments:
         if seg.kind != "city":
             continue
@@ -87,10 +92,7 @@ def _tile_def(tile: Tile) -> str:
             out.append(f"<path d='M{_pt((cx - 0.07, cy - 0.07))} h{0.14 * S:.1f} v{0.08 * S:.1f} "
                        f"l{-0.07 * S:.1f},{0.07 * S:.1f} l{-0.07 * S:.1f},{-0.07 * S:.1f} Z' "
                        f"fill='#1f4aa8' stroke='#fff' stroke-width='0.8'/>")
-    for e, ch in enumerate(tile.edges):
-        if ch == "~":
-            out.append(f"<line x1='{EDGE_MID[e][0] * S}' y1='{EDGE_MID[e][1] * S}' x2='{S / 2}' "
-                       f"y2='{S / 2}' stroke='{RIVER}' stroke-width='7'/>")
+    out.extend(m.draw(tile, S) for m in MARKS["under"] if m.shows(tile))  # under the roads
     for seg in tile.segments:
         if seg.kind != "road":
             continue
@@ -105,12 +107,7 @@ def _tile_def(tile: Tile) -> str:
         out.append(f"<rect x='{S / 2 - 9}' y='{S / 2 - 7}' width='18' height='16' fill='#eee' "
                    f"stroke='#555'/><path d='M{S / 2 - 11},{S / 2 - 7} l11,-9 l11,9 Z' "
                    f"fill='#b22222'/>")
-    for e in expansions.EXPANSIONS:  # marks its unit draws (the garden)
-        for kind, draw, _, _ in e.marks:
-            if any(s.kind == kind for s in tile.segments):
-                out.append(draw(S))
-    if tile.has("letter"):
-        out.append(f"<text x='{S - 12}' y='14' font-size='12'>✉</text>")
+    out.extend(m.draw(tile, S) for m in MARKS["over"] if m.shows(tile))
     out.append("</g>")
     return "".join(out)
 
@@ -127,52 +124,26 @@ def _figure_anchor(tile: Tile, local: int) -> tuple[float, float]:
 
 
 def _shape(kind: str, colour: str, x: float, y: float, lying: bool = False) -> str:
-    """follower: circle; mayor: diamond; messenger meeple: triangle; scarecrow: a cross
-    standing, a bar lying down; the Courier: an orange diamond; on the scoreboard strip,
-    the scoring meeple: a small circle, the messenger: a small square."""
-    if kind == "follower":
-        return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='7' fill='{colour}' stroke='#fff' stroke-width='1.5'/>"
-    if kind == "mayor":
-        return (f"<path d='M{x:.1f},{y - 9:.1f} l8,9 l-8,9 l-8,-9 Z' fill='{colour}' stroke='#fff' "
-                f"stroke-width='1.5'/>")
-    if kind == "messenger":
-        return (f"<path d='M{x:.1f},{y - 8:.1f} l8,14 h-16 Z' fill='{colour}' stroke='#fff' "
-                f"stroke-width='1.5'/>")
-    if kind == "courier":
-        return (f"<path d='M{x - 8:.1f},{y:.1f} l8,-8 l8,8 l-8,8 Z' fill='#f59e0b' "
-                f"stroke='#7c2d12'/>")
-    if kind == "scoring meeple":
-        return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='4' fill='{colour}'/>"
-    if kind == "strip messenger":
-        return f"<rect x='{x - 4:.1f}' y='{y - 4:.1f}' width='8' height='8' fill='{colour}'/>"
-    for e in expansions.EXPANSIONS:  # a figure its unit draws (the abbot)
-        if kind in e.shapes:
-            return e.shapes[kind][0](colour, x, y)
-    if lying:
-        return f"<rect x='{x - 9:.1f}' y='{y - 3:.1f}' width='18' height='6' fill='{colour}' stroke='#fff'/>"
+    """The figure `kind` as its part draws it (sim/expansions/ `shapes`); a figure no
+    part draws is a cross."""
+    shape = SHAPES.get(kind)
+    if shape is not None:
+        return shape.draw(colour, x, y, lying)
     return (f"<path d='M{x - 6:.1f},{y - 6:.1f} l12,12 M{x + 6:.1f},{y - 6:.1f} l-12,12' "
             f"stroke='{colour}' stroke-width='4'/>")
 
 
-# Legend entries (shape kind, label, lying) of each figure kind an expansion declares
-# (sim/expansions/ `figures`), in the legend's order
-LEGEND = (
-    ("follower", (("follower", "follower", False),)),
-    ("mayor", (("mayor", "mayor", False),)),
-    ("messenger meeple", (("messenger", "messenger meeple", False),)),
-    ("scarecrow", (("scarecrow", "scarecrow", False), ("scarecrow", "scarecrow lying", True))),
-    ("courier", (("courier", "the Courier", False),)),
-    ("scoring meeple", (("scoring meeple", "scoring meeple (strip)", False),)),
-    ("messenger", (("strip messenger", "messenger (strip)", False),)),
-)
-
-
 def _legend_items(game: Game) -> list[tuple[str, str, bool]]:
-    """(shape kind, label, lying) for the figures this game can show."""
-    shown = expansions.figures(game.rules.expansions)
-    own = tuple((f, ((f, words, False),)) for e in expansions.in_play(game.rules.expansions)
-                for f, (_, words) in e.shapes.items())
-    return [item for figure, items in LEGEND + own if figure in shown for item in items]
+    """(shape kind, label, lying) for the figures this game can show: each part in
+    play's shapes, in the registry's legend order."""
+    parts = expansions.in_play(game.rules.expansions)
+    return [(kind, words, lying) for e in expansions.LEGEND_ORDER if e in parts
+            for kind, shape in e.shapes.items() for words, lying in shape.legend]
+
+
+def _scoreboards(game: Game) -> tuple:
+    """The parts in play that stand figures on the scoreboard strip (The Messages)."""
+    return tuple(e for e in expansions.in_play(game.rules.expansions) if e.scoreboard is not None)
 
 
 def _flow(labels: list[str], width: float) -> list[tuple[float, int]]:
@@ -207,7 +178,7 @@ class Frame:
         xs, ys = [t[2] for t in tiles], [t[3] for t in tiles]
         width = max((max(xs) - min(xs) + 1) * S + 2 * MARGIN, MIN_WIDTH)
         layout = tuple(_flow([label for _, label, _ in _legend_items(game)], width))
-        strip = "messages" in view_of(game).snapshots  # the scoreboard's two figures
+        strip = bool(_scoreboards(game))  # figures on the scoreboard
         return cls(min(xs), max(ys), width, (max(ys) - min(ys) + 1) * S + 2 * MARGIN,
                    strip, game.rules.players, layout, layout[-1][1] + 1)
 
@@ -288,25 +259,24 @@ def _overlay(game: Game, frame: Frame, caption: str, seats) -> str:
         variant = game.catalogue.variant(t, r)
         ax, ay = _figure_anchor(variant, local)
         kind = FIGURE_KINDS[f.kind] if f.kind < len(FIGURE_KINDS) else f"kind {f.kind}"
-        lying = kind == "scarecrow" and bool(f.scores)
+        lying = kind in SHAPES and SHAPES[kind].lies and bool(f.scores)  # R-MM-8
         label = f"seat {f.player} {kind}{' (lying)' if lying else ''} {variant.segments[local].where()} @{x},{y}"
         px, py = frame.at(x, y, ax, ay)
         parts.append(f"<g><title>{html.escape(label)}</title>"
                      f"{_shape(kind, COLOURS[f.player], px, py, lying)}</g>")
     snapshots = view_of(game).snapshots  # what each expansion in play shows
-    at = snapshots["courier"].at if "courier" in snapshots else None
-    if at is not None:
-        cx, cy = at
-        px, py = frame.at(cx, cy, 0.82, 0.82)
-        parts.append(f"<g><title>the Courier @{cx},{cy}</title>{_shape('courier', '', px, py)}</g>")
-    if "messages" in snapshots:
+    shown = [e for e in expansions.in_play(game.rules.expansions) if e.snapshot in snapshots]
+    for e in shown:  # figures on a tile but on no feature (the Courier)
+        for kind, cx, cy, title in e.pieces(snapshots[e.snapshot]) if e.pieces else ():
+            px, py = frame.at(cx, cy, 0.82, 0.82)
+            parts.append(f"<g><title>{html.escape(title)}</title>{_shape(kind, '', px, py)}</g>")
+    for e in shown:  # figures on the scoreboard strip (The Messages' two)
         cell = (frame.width - 2 * MARGIN) / 50
-        for s, p in enumerate(snapshots["messages"].seats):
-            for fig, pos in enumerate(p.position):
+        for s, figures in enumerate(e.scoreboard(snapshots[e.snapshot]) if e.scoreboard else ()):
+            for fig, (kind, name, pos) in enumerate(figures):
                 cx = MARGIN + (pos % 50 + 0.5) * cell
                 cy = frame.board_h + 24 + s * 7 + fig * 3
-                name = ("scoring meeple", "messenger")[fig]
-                shape = _shape(("scoring meeple", "strip messenger")[fig], COLOURS[s], cx, cy)
+                shape = _shape(kind, COLOURS[s], cx, cy)
                 parts.append(f"<g><title>seat {s} {name}: {pos}</title>{shape}</g>")
     for s in range(game.rules.players):
         y = frame.seats_y + s * LINE + 8
@@ -335,8 +305,9 @@ def turns_of(game: Game) -> int:
     return len(game.board) - 1
 
 
-# What the tiles show, for the step-through page's key: (test on a tile type, the key's
-# drawing at the origin of a 28 px square, its words)
+# What the base game's tiles show, for the step-through page's key: (test on a tile
+# type, the key's drawing at the origin of a 28 px square, its words); each expansion's
+# marks follow, in registry order
 TILE_KEY = (
     (lambda t: any(s.kind == "city" for s in t.segments),
      f"<rect width='28' height='28' fill='{FIELD}'/><path d='M0,0 Q14,12 28,0 Z' fill='{CITY}'/>",
@@ -355,23 +326,13 @@ TILE_KEY = (
      f"<rect width='28' height='28' fill='{FIELD}'/><rect x='5' y='11' width='18' height='14' "
      f"fill='#eee' stroke='#555'/><path d='M3,11 l11,-9 l11,9 Z' fill='#b22222'/>",
      "house with a red roof: a monastery"),
-    (lambda t: "~" in t.edges,
-     f"<rect width='28' height='28' fill='{FIELD}'/><line x1='0' y1='14' x2='28' y2='14' "
-     f"stroke='{RIVER}' stroke-width='6'/>", "river"),
-    (lambda t: t.has("letter"),
-     "<rect width='28' height='28' fill='#fff'/><text x='6' y='19' font-size='14'>✉</text>",
-     "✉: a letter tile of the Courier"),
-    (lambda t: t.id == "townhall",
-     "<rect x='2' y='2' width='24' height='24' fill='#888' stroke='#333'/><text x='14' y='18' "
-     "font-size='10' text-anchor='middle' fill='#fff'>TH</text>", "TH: a town hall"),
 )
 
 
 def _tile_key(game: Game) -> str:
     """The key of the tile symbols this game's tiles show (HTML)."""
     variants = _variants(game)
-    marks = tuple((lambda t, k=kind: any(s.kind == k for s in t.segments), key, words)
-                  for e in expansions.EXPANSIONS for kind, _, key, words in e.marks)
+    marks = tuple((m.shows, m.key, m.words) for e in expansions.EXPANSIONS for m in e.marks)
     items = [f"<span class='key'><svg width='28' height='28' viewBox='0 0 28 28'>{drawing}</svg> "
              f"{html.escape(words)}</span>" for test, drawing, words in TILE_KEY + marks
              if any(test(v) for v in variants)]

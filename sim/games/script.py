@@ -2,6 +2,9 @@
 
 The engine checks every scripted move; the first illegal one raises InputError
 `FILE: turn N: <reason>`. Decisions a turn leaves open go to the script's policies.
+This module reads and plays the base game's turns (tile, at, rotation, figure,
+discarded); each expansion's keys, its decisions' answers and its reasons for a move
+that does not fit are its unit's (sim/expansions/ `script_keys`, `scripting`).
 """
 
 from __future__ import annotations
@@ -12,26 +15,24 @@ from pathlib import Path
 from sim import expansions as registry
 from sim.formats import notation
 from sim.errors import CoreError, InputError, check_keys, quote
-from sim.engine.board import MAX_SEGS
-from sim.engine.deal import FIGURE_KINDS, catalogue_for, stack_tiles
+from sim.engine.deal import FIGURE_KINDS, stack_tiles
 from sim.engine.game import Game
-from sim.expansions.mayors import TOWN_HALL_ID
-from sim.expansions.messages import FIGURES, SCORE_AND_RETURN, TWO_POINTS
-from sim.expansions.base import SOURCES
 from sim.engine.play import play
 from sim.engine.rules import Rules
-from sim.expansions.river import is_river_tile
+from sim.formats.notation import MAX_COORD
 from sim.text import parse_toml, read_input
 from sim.formats.tiles import CENTRE, canonical_rotation
 from strategies import player
 
-TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded", "score_on", "message",
-             "message_target", "favour", "ride", "scarecrow"}
+# a turn's keys: the base game's, and each expansion's (sim/expansions/ `script_keys`)
+TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded"} | {
+    k for e in registry.EXPANSIONS for k in e.script_keys}
 # [rules]: players, expansions, and each expansion's options table (sim/expansions/)
 RULES_KEYS = {"players", "expansions"} | {o.field for o in registry.options()}
-POLICY_DEFAULTS = {"scoring_figure": "meeple_only", "messages": "always_2", "town_hall": "first",
-                   "favour": "greedy", "scarecrow": "greedy", "ride": "greedy"}
-MAX_COORD = 1000  # a coordinate's magnitude: a game has a few hundred tiles, the C board int32
+# [policies]: the decisions a turn may leave open, and who answers them by default
+POLICY_DEFAULTS = {d.name: d.scripted for e in registry.PARTS for d in e.decisions if d.scripted}
+# each expansion's answers from the script, by decision kind (sim/expansions/ `scripting`)
+ANSWERS = {kind: answer for e in registry.EXPANSIONS for kind, answer in e.scripting.answers.items()}
 
 EDGE_NAMES = ("N", "E", "S", "W")
 EDGE_KINDS = {"C": "city", "R": "road", "F": "field", "~": "river"}
@@ -44,12 +45,9 @@ class ScriptTurn:
     rotation: int
     figure: str | None
     discarded: list[str] = field(default_factory=list)
-    score_on: str | dict | None = None  # The Messages: "meeple", "messenger" or by source
-    message: list[str] = field(default_factory=list)  # "action" or "2", one per message
-    message_target: list[str] = field(default_factory=list)
-    favour: list[str] = field(default_factory=list)  # Messengers & Mayors decisions, in order
-    ride: list[str] = field(default_factory=list)
-    scarecrow: list[str] = field(default_factory=list)
+    # each expansion's keys as its unit reads them (The Messages' score_on, message and
+    # message_target; Messengers & Mayors' favour, ride and scarecrow)
+    keys: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -107,16 +105,6 @@ def load_script(path: str | Path) -> Script:
     return Script(path, rules, turns, policies)
 
 
-def _text_list(t: dict, key: str, where: str, allowed: tuple | None) -> list[str]:
-    v = t.get(key, [])
-    items = [v] if isinstance(v, str) else v
-    if not isinstance(items, list) or any(not isinstance(i, str) for i in items) \
-            or (allowed and any(i not in allowed for i in items)):
-        want = " or ".join(f'"{a}"' for a in allowed) if allowed else "text"
-        raise InputError(f"{where}: {key} = {v!r}: expected {want}, or a list of them")
-    return items
-
-
 def _parse_turn(t, where: str, rules: Rules) -> ScriptTurn:
     if not isinstance(t, dict):
         raise InputError(f"{where}: expected a table")
@@ -143,26 +131,11 @@ def _parse_turn(t, where: str, rules: Rules) -> ScriptTurn:
     if any(not isinstance(d, str) for d in disc):
         raise InputError(f"{where}: discarded = {disc!r}: expected a list of tile ids")
     registry.check_script_keys(t, rules.expansions, where)
-    score_on = t.get("score_on")
-    if score_on is not None:
-        by_source = isinstance(score_on, dict)
-        values = list(score_on.values()) if by_source else [score_on]
-        if by_source and rules.messages.edition != "classic":
-            raise InputError(f"{where}: score_on: a table by source needs the classic edition "
-                             f"(c3.1 moves one figure per turn, R-MSG-N1)")
-        if any(v not in FIGURES for v in values) or (by_source and any(
-                k not in SOURCES for k in score_on)):
-            raise InputError(f"{where}: score_on = {score_on!r}: expected \"meeple\" or "
-                             f"\"messenger\", or a table from sources ({', '.join(SOURCES)}) to them")
-    message = _text_list(t, "message", where, ("action", TWO_POINTS))
-    targets = _text_list(t, "message_target", where, None)
-    mm = {k: _text_list(t, k, where, allowed) for k, allowed in
-          (("favour", None), ("ride", None), ("scarecrow", ("farmer", "lie", "return")))}
-    if tile == TOWN_HALL_ID and (fig or disc or t.get("rotation")):
-        raise InputError(f"{where}: a town hall turn takes only `at` (no rotation, figure or "
-                         f"discarded tiles)")
-    return ScriptTurn(tile, (at[0], at[1]), rot, fig, list(disc), score_on, message, targets,
-                      mm["favour"], mm["ride"], mm["scarecrow"])
+    keys = {}
+    for e in registry.EXPANSIONS:  # each checks its own keys (refused above when not in play)
+        if e.scripting.read is not None:
+            keys.update(e.scripting.read(t, where, rules))
+    return ScriptTurn(tile, (at[0], at[1]), rot, fig, list(disc), keys)
 
 
 class _ScriptPlayer:
@@ -185,21 +158,29 @@ class _ScriptPlayer:
                          f"activations seat {seat} can place no figure on that tile "
                          f"(none in supply, or every feature occupied; RULES.md 6)")
 
-    def _where(self, game: Game) -> str:
+    def where(self, game: Game) -> str:
+        """`FILE: turn N`, the start of a message about the turn being played."""
         return f"{self.script.path}: turn {game.turn}"
 
+    def turn(self, game: Game) -> ScriptTurn:
+        """The scripted turn being played."""
+        return self.script.turns[game.turn - 1]
+
+    def next(self, game: Game, kind: str) -> int:
+        """How many `kind` decisions of this turn came before this one (counting it)."""
+        n = self.seen.get((game.turn, kind), 0)
+        self.seen[(game.turn, kind)] = n + 1
+        return n
+
     def choose(self, game: Game, d):
+        # the figure decision after step-1 activations (RULES.md 6) follows the favours
+        # and scarecrows of the tile's placement, nothing else
         if self.owed is not None and d.kind not in ("favour", "scarecrow", "figure"):
             self.owed_figure_lost(game)
-        if d.kind == "town_hall":
-            return self._town_hall(game, d)
-        turn = self.script.turns[game.turn - 1]
-        if d.kind in ("favour", "ride", "scarecrow"):
-            return self._mm_decision(game, turn, d)
-        if d.kind == "scoring_figure":
-            return self._scoring_figure(game, turn, d)
-        if d.kind == "messages":
-            return self._message(game, turn, d)
+        answer = ANSWERS.get(d.kind)  # an expansion's decision: its unit answers from the turn
+        if answer is not None:
+            return answer(self, game, d)
+        turn = self.turn(game)
         if d.kind == "figure":  # after step-1 activations (RULES.md 6)
             self.owed = None
             if turn.figure is None:
@@ -223,10 +204,10 @@ class _ScriptPlayer:
             got.insert(0, e["tile"])
         if got != turn.discarded:
             if len(got) > len(turn.discarded):
-                raise InputError(f"{self._where(game)}: tile {got[len(turn.discarded)]} fits nowhere "
+                raise InputError(f"{self.where(game)}: tile {got[len(turn.discarded)]} fits nowhere "
                                  f"and was discarded (R-BASE-3); list it in discarded")
             tile = turn.discarded[len(got)]
-            raise InputError(f"{self._where(game)}: tile {tile} is listed as discarded but fits on the board")
+            raise InputError(f"{self.where(game)}: tile {tile} is listed as discarded but fits on the board")
 
     def _placement(self, game: Game, turn: ScriptTurn):
         cat = game.catalogue
@@ -236,19 +217,13 @@ class _ScriptPlayer:
         if (*choice, -1, -1) in game.decision.choices:
             return choice
         x, y = turn.at
-        head = f"{self._where(game)}: tile {turn.tile} at ({x}, {y}) rotation {turn.rotation} does not fit"
+        head = f"{self.where(game)}: tile {turn.tile} at ({x}, {y}) rotation {turn.rotation} does not fit"
         variant = cat.variant(t, rot)
-        river = game.river  # the view's snapshot: the C game's open end (None without the River)
-        end = river.end if river is not None and is_river_tile(variant) else None
-        if end is not None:
-            ex, ey, edge = end
-            cell = (ex + (edge == 1) - (edge == 3), ey + (edge == 0) - (edge == 2))
-            if (x, y) != cell:
-                raise InputError(f"{self._where(game)}: river tile {turn.tile} at ({x}, {y}) is away "
-                                 f"from the river's open end: it must go at {cell} (R-RIV-2)")
-            raise InputError(f"{self._where(game)}: river tile {turn.tile} at ({x}, {y}) rotation "
-                             f"{turn.rotation} does not carry the river on from its open end, or "
-                             f"turns the same way as the previous curve (R-RIV-2)")
+        for e in registry.in_play(game.rules.expansions):  # an expansion's own reason first
+            if e.scripting.misfit is not None:
+                reason = e.scripting.misfit(game, turn, variant, self.where(game))
+                if reason is not None:
+                    raise InputError(reason)
         try:
             m = game.board.misfit(t, x, y, rot)
         except CoreError:
@@ -270,7 +245,7 @@ class _ScriptPlayer:
         """The turn's figure on `variant` (the tile as placed) as a choice of `d`:
         `placement` + (kind, segment)."""
         kind, where = notation.parse_figure(turn.figure)
-        head = f"{self._where(game)}: figure {turn.figure!r}"
+        head = f"{self.where(game)}: figure {turn.figure!r}"
         if kind not in FIGURE_KINDS:
             raise InputError(f"{head}: unknown figure {kind!r}: expected {', '.join(FIGURE_KINDS)}")
         action = (None if " " in where or where in CENTRE
@@ -292,108 +267,6 @@ class _ScriptPlayer:
         raise InputError(f"{head}: that {where.split()[0]} already holds a figure (R-BASE-4)")
 
 
-    def _scoring_figure(self, game: Game, turn: ScriptTurn, d):
-        """score_on covers the active seat's points of this turn; the rest is policy."""
-        if turn.score_on is not None and d.seat == game.seat:
-            if isinstance(turn.score_on, str):
-                return turn.score_on
-            if d.info["source"] in turn.score_on:
-                return turn.score_on[d.info["source"]]
-        return self.policies.choose(game, d)
-
-    def _next(self, game: Game, kind: str) -> int:
-        n = self.seen.get((game.turn, kind), 0)
-        self.seen[(game.turn, kind)] = n + 1
-        return n
-
-    def _town_hall(self, game: Game, d):
-        """Before a turn's draw (R-MM-10): the scripted turn says town hall or tile."""
-        n = game.turn  # the turn about to start is number n + 1
-        if n >= len(self.script.turns):
-            return "end"  # the script is over: town halls in hand stay there
-        turn = self.script.turns[n]
-        head = f"{self.script.path}: turn {n + 1}"
-        if turn.tile != TOWN_HALL_ID:
-            if "draw" not in d.choices:
-                raise InputError(f"{head}: tile {turn.tile}: no tile is left to draw; only a "
-                                 f"town hall can be placed now")
-            return "draw"
-        if turn.at not in d.choices:
-            raise InputError(f"{head}: town hall at {turn.at}: expected a cell next to a placed "
-                             f"tile (R-MM-10)")
-        return turn.at
-
-    def _mm_decision(self, game: Game, turn: ScriptTurn, d):
-        """favour = "x,y" | "none"; ride = "return" | "road S @x,y" | "city @x,y";
-        scarecrow = "farmer" | "lie" | "return"; lists in the order they resolve."""
-        n = self._next(game, d.kind)
-        given = getattr(turn, d.kind)
-        if n >= len(given):
-            return self.policies.choose(game, d)
-        text = given[n].strip()
-        head = f"{self._where(game)}: {d.kind} = {quote(text)}"
-        if d.kind == "scarecrow":
-            if text not in d.choices:
-                raise InputError(f"{head}: expected one of {', '.join(d.choices)} (R-MM-8)")
-            return text
-        if text in ("none", "return"):
-            if text not in d.choices:
-                raise InputError(f"{head}: expected {d.choices[0]!r} or a target")
-            return text
-        try:
-            if d.kind == "favour":
-                x, y = (int(v) for v in text.split(","))
-                where = None
-            else:
-                where, _, xy = text.partition("@")
-                x, y = (int(v) for v in xy.split(","))
-                where = where.strip()
-        except ValueError:
-            raise InputError(f"{head}: expected " + ('"x,y" or "none"' if d.kind == "favour" else
-                             '"return", "road S @x,y" or "city @x,y"')) from None
-        for c in d.choices[1:]:
-            seg = game.board.figure(c).segment if d.kind == "favour" else c
-            cx, cy, cwhere = game.board.segment_place(seg)
-            if (cx, cy) == (x, y) and (where is None or cwhere == where or cwhere.split()[0] == where):
-                return c
-        raise InputError(f"{head}: not among the legal targets (R-MM-2/R-MM-6)")
-
-    def _message(self, game: Game, turn: ScriptTurn, d):
-        n = self._next(game, "messages")
-        head = f"{self._where(game)}: message {n + 1} ({d.info['action']})"
-        if n >= len(turn.message):
-            return self.policies.choose(game, d)
-        if turn.message[n] == TWO_POINTS:
-            return (TWO_POINTS, None)
-        actions = [c for c in d.choices if c[0] != TWO_POINTS]
-        if not actions:
-            raise InputError(f"{head}: the action is not possible (R-MSG-8)")
-        if n >= len(turn.message_target):
-            return actions[0]
-        text = turn.message_target[n]
-        try:
-            xy, _, where = text.strip().partition(" ")
-            x, y = (int(v) for v in xy.split(","))
-            if max(abs(x), abs(y)) > MAX_COORD:
-                raise ValueError(f"no tile at {quote(xy, 40)}")
-            where = where.removeprefix("follower ").strip()
-            index = game.board.tile_at(x, y)
-            if index is None:
-                raise ValueError(f"no tile at {x},{y}")
-            root = game.board.find(index * MAX_SEGS + game.board.variant_at(index).segment_at(where))
-        except ValueError as e:
-            raise InputError(f"{head}: message_target = {quote(text)}: expected 'x,y <feature> "
-                             f"[<where>]' naming a feature on the board ({e})") from None
-        for c in actions:
-            target = c[1]
-            if c[0] in SCORE_AND_RETURN:
-                target = game.board.find(game.board.figure(target).segment)
-            if target == root:
-                return c
-        raise InputError(f"{head}: message_target = {quote(text)} is not among the legal targets "
-                         f"(R-MSG-10)")
-
-
 def scripted_game(rules: Rules, stack: list[str]) -> Game:
     """The game a script is played on: its tiles drawn in order, no last town halls
     (SCRIPTS.md: a scripted game ends after its last scripted turn)."""
@@ -404,11 +277,12 @@ def play_script(script: Script, new_game=scripted_game):
     """Play a loaded script to the end on `new_game(rules, stack)` (a Game by default;
     any engine with the game contract). Raises InputError at the first illegal move."""
     start, available = stack_tiles(script.rules)
-    catalogue = catalogue_for(script.rules)
+    parts = registry.in_play(script.rules.expansions)
+    placed = {t.id for e in parts for t in e.tiles}  # built-in tiles: placed, never drawn
     left = {t: available.count(t) for t in set(available)}
     for n, turn in enumerate(script.turns, 1):
         for tid in (*turn.discarded, turn.tile):
-            if tid == TOWN_HALL_ID and TOWN_HALL_ID in catalogue.index:  # with Messengers & Mayors
+            if tid in placed:
                 continue  # not a stack tile: placed instead of drawing (R-MM-10)
             if tid not in left and tid != start.id:
                 raise InputError(f"{script.path}: turn {n}: unknown tile id {tid!r} in the tile "
@@ -417,7 +291,7 @@ def play_script(script: Script, new_game=scripted_game):
                 raise InputError(f"{script.path}: turn {n}: tile {tid}: every copy in the tile sets "
                                  f"is already used")
             left[tid] -= 1
-    tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t != TOWN_HALL_ID]
+    tiles = [t for turn in script.turns for t in (*turn.discarded, turn.tile) if t not in placed]
     game = new_game(script.rules, tiles)
     scripted = _ScriptPlayer(script)
     play(game, [scripted] * script.rules.players)
@@ -427,12 +301,12 @@ def play_script(script: Script, new_game=scripted_game):
     if played != len(script.turns):
         late = [e["tile"] for e in game.events if e["e"] == "discard" and e["turn"] == played + 1]
         nxt = script.turns[played]
+        stops = (e.scripting.stop(game, nxt, nxt.tile in placed) for e in parts
+                 if e.scripting.stop is not None)
         if late:
             reason = f"tile {late[-1]} fits nowhere and was discarded (R-BASE-3); list it in discarded"
-        elif nxt.tile == TOWN_HALL_ID and game.river_end is not None:
-            reason = "town hall: no town hall may be placed while the river is being laid (R-RIV-2)"
         else:
-            reason = "the game ended before the script did"
+            reason = next((r for r in stops if r is not None), "the game ended before the script did")
         raise InputError(f"{script.path}: turn {played + 1}: {reason}")
     return game
 

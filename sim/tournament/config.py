@@ -50,7 +50,7 @@ from pathlib import Path, PurePosixPath
 
 from sim import expansions as registry
 from sim.errors import InputError, check_keys, quote
-from sim.expansions.messages import EDITIONS, MessagesOptions
+from sim.expansions.messages import EDITIONS, KIND
 from sim.engine.rules import Rules
 from sim.text import parse_toml, read_input, split_top
 from strategies import player, plugins
@@ -63,6 +63,7 @@ RULES_KEYS = {"players", "expansions", "followers"} | {o.field for o in registry
 DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks"}
 # counterfactual fork kinds and the expansion each needs
 FORKS = registry.forks()
+DEFAULT_FORKS = (KIND,)  # a counterfactual design forks at The Messages' message draws
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 # A config may be anyone's file: it may not make carcsim write outside the directory
 # where it runs. (A path typed as `--out` is the user's own choice and is not limited.)
@@ -112,7 +113,7 @@ class Experiment:
                            "arms": [[a.name, a.player] for a in self.arms],
                            "opponents": list(self.opponents), "editions": list(self.editions),
                            "rollouts": self.rollouts}
-                | ({"forks": list(self.forks)} if self.forks not in ((), ("messages",)) else {})}
+                | ({"forks": list(self.forks)} if self.forks not in ((), DEFAULT_FORKS) else {})}
                 | ({"plugins": plugin_hashes(self.plugins)} if self.plugins else {}))
 
     def fingerprint(self) -> str:
@@ -248,7 +249,7 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
     rollouts = 0
     forks: tuple[str, ...] = ()
     if kind == "counterfactual":
-        forks = tuple(_get(design, "forks", list, w, f"a list of {', '.join(FORKS)}", ["messages"]))
+        forks = tuple(_get(design, "forks", list, w, f"a list of {', '.join(FORKS)}", list(DEFAULT_FORKS)))
         if not forks or len(set(forks)) != len(forks) or any(f not in FORKS for f in forks):
             raise InputError(f"{w}.forks = {list(forks)!r}: expected distinct names from "
                              f"{', '.join(FORKS)}")
@@ -290,7 +291,7 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
     sprt = _parse_sprt(run, f"{path}: run", kind, seats, pool, arms)
     for e in editions:  # each edition must make valid rules (e.g. zmg_alone is classic only)
         try:
-            MessagesOptions(e, rules.messages.zmg_alone, ()).validate(f"{w}.editions")
+            registry.edition_options(rules, e).validate(f"{w}.editions")
         except InputError as err:
             raise InputError(f"{path}: {err}") from None
     specs = [*seats, *pool, *(a.player for a in arms), *opponents]

@@ -170,7 +170,7 @@ def aligned_two(game: Game, players, action, rollouts: int, key: str) -> list[di
     are exactly those the action's branch draws, in that order."""
     d = game.decision
     if in_c(game):
-        if game.river_left:
+        if not game.rotatable:  # R-RIV-1: a rotation would move a river tile
             return []
         scores = game.branches([((TWO_POINTS, None), f"{key}/rollout{r}", True)
                                    for r in range(rollouts)])
@@ -200,7 +200,7 @@ def branch(game: Game, players, rollouts: int, key: str, taken=None,
     """Rollout rows for the message decision `game` is paused at; [] when the action
     is not possible (there is nothing to compare). `taken`, `later`: as for fork."""
     d = game.decision
-    if d is None or d.kind != "messages":
+    if d is None or d.kind != messages.KIND:
         raise ValueError("branch() needs a game paused at a messages decision")
     best = best_action(game)
     if best is None:
@@ -278,7 +278,7 @@ def _phase(game: Game) -> str:
             else "late" if game.tiles_left < total / 3 else "mid")
 
 
-def play_with_branches(game: Game, players, rollouts: int, forks=("messages",)) -> list[dict]:
+def play_with_branches(game: Game, players, rollouts: int, forks=(messages.KIND,)) -> list[dict]:
     """Play `game` to the end with `players`, forking at every decision of the kinds
     in `forks`. On a Game of built-in seats (paused at those kinds) every branch is
     played in C, and the branch of the choice the game goes on with is taken from
@@ -295,8 +295,8 @@ def play_with_branches(game: Game, players, rollouts: int, forks=("messages",)) 
         # cannot reach it
         choice = players[d.seat].choose(game, d)
         mark = len(later) if later is not None else 0
-        if d.kind == "messages" and "messages" in forks:
-            found = [{**common, "fork": "messages", "other": "two", "action": d.info["action"],
+        if d.kind == messages.KIND and messages.KIND in forks:
+            found = [{**common, "fork": messages.KIND, "other": "two", "action": d.info["action"],
                       "number": d.info["number"], **row}
                      for row in branch(game, players, rollouts, key, choice, later)]
         if "scoring_figure" in forks and (ctx := figure_context(d)) is not None:
@@ -309,7 +309,7 @@ def play_with_branches(game: Game, players, rollouts: int, forks=("messages",)) 
             found = [{**common, "fork": "road_figure", "number": -1, "action_points": -1, **ctx,
                       "chose_action": choice == pair[0], **row}
                      for row in fork(game, players, pair[0], pair[1], d.seat, rollouts, key)]
-        if found or (d.kind == "messages" and "messages" in forks):
+        if found or (d.kind == messages.KIND and messages.KIND in forks):
             n += 1
         rows += found
         if later is not None and len(later) > mark:

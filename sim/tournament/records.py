@@ -40,24 +40,23 @@ import pyarrow as pa
 from sim import expansions
 from sim.expansions.base import SOURCES
 from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE
-from sim.expansions.messages import ALL_ACTIONS
 
 # 2: players.moves_live; 3: Messengers & Mayors columns; 4: figure forks;
 # 5: run_id in every table, players.block and players.variant, column metadata,
 # players.points_garden and the Abbot's columns (R-ABB-4)
 SCHEMA_VERSION = 5
 
-# Messengers & Mayors, per player (0 when not in play); every expansion's columns are
-# declared with it in sim/expansions/
-MM_COLUMNS = expansions.BY_NAME["mayors"].columns
-
-ACTION = "<action>"  # in a column name: one column per message action (ALL_ACTIONS)
+# placeholders in the expansions' column names, each standing for one column per name
+# of its set (The Messages' "<action>": one per message action; sim/expansions/
+# `column_sets`)
+PLACEHOLDERS: dict[str, tuple[str, ...]] = {k: tuple(v) for e in expansions.EXPANSIONS
+                                            for k, v in e.column_sets.items()}
 
 
 class Column(NamedTuple):
     """One row of docs/RECORDS.md's table of a record table: the columns it names (a
-    name holding <action> stands for one column per message action), their unit and
-    their meaning."""
+    name holding a PLACEHOLDERS key, e.g. <action>, stands for one column per name of
+    its set), their unit and their meaning."""
 
     names: tuple[str, ...]
     unit: str
@@ -111,30 +110,7 @@ COLUMNS: dict[str, list[Column]] = {
         Column(("points_courier",), "points", "the Courier's thank-yous; 0 without it"),
         Column(("points_garden",), "points", "gardens (the Abbot): completed, at the end, or "
                "taken back with the abbot (R-ABB-4/5); 0 without it"),
-        Column(("scoring_meeple", "messenger"), "points", "The Messages: the points each scoring "
-               "figure carries at the end (their sum is the score)"),
-        Column(("messages_drawn", "messages_taken"), "message tiles", "message tiles drawn, and "
-               "resolved by their action rather than 2 points"),
-        Column(("moves_meeple", "moves_messenger"), "scorings", "how often each scoring figure "
-               "took points"),
-        Column(("moves_live",), "choices", "scoring-figure choices where only one of the two "
-               "figures would have landed on a dark space"),
-        Column((f"drawn_{ACTION}",), "message tiles", "message tiles of this action drawn (both "
-               "editions' names; the other edition's stay 0)"),
-        Column((f"taken_{ACTION}",), "message tiles", "message tiles of this action resolved by "
-               "the action rather than 2 points"),
-        Column((f"points_{ACTION}",), "points", "points this action gave"),
-        Column(("placed_mayor", "placed_messenger", "placed_scarecrow"), "placements",
-               "Messengers & Mayors: how often each figure was placed"),
-        Column(("favours",), "favours", "knight's favours used (R-MM-2)"),
-        Column(("scarecrow_farmer", "scarecrow_lie", "scarecrow_return"), "choices",
-               "surrounded-scarecrow choices of each kind (R-MM-8)"),
-        Column(("rides",), "rides", "messenger-meeple rides (R-MM-6)"),
-        Column(("ride_points",), "points", "points the seat won with features a ridden "
-               "messenger meeple stood in"),
-        Column(("town_hall_turn",), "turn number", "the turn the seat placed its town hall; 0 = "
-               "never (turn 0 is the start tile)"),
-        # the columns an expansion's unit describes with its declaration (`column_docs`)
+        # every expansion's columns, described by its unit's declaration (`column_docs`)
         *(Column(*doc) for e in expansions.EXPANSIONS for doc in e.column_docs),
     ],
     "events": [
@@ -189,19 +165,23 @@ COLUMNS: dict[str, list[Column]] = {
 }
 
 
-def _expand(name: str) -> list[str]:
-    return [name.replace(ACTION, a) for a in ALL_ACTIONS] if ACTION in name else [name]
+def _expand(name: str) -> list[tuple[str, str | None]]:
+    """(column, what it is one of: "action smallest_road", or None) of each column
+    `name` stands for."""
+    for key, values in PLACEHOLDERS.items():
+        if key in name:
+            return [(name.replace(key, v), f"{key.strip('<>')} {v}") for v in values]
+    return [(name, None)]
 
 
 def described(table: str) -> dict[str, tuple[str, str]]:
     """{column: (unit, meaning)} of every column COLUMNS describes for `table`; a
-    meaning naming <action> has the action put in."""
+    name with a placeholder (<action>) has its meaning say which one the column is."""
     out = {}
     for c in COLUMNS[table]:
         for name in c.names:
-            for concrete, action in zip(_expand(name), ALL_ACTIONS if ACTION in name else [None]):
-                meaning = c.meaning if action is None else f"{c.meaning} (action {action})"
-                out[concrete] = (c.unit, meaning)
+            for concrete, which in _expand(name):
+                out[concrete] = (c.unit, c.meaning if which is None else f"{c.meaning} ({which})")
     return out
 
 
@@ -315,7 +295,7 @@ def markdown(table: str) -> str:
     schema = TABLES[table]
     lines = ["| column | type | unit | meaning |", "| --- | --- | --- | --- |"]
     for c in COLUMNS[table]:
-        types = sorted({_type_name(schema.field(n).type) for name in c.names for n in _expand(name)})
+        types = sorted({_type_name(schema.field(n).type) for name in c.names for n, _ in _expand(name)})
         names = ", ".join(f"`{n}`" for n in c.names)
         lines.append(f"| {names} | {', '.join(types)} | {c.unit} | {c.meaning} |")
     return "\n".join(lines)
