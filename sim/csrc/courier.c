@@ -12,6 +12,11 @@
  */
 #include "game.h"
 
+extern const expansion_t courier_expansion;
+
+/* its step kind (local: game_step_kind): phase 4 */
+enum { COURIER_STEP, COURIER_NSTEPS };
+
 int32_t cc_courier_near(int32_t cx, int32_t cy, int32_t x, int32_t y) {
     /* in 64 bits: coordinates of any int32 value cannot overflow the distance */
     return llabs((int64_t)cx - x) + llabs((int64_t)cy - y) <= 1;
@@ -36,7 +41,7 @@ static void courier_start(cc_game *g) {
 
 static void courier_next_turn(cc_game *g) {
     g->courier.nmoved = 0;
-    if (game_push(g, STEP_COURIER, 0, 0, 0) < 0) g->error = CC_ERR_FULL;  /* phase 4 closes the turn */
+    if (game_push_step(g, &courier_expansion, COURIER_STEP, 0, 0, 0) < 0) g->error = CC_ERR_FULL;  /* phase 4 closes the turn */
 }
 
 static void courier_figure_placed(cc_game *g, int fig, int seg) {
@@ -60,8 +65,9 @@ static void courier_figure_removed(cc_game *g, int fig) {
     c->nmoved = kept;
 }
 
-static int courier_step(cc_game *g, const step_t *s) {
-    if (s->kind != STEP_COURIER) return 0;
+static int courier_step(cc_game *g, int local, const step_t *s) {
+    (void)s;
+    if (local != COURIER_STEP) return 0;
     courier_state_t *c = &g->courier;
     for (int i = 0; i < c->nmoved; i++) {
         int32_t fig[5], f[8], tile[4];
@@ -101,7 +107,6 @@ static int courier_check_state(const cc_game *g) {
     return 1;
 }
 
-static const int32_t STEPS[] = {STEP_COURIER};
 static const named_t EVENTS[] = {{CC_EV_COURIER, "courier"}};
 /* where it stands: on the board (0: not yet, R-COU-2), x, y */
 static const field_t STATUS[] = {{"courier", 3}};
@@ -115,7 +120,7 @@ static void courier_status(const cc_game *g, int32_t *out) {
 const expansion_t courier_expansion = {
     .name = "courier", .bit = CC_X_COURIER, .start = courier_start,
     .next_turn = courier_next_turn, .figure_placed = courier_figure_placed,
-    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = courier_step,
+    .nsteps = COURIER_NSTEPS, .step = courier_step,
     .figure_removed = courier_figure_removed,
     .status_fields = STATUS, .nstatus_fields = sizeof STATUS / sizeof *STATUS, .status = courier_status,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS, .check_state = courier_check_state,

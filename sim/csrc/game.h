@@ -7,7 +7,8 @@
  * exporting one expansion_t, listed once in registry.c. The table covers:
  *   turn      start, next_turn, allows (R-RIV-2), placed, after_tile, begin_draw,
  *             no_tile, figure_placed / figure_removed, award, end_round
- *   agenda    the step kinds a unit owns (steps) and the hook running them
+ *   agenda    how many step kinds a unit owns (nsteps, numbered locally; their agenda
+ *             codes follow the base game's by registry position) and the hook running them
  *   decisions the decision kinds it adds (decision_t: choices, history entry, head,
  *             apply), dispatched by kind
  *   figures   its figure kinds (figure_rule), their supply (in_supply,
@@ -29,9 +30,13 @@
 
 #include "internal.h"
 
-/* Steps of a turn still to run (sim/engine/game.py agenda), kept as a stack: top = next. */
-enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_DRAW_MESSAGE, STEP_COURIER, STEP_EXTRA_TILE,
-       STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES, STEP_RIDE, STEP_LAST };
+/* Steps of a turn still to run (sim/engine/game.py agenda), kept as a stack: top = next.
+ * A step's kind is the base game's (below STEP_UNITS) or a unit's: a unit numbers its
+ * own step kinds locally, 0 .. its nsteps - 1, and on the agenda local kind i of unit x
+ * is game_step_kind(x, i): STEP_UNITS + the nsteps of the units before x in registry
+ * order + i (game.c), so the kinds of all units run 0 .. game_step_kinds() - 1 without
+ * gaps and each names its one owner. */
+enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_UNITS };
 /* what a round of scoring ends: a turn's phase 3, a message's points, or points that are a
  * round of their own (the Courier's thank-you R-COU-5, the abbot taken back R-ABB-5) */
 enum { ROUND_TURN, ROUND_MESSAGE, ROUND_OWN };
@@ -172,11 +177,11 @@ typedef struct {
     /* 1 if the expansion took the points over (a scoring figure moves or is asked) */
     int (*award)(cc_game *g, int seat, int points, int source);
     int (*end_round)(cc_game *g, int kind);
-    /* the agenda's step kinds it owns (STEP_*), and the hook that runs them (an error
-     * or >= 0) */
-    const int32_t *steps;
+    /* how many step kinds it owns (local kinds 0 .. nsteps - 1; on the agenda as
+     * game_step_kind), and the hook that runs step s of its local kind `local` (an
+     * error or >= 0) */
     int32_t nsteps;
-    int (*step)(cc_game *g, const step_t *s);
+    int (*step)(cc_game *g, int local, const step_t *s);
     /* the decision kinds it adds */
     const decision_t *decisions;
     int32_t ndecisions;
@@ -277,6 +282,14 @@ extern const int game_nregistry;
 
 /* game.c, for the expansions and policies */
 int game_push(cc_game *g, int kind, int a, int b, int c);  /* onto the front of the agenda */
+/* The agenda kind of unit x's local step kind `local` (0 .. x->nsteps - 1), and back:
+ * the local kind of agenda kind `kind` if x owns it, else -1. */
+int game_step_kind(const expansion_t *x, int local);
+int game_step_local(const expansion_t *x, int kind);
+/* game_push of unit x's local step kind `local` */
+int game_push_step(cc_game *g, const expansion_t *x, int local, int a, int b, int c);
+/* 1 if `kind` is a step kind the base game or a unit in play owns (save.c) */
+int game_step_known(const cc_game *g, int kind);
 void game_emit(cc_game *g, int kind, int turn, int seat, int n, const int32_t *v);
 void game_add_points(cc_game *g, int seat, int points, int source);
 int game_draw_for_turn(cc_game *g);

@@ -25,6 +25,16 @@
  */
 #include "game.h"
 
+extern const expansion_t mayors_expansion;
+
+/* its step kinds (local: game_step_kind), in the order a turn's steps run */
+enum { MM_STEP_ACTIVATE, MM_STEP_PLACE_FIGURE, MM_STEP_FIGURE_OPTIONS, MM_STEP_RIDES, MM_STEP_RIDE,
+       MM_NSTEPS };
+
+static int push(cc_game *g, int local, int a, int b) {
+    return game_push_step(g, &mayors_expansion, local, a, b, 0);
+}
+
 /* How a figure of each kind may be placed (sim/expansions/mayors.py RULES); the follower's is
  * game.c's. */
 static const cc_figure_rule RULES[4] = {
@@ -226,11 +236,11 @@ static int turn_steps(cc_game *g, int x, int y, const int32_t *done, int nd, int
     int32_t acts[CC_MAX_FIGURES];
     int na = activations(g, x, y, acts);
     int rc = game_push(g, STEP_END_ROUND, ROUND_TURN, 0, 0);
-    if (rc == 0) rc = game_push(g, STEP_RIDES, 0, 0, 0);
+    if (rc == 0) rc = push(g, MM_STEP_RIDES, 0, 0);
     for (int i = nd - 1; i >= 0 && rc == 0; i--) rc = game_push(g, STEP_SCORE, done[i], 0, 0);
     if (rc == 0 && figure >= -1)
-        rc = na ? game_push(g, STEP_FIGURE_OPTIONS, 0, 0, 0) : game_push(g, STEP_PLACE_FIGURE, figure, local, 0);
-    for (int i = na - 1; i >= 0 && rc == 0; i--) rc = game_push(g, STEP_ACTIVATE, acts[i], 0, 0);
+        rc = na ? push(g, MM_STEP_FIGURE_OPTIONS, 0, 0) : push(g, MM_STEP_PLACE_FIGURE, figure, local);
+    for (int i = na - 1; i >= 0 && rc == 0; i--) rc = push(g, MM_STEP_ACTIVATE, acts[i], 0);
     return rc;
 }
 
@@ -247,7 +257,7 @@ static int step_place_figure(cc_game *g, int figure, int local) {
     if (f < 0) return f;
     const placed_t *p = &g->board->tiles[g->placed_index];
     if ((figure == CC_FIG_MAYOR || figure == CC_FIG_SCARECROW) && sides(g->board, p->x, p->y) == 4)
-        return game_push(g, STEP_ACTIVATE, f, 0, 0);
+        return push(g, MM_STEP_ACTIVATE, f, 0);
     return 0;
 }
 
@@ -371,7 +381,7 @@ static int step_rides(cc_game *g) {
     for (int k = 0; k < g->nplayers; k++)
         for (int i = 0; i < m->ndue; i++)
             if (m->due_seat[i] == (g->seat + k) % g->nplayers) order[n++] = i;
-    for (int j = n - 1; j >= 0 && rc == 0; j--) rc = game_push(g, STEP_RIDE, m->due_fig[order[j]], m->due_road[order[j]], 0);
+    for (int j = n - 1; j >= 0 && rc == 0; j--) rc = push(g, MM_STEP_RIDE, m->due_fig[order[j]], m->due_road[order[j]]);
     m->ndue = 0;
     return rc;
 }
@@ -512,14 +522,14 @@ static int apply_town_hall(cc_game *g, const int32_t *row) {
 
 /* ---------------------------------------------------------------- hooks */
 
-static int mayors_step(cc_game *g, const step_t *s) {
+static int mayors_step(cc_game *g, int local, const step_t *s) {
     int rc;
-    switch (s->kind) {
-    case STEP_ACTIVATE: rc = step_activate(g, s->a); break;
-    case STEP_PLACE_FIGURE: rc = step_place_figure(g, s->a, s->b); break;
-    case STEP_FIGURE_OPTIONS: rc = step_figure_options(g); break;
-    case STEP_RIDES: rc = step_rides(g); break;
-    case STEP_RIDE: rc = step_ride(g, s->a, s->b); break;
+    switch (local) {
+    case MM_STEP_ACTIVATE: rc = step_activate(g, s->a); break;
+    case MM_STEP_PLACE_FIGURE: rc = step_place_figure(g, s->a, s->b); break;
+    case MM_STEP_FIGURE_OPTIONS: rc = step_figure_options(g); break;
+    case MM_STEP_RIDES: rc = step_rides(g); break;
+    case MM_STEP_RIDE: rc = step_ride(g, s->a, s->b); break;
     default: return 0;
     }
     return rc < 0 ? rc : 1;
@@ -682,10 +692,11 @@ static int mayors_check_state(const cc_game *g) {
     int on_tile = kind == CC_DEC_FIGURE;  /* what names the tile just placed */
     for (int i = 0; i < g->nagenda; i++) {
         const step_t *s = &g->agenda[i];
-        on_tile |= s->kind == STEP_PLACE_FIGURE || s->kind == STEP_FIGURE_OPTIONS;
-        if ((s->kind == STEP_ACTIVATE || s->kind == STEP_RIDE) && !in_range(s->a, 0, CC_MAX_FIGURES)) return 0;
-        if (s->kind == STEP_RIDE && !seg_valid(b, s->b)) return 0;
-        if (s->kind == STEP_PLACE_FIGURE
+        int local = game_step_local(&mayors_expansion, s->kind);  /* -1: not its own */
+        on_tile |= local == MM_STEP_PLACE_FIGURE || local == MM_STEP_FIGURE_OPTIONS;
+        if ((local == MM_STEP_ACTIVATE || local == MM_STEP_RIDE) && !in_range(s->a, 0, CC_MAX_FIGURES)) return 0;
+        if (local == MM_STEP_RIDE && !seg_valid(b, s->b)) return 0;
+        if (local == MM_STEP_PLACE_FIGURE
             && (!in_range(s->a, -1, NFIGURE_KINDS) || !in_range(s->b, ACTION_CODE_MIN, CC_MAX_SEGS)))
             return 0;
     }
@@ -710,8 +721,6 @@ static const named_t EVENTS[] = {{CC_EV_TOWNHALL, "townhall"}, {CC_EV_CRISIS, "c
                                  {CC_EV_RIDE, "ride"}};
 static const named_t FIGURES[] = {{CC_FIG_MAYOR, "mayor"}, {CC_FIG_MESSENGER, "messenger"},
                                   {CC_FIG_SCARECROW, "scarecrow"}};
-static const int32_t STEPS[] = {STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES,
-                                STEP_RIDE};
 
 /* per seat: placed mayors, messengers, scarecrows, favours, scarecrows made farmer,
  * laid, returned, rides, ride points, town hall turn (sim/expansions/mayors.py
@@ -728,7 +737,7 @@ static void mayors_result(const cc_game *g, int seat, int32_t *o) {
 
 const expansion_t mayors_expansion = {
     .name = "mayors", .bit = CC_X_MAYORS, .start = mayors_start,
-    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = mayors_step,
+    .nsteps = MM_NSTEPS, .step = mayors_step,
     .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
     .begin_draw = mayors_begin_draw, .no_tile = mayors_no_tile,
     .after_tile = mayors_after_tile, .figure_removed = mayors_figure_removed,

@@ -12,6 +12,11 @@
  */
 #include "game.h"
 
+extern const expansion_t messages_expansion;
+
+/* its step kinds (local: game_step_kind) */
+enum { MSG_STEP_DRAW, MSG_STEP_EXTRA_TILE, MSG_NSTEPS };
+
 int32_t cc_on_dark(int32_t total) { return on_dark(total); }
 
 int messages_number(const cc_game *g, int action) {
@@ -113,7 +118,7 @@ static int messages_end_round(cc_game *g, int kind) {
         hit = kind == ROUND_TURN && ms->turn_messages == 0 && m->turn_figure >= 0
               && on_dark(m->position[m->turn_figure]);
     }
-    return hit ? game_push(g, STEP_DRAW_MESSAGE, 0, 0, 0) : 0;
+    return hit ? game_push_step(g, &messages_expansion, MSG_STEP_DRAW, 0, 0, 0) : 0;
 }
 
 /* ---------------------------------------------------------------- the choices */
@@ -247,9 +252,10 @@ static int draw_message(cc_game *g) {
     return 1;
 }
 
-static int messages_step(cc_game *g, const step_t *s) {
-    if (s->kind == STEP_DRAW_MESSAGE) return draw_message(g);
-    if (s->kind == STEP_EXTRA_TILE) {  /* classic message 4: a turn part inside this turn
+static int messages_step(cc_game *g, int local, const step_t *s) {
+    (void)s;
+    if (local == MSG_STEP_DRAW) return draw_message(g);
+    if (local == MSG_STEP_EXTRA_TILE) {  /* classic message 4: a turn part inside this turn
                                           (or the town hall instead, R-MM-10) */
         int rc = game_begin_draw(g, 1);
         return rc < 0 ? rc : 1;
@@ -283,7 +289,7 @@ static int apply_message(cc_game *g, int idx) {
     game_emit(g, CC_EV_MESSAGE, g->turn, seat, 7, v);
     int rc = 0;
     if (m->edition == CC_EDITION_CLASSIC) {
-        if (extra) rc = game_push(g, STEP_EXTRA_TILE, 0, 0, 0);  /* message 4 */
+        if (extra) rc = game_push_step(g, &messages_expansion, MSG_STEP_EXTRA_TILE, 0, 0, 0);  /* message 4 */
         if (rc == 0) rc = game_push(g, STEP_END_ROUND, ROUND_MESSAGE, 0, 0);  /* R-MSG-C3 */
     } else if (extra) {
         g->extra_turn = 1;  /* c3.1 message 4: a whole turn after this one */
@@ -468,7 +474,6 @@ static const decision_t DECISIONS[] = {
     {CC_DEC_MESSAGES, "messages", message_nchoices, message_record, message_describe, message_apply,
      offsetof(cc_seat_policy, messages), message_accepts, policy_messages},
 };
-static const int32_t STEPS[] = {STEP_DRAW_MESSAGE, STEP_EXTRA_TILE};
 static const named_t EVENTS[] = {{CC_EV_MOVE, "move"}, {CC_EV_MESSAGE_DRAW, "message_draw"},
                                  {CC_EV_MESSAGE, "message"}};
 /* per seat: scoring meeple and messenger positions, their moves, live moves; per
@@ -492,7 +497,7 @@ static void messages_result(const cc_game *g, int seat, int32_t *o) {
 const expansion_t messages_expansion = {
     .name = "messages", .bit = CC_X_MESSAGES, .start = messages_start,
     .next_turn = messages_next_turn, .award = messages_award, .end_round = messages_end_round,
-    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = messages_step,
+    .nsteps = MSG_NSTEPS, .step = messages_step,
     .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = messages_result,
     .check_config = messages_check_config, .check_seat = messages_check_seat,

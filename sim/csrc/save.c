@@ -24,7 +24,7 @@
  * (supplies, statistics, seat streams) are taken as they are. */
 #include "game.h"
 
-enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 1 };  /* "CCG1" */
+enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 2 };  /* "CCG1" */
 enum { MAX_POINTS = SAVE_MAX_POINTS };
 enum { MAX_DECISIONS = 100000000 };  /* decisions taken: a few per tile in a real game */
 
@@ -273,7 +273,7 @@ static int state_sane(const cc_game *g) {
     }
     for (int i = 0; i < g->nagenda; i++) {
         const step_t *s = &g->agenda[i];
-        if (!in(s->kind, STEP_SCORE, STEP_LAST)) return 0;
+        if (!game_step_known(g, s->kind)) return 0;  /* the base game's, or a unit's in play */
         if (s->kind == STEP_SCORE && !seg_valid(b, s->a)) return 0;
         if (s->kind == STEP_AWARD && (!in(s->a, 0, g->nplayers) || !in(s->c, 0, CC_NSOURCES))) return 0;
     }
