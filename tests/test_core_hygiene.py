@@ -489,7 +489,8 @@ GAME_FIELDS = ("msg.in_hand", "msg.nchoices", "msg.deck", "msg.deck_head", "msg.
                "drawn_type", "nrows", "seats", "cfg.expansions", "cfg.edition", "cfg.followers",
                "cfg.river_edge", "cfg.start_type", "scores", "points", "courier.x", "ntypes", "nstack",
                "msg.players[1].position", "river.x", "river.y", "turn", "ndecisions",
-               "courier.nmoved", "courier.moved_fig", "courier.moved_seg")
+               "courier.nmoved", "courier.moved_fig", "courier.moved_seg", "agenda", "nagenda",
+               "dec_kind")
 # a unit's prefix in GAME_FIELDS: its file, its state's type, its expansion_t
 UNIT_STATES = {"msg": ("messages.c", "msg_state_t", "messages_expansion"),
                "river": ("river.c", "river_state_t", "river_expansion"),
@@ -651,3 +652,33 @@ def struct_size(data):
     import struct
 
     return struct.unpack_from("<i", data, 8)[0]  # the header's sizeof(cc_game)
+
+
+def test_a_step_or_decision_of_a_unit_out_of_play_is_refused(game_layout):
+    """A loaded agenda's steps are the base game's or those of a unit in play, and a
+    waiting decision is the place decision or one of a unit in play (game.h: a unit's
+    step kinds follow the base game's three in registry order, The Messages' two
+    first). A Messages game whose agenda held a step of the Courier or M&M loaded, and
+    failed at that step in play; one waiting at an M&M decision loaded with no choices."""
+    import struct
+
+    from sim.engine.game import _load
+
+    g = _reach(("messages",), "scoring_figure")
+    b = Blob(g)
+    b.load()
+    get = lambda f: struct.unpack_from("<i", b.data, 16 + game_layout[f])[0]  # noqa: E731
+    assert get("nagenda") >= 1  # the turn's round of scoring ends below the award
+
+    def with_(field, value):
+        data = bytearray(b.data)
+        struct.pack_into("<i", data, 16 + game_layout[field], value)
+        return bytes(data)
+
+    _load(g.rules, g.seed, with_("agenda", 3))  # The Messages' own first step: it loads
+    for kind in range(5, 11):  # the Courier's step, then M&M's five
+        with pytest.raises(CoreArgumentError, match="cc_game_load"):
+            _load(g.rules, g.seed, with_("agenda", kind))
+    for kind in ("TOWN_HALL", "FAVOUR", "SCARECROW", "RIDE", "FIGURE"):
+        with pytest.raises(CoreArgumentError, match="cc_game_load"):
+            _load(g.rules, g.seed, with_("dec_kind", getattr(lib, "CC_DEC_" + kind)))

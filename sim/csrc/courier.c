@@ -53,7 +53,8 @@ static void courier_start(cc_game *g) {
 
 static void courier_next_turn(cc_game *g) {
     state(g)->nmoved = 0;
-    if (game_push_step(g, &courier_expansion, COURIER_STEP, 0, 0, 0) < 0) g->error = CC_ERR_FULL;  /* phase 4 closes the turn */
+    if (game_push_step(g, &courier_expansion, COURIER_STEP, 0, 0, 0) < 0)  /* phase 4 closes the turn */
+        g->error = CC_ERR_FULL;
 }
 
 static void courier_figure_placed(cc_game *g, int fig, int seg) {

@@ -580,6 +580,10 @@ static int run(cc_game *g) {
 
 const decision_t *game_decision(const cc_game *g) { return decision_of(g, g->dec_kind); }
 
+int game_decision_known(const cc_game *g, int kind) {
+    return kind == CC_DEC_NONE || kind == CC_DEC_PLACE || decision_of(g, kind) != NULL;
+}
+
 static int32_t seat_field(const cc_seat_policy *s, const decision_t *d) {
     int32_t v;
     memcpy(&v, (const char *)s + d->seat_field, sizeof v);
@@ -730,6 +734,13 @@ const expansion_t *game_greedy_aim(const cc_game *g) {
     for (int k = 0; k < NREGISTRY; k++)
         if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->greedy_aim) return REGISTRY[k];
     return NULL;
+}
+
+int game_greedy_place(const cc_game *g, const cc_seat_policy *p, int best) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->greedy_place)
+            best = REGISTRY[k]->greedy_place(g, p, best);
+    return best;
 }
 
 int game_placement_restricted(const cc_game *g) {

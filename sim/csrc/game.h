@@ -200,6 +200,9 @@ typedef struct {
     /* greedy's `courier` weight: 1 if a place row puts a figure where this unit would
      * reward it (the Courier's thank-you, R-COU-3) */
     int (*greedy_aim)(const cc_game *g, const int32_t *row);
+    /* greedy's place decision under seat policy p: the row to take instead of its best
+     * row `best` (the same where its parameters say nothing; M&M's road_figure, R-MM-5) */
+    int (*greedy_place)(const cc_game *g, const cc_seat_policy *p, int best);
     /* ---- step-2 actions instead of a figure (R-ABB-5: taking the abbot back), named
      * by one of its figure kinds and a code < -1 in a place row's or figure choice's
      * segment column: the (kind, code) pairs seat may take now (out: cap pairs; how
@@ -295,6 +298,8 @@ int game_basic_policy(int p);  /* first, random or greedy: what every decision k
 /* The current decision's kind as an expansion declares it (its owner in play), NULL
  * for the place decision, none, or a kind of no expansion in play. */
 const decision_t *game_decision(const cc_game *g);
+/* 1 if `kind` is none, the place decision or a decision kind of a unit in play (save.c) */
+int game_decision_known(const cc_game *g, int kind);
 int game_check_seat(const cc_seat_policy *p);  /* CC_ERR_ARG unless every field is valid */
 /* cc_game_new's checks of its arguments (and cc_game_load's of a blob's config and seats) */
 int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
@@ -319,10 +324,9 @@ static inline int source_of_kind(int kind) {
 /* policy.c: the place decision's built-in policies (a choice index or an error; the
  * expansions' decisions have theirs in their units) */
 int policy_place(cc_game *g);
-/* greedy's road_figure (1 + a figure kind, 0 none): the follower or messenger meeple
- * of row `idx` swapped for the other one on a road wherever both are allowed; the
- * figure kind is at column `at` of the rows, its local segment at `at` + 1. */
-int policy_road_figure(const cc_game *g, int want, const variant_t *v, int idx, int at);
+/* greedy's place choice for seat policy p after the units in play with greedy_place
+ * had their say (registry order): row `best`, or the row one of them prefers. */
+int game_greedy_place(const cc_game *g, const cc_seat_policy *p, int best);
 /* The unit in play whose greedy_aim greedy's `courier` weight values, or NULL. */
 const expansion_t *game_greedy_aim(const cc_game *g);
 

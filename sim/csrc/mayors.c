@@ -406,7 +406,8 @@ static int step_rides(cc_game *g) {
     for (int k = 0; k < g->nplayers; k++)
         for (int i = 0; i < m->ndue; i++)
             if (m->due_seat[i] == (g->seat + k) % g->nplayers) order[n++] = i;
-    for (int j = n - 1; j >= 0 && rc == 0; j--) rc = push(g, MM_STEP_RIDE, m->due_fig[order[j]], m->due_road[order[j]]);
+    for (int j = n - 1; j >= 0 && rc == 0; j--)
+        rc = push(g, MM_STEP_RIDE, m->due_fig[order[j]], m->due_road[order[j]]);
     m->ndue = 0;
     return rc;
 }
@@ -596,6 +597,30 @@ static int mm_apply(cc_game *g, int kind, int idx) {
 /* ---------------------------------------------------------------- built-in policies
  * (strategies/greedy.py documents greedy's; first and random as for every decision) */
 
+/* greedy's road_figure (1 + a figure kind, 0 none): the follower or messenger meeple
+ * of row `idx` swapped for the other one on a road wherever both are allowed; the
+ * figure kind is at column `at` of the rows, its local segment at `at` + 1. */
+static int road_figure(const cc_game *g, int want, const variant_t *v, int idx, int at) {
+    const int32_t *r = &g->rows[5 * idx];
+    int kind = r[at], local = r[at + 1];
+    if (!want || (kind != CC_FIG_FOLLOWER && kind != CC_FIG_MESSENGER) || kind == want - 1
+        || local < 0 || v->def.seg_kind[local] != CC_ROAD)
+        return idx;
+    for (int k = 0; k < g->nrows; k++) {
+        const int32_t *o = &g->rows[5 * k];
+        int same = 1;
+        for (int c = 0; c < 5 && same; c++) same = c == at ? o[c] == want - 1 : o[c] == r[c];
+        if (same) return k;
+    }
+    return idx;
+}
+
+/* greedy's place decision: road_figure[0]'s swap of its chosen row (R-MM-5) */
+static int mayors_greedy_place(const cc_game *g, const cc_seat_policy *p, int best) {
+    const variant_t *v = variant(g->board, g->drawn_type, g->rows[5 * best + 2]);
+    return road_figure(g, p->road_figure[0], v, best, 3);
+}
+
 /* greedy's figure after activations (strategies/greedy.py): per option my gain
  * minus `opponent` x the others' mean gain, for its one feature: the weighted final
  * value if it stays open, its points if it is complete now; minus the follower's cost
@@ -645,7 +670,7 @@ static int greedy_figure(const cc_game *g, const cc_seat_policy *p) {
             best_value = value;
         }
     }
-    return policy_road_figure(g, p->road_figure[1], variant(b, t->type, t->rot), best, 0);
+    return road_figure(g, p->road_figure[1], variant(b, t->type, t->rot), best, 0);
 }
 
 /* greedy's ride: the target feature worth most in final scoring, the first of equals;
@@ -775,6 +800,7 @@ const expansion_t mayors_expansion = {
     .check_config = mayors_check_config, .check_seat = mayors_check_seat,
     .extra_tiles = mayors_extra_tiles,
     .places_instead = mayors_places_instead, .check_state = mayors_check_state,
+    .greedy_place = mayors_greedy_place,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
     .figures = FIGURES, .nfigures = sizeof FIGURES / sizeof *FIGURES,
     .state_size = sizeof(mm_state_t),

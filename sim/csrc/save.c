@@ -245,7 +245,7 @@ static int game_sane(const cc_game *g, const cc_tileset *ts) {
     const cc_game_config *c = &g->cfg;
     if (!in(g->nplayers, 2, CC_MAX_PLAYERS + 1) || c->nplayers != g->nplayers || g->ntypes != ts->n
         || !in(g->nstack, 0, 3001) || !in(g->top, 0, g->nstack + 1) || !in(g->nagenda, 0, AGENDA_CAP + 1)
-        || !in(g->seat, 0, g->nplayers) || !in(g->dec_kind, CC_DEC_NONE, CC_DEC_FIGURE + 1)
+        || !in(g->seat, 0, g->nplayers) || !game_decision_known(g, g->dec_kind)
         || !in(g->dec_seat, 0, g->nplayers) || !in(g->nrows, 0, (int64_t)INT32_MAX / 5)
         || !in(g->nevents, 0, INT32_MAX / CC_EVENT_INTS) || !in(g->nhistory, 0, INT32_MAX / CC_HISTORY_INTS)
         || !in(g->drawn_type, -1, ts->n)
