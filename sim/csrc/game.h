@@ -23,6 +23,8 @@
  *   setup     its config checks (check_config) and the tiles it adds (extra_tiles)
  *   queries   what other units may ask of it through game.c (places_instead,
  *             restricts_placement, counts_as_follower), never by reading its state
+ *   greedy    the base game's greedy place policy's terms it adds (greedy_aim,
+ *             greedy_place) and the value of its step-2 actions (action_value)
  *   state     its size in the shared state area (state_size) and the check of a
  *             loaded game's part (check_state)
  *   names     the events and figure kinds it adds, and its decisions' names (cc_name)

@@ -6,9 +6,10 @@
  * - the board's union-find (no cycle, parents of the segment's kind), its features'
  *   circular lists and their aggregates (segments, tiles, open edges, coats, figures,
  *   presence), its cells, each side's need and the frontier, and its figures;
- * - the game's agenda steps and the pending decision's fields (a drawn tile with rows,
- *   and those rows exactly the placements play computes for it, R-BASE-3/4); no error
- *   state; a game over has no decision;
+ * - the game's agenda steps (each the base game's or one of a unit in play) and the
+ *   pending decision (none, the place decision or one of a unit in play) with its fields
+ *   (a drawn tile with rows, and those rows exactly the placements play computes for it,
+ *   R-BASE-3/4); no error state; a game over has no decision;
  * - the config and every seat's policies as cc_game_new checks them;
  * - scores and points within 0..MAX_POINTS, the turn within the board's tiles,
  *   decisions taken within MAX_DECISIONS;
