@@ -76,11 +76,13 @@ def test_game_h_names_no_units_state():
 
 def test_game_h_names_no_units_steps_or_caps():
     """game.h's step kinds are the base game's; the units' caps, codes and functions
-    (MSG_CHOICES_CAP, MOVED_CAP, MM_SC_*, messages_number) are their own files'."""
+    (MSG_CHOICES_CAP, MOVED_CAP, MM_SC_*, messages_number) are their own files'; a
+    message's points end a round of their own like any unit's (ROUND_OWN)."""
     code = _code("game.h")
     assert set(re.findall(r"\bSTEP_\w+", code)) <= CORE_STEPS
     names = "|".join(n[:-2] for n in UNITS) + "|mayors"
-    found = re.findall(rf"\b(?:MSG|MM|COURIER|RIVER|ABBOT|MESSAGES|MAYORS)_\w+|\b(?:{names})_\w+\b", code)
+    found = re.findall(rf"\b(?:MSG|MM|COURIER|RIVER|ABBOT|MESSAGES|MAYORS)_\w+|\b(?:{names})_\w+\b"
+                       r"|\bROUND_MESSAGE\b", code)
     assert found == []
 
 

@@ -45,9 +45,9 @@
  * order + i (game.c): the units' kinds follow each other without gaps, each with its
  * one owner, and the step order is the order of the pushes whatever the codes. */
 enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_UNITS };
-/* what a round of scoring ends: a turn's phase 3, a message's points, or points that are a
- * round of their own (the Courier's thank-you R-COU-5, the abbot taken back R-ABB-5) */
-enum { ROUND_TURN, ROUND_MESSAGE, ROUND_OWN };
+/* what a round of scoring ends: a turn's phase 3, or points that are a round of their own
+ * (a message's R-MSG-C3, the Courier's thank-you R-COU-5, the abbot taken back R-ABB-5) */
+enum { ROUND_TURN, ROUND_OWN };
 enum { AGENDA_CAP = 96 };
 /* CC_FIG_* codes are below this: the follower's, the units' and room for more (a code no
  * unit adds has no figure rule: game_figure_rule) */

@@ -320,7 +320,7 @@ static int apply_message(cc_game *g, int idx) {
     int rc = 0;
     if (m->edition == CC_EDITION_CLASSIC) {
         if (extra) rc = game_push_step(g, &messages_expansion, MSG_STEP_EXTRA_TILE, 0, 0, 0);  /* message 4 */
-        if (rc == 0) rc = game_push(g, STEP_END_ROUND, ROUND_MESSAGE, 0, 0);  /* R-MSG-C3 */
+        if (rc == 0) rc = game_push(g, STEP_END_ROUND, ROUND_OWN, 0, 0);  /* R-MSG-C3 */
     } else if (extra) {
         g->extra_turn = 1;  /* c3.1 message 4: a whole turn after this one */
     }
