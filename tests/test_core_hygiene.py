@@ -480,31 +480,57 @@ def test_every_state_play_builds_loads(expansions):
 # ---------------------------------------------------------------- a damaged game struct
 # The game struct's fields, as this build lays them out: worked out by compiling a probe
 # against sim/csrc/game.h with the build's compiler (checked against the blob's own
-# sizeof(cc_game)), so a damaged blob changes exactly the field named.
+# sizeof(cc_game)), so a damaged blob changes exactly the field named. A unit's fields
+# ("msg.in_hand") lie in the game's shared state area, typed in the unit's own file
+# (game.h names no unit's state): the probe includes that file and asks game_state where
+# its part of the area is, linked with the other sources of the core.
 
 GAME_FIELDS = ("msg.in_hand", "msg.nchoices", "msg.deck", "msg.deck_head", "msg.edition",
                "drawn_type", "nrows", "seats", "cfg.expansions", "cfg.edition", "cfg.followers",
                "cfg.river_edge", "cfg.start_type", "scores", "points", "courier.x", "ntypes", "nstack",
                "msg.players[1].position", "river.x", "river.y", "turn", "ndecisions",
-               "courier.nmoved", "courier.moved_fig", "courier.moved_seg")
+               "courier.nmoved", "courier.moved_fig", "courier.moved_seg", "agenda", "nagenda",
+               "dec_kind")
+# a unit's prefix in GAME_FIELDS: its file, its state's type, its expansion_t
+UNIT_STATES = {"msg": ("messages.c", "msg_state_t", "messages_expansion"),
+               "river": ("river.c", "river_state_t", "river_expansion"),
+               "courier": ("courier.c", "courier_state_t", "courier_expansion")}
 
 
 @pytest.fixture(scope="module")
 def game_layout(tmp_path_factory):
     import subprocess
 
-    from sim.core.build import CSRC, compiler
+    from sim.core.build import CSRC, SOURCES, compiler
 
     cc = compiler()
     if subprocess.run([*cc, "--version"], capture_output=True).returncode != 0:
         pytest.skip("no C compiler to read the game struct's layout")
     tmp = tmp_path_factory.mktemp("layout")
-    lines = "".join(f'    printf("{f} %zu\\n", offsetof(cc_game, {f}));\n' for f in GAME_FIELDS)
+    own = [f for f in GAME_FIELDS if f.split(".")[0] not in UNIT_STATES]
+    lines = "".join(f'    printf("{f} %zu\\n", offsetof(cc_game, {f}));\n' for f in own)
+    calls = "".join(f"    probe_{unit}();\n" for unit in UNIT_STATES)
+    decls = "".join(f"void probe_{unit}(void);\n" for unit in UNIT_STATES)
     (tmp / "probe.c").write_text(
-        '#include <stddef.h>\n#include <stdio.h>\n#include "game.h"\nint main(void) {\n'
+        '#include <stddef.h>\n#include <stdio.h>\n#include "game.h"\n' + decls + 'int main(void) {\n'
         '    printf("size %zu\\n", sizeof(cc_game));\n'
-        '    printf("seat %zu\\n", sizeof(cc_seat_policy));\n' + lines + "    return 0;\n}\n")
-    subprocess.run([*cc, "-I", str(CSRC), "-o", str(tmp / "probe"), str(tmp / "probe.c")], check=True)
+        '    printf("seat %zu\\n", sizeof(cc_seat_policy));\n' + lines + calls + "    return 0;\n}\n")
+    probes = []
+    for unit, (source, state, expansion) in UNIT_STATES.items():
+        fields = [f for f in GAME_FIELDS if f.split(".")[0] == unit]
+        lines = "".join(f'    printf("{f} %zu\\n", at + offsetof({state}, {f.split(".", 1)[1]}));\n'
+                        for f in fields)
+        probe = tmp / f"probe_{unit}.c"
+        probe.write_text(
+            f'#include <stddef.h>\n#include <stdio.h>\n#include "{source}"\nvoid probe_{unit}(void) {{\n'
+            "    cc_game *g = calloc(1, sizeof *g);\n"
+            f"    size_t at = (size_t)((const uint8_t *)game_state(g, &{expansion}) - (const uint8_t *)g);\n"
+            + lines + "    free(g);\n}\n")
+        probes.append(str(probe))
+    units = {source for source, _, _ in UNIT_STATES.values()}
+    others = [str(CSRC / name) for name in SOURCES if name not in units]
+    subprocess.run([*cc, "-std=c11", "-I", str(CSRC), "-o", str(tmp / "probe"), str(tmp / "probe.c"),
+                    *probes, *others, "-lm"], check=True)
     out = subprocess.run([str(tmp / "probe")], capture_output=True, text=True, check=True).stdout
     return {k: int(v) for k, v in (line.split() for line in out.splitlines())}
 
@@ -626,3 +652,33 @@ def struct_size(data):
     import struct
 
     return struct.unpack_from("<i", data, 8)[0]  # the header's sizeof(cc_game)
+
+
+def test_a_step_or_decision_of_a_unit_out_of_play_is_refused(game_layout):
+    """A loaded agenda's steps are the base game's or those of a unit in play, and a
+    waiting decision is the place decision or one of a unit in play (game.h: a unit's
+    step kinds follow the base game's three in registry order, The Messages' two
+    first). A Messages game whose agenda held a step of the Courier or M&M loaded, and
+    failed at that step in play; one waiting at an M&M decision loaded with no choices."""
+    import struct
+
+    from sim.engine.game import _load
+
+    g = _reach(("messages",), "scoring_figure")
+    b = Blob(g)
+    b.load()
+    get = lambda f: struct.unpack_from("<i", b.data, 16 + game_layout[f])[0]  # noqa: E731
+    assert get("nagenda") >= 1  # the turn's round of scoring ends below the award
+
+    def with_(field, value):
+        data = bytearray(b.data)
+        struct.pack_into("<i", data, 16 + game_layout[field], value)
+        return bytes(data)
+
+    _load(g.rules, g.seed, with_("agenda", 3))  # The Messages' own first step: it loads
+    for kind in range(5, 11):  # the Courier's step, then M&M's five
+        with pytest.raises(CoreArgumentError, match="cc_game_load"):
+            _load(g.rules, g.seed, with_("agenda", kind))
+    for kind in ("TOWN_HALL", "FAVOUR", "SCARECROW", "RIDE", "FIGURE"):
+        with pytest.raises(CoreArgumentError, match="cc_game_load"):
+            _load(g.rules, g.seed, with_("dec_kind", getattr(lib, "CC_DEC_" + kind)))

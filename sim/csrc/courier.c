@@ -12,13 +12,30 @@
  */
 #include "game.h"
 
+enum { MOVED_CAP = 32 };  /* figures placed or moved in one turn, at most */
+
+typedef struct {
+    int32_t on_board, x, y;            /* R-COU-2: starts off the board */
+    int32_t nmoved;                    /* figures placed or moved this turn */
+    int32_t moved_fig[MOVED_CAP], moved_seg[MOVED_CAP];
+} courier_state_t;
+
+extern const expansion_t courier_expansion;
+
+/* the Courier's state, in the game's state area (game_state) */
+static courier_state_t *state(cc_game *g) { return game_state(g, &courier_expansion); }
+static const courier_state_t *cstate(const cc_game *g) { return game_state_const(g, &courier_expansion); }
+
+/* its step kind (local: game_step_kind): phase 4 */
+enum { COURIER_STEP, COURIER_NSTEPS };
+
 int32_t cc_courier_near(int32_t cx, int32_t cy, int32_t x, int32_t y) {
     /* in 64 bits: coordinates of any int32 value cannot overflow the distance */
     return llabs((int64_t)cx - x) + llabs((int64_t)cy - y) <= 1;
 }
 
 static int courier_near(const cc_game *g, int x, int y) {
-    const courier_state_t *c = &g->courier;
+    const courier_state_t *c = cstate(g);
     return c->on_board && cc_courier_near(c->x, c->y, x, y);
 }
 
@@ -31,16 +48,17 @@ static int reaches_courier(const cc_game *g, const int32_t *row) {
 }
 
 static void courier_start(cc_game *g) {
-    g->courier = (courier_state_t){0};
+    *state(g) = (courier_state_t){0};
 }
 
 static void courier_next_turn(cc_game *g) {
-    g->courier.nmoved = 0;
-    if (game_push(g, STEP_COURIER, 0, 0, 0) < 0) g->error = CC_ERR_FULL;  /* phase 4 closes the turn */
+    state(g)->nmoved = 0;
+    if (game_push_step(g, &courier_expansion, COURIER_STEP, 0, 0, 0) < 0)  /* phase 4 closes the turn */
+        g->error = CC_ERR_FULL;
 }
 
 static void courier_figure_placed(cc_game *g, int fig, int seg) {
-    courier_state_t *c = &g->courier;
+    courier_state_t *c = state(g);
     if (c->nmoved >= MOVED_CAP) { g->error = CC_ERR_FULL; return; }
     c->moved_fig[c->nmoved] = fig;
     c->moved_seg[c->nmoved++] = seg;
@@ -50,7 +68,7 @@ static void courier_figure_placed(cc_game *g, int fig, int seg) {
  * a figure put down later may get its id (a favour's follower on the very segment of
  * the follower it replaced), and must not inherit that one's place in the list. */
 static void courier_figure_removed(cc_game *g, int fig) {
-    courier_state_t *c = &g->courier;
+    courier_state_t *c = state(g);
     int kept = 0;
     for (int i = 0; i < c->nmoved; i++)
         if (c->moved_fig[i] != fig) {
@@ -60,9 +78,10 @@ static void courier_figure_removed(cc_game *g, int fig) {
     c->nmoved = kept;
 }
 
-static int courier_step(cc_game *g, const step_t *s) {
-    if (s->kind != STEP_COURIER) return 0;
-    courier_state_t *c = &g->courier;
+static int courier_step(cc_game *g, int local, const step_t *s) {
+    (void)s;
+    if (local != COURIER_STEP) return 0;
+    courier_state_t *c = state(g);
     for (int i = 0; i < c->nmoved; i++) {
         int32_t fig[5], f[8], tile[4];
         int seg = c->moved_seg[i];
@@ -90,7 +109,7 @@ static int courier_step(cc_game *g, const step_t *s) {
  * figures placed or moved this turn real and each once (R-COU-4: a move forgets the
  * figure first). */
 static int courier_check_state(const cc_game *g) {
-    const courier_state_t *c = &g->courier;
+    const courier_state_t *c = cstate(g);
     const cc_board *b = g->board;
     if (!in_range(c->nmoved, 0, MOVED_CAP + 1) || !on_grid(b, c->x) || !on_grid(b, c->y)) return 0;
     for (int i = 0; i < c->nmoved; i++) {
@@ -101,23 +120,24 @@ static int courier_check_state(const cc_game *g) {
     return 1;
 }
 
-static const int32_t STEPS[] = {STEP_COURIER};
 static const named_t EVENTS[] = {{CC_EV_COURIER, "courier"}};
 /* where it stands: on the board (0: not yet, R-COU-2), x, y */
 static const field_t STATUS[] = {{"courier", 3}};
 
 static void courier_status(const cc_game *g, int32_t *out) {
-    out[0] = g->courier.on_board;
-    out[1] = g->courier.x;
-    out[2] = g->courier.y;
+    const courier_state_t *c = cstate(g);
+    out[0] = c->on_board;
+    out[1] = c->x;
+    out[2] = c->y;
 }
 
 const expansion_t courier_expansion = {
     .name = "courier", .bit = CC_X_COURIER, .start = courier_start,
     .next_turn = courier_next_turn, .figure_placed = courier_figure_placed,
-    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = courier_step,
+    .nsteps = COURIER_NSTEPS, .step = courier_step,
     .figure_removed = courier_figure_removed,
     .status_fields = STATUS, .nstatus_fields = sizeof STATUS / sizeof *STATUS, .status = courier_status,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS, .check_state = courier_check_state,
     .greedy_aim = reaches_courier,
+    .state_size = sizeof(courier_state_t),
 };

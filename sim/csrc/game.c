@@ -128,6 +128,42 @@ int game_push(cc_game *g, int kind, int a, int b, int c) {
     return 0;
 }
 
+/* The unit owning agenda step kind `kind` (a unit's: kind >= STEP_UNITS) and the kind's
+ * local number there (game.h: the units' kinds follow each other in registry order);
+ * NULL if none owns it. */
+static const expansion_t *step_owner(int kind, int *local) {
+    int base = STEP_UNITS;
+    for (int k = 0; k < NREGISTRY && kind >= base; k++) {
+        if (kind < base + REGISTRY[k]->nsteps) {
+            *local = kind - base;
+            return REGISTRY[k];
+        }
+        base += REGISTRY[k]->nsteps;
+    }
+    return NULL;
+}
+
+int game_step_kind(const expansion_t *x, int local) {
+    int base = STEP_UNITS;
+    for (int k = 0; k < NREGISTRY && REGISTRY[k] != x; k++) base += REGISTRY[k]->nsteps;
+    return base + local;
+}
+
+int game_step_local(const expansion_t *x, int kind) {
+    int local;
+    return step_owner(kind, &local) == x ? local : -1;
+}
+
+int game_push_step(cc_game *g, const expansion_t *x, int local, int a, int b, int c) {
+    return game_push(g, game_step_kind(x, local), a, b, c);
+}
+
+int game_step_known(const cc_game *g, int kind) {
+    int local;
+    const expansion_t *x = kind >= STEP_UNITS ? step_owner(kind, &local) : NULL;
+    return (kind >= 0 && kind < STEP_UNITS) || (x && game_has(g, x->bit));
+}
+
 int game_tiles_left(const cc_game *g) { return g->nstack - g->top; }
 
 /* ---------------------------------------------------------------- the turn */
@@ -375,15 +411,14 @@ static int run_step(cc_game *g, const step_t *s) {
                 if (rc < 0) return rc;
             }
         return 0;
-    default:  /* a step an expansion declares as its own */
-        for (int k = 0; k < NREGISTRY; k++)
-            for (int i = 0; i < REGISTRY[k]->nsteps; i++)
-                if (REGISTRY[k]->steps[i] == s->kind) {
-                    if (!game_has(g, REGISTRY[k]->bit)) return CC_ERR_ARG;  /* a damaged agenda */
-                    int rc = REGISTRY[k]->step(g, s);
-                    return rc < 0 ? rc : 0;
-                }
-        return CC_ERR_ARG;  /* a step nobody owns */
+    default: {  /* a step an expansion declares as its own */
+        int local;
+        const expansion_t *x = step_owner(s->kind, &local);
+        if (!x) return CC_ERR_ARG;  /* a step nobody owns */
+        if (!game_has(g, x->bit)) return CC_ERR_ARG;  /* a damaged agenda */
+        int rc = x->step(g, local, s);
+        return rc < 0 ? rc : 0;
+    }
     }
 }
 
@@ -545,6 +580,10 @@ static int run(cc_game *g) {
 
 const decision_t *game_decision(const cc_game *g) { return decision_of(g, g->dec_kind); }
 
+int game_decision_known(const cc_game *g, int kind) {
+    return kind == CC_DEC_NONE || kind == CC_DEC_PLACE || decision_of(g, kind) != NULL;
+}
+
 static int32_t seat_field(const cc_seat_policy *s, const decision_t *d) {
     int32_t v;
     memcpy(&v, (const char *)s + d->seat_field, sizeof v);
@@ -695,6 +734,13 @@ const expansion_t *game_greedy_aim(const cc_game *g) {
     for (int k = 0; k < NREGISTRY; k++)
         if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->greedy_aim) return REGISTRY[k];
     return NULL;
+}
+
+int game_greedy_place(const cc_game *g, const cc_seat_policy *p, int best) {
+    for (int k = 0; k < NREGISTRY; k++)
+        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->greedy_place)
+            best = REGISTRY[k]->greedy_place(g, p, best);
+    return best;
 }
 
 int game_placement_restricted(const cc_game *g) {

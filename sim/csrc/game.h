@@ -3,11 +3,16 @@
  * its board, buffers grown geometrically and reused, nothing allocated per turn.
  *
  * The hook table (expansion_t below). game.c plays the base game and names no
- * expansion: each expansion is one unit (messages.c, river.c, courier.c, mayors.c)
- * exporting one expansion_t, listed once in registry.c. The table covers:
+ * expansion: each expansion is one unit (messages.c, river.c, courier.c, mayors.c,
+ * abbot.c) exporting one expansion_t, listed once in registry.c. This header names no
+ * unit's state, steps or caps: a unit declares its state type in its own file and
+ * keeps it in the game's shared state area (state_size, game_state), numbers its steps
+ * locally (nsteps, game_step_kind), and answers other units through declared queries.
+ * The table covers:
  *   turn      start, next_turn, allows (R-RIV-2), placed, after_tile, begin_draw,
  *             no_tile, figure_placed / figure_removed, award, end_round
- *   agenda    the step kinds a unit owns (steps) and the hook running them
+ *   agenda    how many step kinds a unit owns (nsteps, numbered locally; their agenda
+ *             codes follow the base game's by registry position) and the hook running them
  *   decisions the decision kinds it adds (decision_t: choices, history entry, head,
  *             apply), dispatched by kind
  *   figures   its figure kinds (figure_rule), their supply (in_supply,
@@ -17,10 +22,14 @@
  *             and a writer); the base game's fields come first
  *   setup     its config checks (check_config) and the tiles it adds (extra_tiles)
  *   queries   what other units may ask of it through game.c (places_instead,
- *             restricts_placement), never by reading its state
+ *             restricts_placement, counts_as_follower), never by reading its state
+ *   greedy    the base game's greedy place policy's terms it adds (greedy_aim,
+ *             greedy_place) and the value of its step-2 actions (action_value)
+ *   state     its size in the shared state area (state_size) and the check of a
+ *             loaded game's part (check_state)
  *   names     the events and figure kinds it adds, and its decisions' names (cc_name)
  * Order: wherever several units act at one step their hooks run in registry order,
- * which is the turn's phase order (registry.c: messages, river, courier, mayors);
+ * which is the turn's phase order (registry.c: messages, river, courier, mayors, abbot);
  * the hooks that take a step over (award, after_tile, begin_draw, no_tile, keeps) may
  * be defined by one unit in play at most (game_check_config), so none is "first to
  * claim". */
@@ -29,19 +38,25 @@
 
 #include "internal.h"
 
-/* Steps of a turn still to run (sim/engine/game.py agenda), kept as a stack: top = next. */
-enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_DRAW_MESSAGE, STEP_COURIER, STEP_EXTRA_TILE,
-       STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES, STEP_RIDE, STEP_LAST };
-/* what a round of scoring ends: a turn's phase 3, a message's points, or points that are a
- * round of their own (the Courier's thank-you R-COU-5, the abbot taken back R-ABB-5) */
-enum { ROUND_TURN, ROUND_MESSAGE, ROUND_OWN };
-enum { AGENDA_CAP = 96, MSG_CHOICES_CAP = 2 + CC_MAX_FIGURES, MOVED_CAP = 32 };
+/* Steps of a turn still to run (sim/engine/game.py agenda), kept as a stack: top = next.
+ * A step's kind is the base game's (below STEP_UNITS) or a unit's: a unit numbers its
+ * own step kinds locally, 0 .. its nsteps - 1, and on the agenda local kind i of unit x
+ * is game_step_kind(x, i): STEP_UNITS + the nsteps of the units before x in registry
+ * order + i (game.c): the units' kinds follow each other without gaps, each with its
+ * one owner, and the step order is the order of the pushes whatever the codes. */
+enum { STEP_SCORE, STEP_AWARD, STEP_END_ROUND, STEP_UNITS };
+/* what a round of scoring ends: a turn's phase 3, or points that are a round of their own
+ * (a message's R-MSG-C3, the Courier's thank-you R-COU-5, the abbot taken back R-ABB-5) */
+enum { ROUND_TURN, ROUND_OWN };
+enum { AGENDA_CAP = 96 };
 /* CC_FIG_* codes are below this: the follower's, the units' and room for more (a code no
  * unit adds has no figure rule: game_figure_rule) */
 enum { NFIGURE_KINDS = 8 };
-/* the state area of the units that keep their state there (expansion_t state_size):
- * flat in cc_game like the rest, so clone and save copy it with the game */
-enum { UNIT_STATE_BYTES = 1024 };
+/* the state area of the units (expansion_t state_size): flat in cc_game like the rest, so
+ * clone and save copy it with the game. Each unit's part is rounded up to 8 bytes; today
+ * The Messages 3320, River 24, Courier 272, M&M 664, Abbot 96: 4376 in all
+ * (game_check_config refuses every game if they outgrow it) */
+enum { UNIT_STATE_BYTES = 4608 };
 /* x, y ints of the cells whose placements defer their figure (RULES.md 6): each of the
  * 2 activating figures per seat has one tile with 4 sides */
 enum { DEFERRED_CAP = 2 * 4 * 2 * CC_MAX_PLAYERS };
@@ -49,52 +64,6 @@ enum { DEFERRED_CAP = 2 * 4 * 2 * CC_MAX_PLAYERS };
 typedef struct {
     int32_t kind, a, b, c;
 } step_t;
-
-typedef struct {
-    int32_t position[2], moves[2], live, turn_figure;
-    int32_t drawn[CC_NMSG], taken[CC_NMSG], points[CC_NMSG], resolved[CC_NMSG];
-} msg_player_t;
-
-typedef struct {
-    int32_t edition, zmg_alone;
-    int32_t deck[CC_NMSG], deck_head, deck_n;  /* a queue: top = deck[deck_head] */
-    int32_t in_hand;       /* action being resolved, -1 */
-    int32_t round_moved;   /* bits: the active seat's figures moved this round */
-    int32_t turn_messages; /* drawn this turn (c3.1: at most one) */
-    int32_t pending_seat, pending_points, pending_source;  /* scoring figure decision */
-    msg_player_t players[CC_MAX_PLAYERS];
-    int32_t nchoices;      /* the drawn message's resolutions, rows of 3 */
-    int32_t choices[MSG_CHOICES_CAP * CC_MSG_CHOICE_INTS];
-} msg_state_t;
-
-typedef struct {
-    int32_t open;          /* 0 once the lake has closed the river */
-    int32_t x, y, edge;    /* the open river end */
-    int32_t last_turn;     /* the previous curve: +1, -1, 0 before the first */
-} river_state_t;
-
-typedef struct {
-    int32_t on_board, x, y;            /* R-COU-2: starts off the board */
-    int32_t nmoved;                    /* figures placed or moved this turn */
-    int32_t moved_fig[MOVED_CAP], moved_seg[MOVED_CAP];
-} courier_state_t;
-
-typedef struct {
-    int32_t supply[4];     /* by figure kind (CC_FIG_*; the follower's is cc_game.supply) */
-    int32_t town_hall;     /* still in hand */
-    int32_t placed[4], favours, scarecrows[3], rides, ride_points, town_hall_turn;
-} mm_player_t;
-
-enum { MM_SC_FARMER, MM_SC_LIE, MM_SC_RETURN };  /* scarecrow statistics, in order */
-
-typedef struct {
-    mm_player_t players[CC_MAX_PLAYERS];
-    uint8_t rider[CC_MAX_FIGURES];     /* 1: a messenger that has ridden (ride points) */
-    /* messengers whose road was scored this scoring phase (R-MM-6): one each at most */
-    int32_t ndue, due_seat[CC_MAX_PLAYERS], due_fig[CC_MAX_PLAYERS], due_road[CC_MAX_PLAYERS];
-    int32_t pending_fig;   /* the mayor, scarecrow or messenger of a waiting decision */
-    int32_t extra_tile;    /* the town hall decision stands for a classic extra tile */
-} mm_state_t;
 
 struct cc_game {
     const cc_tileset *ts;
@@ -115,10 +84,6 @@ struct cc_game {
     int32_t dec_kind, dec_seat, nrows, rows_cap;
     int32_t *rows;
     double *values;
-    msg_state_t msg;
-    river_state_t river;
-    courier_state_t courier;
-    mm_state_t mm;
     _Alignas(8) uint8_t unit_state[UNIT_STATE_BYTES];  /* game_state() */
     int32_t *events, nevents, events_cap;      /* CC_EVENT_INTS each */
     int32_t *history, nhistory, history_cap;   /* CC_HISTORY_INTS each */
@@ -172,11 +137,11 @@ typedef struct {
     /* 1 if the expansion took the points over (a scoring figure moves or is asked) */
     int (*award)(cc_game *g, int seat, int points, int source);
     int (*end_round)(cc_game *g, int kind);
-    /* the agenda's step kinds it owns (STEP_*), and the hook that runs them (an error
-     * or >= 0) */
-    const int32_t *steps;
+    /* how many step kinds it owns (local kinds 0 .. nsteps - 1; on the agenda as
+     * game_step_kind), and the hook that runs step s of its local kind `local` (an
+     * error or >= 0) */
     int32_t nsteps;
-    int (*step)(cc_game *g, const step_t *s);
+    int (*step)(cc_game *g, int local, const step_t *s);
     /* the decision kinds it adds */
     const decision_t *decisions;
     int32_t ndecisions;
@@ -237,6 +202,9 @@ typedef struct {
     /* greedy's `courier` weight: 1 if a place row puts a figure where this unit would
      * reward it (the Courier's thank-you, R-COU-3) */
     int (*greedy_aim)(const cc_game *g, const int32_t *row);
+    /* greedy's place decision under seat policy p: the row to take instead of its best
+     * row `best` (the same where its parameters say nothing; M&M's road_figure, R-MM-5) */
+    int (*greedy_place)(const cc_game *g, const cc_seat_policy *p, int best);
     /* ---- step-2 actions instead of a figure (R-ABB-5: taking the abbot back), named
      * by one of its figure kinds and a code < -1 in a place row's or figure choice's
      * segment column: the (kind, code) pairs seat may take now (out: cap pairs; how
@@ -277,6 +245,14 @@ extern const int game_nregistry;
 
 /* game.c, for the expansions and policies */
 int game_push(cc_game *g, int kind, int a, int b, int c);  /* onto the front of the agenda */
+/* The agenda kind of unit x's local step kind `local` (0 .. x->nsteps - 1), and back:
+ * the local kind of agenda kind `kind` if x owns it, else -1. */
+int game_step_kind(const expansion_t *x, int local);
+int game_step_local(const expansion_t *x, int kind);
+/* game_push of unit x's local step kind `local` */
+int game_push_step(cc_game *g, const expansion_t *x, int local, int a, int b, int c);
+/* 1 if `kind` is a step kind the base game or a unit in play owns (save.c) */
+int game_step_known(const cc_game *g, int kind);
 void game_emit(cc_game *g, int kind, int turn, int seat, int n, const int32_t *v);
 void game_add_points(cc_game *g, int seat, int points, int source);
 int game_draw_for_turn(cc_game *g);
@@ -324,6 +300,8 @@ int game_basic_policy(int p);  /* first, random or greedy: what every decision k
 /* The current decision's kind as an expansion declares it (its owner in play), NULL
  * for the place decision, none, or a kind of no expansion in play. */
 const decision_t *game_decision(const cc_game *g);
+/* 1 if `kind` is none, the place decision or a decision kind of a unit in play (save.c) */
+int game_decision_known(const cc_game *g, int kind);
 int game_check_seat(const cc_seat_policy *p);  /* CC_ERR_ARG unless every field is valid */
 /* cc_game_new's checks of its arguments (and cc_game_load's of a blob's config and seats) */
 int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32_t *stack,
@@ -344,18 +322,13 @@ static inline int source_of_kind(int kind) {
          : kind == CC_FIELD ? CC_SRC_FIELD : kind == CC_GARDEN ? CC_SRC_GARDEN : CC_SRC_MONASTERY;
 }
 
-/* messages.c */
-int messages_number(const cc_game *g, int action);
-static inline int on_dark(int total) { return total % 5 == 0; }  /* R-BASE-10, 50 spaces */
-
 
 /* policy.c: the place decision's built-in policies (a choice index or an error; the
  * expansions' decisions have theirs in their units) */
 int policy_place(cc_game *g);
-/* greedy's road_figure (1 + a figure kind, 0 none): the follower or messenger meeple
- * of row `idx` swapped for the other one on a road wherever both are allowed; the
- * figure kind is at column `at` of the rows, its local segment at `at` + 1. */
-int policy_road_figure(const cc_game *g, int want, const variant_t *v, int idx, int at);
+/* greedy's place choice for seat policy p after the units in play with greedy_place
+ * had their say (registry order): row `best`, or the row one of them prefers. */
+int game_greedy_place(const cc_game *g, const cc_seat_policy *p, int best);
 /* The unit in play whose greedy_aim greedy's `courier` weight values, or NULL. */
 const expansion_t *game_greedy_aim(const cc_game *g);
 

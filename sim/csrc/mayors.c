@@ -25,6 +25,37 @@
  */
 #include "game.h"
 
+typedef struct {
+    int32_t supply[4];     /* by figure kind (CC_FIG_*; the follower's is cc_game.supply) */
+    int32_t town_hall;     /* still in hand */
+    int32_t placed[4], favours, scarecrows[3], rides, ride_points, town_hall_turn;
+} mm_player_t;
+
+enum { MM_SC_FARMER, MM_SC_LIE, MM_SC_RETURN };  /* scarecrow statistics, in order */
+
+typedef struct {
+    mm_player_t players[CC_MAX_PLAYERS];
+    uint8_t rider[CC_MAX_FIGURES];     /* 1: a messenger that has ridden (ride points) */
+    /* messengers whose road was scored this scoring phase (R-MM-6): one each at most */
+    int32_t ndue, due_seat[CC_MAX_PLAYERS], due_fig[CC_MAX_PLAYERS], due_road[CC_MAX_PLAYERS];
+    int32_t pending_fig;   /* the mayor, scarecrow or messenger of a waiting decision */
+    int32_t extra_tile;    /* the town hall decision stands for a classic extra tile */
+} mm_state_t;
+
+extern const expansion_t mayors_expansion;
+
+/* Messengers & Mayors' state, in the game's state area (game_state) */
+static mm_state_t *state(cc_game *g) { return game_state(g, &mayors_expansion); }
+static const mm_state_t *cstate(const cc_game *g) { return game_state_const(g, &mayors_expansion); }
+
+/* its step kinds (local: game_step_kind), in the order a turn's steps run */
+enum { MM_STEP_ACTIVATE, MM_STEP_PLACE_FIGURE, MM_STEP_FIGURE_OPTIONS, MM_STEP_RIDES, MM_STEP_RIDE,
+       MM_NSTEPS };
+
+static int push(cc_game *g, int local, int a, int b) {
+    return game_push_step(g, &mayors_expansion, local, a, b, 0);
+}
+
 /* How a figure of each kind may be placed (sim/expansions/mayors.py RULES); the follower's is
  * game.c's. */
 static const cc_figure_rule RULES[4] = {
@@ -88,12 +119,13 @@ static int mayors_deferred_cells(const cc_game *g, int32_t *xy, int cap) {
 }
 
 static int mayors_in_supply(const cc_game *g, int seat, int kind) {
-    return g->mm.players[seat].supply[kind];
+    return cstate(g)->players[seat].supply[kind];
 }
 
 static void mayors_supply_change(cc_game *g, int seat, int kind, int delta, int placed) {
-    g->mm.players[seat].supply[kind] += delta;
-    if (placed) g->mm.players[seat].placed[kind] -= delta;  /* the statistics' placed figures */
+    mm_player_t *p = &state(g)->players[seat];
+    p->supply[kind] += delta;
+    if (placed) p->placed[kind] -= delta;  /* the statistics' placed figures */
 }
 
 static int mayors_complement(const cc_game *g, int kind) { (void)g, (void)kind; return 1; }
@@ -115,10 +147,10 @@ static int mayors_check_seat(const cc_seat_policy *p) {
 
 static int mayors_extra_tiles(const cc_game_config *c) { return c->nplayers; }  /* town halls */
 
-static int mayors_places_instead(const cc_game *g, int seat) { return g->mm.players[seat].town_hall; }
+static int mayors_places_instead(const cc_game *g, int seat) { return cstate(g)->players[seat].town_hall; }
 
 static void mayors_start(cc_game *g) {
-    mm_state_t *m = &g->mm;
+    mm_state_t *m = state(g);
     memset(m, 0, sizeof *m);
     for (int s = 0; s < CC_MAX_PLAYERS; s++) {
         for (int k = CC_FIG_MAYOR; k <= CC_FIG_SCARECROW; k++) m->players[s].supply[k] = 1;
@@ -127,7 +159,7 @@ static void mayors_start(cc_game *g) {
     m->pending_fig = -1;
 }
 
-static void mayors_figure_removed(cc_game *g, int fig) { g->mm.rider[fig] = 0; }
+static void mayors_figure_removed(cc_game *g, int fig) { state(g)->rider[fig] = 0; }
 
 /* ---------------------------------------------------------------- choices */
 
@@ -174,8 +206,9 @@ static int town_hall_decision(cc_game *g, int first) {
  * an extra tile with nothing left to draw can only be the town hall. */
 static int mayors_begin_draw(cc_game *g, int extra_tile) {
     int left = game_tiles_left(g);
-    if (!g->mm.players[g->seat].town_hall || river_flowing(g) || !(left || extra_tile)) return 0;
-    g->mm.extra_tile = extra_tile;
+    mm_state_t *m = state(g);
+    if (!m->players[g->seat].town_hall || river_flowing(g) || !(left || extra_tile)) return 0;
+    m->extra_tile = extra_tile;
     return town_hall_decision(g, left ? CC_MM_DRAW : -1);
 }
 
@@ -183,11 +216,12 @@ static int mayors_begin_draw(cc_game *g, int extra_tile) {
  * it; with town_halls_at_end 0 (scripted games) it may also end the game there. */
 static int mayors_no_tile(cc_game *g) {
     if (river_flowing(g)) return 0;
+    mm_state_t *m = state(g);
     for (int k = 0; k < g->nplayers; k++) {
         int seat = (g->seat + k) % g->nplayers;
-        if (!g->mm.players[seat].town_hall) continue;
+        if (!m->players[seat].town_hall) continue;
         g->seat = seat;
-        g->mm.extra_tile = 0;
+        m->extra_tile = 0;
         return town_hall_decision(g, g->cfg.town_halls_at_end ? -1 : CC_MM_END);
     }
     return 0;
@@ -226,11 +260,11 @@ static int turn_steps(cc_game *g, int x, int y, const int32_t *done, int nd, int
     int32_t acts[CC_MAX_FIGURES];
     int na = activations(g, x, y, acts);
     int rc = game_push(g, STEP_END_ROUND, ROUND_TURN, 0, 0);
-    if (rc == 0) rc = game_push(g, STEP_RIDES, 0, 0, 0);
+    if (rc == 0) rc = push(g, MM_STEP_RIDES, 0, 0);
     for (int i = nd - 1; i >= 0 && rc == 0; i--) rc = game_push(g, STEP_SCORE, done[i], 0, 0);
     if (rc == 0 && figure >= -1)
-        rc = na ? game_push(g, STEP_FIGURE_OPTIONS, 0, 0, 0) : game_push(g, STEP_PLACE_FIGURE, figure, local, 0);
-    for (int i = na - 1; i >= 0 && rc == 0; i--) rc = game_push(g, STEP_ACTIVATE, acts[i], 0, 0);
+        rc = na ? push(g, MM_STEP_FIGURE_OPTIONS, 0, 0) : push(g, MM_STEP_PLACE_FIGURE, figure, local);
+    for (int i = na - 1; i >= 0 && rc == 0; i--) rc = push(g, MM_STEP_ACTIVATE, acts[i], 0);
     return rc;
 }
 
@@ -247,7 +281,7 @@ static int step_place_figure(cc_game *g, int figure, int local) {
     if (f < 0) return f;
     const placed_t *p = &g->board->tiles[g->placed_index];
     if ((figure == CC_FIG_MAYOR || figure == CC_FIG_SCARECROW) && sides(g->board, p->x, p->y) == 4)
-        return game_push(g, STEP_ACTIVATE, f, 0, 0);
+        return push(g, MM_STEP_ACTIVATE, f, 0);
     return 0;
 }
 
@@ -282,7 +316,7 @@ static int step_activate(cc_game *g, int fig) {
     const figure_t *f = &b->figs[fig];
     if (f->seg < 0 || (f->kind != CC_FIG_MAYOR && f->kind != CC_FIG_SCARECROW)) return 0;  /* gone home */
     int owner = f->player, n = 0, rc = 0;
-    g->mm.pending_fig = fig;
+    state(g)->pending_fig = fig;
     if (f->kind == CC_FIG_MAYOR) {
         int32_t figs[CC_MAX_FIGURES];
         int nf = cc_feature_figures(b, f->seg, figs, CC_MAX_FIGURES);
@@ -306,7 +340,7 @@ static int step_activate(cc_game *g, int fig) {
 }
 
 static int apply_favour(cc_game *g, const int32_t *row) {
-    int mayor = g->mm.pending_fig, owner = g->board->figs[mayor].player, seg = -1, rc = 0;
+    int mayor = state(g)->pending_fig, owner = g->board->figs[mayor].player, seg = -1, rc = 0;
     if (row[0] == CC_MM_TARGET) {
         seg = g->board->figs[row[1]].seg;
         rc = game_return_figure(g, row[1]);
@@ -314,7 +348,7 @@ static int apply_favour(cc_game *g, const int32_t *row) {
          * whoever's turn it is (R-COU-4), so it is not listed again here */
         int f = rc < 0 ? rc : game_put_figure(g, owner, CC_FIG_FOLLOWER, seg);
         if (f < 0) return f;
-        g->mm.players[owner].favours++;
+        state(g)->players[owner].favours++;
     }
     rc = game_return_figure(g, mayor);  /* R-MM-2: home either way */
     int32_t v[2] = {seg >= 0, seg};
@@ -323,13 +357,13 @@ static int apply_favour(cc_game *g, const int32_t *row) {
 }
 
 static int apply_scarecrow(cc_game *g, const int32_t *row) {
-    int fig = g->mm.pending_fig, rc = 0;
+    int fig = state(g)->pending_fig, rc = 0;
     const figure_t f = g->board->figs[fig];
     int choice = row[0] - CC_MM_FARMER;  /* MM_SC_FARMER, MM_SC_LIE, MM_SC_RETURN */
     /* the statistics are indexed by it: a row of another code (a damaged load; save.c
      * refuses it too) must not count outside them */
     if (choice < MM_SC_FARMER || choice > MM_SC_RETURN) return CC_ERR_ARG;
-    g->mm.players[f.player].scarecrows[choice]++;
+    state(g)->players[f.player].scarecrows[choice]++;
     if (choice == MM_SC_LIE) {
         rc = cc_figure_set(g->board, fig, 1, 1);  /* a farmer of strength 1 for good */
     } else {
@@ -347,7 +381,7 @@ static int apply_scarecrow(cc_game *g, const int32_t *row) {
 static int mayors_keeps(cc_game *g, int fig, int root, int kind) {
     const figure_t *f = &g->board->figs[fig];
     if (f->kind != CC_FIG_MESSENGER || kind != CC_ROAD) return 0;
-    mm_state_t *m = &g->mm;
+    mm_state_t *m = state(g);
     if (m->ndue >= CC_MAX_PLAYERS) return CC_ERR_FULL;
     m->due_seat[m->ndue] = f->player;
     m->due_fig[m->ndue] = fig;
@@ -357,21 +391,23 @@ static int mayors_keeps(cc_game *g, int fig, int root, int kind) {
 
 static void mayors_scored(cc_game *g, int root, int winners, int value) {
     const cc_board *b = g->board;
+    mm_state_t *m = state(g);
     for (int f = 0; f < CC_MAX_FIGURES; f++)  /* ride points: what ridden messengers win */
-        if (g->mm.rider[f] && b->figs[f].seg >= 0 && find_const(b, b->figs[f].seg) == root
+        if (m->rider[f] && b->figs[f].seg >= 0 && find_const(b, b->figs[f].seg) == root
             && (winners >> b->figs[f].player & 1))
-            g->mm.players[b->figs[f].player].ride_points += value;
+            m->players[b->figs[f].player].ride_points += value;
 }
 
 /* R-MM-6: once every feature is scored, the messengers whose roads were scored ride,
  * clockwise from the active seat. */
 static int step_rides(cc_game *g) {
-    mm_state_t *m = &g->mm;
+    mm_state_t *m = state(g);
     int order[CC_MAX_PLAYERS], n = 0, rc = 0;
     for (int k = 0; k < g->nplayers; k++)
         for (int i = 0; i < m->ndue; i++)
             if (m->due_seat[i] == (g->seat + k) % g->nplayers) order[n++] = i;
-    for (int j = n - 1; j >= 0 && rc == 0; j--) rc = game_push(g, STEP_RIDE, m->due_fig[order[j]], m->due_road[order[j]], 0);
+    for (int j = n - 1; j >= 0 && rc == 0; j--)
+        rc = push(g, MM_STEP_RIDE, m->due_fig[order[j]], m->due_road[order[j]]);
     m->ndue = 0;
     return rc;
 }
@@ -444,12 +480,12 @@ static int step_ride(cc_game *g, int fig, int road) {
         rc = set_row(g, i, i ? CC_MM_TARGET : CC_MM_RETURN, 0, 0);
     if (rc == 0 && n > 0) rc = ride_targets(b, road, &g->rows[5 + 1], 5, n);
     if (rc < 0) return rc;
-    g->mm.pending_fig = fig;
+    state(g)->pending_fig = fig;
     return decide(g, CC_DEC_RIDE, f->player, n + 1);
 }
 
 static int apply_ride(cc_game *g, const int32_t *row) {
-    int fig = g->mm.pending_fig, owner = g->board->figs[fig].player;
+    int fig = state(g)->pending_fig, owner = g->board->figs[fig].player;
     if (row[0] == CC_MM_RETURN) {
         int rc = game_return_figure(g, fig);
         int32_t v[2] = {0, -1};
@@ -463,8 +499,9 @@ static int apply_ride(cc_game *g, const int32_t *row) {
     const cc_figure_rule *r = &RULES[CC_FIG_MESSENGER];
     int f = cc_figure_add(g->board, owner, CC_FIG_MESSENGER, r->strength, r->scores, seg);
     if (f < 0) return f;
-    g->mm.rider[f] = 1;
-    g->mm.players[owner].rides++;
+    mm_state_t *m = state(g);
+    m->rider[f] = 1;
+    m->players[owner].rides++;
     game_figure_moved(g, f, seg);
     int32_t v[2] = {1, seg};
     game_emit(g, CC_EV_RIDE, g->turn, owner, 2, v);
@@ -475,8 +512,9 @@ static int apply_ride(cc_game *g, const int32_t *row) {
 
 static int apply_town_hall(cc_game *g, const int32_t *row) {
     if (row[0] == CC_MM_END) return game_final_scoring(g);
-    int extra = g->mm.extra_tile;
-    g->mm.extra_tile = 0;
+    mm_state_t *m = state(g);
+    int extra = m->extra_tile;
+    m->extra_tile = 0;
     if (row[0] == CC_MM_DRAW) {
         /* nothing placeable left: at a turn's start R-MM-12 follows at once, or the
          * end; inside a turn (a classic extra tile) the turn simply goes on */
@@ -488,7 +526,7 @@ static int apply_town_hall(cc_game *g, const int32_t *row) {
     int32_t done[CC_MAX_COMPLETED];
     int nd = cc_place(g->board, g->cfg.town_hall_type, x, y, 0, done, CC_MAX_COMPLETED);
     if (nd < 0) return nd;
-    mm_player_t *me = &g->mm.players[g->seat];
+    mm_player_t *me = &m->players[g->seat];
     g->turn++;
     g->placed_index = g->board->ntiles - 1;
     me->town_hall = 0;
@@ -512,14 +550,14 @@ static int apply_town_hall(cc_game *g, const int32_t *row) {
 
 /* ---------------------------------------------------------------- hooks */
 
-static int mayors_step(cc_game *g, const step_t *s) {
+static int mayors_step(cc_game *g, int local, const step_t *s) {
     int rc;
-    switch (s->kind) {
-    case STEP_ACTIVATE: rc = step_activate(g, s->a); break;
-    case STEP_PLACE_FIGURE: rc = step_place_figure(g, s->a, s->b); break;
-    case STEP_FIGURE_OPTIONS: rc = step_figure_options(g); break;
-    case STEP_RIDES: rc = step_rides(g); break;
-    case STEP_RIDE: rc = step_ride(g, s->a, s->b); break;
+    switch (local) {
+    case MM_STEP_ACTIVATE: rc = step_activate(g, s->a); break;
+    case MM_STEP_PLACE_FIGURE: rc = step_place_figure(g, s->a, s->b); break;
+    case MM_STEP_FIGURE_OPTIONS: rc = step_figure_options(g); break;
+    case MM_STEP_RIDES: rc = step_rides(g); break;
+    case MM_STEP_RIDE: rc = step_ride(g, s->a, s->b); break;
     default: return 0;
     }
     return rc < 0 ? rc : 1;
@@ -552,12 +590,36 @@ static int mm_apply(cc_game *g, int kind, int idx) {
     case CC_DEC_FIGURE: rc = step_place_figure(g, r[0], r[1]); break;
     default: return CC_ERR_ARG;
     }
-    g->mm.pending_fig = -1;
+    state(g)->pending_fig = -1;
     return rc < 0 ? rc : 0;
 }
 
 /* ---------------------------------------------------------------- built-in policies
  * (strategies/greedy.py documents greedy's; first and random as for every decision) */
+
+/* greedy's road_figure (1 + a figure kind, 0 none): the follower or messenger meeple
+ * of row `idx` swapped for the other one on a road wherever both are allowed; the
+ * figure kind is at column `at` of the rows, its local segment at `at` + 1. */
+static int road_figure(const cc_game *g, int want, const variant_t *v, int idx, int at) {
+    const int32_t *r = &g->rows[5 * idx];
+    int kind = r[at], local = r[at + 1];
+    if (!want || (kind != CC_FIG_FOLLOWER && kind != CC_FIG_MESSENGER) || kind == want - 1
+        || local < 0 || v->def.seg_kind[local] != CC_ROAD)
+        return idx;
+    for (int k = 0; k < g->nrows; k++) {
+        const int32_t *o = &g->rows[5 * k];
+        int same = 1;
+        for (int c = 0; c < 5 && same; c++) same = c == at ? o[c] == want - 1 : o[c] == r[c];
+        if (same) return k;
+    }
+    return idx;
+}
+
+/* greedy's place decision: road_figure[0]'s swap of its chosen row (R-MM-5) */
+static int mayors_greedy_place(const cc_game *g, const cc_seat_policy *p, int best) {
+    const variant_t *v = variant(g->board, g->drawn_type, g->rows[5 * best + 2]);
+    return road_figure(g, p->road_figure[0], v, best, 3);
+}
 
 /* greedy's figure after activations (strategies/greedy.py): per option my gain
  * minus `opponent` x the others' mean gain, for its one feature: the weighted final
@@ -608,7 +670,7 @@ static int greedy_figure(const cc_game *g, const cc_seat_policy *p) {
             best_value = value;
         }
     }
-    return policy_road_figure(g, p->road_figure[1], variant(b, t->type, t->rot), best, 0);
+    return road_figure(g, p->road_figure[1], variant(b, t->type, t->rot), best, 0);
 }
 
 /* greedy's ride: the target feature worth most in final scoring, the first of equals;
@@ -660,7 +722,7 @@ static int mm_codes(int kind) {
  * its agenda steps, within what this file indexes. */
 static int mayors_check_state(const cc_game *g) {
     const cc_board *b = g->board;
-    const mm_state_t *m = &g->mm;
+    const mm_state_t *m = cstate(g);
     int kind = g->dec_kind;
     if (!in_range(m->ndue, 0, CC_MAX_PLAYERS + 1) || !in_range(m->pending_fig, -1, CC_MAX_FIGURES)) return 0;
     for (int i = 0; i < g->nrows; i++) {
@@ -682,10 +744,11 @@ static int mayors_check_state(const cc_game *g) {
     int on_tile = kind == CC_DEC_FIGURE;  /* what names the tile just placed */
     for (int i = 0; i < g->nagenda; i++) {
         const step_t *s = &g->agenda[i];
-        on_tile |= s->kind == STEP_PLACE_FIGURE || s->kind == STEP_FIGURE_OPTIONS;
-        if ((s->kind == STEP_ACTIVATE || s->kind == STEP_RIDE) && !in_range(s->a, 0, CC_MAX_FIGURES)) return 0;
-        if (s->kind == STEP_RIDE && !seg_valid(b, s->b)) return 0;
-        if (s->kind == STEP_PLACE_FIGURE
+        int local = game_step_local(&mayors_expansion, s->kind);  /* -1: not its own */
+        on_tile |= local == MM_STEP_PLACE_FIGURE || local == MM_STEP_FIGURE_OPTIONS;
+        if ((local == MM_STEP_ACTIVATE || local == MM_STEP_RIDE) && !in_range(s->a, 0, CC_MAX_FIGURES)) return 0;
+        if (local == MM_STEP_RIDE && !seg_valid(b, s->b)) return 0;
+        if (local == MM_STEP_PLACE_FIGURE
             && (!in_range(s->a, -1, NFIGURE_KINDS) || !in_range(s->b, ACTION_CODE_MIN, CC_MAX_SEGS)))
             return 0;
     }
@@ -710,8 +773,6 @@ static const named_t EVENTS[] = {{CC_EV_TOWNHALL, "townhall"}, {CC_EV_CRISIS, "c
                                  {CC_EV_RIDE, "ride"}};
 static const named_t FIGURES[] = {{CC_FIG_MAYOR, "mayor"}, {CC_FIG_MESSENGER, "messenger"},
                                   {CC_FIG_SCARECROW, "scarecrow"}};
-static const int32_t STEPS[] = {STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OPTIONS, STEP_RIDES,
-                                STEP_RIDE};
 
 /* per seat: placed mayors, messengers, scarecrows, favours, scarecrows made farmer,
  * laid, returned, rides, ride points, town hall turn (sim/expansions/mayors.py
@@ -719,7 +780,7 @@ static const int32_t STEPS[] = {STEP_ACTIVATE, STEP_PLACE_FIGURE, STEP_FIGURE_OP
 static const field_t RESULT[] = {{"mayors", 10}, {"mm_supply", 3}, {"town_hall", 1}};
 
 static void mayors_result(const cc_game *g, int seat, int32_t *o) {
-    const mm_player_t *p = &g->mm.players[seat];
+    const mm_player_t *p = &cstate(g)->players[seat];
     int32_t v[14] = {p->placed[1], p->placed[2], p->placed[3], p->favours, p->scarecrows[0],
                      p->scarecrows[1], p->scarecrows[2], p->rides, p->ride_points,
                      p->town_hall_turn, p->supply[1], p->supply[2], p->supply[3], p->town_hall};
@@ -728,7 +789,7 @@ static void mayors_result(const cc_game *g, int seat, int32_t *o) {
 
 const expansion_t mayors_expansion = {
     .name = "mayors", .bit = CC_X_MAYORS, .start = mayors_start,
-    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = mayors_step,
+    .nsteps = MM_NSTEPS, .step = mayors_step,
     .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
     .begin_draw = mayors_begin_draw, .no_tile = mayors_no_tile,
     .after_tile = mayors_after_tile, .figure_removed = mayors_figure_removed,
@@ -739,6 +800,8 @@ const expansion_t mayors_expansion = {
     .check_config = mayors_check_config, .check_seat = mayors_check_seat,
     .extra_tiles = mayors_extra_tiles,
     .places_instead = mayors_places_instead, .check_state = mayors_check_state,
+    .greedy_place = mayors_greedy_place,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
     .figures = FIGURES, .nfigures = sizeof FIGURES / sizeof *FIGURES,
+    .state_size = sizeof(mm_state_t),
 };

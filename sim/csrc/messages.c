@@ -12,10 +12,41 @@
  */
 #include "game.h"
 
+enum { MSG_CHOICES_CAP = 2 + CC_MAX_FIGURES };  /* a drawn message's resolutions at most */
+
+typedef struct {
+    int32_t position[2], moves[2], live, turn_figure;
+    int32_t drawn[CC_NMSG], taken[CC_NMSG], points[CC_NMSG], resolved[CC_NMSG];
+} msg_player_t;
+
+typedef struct {
+    int32_t edition, zmg_alone;
+    int32_t deck[CC_NMSG], deck_head, deck_n;  /* a queue: top = deck[deck_head] */
+    int32_t in_hand;       /* action being resolved, -1 */
+    int32_t round_moved;   /* bits: the active seat's figures moved this round */
+    int32_t turn_messages; /* drawn this turn (c3.1: at most one) */
+    int32_t pending_seat, pending_points, pending_source;  /* scoring figure decision */
+    msg_player_t players[CC_MAX_PLAYERS];
+    int32_t nchoices;      /* the drawn message's resolutions, rows of 3 */
+    int32_t choices[MSG_CHOICES_CAP * CC_MSG_CHOICE_INTS];
+} msg_state_t;
+
+extern const expansion_t messages_expansion;
+
+/* The Messages' state, in the game's state area (game_state) */
+static msg_state_t *state(cc_game *g) { return game_state(g, &messages_expansion); }
+static const msg_state_t *cstate(const cc_game *g) { return game_state_const(g, &messages_expansion); }
+
+/* its step kinds (local: game_step_kind) */
+enum { MSG_STEP_DRAW, MSG_STEP_EXTRA_TILE, MSG_NSTEPS };
+
+static inline int on_dark(int total) { return total % 5 == 0; }  /* R-BASE-10, 50 spaces */
+
 int32_t cc_on_dark(int32_t total) { return on_dark(total); }
 
-int messages_number(const cc_game *g, int action) {
-    if (g->msg.edition == CC_EDITION_C31 && (action == CC_MSG_ROAD || action == CC_MSG_CITY))
+/* The number printed on message `action` in the edition played. */
+static int messages_number(const cc_game *g, int action) {
+    if (cstate(g)->edition == CC_EDITION_C31 && (action == CC_MSG_ROAD || action == CC_MSG_CITY))
         return action == CC_MSG_CITY ? 1 : 2;  /* c3.1 lists the city first */
     return action + 1;
 }
@@ -45,7 +76,7 @@ static void messages_start(cc_game *g) {
         uint64_t stream = g->cfg.messages_stream;
         game_shuffle(g->cfg.deck, CC_NMSG, &stream);
     }
-    msg_state_t *m = &g->msg;
+    msg_state_t *m = state(g);
     memset(m, 0, sizeof *m);
     m->edition = g->cfg.edition;
     m->zmg_alone = g->cfg.zmg_alone;
@@ -56,18 +87,20 @@ static void messages_start(cc_game *g) {
 }
 
 static void messages_next_turn(cc_game *g) {
-    for (int s = 0; s < g->nplayers; s++) g->msg.players[s].turn_figure = -1;  /* R-MSG-N1 */
-    g->msg.turn_messages = 0;
+    msg_state_t *m = state(g);
+    for (int s = 0; s < g->nplayers; s++) m->players[s].turn_figure = -1;  /* R-MSG-N1 */
+    m->turn_messages = 0;
 }
 
 /* Move one scoring figure; the score is the figures' sum. */
 static void move_figure(cc_game *g, int seat, int figure, int points, int source) {
-    msg_player_t *m = &g->msg.players[seat];
+    msg_state_t *ms = state(g);
+    msg_player_t *m = &ms->players[seat];
     int before = m->position[figure];
     m->position[figure] += points;
     m->moves[figure]++;
-    if (g->msg.edition == CC_EDITION_C31) m->turn_figure = figure;
-    if (seat == g->seat) g->msg.round_moved |= 1 << figure;
+    if (ms->edition == CC_EDITION_C31) m->turn_figure = figure;
+    if (seat == g->seat) ms->round_moved |= 1 << figure;
     int dark = on_dark(m->position[figure]), other = on_dark(m->position[1 - figure] + points);
     m->live += dark != other;  /* the choice of figure decided a dark space */
     int32_t v[7] = {figure, points, source, before, m->position[figure], dark, other};
@@ -76,14 +109,15 @@ static void move_figure(cc_game *g, int seat, int figure, int points, int source
 }
 
 static int messages_award(cc_game *g, int seat, int points, int source) {
-    msg_player_t *m = &g->msg.players[seat];
-    if (g->msg.edition == CC_EDITION_C31 && m->turn_figure >= 0) {
+    msg_state_t *ms = state(g);
+    msg_player_t *m = &ms->players[seat];
+    if (ms->edition == CC_EDITION_C31 && m->turn_figure >= 0) {
         move_figure(g, seat, m->turn_figure, points, source);  /* R-MSG-N1 */
         return 1;
     }
-    g->msg.pending_seat = seat;
-    g->msg.pending_points = points;
-    g->msg.pending_source = source;
+    ms->pending_seat = seat;
+    ms->pending_points = points;
+    ms->pending_source = source;
     g->dec_kind = CC_DEC_SCORING_FIGURE;
     g->dec_seat = seat;
     return 1;
@@ -91,14 +125,15 @@ static int messages_award(cc_game *g, int seat, int points, int source) {
 
 /* R-MSG-C4: no other player's figure stands on the same space (50 spaces). */
 static int alone(const cc_game *g, int seat, int total) {
+    const msg_state_t *m = cstate(g);
     for (int s = 0; s < g->nplayers; s++)
         for (int f = 0; f < 2 && s != seat; f++)
-            if (g->msg.players[s].position[f] % 50 == total % 50) return 0;
+            if (m->players[s].position[f] % 50 == total % 50) return 0;
     return 1;
 }
 
 static int messages_end_round(cc_game *g, int kind) {
-    msg_state_t *ms = &g->msg;
+    msg_state_t *ms = state(g);
     int moved = ms->round_moved, hit = 0;
     ms->round_moved = 0;
     const msg_player_t *m = &ms->players[g->seat];
@@ -113,7 +148,7 @@ static int messages_end_round(cc_game *g, int kind) {
         hit = kind == ROUND_TURN && ms->turn_messages == 0 && m->turn_figure >= 0
               && on_dark(m->position[m->turn_figure]);
     }
-    return hit ? game_push(g, STEP_DRAW_MESSAGE, 0, 0, 0) : 0;
+    return hit ? game_push_step(g, &messages_expansion, MSG_STEP_DRAW, 0, 0, 0) : 0;
 }
 
 /* ---------------------------------------------------------------- the choices */
@@ -150,7 +185,7 @@ static void sort_by_key(int32_t *ids, int64_t *keys, int n) {
  * (the decision's choices): "2 points" first, then the action's ways. */
 static int message_choices(cc_game *g, int seat, int action) {
     const cc_board *b = g->board;
-    msg_state_t *m = &g->msg;
+    msg_state_t *m = state(g);
     m->nchoices = 0;
     add_choice(m, CC_MSG_TWO, -1, 2);
     /* R-MSG-10: standard followers of the seat; score_and_return: any figure */
@@ -230,7 +265,7 @@ static int message_choices(cc_game *g, int seat, int action) {
 }
 
 static int draw_message(cc_game *g) {
-    msg_state_t *m = &g->msg;
+    msg_state_t *m = state(g);
     if (m->deck_n == 0) return CC_ERR_ARG;
     int action = m->deck[m->deck_head];
     m->deck_head = (m->deck_head + 1) % CC_NMSG;
@@ -247,9 +282,10 @@ static int draw_message(cc_game *g) {
     return 1;
 }
 
-static int messages_step(cc_game *g, const step_t *s) {
-    if (s->kind == STEP_DRAW_MESSAGE) return draw_message(g);
-    if (s->kind == STEP_EXTRA_TILE) {  /* classic message 4: a turn part inside this turn
+static int messages_step(cc_game *g, int local, const step_t *s) {
+    (void)s;
+    if (local == MSG_STEP_DRAW) return draw_message(g);
+    if (local == MSG_STEP_EXTRA_TILE) {  /* classic message 4: a turn part inside this turn
                                           (or the town hall instead, R-MM-10) */
         int rc = game_begin_draw(g, 1);
         return rc < 0 ? rc : 1;
@@ -259,7 +295,7 @@ static int messages_step(cc_game *g, const step_t *s) {
 
 /* R-MSG-8: the action or 2 points; R-MSG-11: the tile goes to the bottom of the deck. */
 static int apply_message(cc_game *g, int idx) {
-    msg_state_t *m = &g->msg;
+    msg_state_t *m = state(g);
     int seat = g->seat, action = m->in_hand;
     const int32_t *c = &m->choices[CC_MSG_CHOICE_INTS * idx];
     int code = c[0], target = c[1], points = c[2], extra = 0, tkind = 0, tseg = -1;
@@ -283,8 +319,8 @@ static int apply_message(cc_game *g, int idx) {
     game_emit(g, CC_EV_MESSAGE, g->turn, seat, 7, v);
     int rc = 0;
     if (m->edition == CC_EDITION_CLASSIC) {
-        if (extra) rc = game_push(g, STEP_EXTRA_TILE, 0, 0, 0);  /* message 4 */
-        if (rc == 0) rc = game_push(g, STEP_END_ROUND, ROUND_MESSAGE, 0, 0);  /* R-MSG-C3 */
+        if (extra) rc = game_push_step(g, &messages_expansion, MSG_STEP_EXTRA_TILE, 0, 0, 0);  /* message 4 */
+        if (rc == 0) rc = game_push(g, STEP_END_ROUND, ROUND_OWN, 0, 0);  /* R-MSG-C3 */
     } else if (extra) {
         g->extra_turn = 1;  /* c3.1 message 4: a whole turn after this one */
     }
@@ -306,8 +342,9 @@ static double chance(int a, int b) {
 }
 
 static int policy_scoring_figure(cc_game *g) {
-    int seat = g->dec_seat, points = g->msg.pending_points;
-    const msg_player_t *m = &g->msg.players[seat];
+    const msg_state_t *ms = cstate(g);
+    int seat = g->dec_seat, points = ms->pending_points;
+    const msg_player_t *m = &ms->players[seat];
     int meeple = m->position[0], messenger = m->position[1];
     switch (g->seats[seat].scoring_figure) {
     case CC_POL_FIRST: case CC_POL_MEEPLE_ONLY: return 0;
@@ -327,9 +364,10 @@ static int policy_scoring_figure(cc_game *g) {
 }
 
 static int policy_messages(cc_game *g) {
-    int seat = g->dec_seat, n = g->msg.nchoices;
+    const msg_state_t *m = cstate(g);
+    int seat = g->dec_seat, n = m->nchoices;
     const cc_seat_policy *p = &g->seats[seat];
-    const int32_t *c = g->msg.choices;
+    const int32_t *c = m->choices;
     if (p->messages == CC_POL_FIRST) return 0;
     if (p->messages == CC_POL_RANDOM) return splitmix_below(&g->rng[seat], n);
     /* always_action, always_2, greedy: the action's best way (most points, then first) */
@@ -338,7 +376,7 @@ static int policy_messages(cc_game *g) {
         if (c[CC_MSG_CHOICE_INTS * i] == CC_MSG_TWO) continue;
         if (best < 0 || c[CC_MSG_CHOICE_INTS * i + 2] > c[CC_MSG_CHOICE_INTS * best + 2]) best = i;
     }
-    int how = p->overrides[g->msg.in_hand];
+    int how = p->overrides[m->in_hand];
     if (best < 0 || how == CC_OVERRIDE_TWO) return 0;  /* R-MSG-8: impossible -> 2 points */
     if (how == CC_OVERRIDE_ACTION || p->messages == CC_POL_ALWAYS_ACTION) return best;
     if (p->messages == CC_POL_GREEDY) {
@@ -361,9 +399,10 @@ static void figure_record(const cc_game *g, int idx, int32_t *v) {
 
 static int figure_describe(const cc_game *g, int32_t *head, int32_t *choices, int cap) {
     (void)choices, (void)cap;
-    const msg_player_t *m = &g->msg.players[g->msg.pending_seat];
-    head[4] = g->msg.pending_points;
-    head[5] = g->msg.pending_source;
+    const msg_state_t *ms = cstate(g);
+    const msg_player_t *m = &ms->players[ms->pending_seat];
+    head[4] = ms->pending_points;
+    head[5] = ms->pending_source;
     head[6] = m->position[0];
     head[7] = m->position[1];
     return 2;
@@ -371,25 +410,28 @@ static int figure_describe(const cc_game *g, int32_t *head, int32_t *choices, in
 
 static int figure_apply(cc_game *g, int kind, int idx) {
     (void)kind;
-    move_figure(g, g->msg.pending_seat, idx, g->msg.pending_points, g->msg.pending_source);
+    const msg_state_t *m = cstate(g);
+    move_figure(g, m->pending_seat, idx, m->pending_points, m->pending_source);
     return 0;
 }
 
 /* The drawn message's resolutions (R-MSG-8): rows of CC_MSG_CHOICE_INTS. */
-static int message_nchoices(const cc_game *g) { return g->msg.nchoices; }
+static int message_nchoices(const cc_game *g) { return cstate(g)->nchoices; }
 
 static void message_record(const cc_game *g, int idx, int32_t *v) {
-    v[0] = g->msg.choices[CC_MSG_CHOICE_INTS * idx];
-    v[1] = g->msg.choices[CC_MSG_CHOICE_INTS * idx + 1];
+    const int32_t *c = &cstate(g)->choices[CC_MSG_CHOICE_INTS * idx];
+    v[0] = c[0];
+    v[1] = c[1];
     v[2] = -1;
 }
 
 static int message_describe(const cc_game *g, int32_t *head, int32_t *choices, int cap) {
-    int n = g->msg.nchoices;
+    const msg_state_t *m = cstate(g);
+    int n = m->nchoices;
     if (CC_MSG_CHOICE_INTS * (int64_t)n > cap) return CC_ERR_FULL;
-    head[4] = g->msg.in_hand;
-    head[5] = messages_number(g, g->msg.in_hand);
-    memcpy(choices, g->msg.choices, (size_t)n * CC_MSG_CHOICE_INTS * sizeof *choices);
+    head[4] = m->in_hand;
+    head[5] = messages_number(g, m->in_hand);
+    memcpy(choices, m->choices, (size_t)n * CC_MSG_CHOICE_INTS * sizeof *choices);
     return n;
 }
 
@@ -420,7 +462,7 @@ int cc_game_set_scoreboard(cc_game *g, int seat, int meeple, int messenger) {
         return CC_ERR_ARG;
     for (int k = 0; k < CC_NSOURCES; k++)
         if (g->points[seat][k] != 0) return CC_ERR_ARG;
-    msg_player_t *m = &g->msg.players[seat];
+    msg_player_t *m = &state(g)->players[seat];
     m->position[0] = meeple;
     m->position[1] = messenger;
     g->scores[seat] = meeple + messenger;
@@ -430,7 +472,7 @@ int cc_game_set_scoreboard(cc_game *g, int seat, int meeple, int messenger) {
 /* A loaded game's Messages state (save.c): counts and codes within what this file
  * indexes, the deck and the tile in hand the 8 messages once each (R-MSG-11). */
 static int messages_check_state(const cc_game *g) {
-    const msg_state_t *m = &g->msg;
+    const msg_state_t *m = cstate(g);
     if (!in_range(m->nchoices, 0, MSG_CHOICES_CAP + 1) || !in_range(m->in_hand, -1, CC_NMSG)
         || !in_range(m->deck_head, 0, CC_NMSG) || !in_range(m->deck_n, 0, CC_NMSG + 1)
         || !in_range(m->pending_seat, 0, g->nplayers) || !in_range(m->pending_source, 0, CC_NSOURCES)
@@ -468,7 +510,6 @@ static const decision_t DECISIONS[] = {
     {CC_DEC_MESSAGES, "messages", message_nchoices, message_record, message_describe, message_apply,
      offsetof(cc_seat_policy, messages), message_accepts, policy_messages},
 };
-static const int32_t STEPS[] = {STEP_DRAW_MESSAGE, STEP_EXTRA_TILE};
 static const named_t EVENTS[] = {{CC_EV_MOVE, "move"}, {CC_EV_MESSAGE_DRAW, "message_draw"},
                                  {CC_EV_MESSAGE, "message"}};
 /* per seat: scoring meeple and messenger positions, their moves, live moves; per
@@ -477,7 +518,7 @@ static const field_t RESULT[] = {{"figures", 2}, {"moves", 2}, {"live_moves", 1}
                                  {"taken", CC_NMSG}, {"message_points", CC_NMSG}, {"resolved", CC_NMSG}};
 
 static void messages_result(const cc_game *g, int seat, int32_t *o) {
-    const msg_player_t *m = &g->msg.players[seat];
+    const msg_player_t *m = &cstate(g)->players[seat];
     o[0] = m->position[0];
     o[1] = m->position[1];
     o[2] = m->moves[0];
@@ -492,10 +533,11 @@ static void messages_result(const cc_game *g, int seat, int32_t *o) {
 const expansion_t messages_expansion = {
     .name = "messages", .bit = CC_X_MESSAGES, .start = messages_start,
     .next_turn = messages_next_turn, .award = messages_award, .end_round = messages_end_round,
-    .steps = STEPS, .nsteps = sizeof STEPS / sizeof *STEPS, .step = messages_step,
+    .nsteps = MSG_NSTEPS, .step = messages_step,
     .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = messages_result,
     .check_config = messages_check_config, .check_seat = messages_check_seat,
     .check_state = messages_check_state,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
+    .state_size = sizeof(msg_state_t),
 };

@@ -7,10 +7,22 @@
  */
 #include "game.h"
 
+typedef struct {
+    int32_t open;          /* 0 once the lake has closed the river */
+    int32_t x, y, edge;    /* the open river end */
+    int32_t last_turn;     /* the previous curve: +1, -1, 0 before the first */
+} river_state_t;
+
+extern const expansion_t river_expansion;
+
+/* the River's state, in the game's state area (game_state) */
+static river_state_t *state(cc_game *g) { return game_state(g, &river_expansion); }
+static const river_state_t *cstate(const cc_game *g) { return game_state_const(g, &river_expansion); }
+
 /* Whether river tile `type` in rotation rot at (x, y) continues the river: its turn
  * (+1 clockwise, -1, 0 straight or the lake) and exit edge (-1: the lake). */
 static int course(const cc_game *g, int type, int x, int y, int rot, int *turn, int *exit_edge) {
-    const river_state_t *r = &g->river;
+    const river_state_t *r = cstate(g);
     if (!r->open || x != r->x + DX[r->edge] || y != r->y + DY[r->edge]) return 0;
     const int8_t *edges = variant(g->board, type, rot)->def.edges;
     int entry = (r->edge + 2) % 4;
@@ -32,43 +44,46 @@ static int river_check_config(const cc_tileset *ts, const cc_game_config *c) {
 }
 
 /* R-RIV-2: while the river is open, river tiles are laid and nothing else */
-static int river_restricts(const cc_game *g) { return g->river.open; }
+static int river_restricts(const cc_game *g) { return cstate(g)->open; }
 
 /* A loaded game's river end (save.c): its next square x + DX, y + DY on the grid. */
 static int river_check_state(const cc_game *g) {
-    return in_range(g->river.edge, 0, 4) && on_grid(g->board, g->river.x) && on_grid(g->board, g->river.y);
+    const river_state_t *r = cstate(g);
+    return in_range(r->edge, 0, 4) && on_grid(g->board, r->x) && on_grid(g->board, r->y);
 }
 
 static void river_start(cc_game *g) {
-    g->river = (river_state_t){1, 0, 0, g->cfg.river_edge, 0};  /* leaves the spring at 0,0 r0 */
+    *state(g) = (river_state_t){1, 0, 0, g->cfg.river_edge, 0};  /* leaves the spring at 0,0 r0 */
 }
 
 static int river_allows(const cc_game *g, int type, int x, int y, int rot) {
     if (!(g->tile_flags[type] & CC_TILE_RIVER)) return -1;
     int turn, exit_edge;
     if (!course(g, type, x, y, rot, &turn, &exit_edge)) return 0;
-    return turn == 0 || turn != g->river.last_turn;  /* R-RIV-2: no U-turn */
+    return turn == 0 || turn != cstate(g)->last_turn;  /* R-RIV-2: no U-turn */
 }
 
 static void river_placed(cc_game *g, int type, int x, int y, int rot) {
     if (!(g->tile_flags[type] & CC_TILE_RIVER)) return;
     int turn = 0, exit_edge = -1;
     if (!course(g, type, x, y, rot, &turn, &exit_edge)) exit_edge = -1;
-    if (turn) g->river.last_turn = turn;
-    if (exit_edge < 0) g->river.open = 0;  /* the lake closes the river */
+    river_state_t *r = state(g);
+    if (turn) r->last_turn = turn;
+    if (exit_edge < 0) r->open = 0;  /* the lake closes the river */
     else {
-        g->river.x = x;
-        g->river.y = y;
-        g->river.edge = exit_edge;
+        r->x = x;
+        r->y = y;
+        r->edge = exit_edge;
     }
 }
 
 int cc_game_river_end(const cc_game *g, int32_t *out, int cap) {
     if (!g || !out || cap < 3) return CC_ERR_ARG;
-    if (!game_has(g, CC_X_RIVER) || !g->river.open) return 0;
-    out[0] = g->river.x;
-    out[1] = g->river.y;
-    out[2] = g->river.edge;
+    const river_state_t *r = cstate(g);
+    if (!game_has(g, CC_X_RIVER) || !r->open) return 0;
+    out[0] = r->x;
+    out[1] = r->y;
+    out[2] = r->edge;
     return 1;
 }
 
@@ -76,4 +91,5 @@ const expansion_t river_expansion = {
     .name = "river", .bit = CC_X_RIVER, .start = river_start, .allows = river_allows,
     .placed = river_placed, .check_config = river_check_config,
     .restricts_placement = river_restricts, .check_state = river_check_state,
+    .state_size = sizeof(river_state_t),
 };

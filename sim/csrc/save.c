@@ -6,9 +6,10 @@
  * - the board's union-find (no cycle, parents of the segment's kind), its features'
  *   circular lists and their aggregates (segments, tiles, open edges, coats, figures,
  *   presence), its cells, each side's need and the frontier, and its figures;
- * - the game's agenda steps and the pending decision's fields (a drawn tile with rows,
- *   and those rows exactly the placements play computes for it, R-BASE-3/4); no error
- *   state; a game over has no decision;
+ * - the game's agenda steps (each the base game's or one of a unit in play) and the
+ *   pending decision (none, the place decision or one of a unit in play) with its fields
+ *   (a drawn tile with rows, and those rows exactly the placements play computes for it,
+ *   R-BASE-3/4); no error state; a game over has no decision;
  * - the config and every seat's policies as cc_game_new checks them;
  * - scores and points within 0..MAX_POINTS, the turn within the board's tiles,
  *   decisions taken within MAX_DECISIONS;
@@ -24,7 +25,7 @@
  * (supplies, statistics, seat streams) are taken as they are. */
 #include "game.h"
 
-enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 1 };  /* "CCG1" */
+enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 2 };  /* "CCG1" */
 enum { MAX_POINTS = SAVE_MAX_POINTS };
 enum { MAX_DECISIONS = 100000000 };  /* decisions taken: a few per tile in a real game */
 
@@ -245,7 +246,7 @@ static int game_sane(const cc_game *g, const cc_tileset *ts) {
     const cc_game_config *c = &g->cfg;
     if (!in(g->nplayers, 2, CC_MAX_PLAYERS + 1) || c->nplayers != g->nplayers || g->ntypes != ts->n
         || !in(g->nstack, 0, 3001) || !in(g->top, 0, g->nstack + 1) || !in(g->nagenda, 0, AGENDA_CAP + 1)
-        || !in(g->seat, 0, g->nplayers) || !in(g->dec_kind, CC_DEC_NONE, CC_DEC_FIGURE + 1)
+        || !in(g->seat, 0, g->nplayers) || !game_decision_known(g, g->dec_kind)
         || !in(g->dec_seat, 0, g->nplayers) || !in(g->nrows, 0, (int64_t)INT32_MAX / 5)
         || !in(g->nevents, 0, INT32_MAX / CC_EVENT_INTS) || !in(g->nhistory, 0, INT32_MAX / CC_HISTORY_INTS)
         || !in(g->drawn_type, -1, ts->n)
@@ -273,7 +274,7 @@ static int state_sane(const cc_game *g) {
     }
     for (int i = 0; i < g->nagenda; i++) {
         const step_t *s = &g->agenda[i];
-        if (!in(s->kind, STEP_SCORE, STEP_LAST)) return 0;
+        if (!game_step_known(g, s->kind)) return 0;  /* the base game's, or a unit's in play */
         if (s->kind == STEP_SCORE && !seg_valid(b, s->a)) return 0;
         if (s->kind == STEP_AWARD && (!in(s->a, 0, g->nplayers) || !in(s->c, 0, CC_NSOURCES))) return 0;
     }
