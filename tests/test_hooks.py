@@ -119,3 +119,15 @@ def test_the_shared_files_name_no_units_codes():
     for name in SHARED:
         found = re.findall(r"\bCC_DEC_(?!NONE\b|PLACE\b)\w+|\bCC_FIG_(?!FOLLOWER\b)\w+", _code(name))
         assert found == [], (name, found)
+
+
+def test_figure_kind_codes_ascend_with_the_registry():
+    """game_figure_rules lists the figures of the units in play in registry order, which
+    must be kind order (the place rows' order): each unit's figure kinds come after the
+    kinds of the units before it."""
+    from sim.core import lib
+    order = re.findall(r"&(\w+)_expansion\b", _code("registry.c"))
+    codes = []
+    for unit in order:
+        codes += [getattr(lib, name) for name in re.findall(r"\{(CC_FIG_\w+), \"", _code(f"{unit}.c"))]
+    assert codes == sorted(codes) and len(codes) == len(set(codes)) and codes[0] > lib.CC_FIG_FOLLOWER

@@ -54,9 +54,15 @@ void game_set_supply(cc_game *g, int seat, int kind, int n) {
 int game_figure_rules(const cc_game *g, int seat, cc_figure_rule *out) {
     int n = 0;
     if (g->supply[seat] > 0) out[n++] = FOLLOWER_RULE;
-    for (int kind = CC_FIG_FOLLOWER + 1; kind < NFIGURE_KINDS; kind++) {
-        const expansion_t *x = kind_owner(kind);
-        if (x && game_has(g, x->bit) && x->in_supply(g, seat, kind) > 0) out[n++] = *x->figure_rule(kind);
+    /* the units in play add theirs, in registry order: their kind codes ascend with it
+     * (tests/test_hooks.py), so the rows stay in kind order */
+    for (int k = 0; k < g->nunits; k++) {
+        const expansion_t *x = g->units[k];
+        for (int i = 0; i < x->nfigures; i++) {
+            int kind = x->figures[i].code;
+            if (x->figure_rule && x->figure_rule(kind) && x->in_supply(g, seat, kind) > 0)
+                out[n++] = *x->figure_rule(kind);
+        }
     }
     return n;
 }
@@ -182,9 +188,9 @@ cc_greedy_params *game_greedy_params(const cc_game *g, int seat, const cc_seat_p
 
 int game_actions(const cc_game *g, int seat, int32_t *out, int cap) {
     int n = 0;
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->actions) {
-            int c = REGISTRY[k]->actions(g, seat, out + 2 * n, cap - n);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->actions) {
+            int c = g->units[k]->actions(g, seat, out + 2 * n, cap - n);
             if (c < 0) return c;
             n += c;
         }
@@ -255,16 +261,15 @@ static int options(cc_game *g, int t) {
     /* RULES.md 6: where a placement has step-1 activations its figure comes after them */
     int32_t cells[DEFERRED_CAP];
     int ncells = 0;
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->deferred_cells) {
-            int c = REGISTRY[k]->deferred_cells(g, cells + 2 * ncells, DEFERRED_CAP - 2 * ncells);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->deferred_cells) {
+            int c = g->units[k]->deferred_cells(g, cells + 2 * ncells, DEFERRED_CAP - 2 * ncells);
             if (c < 0) return c;
             ncells += c;
         }
     /* placements an expansion forbids (R-RIV-2) leave the choices */
     int filter = ncells > 0;
-    for (int k = 0; k < NREGISTRY && !filter; k++)
-        filter = game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->allows;
+    for (int k = 0; k < g->nunits && !filter; k++) filter = g->units[k]->allows != NULL;
     if (!filter) {  /* nothing may forbid a row: the base game's every turn */
         g->nrows = n;
         return add_actions(g, pp, NULL, 0);
@@ -275,9 +280,8 @@ static int options(cc_game *g, int t) {
         int ok = 1;
         for (int c = 0; c < ncells && ok && r[3] >= 0; c++)
             ok = r[0] != cells[2 * c] || r[1] != cells[2 * c + 1];
-        for (int k = 0; k < NREGISTRY && ok; k++)
-            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->allows)
-                ok = REGISTRY[k]->allows(g, t, r[0], r[1], r[2]) != 0;
+        for (int k = 0; k < g->nunits && ok; k++)
+            if (g->units[k]->allows) ok = g->units[k]->allows(g, t, r[0], r[1], r[2]) != 0;
         if (!ok) continue;
         if (kept != i) {
             memmove(&g->rows[5 * kept], r, 5 * sizeof *r);
@@ -321,14 +325,14 @@ void game_add_points(cc_game *g, int seat, int points, int source) {
 }
 
 void game_figure_removed(cc_game *g, int fig) {
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->figure_removed) REGISTRY[k]->figure_removed(g, fig);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->figure_removed) g->units[k]->figure_removed(g, fig);
 }
 
 void game_figure_moved(cc_game *g, int fig, int seg) {
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->figure_placed)
-            REGISTRY[k]->figure_placed(g, fig, seg);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->figure_placed)
+            g->units[k]->figure_placed(g, fig, seg);
 }
 
 /* A figure off the board, back to its owner's supply. */
@@ -357,8 +361,8 @@ static int score_feature(cc_game *g, int root, int final, int *kind, int *value)
     int winners = 0;
     for (int q = 0; q < g->nplayers; q++)
         if (holds_majority(r->count, r->strength, g->nplayers, q)) winners |= 1 << q;
-    for (int k = 0; k < NREGISTRY; k++)  /* before its figures leave (ride points) */
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->scored) REGISTRY[k]->scored(g, info[0], winners, v);
+    for (int k = 0; k < g->nunits; k++)  /* before its figures leave (ride points) */
+        if (g->units[k]->scored) g->units[k]->scored(g, info[0], winners, v);
     int32_t ev[8] = {info[1], root, info[2], info[4], info[5], final, v, winners};
     game_emit(g, CC_EV_SCORE, g->turn, -1, 8, ev);
     *kind = info[1];
@@ -376,8 +380,8 @@ static int step_score(cc_game *g, int root) {
     if (n < 0) return n;
     for (int i = 0; i < n; i++) {
         int rc = 0;  /* the first expansion (registry order) keeping it takes it over */
-        for (int k = 0; k < NREGISTRY && rc == 0; k++)
-            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->keeps) rc = REGISTRY[k]->keeps(g, figs[i], root, kind);
+        for (int k = 0; k < g->nunits && rc == 0; k++)
+            if (g->units[k]->keeps) rc = g->units[k]->keeps(g, figs[i], root, kind);
         if (rc == 0) rc = game_return_figure(g, figs[i]);
         if (rc < 0) return rc;
     }
@@ -391,9 +395,9 @@ static int step_score(cc_game *g, int root) {
 
 static int step_award(cc_game *g, int seat, int points, int source) {
     if (points == 0) return 0;  /* R-BASE-10: a figure moves only by more than 0 points */
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->award) {
-            int rc = REGISTRY[k]->award(g, seat, points, source);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->award) {
+            int rc = g->units[k]->award(g, seat, points, source);
             if (rc != 0) return rc < 0 ? rc : 0;
         }
     game_add_points(g, seat, points, source);
@@ -405,9 +409,9 @@ static int run_step(cc_game *g, const step_t *s) {
     case STEP_SCORE: return step_score(g, s->a);
     case STEP_AWARD: return step_award(g, s->a, s->b, s->c);
     case STEP_END_ROUND:
-        for (int k = 0; k < NREGISTRY; k++)
-            if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->end_round) {
-                int rc = REGISTRY[k]->end_round(g, s->a);
+        for (int k = 0; k < g->nunits; k++)
+            if (g->units[k]->end_round) {
+                int rc = g->units[k]->end_round(g, s->a);
                 if (rc < 0) return rc;
             }
         return 0;
@@ -445,26 +449,26 @@ int game_final_scoring(cc_game *g) {
 static int next_turn(cc_game *g) {
     if (g->extra_turn) g->extra_turn = 0;  /* c3.1 message 4: the same seat again */
     else g->seat = (g->seat + 1) % g->nplayers;
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->next_turn) REGISTRY[k]->next_turn(g);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->next_turn) g->units[k]->next_turn(g);
     int rc = game_begin_draw(g, 0);
     if (rc < 0) return rc;
     return rc ? 0 : game_end_or_force(g);
 }
 
 int game_begin_draw(cc_game *g, int extra_tile) {
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->begin_draw) {
-            int rc = REGISTRY[k]->begin_draw(g, extra_tile);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->begin_draw) {
+            int rc = g->units[k]->begin_draw(g, extra_tile);
             if (rc != 0) return rc;
         }
     return game_draw_for_turn(g);
 }
 
 int game_end_or_force(cc_game *g) {
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->no_tile) {
-            int rc = REGISTRY[k]->no_tile(g);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->no_tile) {
+            int rc = g->units[k]->no_tile(g);
             if (rc != 0) return rc < 0 ? rc : 0;
         }
     return game_final_scoring(g);
@@ -500,15 +504,15 @@ static int apply_place(cc_game *g, const int32_t *row) {
     int32_t done[CC_MAX_COMPLETED];
     int nd = cc_place(g->board, g->drawn_type, x, y, rot, done, CC_MAX_COMPLETED);
     if (nd < 0) return nd;
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->placed)
-            REGISTRY[k]->placed(g, g->drawn_type, x, y, rot);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->placed)
+            g->units[k]->placed(g, g->drawn_type, x, y, rot);
     g->placed_index = g->board->ntiles - 1;
     int32_t v[4] = {g->drawn_type, x, y, rot};
     game_emit(g, CC_EV_PLACE, g->turn, g->seat, 4, v);
-    for (int k = 0; k < NREGISTRY; k++)  /* M&M: activations before the figure */
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->after_tile) {
-            int rc = REGISTRY[k]->after_tile(g, x, y, done, nd, figure, local);
+    for (int k = 0; k < g->nunits; k++)  /* M&M: activations before the figure */
+        if (g->units[k]->after_tile) {
+            int rc = g->units[k]->after_tile(g, x, y, done, nd, figure, local);
             if (rc != 0) return rc < 0 ? rc : 0;
         }
     /* R-BASE-6: what this placement completed scores now, as one round of scoring,
@@ -699,6 +703,7 @@ int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32
     for (int k = 0; k < NREGISTRY; k++) known |= REGISTRY[k]->bit;
     if (c->nplayers < 2 || c->nplayers > CC_MAX_PLAYERS || c->followers < 0 || c->followers > 30
         || (c->expansions & ~known) || takeovers_compete(c->expansions) || !states_fit()
+        || NREGISTRY > (int)(sizeof ((cc_game *)0)->units / sizeof *((cc_game *)0)->units)
         || c->start_type < 0 || c->start_type >= ts->n || nstack < 0 || nstack > 3000
         || ntypes != ts->n || (nstack && !stack) || (ntypes && !flags) || !seats)
         return CC_ERR_ARG;
@@ -723,29 +728,35 @@ int game_max_tiles(const cc_game_config *c, int nstack) {
     return n;
 }
 
+void game_bind_units(cc_game *g) {
+    g->nunits = 0;
+    for (int k = 0; k < NREGISTRY && g->nunits < (int)(sizeof g->units / sizeof *g->units); k++)
+        if (game_has(g, REGISTRY[k]->bit)) g->units[g->nunits++] = REGISTRY[k];
+}
+
 int game_places_instead(const cc_game *g, int seat) {
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->places_instead && REGISTRY[k]->places_instead(g, seat))
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->places_instead && g->units[k]->places_instead(g, seat))
             return 1;
     return 0;
 }
 
 const expansion_t *game_greedy_aim(const cc_game *g) {
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->greedy_aim) return REGISTRY[k];
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->greedy_aim) return g->units[k];
     return NULL;
 }
 
 int game_greedy_place(const cc_game *g, const cc_seat_policy *p, int best) {
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->greedy_place)
-            best = REGISTRY[k]->greedy_place(g, p, best);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->greedy_place)
+            best = g->units[k]->greedy_place(g, p, best);
     return best;
 }
 
 int game_placement_restricted(const cc_game *g) {
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->restricts_placement && REGISTRY[k]->restricts_placement(g))
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->restricts_placement && g->units[k]->restricts_placement(g))
             return 1;
     return 0;
 }
@@ -797,9 +808,10 @@ int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *
         g->seats[s] = seats[s];
     }
     g->seat = g->nplayers - 1;  /* the first turn goes to seat 0 */
+    game_bind_units(g);
     g->drawn_type = g->placed_index = -1;
-    for (int k = 0; k < NREGISTRY; k++)
-        if (game_has(g, REGISTRY[k]->bit) && REGISTRY[k]->start) REGISTRY[k]->start(g);
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->start) g->units[k]->start(g);
     int32_t done[CC_MAX_COMPLETED];
     rc = cc_place(g->board, cfg->start_type, 0, 0, 0, done, CC_MAX_COMPLETED);
     int32_t v[4] = {cfg->start_type, 0, 0, 0};

@@ -78,6 +78,11 @@ struct cc_game {
     uint64_t rng[CC_MAX_PLAYERS];
     cc_seat_policy seats[CC_MAX_PLAYERS];
     int32_t turn, seat, over, extra_turn, drawn_type, placed_index, error, ndecisions;
+    /* the units in play, in registry order (game_bind_units: set by cc_game_new and
+     * cc_game_load from cfg.expansions, never read from a saved blob), so a hook loop
+     * visits only them; MAX_UNITS bounds the registry */
+    const struct expansion_s *units[8];
+    int32_t nunits;
     step_t agenda[AGENDA_CAP];
     int32_t nagenda;
     /* the current decision; place rows (5 int32) with greedy values when asked */
@@ -124,7 +129,7 @@ typedef struct {
 } decision_t;
 
 /* An expansion: the hooks it adds to the turn (NULL where it adds nothing). */
-typedef struct {
+typedef struct expansion_s {
     const char *name;
     int32_t bit;  /* CC_X_* */
     void (*start)(cc_game *g);
@@ -239,6 +244,8 @@ typedef struct {
 void *game_state(cc_game *g, const expansion_t *x);
 const void *game_state_const(const cc_game *g, const expansion_t *x);
 
+/* cc_game.units from cfg.expansions (a game made or loaded) */
+void game_bind_units(cc_game *g);
 /* registry.c: every expansion, in the order their hooks run */
 extern const expansion_t *const game_registry[];
 extern const int game_nregistry;

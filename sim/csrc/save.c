@@ -330,6 +330,8 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
     g->board = NULL;
     g->tile_flags = NULL; g->stack = NULL; g->rows = NULL; g->values = NULL;
     g->events = NULL; g->history = NULL;
+    /* the units in play from the config's bits (read only here), never the blob's pointers */
+    if (ok) game_bind_units(g);
     ok = ok && game_sane(g, ts);
     if (ok) {
         g->tile_flags = take_new(&r, g->ntypes, 1, &ok);
