@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from sim.core import ffi, lib, names, result_fields
+from sim.core import RESULT_INTS, STATUS_INTS, ffi, lib, names, result_fields
 from sim.engine import game, seats
 from sim.expansions import base, declaration, mayors, messages
 from strategies.registry import REGISTRY, BuiltIn
@@ -50,7 +50,7 @@ def test_names_refuse_what_is_out_of_range():
     assert lib.cc_policy_accepts(lib.CC_DEC_FIGURE + 1, lib.CC_POL_FIRST) == lib.CC_ERR_ARG
 
 
-@pytest.mark.parametrize("status, ints", [(False, lib.CC_RESULT_INTS), (True, lib.CC_STATUS_INTS)])
+@pytest.mark.parametrize("status, ints", [(False, RESULT_INTS), (True, STATUS_INTS)])
 def test_the_declared_fields_tile_the_row(status, ints):
     """The base game's fields and every expansion's declared slice (game.h field_t)
     cover the row exactly, each field once."""
@@ -70,8 +70,8 @@ def test_the_status_row_is_read_by_name():
 
     g = Game(Rules(players=2, expansions=("courier",)), 3)
     fields = result_fields(True)
-    buf = ffi.new("int32_t[]", lib.CC_STATUS_INTS)
-    assert lib.cc_game_status(g._ptr, buf, lib.CC_STATUS_INTS) == lib.CC_OK
+    buf = ffi.new("int32_t[]", STATUS_INTS)
+    assert lib.cc_game_status(g._ptr, buf, STATUS_INTS) == lib.CC_OK
     row = list(buf)
     assert row[fields["turn"][0]] == g.turn == 1 and row[fields["tiles"][0]] == len(g.board) == 1
     assert row[fields["courier"][0]] == 0 and g.courier_at is None  # R-COU-2: off the board
@@ -115,3 +115,12 @@ def test_dark_spaces_and_the_courier_neighbourhood_are_c_queries():
     assert near == {(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)}
     big = 2 ** 31 - 1
     assert lib.cc_courier_near(big, 0, -big - 1, 0) == 0  # no overflow at the int32 ends
+
+
+def test_row_widths_are_the_declared_fields():
+    """No fixed row width (issue 22 item 1): cc_result_ints and cc_status_ints are the
+    sums of the fields the base game and the units declare, and the fields tile them."""
+    for status, ints in ((False, RESULT_INTS), (True, STATUS_INTS)):
+        fields = result_fields(status)
+        assert sum(w for _, w in fields.values()) == ints
+        assert max(o + w for o, w in fields.values()) == ints

@@ -72,6 +72,11 @@ def names(table: int) -> tuple[str, ...]:
     return tuple(out)
 
 
+# the widths of cc_game_result's per-player row and cc_game_status's row: the sums of
+# the fields C declares (the base game's and every unit's)
+RESULT_INTS, STATUS_INTS = lib.cc_result_ints(), lib.cc_status_ints()
+
+
 def result_fields(status: bool = False) -> dict[str, tuple[int, int]]:
     """cc_game_result's row layout (cc_game_status's with `status`) as C declares it:
     field name -> (offset, width), in row order (cc_result_field, cc_status_field)."""

@@ -252,8 +252,12 @@ typedef struct {
 } cc_seat_policy;
 
 /* Sizes of the rows the game writes. */
-enum { CC_HEAD_INTS = 8, CC_EVENT_INTS = 12, CC_HISTORY_INTS = 6, CC_STATUS_INTS = 13,
-       CC_RESULT_INTS = 65, CC_MSG_CHOICE_INTS = 3 };
+enum { CC_HEAD_INTS = 8, CC_EVENT_INTS = 12, CC_HISTORY_INTS = 6, CC_MSG_CHOICE_INTS = 3 };
+/* The widths of cc_game_result's per-player row and of cc_game_status's row: the sum of
+ * the fields the base game and every unit declare (cc_result_field, cc_status_field),
+ * so a unit's slice needs no constant here. */
+int32_t cc_result_ints(void);
+int32_t cc_status_ints(void);
 
 enum { CC_EV_START = 0, CC_EV_DRAW = 1, CC_EV_DISCARD = 2, CC_EV_PLACE = 3, CC_EV_FIGURE = 4,
        CC_EV_SCORE = 5, CC_EV_POINTS = 6, CC_EV_MOVE = 7, CC_EV_MESSAGE_DRAW = 8,
@@ -280,9 +284,9 @@ const char *cc_name(int32_t table, int32_t index);
 int32_t cc_policy_accepts(int32_t decision, int32_t policy);
 /* Field i of cc_game_result's row: its name, first int and width (ints); CC_OK, or
  * CC_ERR_ARG past the last field (nothing written). The fields tile the row's
- * CC_RESULT_INTS ints in order. */
+ * cc_result_ints() ints in order. */
 int32_t cc_result_field(int32_t i, const char **name, int32_t *offset, int32_t *width);
-/* The same for cc_game_status's row (CC_STATUS_INTS). */
+/* The same for cc_game_status's row (cc_status_ints()). */
 int32_t cc_status_field(int32_t i, const char **name, int32_t *offset, int32_t *width);
 /* R-BASE-10: 1 if a scoring figure at `total` points stands on a dark space of the
  * 50-space scoreboard (0, 5, ..., 45), else 0: the test The Messages applies. */
@@ -314,7 +318,7 @@ int cc_game_decision(const cc_game *g, int32_t *head, int head_cap, int32_t *cho
  * next decision for Python. Returns its kind (CC_DEC_NONE once over), or an error with
  * nothing changed (bad index, no decision). */
 int cc_game_apply(cc_game *g, int index);
-/* out (CC_STATUS_INTS) = {turn, seat, tiles_left, over, tiles on board, decision kind,
+/* out (cc_status_ints()) = {turn, seat, tiles_left, over, tiles on board, decision kind,
  * events, history entries, error, decisions taken}, then each expansion's slice
  * (the Courier: on board, x, y); cc_status_field names each field's place. */
 int cc_game_status(const cc_game *g, int32_t *out, int cap);
@@ -323,7 +327,7 @@ int cc_game_status(const cc_game *g, int32_t *out, int cap);
 int cc_game_events(const cc_game *g, int from, int32_t *out, int cap);
 /* History from `from` on, CC_HISTORY_INTS each: {decision kind, choice values...}. */
 int cc_game_history(const cc_game *g, int from, int32_t *out, int cap);
-/* Per player CC_RESULT_INTS: score, points by source (6), followers in supply, rank
+/* Per player cc_result_ints(): score, points by source (6), followers in supply, rank
  * (R-BASE-9: 1 + the players with a higher score), then each expansion's slice in
  * registry order (The Messages: figure positions, their moves, live moves, per action
  * code drawn, taken, message points, resolved; Messengers & Mayors: statistics,
@@ -356,7 +360,7 @@ int cc_game_policy_values(const cc_game *g, const cc_seat_policy *pol, double *v
  * cc_game_new(cfg with shuffle_stack and shuffle_deck set, stack) dealt from its own
  * streams, streams[i * (2 + nplayers) ...] = {tiles, messages, seat 0, seat 1, ...}.
  * Out, per game: turns_out (tile turns played), winners_out (bit per seat), and
- * nplayers rows of CC_RESULT_INTS in results_out (results_cap int32 slots).
+ * nplayers rows of cc_result_ints() in results_out (results_cap int32 slots).
  * Returns the number of games played, or an error (then the outputs are partial). */
 int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
                   int nstack, const uint8_t *tile_flags, int ntypes, const cc_seat_policy *seats,

@@ -947,6 +947,18 @@ int32_t cc_status_field(int32_t i, const char **name, int32_t *offset, int32_t *
     return row_field(1, i, name, offset, width);
 }
 
+static int row_ints(int status) {
+    int32_t n, w = status ? base_width(BASE_STATUS, NBASE_STATUS) : base_width(BASE_RESULT, NBASE_RESULT);
+    for (int k = 0; k < NREGISTRY; k++) {
+        const field_t *f = unit_fields(REGISTRY[k], status, &n);
+        w += base_width(f, n);
+    }
+    return w;
+}
+
+int32_t cc_result_ints(void) { return row_ints(0); }
+int32_t cc_status_ints(void) { return row_ints(1); }
+
 /* R-BASE-9: 1 + the players strictly ahead (tied players share a rank; rank 1 wins). */
 static int rank_of(const cc_game *g, int seat) {
     int r = 1;
@@ -954,9 +966,8 @@ static int rank_of(const cc_game *g, int seat) {
     return r;
 }
 
-/* Each expansion's slice of a row at out + at, in registry order; the width written
- * must come out as the row's (else the declared fields and CC_*_INTS disagree: a bug
- * of the build, reported as CC_ERR_FULL rather than a row Python would misread). */
+/* Each expansion's slice of a row at out + at, in registry order, up to `ints` (the
+ * row's declared width). */
 static int unit_slices(const cc_game *g, int status, int seat, int32_t *out, int at, int ints) {
     for (int k = 0; k < NREGISTRY; k++) {
         int32_t n;
@@ -971,26 +982,30 @@ static int unit_slices(const cc_game *g, int status, int seat, int32_t *out, int
 }
 
 int cc_game_result(const cc_game *g, int32_t *out, int cap) {
-    if (!g || !out || cap < g->nplayers * CC_RESULT_INTS) return CC_ERR_ARG;
+    int ints = row_ints(0);
+    if (!g || !out || cap < g->nplayers * ints) return CC_ERR_ARG;
     for (int s = 0; s < g->nplayers; s++) {
-        int32_t *o = &out[s * CC_RESULT_INTS];
+        int32_t *o = &out[s * ints];
         o[0] = g->scores[s];
         memcpy(&o[1], g->points[s], CC_NSOURCES * sizeof *o);
         o[1 + CC_NSOURCES] = g->supply[s];
         o[2 + CC_NSOURCES] = rank_of(g, s);
-        int rc = unit_slices(g, 0, s, o, base_width(BASE_RESULT, NBASE_RESULT), CC_RESULT_INTS);
+        int rc = unit_slices(g, 0, s, o, base_width(BASE_RESULT, NBASE_RESULT), ints);
         if (rc < 0) return rc;
     }
     return g->nplayers;
 }
 
 int cc_game_status(const cc_game *g, int32_t *out, int cap) {
-    if (!g || !out || cap < CC_STATUS_INTS) return CC_ERR_ARG;
-    int32_t v[CC_STATUS_INTS] = {g->turn, g->seat, game_tiles_left(g), g->over, g->board->ntiles,
-                                 g->dec_kind, g->nevents, g->nhistory, g->error, g->ndecisions};
-    int rc = unit_slices(g, 1, -1, v, NBASE_STATUS, CC_STATUS_INTS);
+    int ints = row_ints(1);
+    if (!g || !out || cap < ints) return CC_ERR_ARG;
+    enum { MAX_STATUS = 256 };  /* a bound of the stack row, far above the declared width */
+    if (ints > MAX_STATUS) return CC_ERR_FULL;
+    int32_t v[MAX_STATUS] = {g->turn, g->seat, game_tiles_left(g), g->over, g->board->ntiles,
+                             g->dec_kind, g->nevents, g->nhistory, g->error, g->ndecisions};
+    int rc = unit_slices(g, 1, -1, v, NBASE_STATUS, ints);
     if (rc < 0) return rc;
-    memcpy(out, v, sizeof v);
+    memcpy(out, v, (size_t)ints * sizeof *v);
     return CC_OK;
 }
 
@@ -1024,7 +1039,8 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
         || cfg->nplayers < 2 || cfg->nplayers > CC_MAX_PLAYERS)
         return CC_ERR_ARG;
     int np = cfg->nplayers, per = 2 + np, rc = 0, i = 0;
-    if ((int64_t)ngames * np * CC_RESULT_INTS > results_cap) return CC_ERR_FULL;
+    int ints = row_ints(0);
+    if ((int64_t)ngames * np * ints > results_cap) return CC_ERR_FULL;
     cc_game_config c = *cfg;
     c.record = 0;
     for (; i < ngames && rc == 0; i++) {
@@ -1040,7 +1056,7 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
             int winners = 0;
             for (int q = 0; q < np; q++) winners |= (rank_of(g, q) == 1) << q;  /* R-BASE-9 */
             winners_out[i] = winners;
-            rc = cc_game_result(g, &results_out[(size_t)i * np * CC_RESULT_INTS], np * CC_RESULT_INTS);
+            rc = cc_game_result(g, &results_out[(size_t)i * np * ints], np * ints);
             rc = rc < 0 ? rc : 0;
         }
         cc_game_free(g);

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 from sim import expansions
 from sim.engine import scoring
-from sim.core import check, ffi, lib, names, result_fields
+from sim.core import RESULT_INTS, STATUS_INTS, check, ffi, lib, names, result_fields
 from sim.engine.board import Board
 from sim.engine.deal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
 from sim.errors import CoreError, IllegalMove, InputError
@@ -152,7 +152,7 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     same games as Game(rules, seed, players), without events or history.
 
     Returns numpy arrays: "turns" (games), "winners" (games; bit per seat) and
-    "results" (games × players × CC_RESULT_INTS, the rows of cc_game_result: score,
+    "results" (games × players × RESULT_INTS (sim.core), the rows of cc_game_result: score,
     points by source, figures, moves, live moves, per action drawn, taken, points,
     resolved — action codes as ACTION_NAMES[edition]).
 
@@ -172,7 +172,7 @@ def play_batch(rules: Rules, seeds, players) -> dict:
             streams[i * per + k] = derive(seed, purpose)
     turns = np.zeros(len(seeds), dtype=np.int32)
     winners = np.zeros(len(seeds), dtype=np.int32)
-    results = np.zeros((len(seeds), n, lib.CC_RESULT_INTS), dtype=np.int32)
+    results = np.zeros((len(seeds), n, RESULT_INTS), dtype=np.int32)
     flags = tile_flags(rules)
     buf = ffi.from_buffer
     check(lib.cc_game_batch(catalogue_for(rules)._ts, cfg, stack, nstack, flags, len(flags), pol,
@@ -283,7 +283,7 @@ class Game:
         self._ptr = ffi.gc(ptr, lib.cc_game_free)
         self._board = None
         self._head = ffi.new("int32_t[]", lib.CC_HEAD_INTS)
-        self._status = ffi.new("int32_t[]", lib.CC_STATUS_INTS)
+        self._status = ffi.new("int32_t[]", STATUS_INTS)
         self._index = ffi.new("int32_t *")  # policy_choice's answer
         self._choices = None
         self._events: list[dict] = []
@@ -300,8 +300,8 @@ class Game:
         return self._board
 
     def _state(self) -> list[int]:
-        check(lib.cc_game_status(self._ptr, self._status, lib.CC_STATUS_INTS), "cc_game_status")
-        return ffi.unpack(self._status, lib.CC_STATUS_INTS)
+        check(lib.cc_game_status(self._ptr, self._status, STATUS_INTS), "cc_game_status")
+        return ffi.unpack(self._status, STATUS_INTS)
 
     @property
     def turn(self) -> int:
@@ -322,7 +322,7 @@ class Game:
     def result_rows(self) -> list[list[int]]:
         """Every seat's cc_game_result row as it stands (the layout of
         sim/expansions/declaration.py ROW_*: what each part's decoders read)."""
-        n, w = self.rules.players, lib.CC_RESULT_INTS
+        n, w = self.rules.players, RESULT_INTS
         buf = ffi.new("int32_t[]", n * w)
         check(lib.cc_game_result(self._ptr, buf, n * w), "cc_game_result")
         return [ffi.unpack(buf + s * w, w) for s in range(n)]
@@ -367,7 +367,7 @@ class Game:
     @property
     def decision(self) -> Decision | None:
         """The decision waiting for the caller, None once the game is over."""
-        check(lib.cc_game_status(self._ptr, self._status, lib.CC_STATUS_INTS), "cc_game_status")
+        check(lib.cc_game_status(self._ptr, self._status, STATUS_INTS), "cc_game_status")
         key = self._status[_DECISIONS]  # decisions taken so far name the current one (read in
         if self._decision_key != key:  # place: a Python seat asks for it several times a decision)
             self._decision, self._decision_key = self._read_decision(), key

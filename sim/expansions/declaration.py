@@ -135,7 +135,7 @@ class Expansion:
     fill_config: Callable | None = None
     # (rules, one cc_game_result row) -> its keys of a result()["players"] entry
     read_result: Callable | None = None
-    # (rules, games x seats x CC_RESULT_INTS array) -> {players-table column: values per
+    # (rules, games x seats x RESULT_INTS array) -> {players-table column: values per
     # row}; the columns it leaves out are 0
     read_batch: Callable | None = None
     # what the C game holds of its state, by the Game attribute that reads it: name ->

@@ -255,7 +255,7 @@ def players_table(rules, batch: dict, game_ids, seat_specs, focal, *, run_id: st
     focal per game (the focal seat, or a row of booleans per seat), seat_specs per game
     (the player spec of each seat). The same rows as records.player_row of each game's
     result."""
-    res = batch["results"]  # games x seats x CC_RESULT_INTS
+    res = batch["results"]  # games x seats x RESULT_INTS
     games, n = res.shape[:2]
     score = res[:, :, ROW_SCORE]
     won = (batch["winners"][:, None] >> np.arange(n)) & 1
