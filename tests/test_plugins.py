@@ -248,7 +248,7 @@ def test_strategies_check_covers_every_combination_and_finds_each_fault(tmp_path
     (tmp_path / "mine.py").write_text(MINE)
     (tmp_path / "checked.py").write_text(CHECKED)
     good = strategy_check.check("mine.py:Cautious")
-    assert len(good) == 24 and not any(o.problem for o in good)  # 16 combinations, 8 in 2 editions
+    assert len(good) == 48 and not any(o.problem for o in good)  # 32 combinations, 16 in 2 editions
     assert {o.rules.players for o in good} == {2, 3, 4, 5, 6}
     assert {o.rules.messages.edition for o in good if "messages" in o.rules.expansions} == {
         "classic", "c3.1"}
@@ -258,6 +258,6 @@ def test_strategies_check_covers_every_combination_and_finds_each_fault(tmp_path
     meddler = strategy_check.check("checked.py:Meddler")
     assert all(o.problem.startswith("tried to change the game: seed ") for o in meddler)
     r = _cli("strategies", "check", "checked.py:Meddler", cwd=tmp_path)
-    assert r.returncode == 1 and "24 combinations" in r.stdout and "with a problem" in r.stdout
+    assert r.returncode == 1 and "48 combinations" in r.stdout and "with a problem" in r.stdout
     r = _cli("strategies", "check", "mine.py:Cautious", cwd=tmp_path)
     assert r.returncode == 0 and r.stdout.splitlines()[-1].endswith("no problem")

@@ -52,7 +52,7 @@ def test_installed_wheel_runs_from_the_checkout_and_elsewhere(tmp_path):
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     assert sh(carcsim, "--version", cwd=elsewhere, env=env) == f"carcsim {declared}\n"
     listed = sh(carcsim, "configs", cwd=elsewhere, env=env)
-    assert listed.splitlines()[0].startswith("bench_100k ")
+    assert listed.splitlines()[0].startswith("atlas_figure_forks_2p ")  # the first by name
     # in the checkout, on a local Ray with one worker: the shipped config by name
     out = sh(carcsim, "run", "quickstart", "--workers", "1", "--quiet", cwd=checkout, env=env)
     assert "8 shards run, 0 already done, 400 games" in out, out

@@ -639,7 +639,7 @@ def check(
     games: int = typer.Option(300, "--games", help="How many seeded games."),
     expansions: str = typer.Option("all", "--expansions",
                                    help="Comma-separated expansions, 'base' for none, or 'all' to "
-                                        "cycle through all 16 combinations."),
+                                        "cycle through all 32 combinations."),
     players: str = typer.Option("2-6", "--players", help="Seats per game: 2..6, or 2-6 to cycle."),
     edition: str = typer.Option("both", "--edition", help="The Messages: c3.1, classic or both."),
     zmg: bool = typer.Option(False, "--zmg", help="Every other classic game with R-MSG-C4."),

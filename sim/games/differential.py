@@ -454,7 +454,7 @@ COMBOS = tuple(tuple(e for k, e in enumerate(IMPLEMENTED_EXPANSIONS) if i >> k &
 def plan(games: int, expansions=None, players=None, editions=("c3.1",), strategies=DEFAULT_STRATEGIES,
          seed: int = 0, zmg: bool = False):
     """(rules, seed, seat strategies) for `games` games: each parameter left None
-    cycles (expansions through all 16 combinations, players 2..6), editions and
+    cycles (expansions through all 32 combinations, players 2..6), editions and
     strategies cycle, seeds count up from `seed`. With `zmg`, every other classic
     game uses the ZMG switch (R-MSG-C4)."""
     for i in range(games):
