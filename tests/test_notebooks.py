@@ -51,3 +51,23 @@ def test_notebook_runs(path):
     found = shown(nb)
     assert found["errors"] == 0 and found["silent"] == 0, found
     assert found["tables"] >= 3 and found["plots"] >= 1, found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_the_notebooks_own_run_command_works(path, tmp_path):
+    """Issue 26 item 5: the headless command the notebook's first cell gives
+    (`jupyter execute notebooks/<name>.ipynb`) runs it to the end from the checkout."""
+    import re
+    import shutil
+    import subprocess
+    import sys
+    first = "".join(nbformat.read(path, as_version=4).cells[0].source)
+    command = re.search(r"`(jupyter execute [^`]+)`", first).group(1).split()
+    assert command[-1] == f"notebooks/{path.name}"
+    jupyter = shutil.which("jupyter", path=str(Path(sys.executable).parent))
+    copy = tmp_path / "notebooks" / path.name  # executed in place: keep the checkout's file as it is
+    copy.parent.mkdir()
+    shutil.copy(path, copy)
+    r = subprocess.run([jupyter, *command[1:]], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
