@@ -79,8 +79,8 @@ def question_of(cfg: dict) -> str:
         return "forks" if d.get("forks") else "message values"
     if d["kind"] == "variants":
         return "arms"
-    if d["kind"] == "round_robin":
-        return "matchups"
+    if d["kind"] == "round_robin" or len(set(d.get("seats") or ())) > 1:
+        return "matchups"  # different players seated: which is stronger
     return "seats"
 
 
@@ -307,7 +307,9 @@ def first_answer(rep: dict, question: str = "") -> list[str]:
     """The end of `carcsim run`: the config's `question` and the first headline answers,
     each interval first, then the estimate (the whole table: carcsim report)."""
     lines = [f"question: {question}"] if question else []
-    rows = rep["headline"]
+    # the answers to the config's question first (QUESTIONS), the others after them
+    wanted = QUESTIONS[rep.get("question", "seats")][0]
+    rows = sorted(rep["headline"], key=lambda h: not wanted(h))
     for h in rows[:FIRST_ANSWERS]:
         if h["low"] is None or h["high"] is None:
             answer = "no interval (see the report)" if h["estimate"] is None else f"{_fmt(h['estimate'])}"
