@@ -179,3 +179,17 @@ def test_the_abbot_snapshot_shows_where_each_abbot_stands():
     seat = view_of(g).abbot.seats[0]
     assert (seat.in_supply, seat.at, seat.where) == (False, (0, -1), "monastery")
     assert view_of(g).abbot.may_recall(0) and view_of(Game(Rules(players=2), 0)).abbot is None
+
+
+def test_a_strategy_sees_named_choices_equal_to_the_raw_ones():
+    """Issue 24 item 2: choices as named objects (sim/expansions/ DecisionKind.typed):
+    a place row is Place(x, y, rotation, figure, segment), equal to its raw tuple, and
+    either may be applied."""
+    g = Game(Rules(players=2), 3)
+    d = strategy_decision(g.decision)
+    raw = g.decision.choices
+    assert list(d.choices) == list(raw) and d.choices[0] == raw[0]
+    row = d.choices[2]
+    assert type(row).__name__ == "Place" and (row.x, row.y, row.rotation, row.figure, row.segment) == raw[2]
+    g.apply(row)
+    assert g.history[-1] == raw[2]

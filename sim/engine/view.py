@@ -79,12 +79,16 @@ class BoardView:
 
 
 class Choices:
-    """A decision's choices, read-only, in the decision's order."""
+    """A decision's choices, read-only, in the decision's order, each in the named form
+    its decision kind declares (sim/expansions/ DecisionKind.typed: a place decision's
+    are Place(x, y, rotation, figure, segment)); each equals its raw tuple, so either
+    may be applied."""
 
-    __slots__ = ("_c",)
+    __slots__ = ("_c", "_typed")
 
-    def __init__(self, choices):
+    def __init__(self, choices, typed=None):
         object.__setattr__(self, "_c", choices)
+        object.__setattr__(self, "_typed", typed)
 
     def __setattr__(self, name, value):
         raise TypeError("a decision's choices are read-only")
@@ -93,10 +97,14 @@ class Choices:
         return len(self._c)
 
     def __getitem__(self, i):
-        return self._c[i]
+        if self._typed is None:
+            return self._c[i]
+        if isinstance(i, slice):
+            return tuple(map(self._typed, self._c[i]))
+        return self._typed(self._c[i])
 
     def __iter__(self):
-        return iter(self._c)
+        return iter(self._c) if self._typed is None else map(self._typed, self._c)
 
     def __contains__(self, choice) -> bool:
         return choice in self._c
@@ -113,12 +121,16 @@ class Choices:
         return f"Choices({list(self._c)!r})"
 
 
+# decision kind -> the named form of its choices (sim/expansions/ DecisionKind.typed)
+_TYPED = {d.name: d.typed for e in expansions.PARTS for d in e.decisions if d.typed is not None}
+
+
 def strategy_decision(decision):
     """The decision as a strategy receives it: choices and info read-only."""
     if isinstance(decision.choices, Choices):
         return decision
     info = decision.info
-    return decision._replace(choices=Choices(decision.choices),
+    return decision._replace(choices=Choices(decision.choices, _TYPED.get(decision.kind)),
                              info=None if info is None else MappingProxyType(info))
 
 

@@ -4,6 +4,8 @@ Messages reads (the test is the C core's, cc_on_dark). The C game plays the rule
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from sim.core import lib, names
 from sim.expansions.declaration import DecisionKind, Expansion, Shape
 
@@ -37,8 +39,20 @@ def _follower_shape(colour: str, x: float, y: float, lying: bool = False) -> str
     return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='7' fill='{colour}' stroke='#fff' stroke-width='1.5'/>"
 
 
+class Place(NamedTuple):
+    """A place decision's choice: the tile at (x, y) turned `rotation` quarter turns,
+    with a figure of kind `figure` (-1 none) on its local segment `segment` (-1 none;
+    below -1 an action instead of a figure, R-ABB-5). Equal to the raw 5-tuple."""
+
+    x: int
+    y: int
+    rotation: int
+    figure: int
+    segment: int
+
+
 BASE = Expansion(
     "base", "the base game", ("R-BASE",), tile_sets=("base",),
     features=("city", "road", "field", "monastery"), figures=("follower",),
-    decisions=(DecisionKind("place", "greedy"),), fill_policy=_policy,
+    decisions=(DecisionKind("place", "greedy", typed=Place._make),), fill_policy=_policy,
     shapes={"follower": Shape(_follower_shape, (("follower", False),))})

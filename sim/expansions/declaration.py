@@ -21,6 +21,9 @@ class DecisionKind:
     name: str
     default: str
     scripted: str = ""
+    # a raw choice (as Game gives it) -> the named form a strategy's view shows (a
+    # NamedTuple equal to the raw tuple, so either may be applied); None: as it is
+    typed: Callable | None = None
 
 
 @dataclass(frozen=True)

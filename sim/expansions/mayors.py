@@ -158,6 +158,26 @@ MM_WORDS = {code: word for code, word in enumerate(names(lib.CC_NAMES_MM_WORD))
             if code not in (lib.CC_MM_CELL, lib.CC_MM_TARGET)}
 
 
+class FigureChoice(NamedTuple):
+    """The figure decision's choice after step-1 activations (RULES.md 6): a figure of
+    kind `figure` on local segment `segment` of the tile just placed, (-1, -1) none, or
+    an action (segment below -1, R-ABB-5). Equal to the raw pair."""
+
+    figure: int
+    segment: int
+
+
+class Cell(NamedTuple):
+    """A town hall's cell (R-MM-10). Equal to the raw (x, y)."""
+
+    x: int
+    y: int
+
+
+def _cell(choice):
+    return Cell._make(choice) if isinstance(choice, tuple) else choice
+
+
 def _choice(game, kind: int, v) -> object:
     """A choice in Game's words (core.h CC_MM_*) from its code and values: a figure
     decision's (figure, segment), a cell (x, y), a target (a figure id for a favour, a
@@ -360,7 +380,8 @@ SCRIPTING = Scripting(_script_read, {"town_hall": _script_town_hall, "favour": _
 MAYORS = Expansion(
     "mayors", "Messengers & Mayors", ("R-MM",), tile_sets=("mayors",),
     figures=("mayor", "messenger meeple", "scarecrow"),
-    decisions=(DecisionKind("figure", "greedy"), DecisionKind("town_hall", "greedy", "first"),
+    decisions=(DecisionKind("figure", "greedy", typed=FigureChoice._make),
+               DecisionKind("town_hall", "greedy", "first", typed=_cell),
                *(DecisionKind(k, "greedy", "greedy") for k in ("favour", "scarecrow", "ride"))),
     forks=("road_figure",), result_keys=("mayors",), columns=MAYORS_COLUMNS, row=_mayors_row,
     column_docs=COLUMN_DOCS,

@@ -401,11 +401,20 @@ def _messages_plain(o: MessagesOptions) -> dict:
     return {"edition": o.edition, "zmg_alone": o.zmg_alone, "deck": list(o.deck)}
 
 
+class Resolution(NamedTuple):
+    """A drawn message's resolution (R-MSG-8): `action` (its name, or "2" for the 2
+    points) on `target` (a feature's or figure's segment, None for none). Equal to the
+    raw pair."""
+
+    action: str
+    target: int | None
+
+
 MESSAGES = Expansion(
     "messages", "The Messages", ("R-MSG",),
     figures=("scoring meeple", "messenger"),  # on the scoreboard, not the board
     decisions=(DecisionKind("scoring_figure", "dark_seeker", "meeple_only"),
-               DecisionKind(KIND, "greedy", "always_2")),
+               DecisionKind(KIND, "greedy", "always_2", typed=Resolution._make)),
     options=Options("messages", frozenset({"edition", "zmg_alone", "deck"}), _messages_options,
                     _messages_plain),
     forks=(KIND, "scoring_figure"),
