@@ -72,29 +72,45 @@ def test_planted_signed_overflow_is_caught(tmp_path):
     assert boom.returncode != 0 and "signed integer overflow" in boom.stderr, boom.stderr[-2000:]
 
 
-@needs_asan
-def test_core_under_asan_and_ubsan(tmp_path):
+# the tests rerun against the twin, in groups of about equal length, so that a run on
+# several cores (pytest -n) runs them side by side
+GROUPS = {
+    "board, games, strategies, setup": ("test_board.py", "test_game.py", "test_strategies.py",
+                                        "test_cgame.py", "test_cgame_mayors.py",
+                                        "test_core_hygiene.py", "test_setup.py"),
+    # damaged saves: refused or played out; Messengers & Mayors; the Abbot's step-2
+    # actions and gardens
+    "saves, mayors, abbot": ("test_save_fuzz.py", "test_mayors.py", "test_abbot.py"),
+    # every expansion combination × policy, in two halves
+    "combinations with the Abbot × policy": ("test_conformance.py", "-k", "abbot"),
+    "combinations without the Abbot × policy": ("test_conformance.py", "-k", "not abbot"),
+}
+
+
+@pytest.fixture(scope="session")
+def asan_core(tmp_path_factory):
+    """The instrumented twin, built once per test process: (its directory, the
+    environment that loads it)."""
+    where = tmp_path_factory.mktemp("asan")
     ffi = build_ffi("_sim_core_asan", CORE_FLAGS, CORE_LINK)
-    module = Path(ffi.compile(tmpdir=str(tmp_path)))
+    module = Path(ffi.compile(tmpdir=str(where)))
     # the instrumentation survived link-time optimisation: the module calls the
     # sanitizers' report functions
     assert b"__asan_report_load" in module.read_bytes() and b"__ubsan_handle_" in module.read_bytes()
-    env = _env(tmp_path, CARCSIM_CORE="_sim_core_asan", CARCSIM_SOAK_GAMES="120")
+    env = _env(where, CARCSIM_CORE="_sim_core_asan", CARCSIM_SOAK_GAMES="120")
     check = subprocess.run([sys.executable, "-c", "import sim.core as c; print(c._module.__name__)"],
-                           env=env, capture_output=True, text=True, cwd=tmp_path)
+                           env=env, capture_output=True, text=True, cwd=where)
     assert check.stdout.strip() == "_sim_core_asan", check.stderr[-2000:]
+    return where, env
+
+
+@needs_asan
+@pytest.mark.parametrize("group", GROUPS)
+def test_core_under_asan_and_ubsan(asan_core, group):
+    where, env = asan_core
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                          *(str(TESTS / f) for f in ("test_board.py", "test_game.py",
-                                                     "test_strategies.py", "test_cgame.py",
-                                                     "test_cgame_mayors.py",
-                                                     "test_core_hygiene.py", "test_setup.py",
-                                                     # damaged saves: refused or played out
-                                                     "test_save_fuzz.py",
-                                                     # every expansion combination × policy
-                                                     "test_conformance.py", "test_mayors.py",
-                                                     # the Abbot's step-2 actions and gardens
-                                                     "test_abbot.py"))],
-                         env=env, capture_output=True, text=True, cwd=tmp_path)
+                          *(str(TESTS / f) if f.endswith(".py") else f for f in GROUPS[group])],
+                         env=env, capture_output=True, text=True, cwd=where)
     assert run.returncode == 0, (run.stdout[-3000:], run.stderr[-3000:])
     assert "passed" in run.stdout
 
