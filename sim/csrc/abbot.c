@@ -122,7 +122,7 @@ static double abbot_action_value(const cc_game *g, const cc_greedy_params *p, in
         around++;
     }
     int complete = around == 8;
-    double kept = greedy_worth(p, b->segs[find_const(b, seg)].kind, tiles, 0, complete, 0);
+    double kept = greedy_worth(p, b->segs[find_const(b, seg)].kind, tiles, 0, complete, 0, b->farm_points);
     return tiles - kept + (complete ? 0.0 : p->follower_value);
 }
 

@@ -9,6 +9,7 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     if (!b) return NULL;
     b->ts = ts;
     b->max_tiles = max_tiles;
+    b->farm_points = 3;  /* R-BASE-8; a game sets its config's (cc_game_new) */
     /* tiles are connected, so none lies further than max_tiles from the start;
      * one more ring keeps every frontier cell inside the grid */
     b->origin = max_tiles + 1;
@@ -57,6 +58,7 @@ cc_board *cc_board_clone(const cc_board *b) {
     memcpy(c->figs, b->figs, sizeof b->figs);
     c->ntiles = b->ntiles;
     c->nfront = b->nfront;
+    c->farm_points = b->farm_points;
     return c;
 }
 
@@ -536,14 +538,14 @@ int cc_feature_segments(const cc_board *b, int seg, int32_t *out, int cap) {
 
 /* ---------------------------------------------------------------- feature values */
 
-int feature_points(int kind, int tiles, int coats, int completed_cities, int final) {
+int feature_points(int kind, int tiles, int coats, int completed_cities, int final, int farm_points) {
     switch (kind) {
     case CC_ROAD: return tiles;  /* R-BASE-6/8: 1 per tile, each tile once */
     case CC_CITY: return final ? tiles + coats : 2 * (tiles + coats);
     case CC_MONASTERY: case CC_GARDEN:  /* its tile and the tiles around, town halls not
                                            (R-MM-10, R-ABB-4) */
         return tiles;
-    default: return 3 * completed_cities;  /* a field (R-BASE-8) */
+    default: return farm_points * completed_cities;  /* a field (R-BASE-8: 3 by default) */
     }
 }
 
@@ -560,7 +562,7 @@ int feature_value(const cc_board *b, int seg, int final) {
         if (n < 0) return n;
         for (int i = 0; i < n; i++) cities += b->segs[ids[i]].open == 0;
     }
-    return feature_points(s->kind, tiles, s->coats, cities, final);
+    return feature_points(s->kind, tiles, s->coats, cities, final, b->farm_points);
 }
 
 int cc_feature_value(const cc_board *b, int seg, int final) {

@@ -234,6 +234,9 @@ typedef struct {
     /* Messengers & Mayors: the town hall's tile type (R-MM-10); 0 ends a game whose
      * stack is empty with town halls unplaced (scripted games), else R-MM-12 */
     int32_t town_hall_type, town_halls_at_end;
+    /* rule variants (knobs, sim/expansions/): R-BASE-8 a field's points per completed
+     * city, 0..10 (3 in the rules) */
+    int32_t farm_points;
 } cc_game_config;
 
 /* One seat: a policy per decision kind and their parameters (the strategies package). */

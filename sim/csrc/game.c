@@ -702,6 +702,7 @@ int game_check_config(const cc_tileset *ts, const cc_game_config *c, const int32
     int known = 0;
     for (int k = 0; k < NREGISTRY; k++) known |= REGISTRY[k]->bit;
     if (c->nplayers < 2 || c->nplayers > CC_MAX_PLAYERS || c->followers < 0 || c->followers > 30
+        || c->farm_points < 0 || c->farm_points > 10
         || (c->expansions & ~known) || takeovers_compete(c->expansions) || !states_fit()
         || NREGISTRY > (int)(sizeof ((cc_game *)0)->units / sizeof *((cc_game *)0)->units)
         || c->start_type < 0 || c->start_type >= ts->n || nstack < 0 || nstack > 3000
@@ -794,6 +795,7 @@ int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *
         cc_game_free(g);
         return CC_ERR_NOMEM;
     }
+    g->board->farm_points = cfg->farm_points;  /* R-BASE-8, read where the board scores */
     memcpy(g->tile_flags, tile_flags, (size_t)ntypes);
     if (nstack) memcpy(g->stack, stack, (size_t)nstack * sizeof *stack);
     if (cfg->shuffle_stack) {  /* R-BASE-2, R-RIV-1: river first, lake last, then land */

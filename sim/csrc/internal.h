@@ -61,6 +61,7 @@ typedef struct {
 struct cc_board {
     const cc_tileset *ts;
     int max_tiles, ntiles, dim, origin, nfront;
+    int farm_points;       /* R-BASE-8: a field's points per completed city (the config's) */
     int16_t *grid;         /* dim*dim placed indices, -1 empty */
     uint16_t *need;        /* dim*dim: what its sides must show (NEED_CODES) */
     uint8_t *in_front;     /* dim*dim: 1 if the cell is on the frontier */
@@ -108,14 +109,15 @@ int monastery_tiles(const cc_board *b, int x, int y);
 /* What a feature of `kind` with these aggregates is worth, completed during play or
  * (final) in final scoring (R-BASE-6..8): the one formula behind feature_value (a
  * feature on the board) and the greedy valuation (a feature as a trial placement would
- * make it; options.c). A centre feature's `tiles` is monastery_tiles(). */
-int feature_points(int kind, int tiles, int coats, int completed_cities, int final);
+ * make it; options.c). A centre feature's `tiles` is monastery_tiles(); a field is
+ * worth farm_points per completed city (the board's, R-BASE-8). */
+int feature_points(int kind, int tiles, int coats, int completed_cities, int final, int farm_points);
 
 /* greedy's worth of a feature to its holder (options.c): its points if complete, else
  * its kind's open weight times its final-scoring value (a garden weighed as a
  * monastery). */
 double greedy_worth(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
-                    int completed_cities);
+                    int completed_cities, int farm_points);
 
 /* SplitMix64, identical to sim/engine/rng.py Stream. */
 static inline uint64_t splitmix_next(uint64_t *state) {

@@ -234,6 +234,7 @@ typedef struct {
     int32_t *stamp;
     int32_t stampv;
     memo_t *memo;
+    int farm_points;       /* the board's (R-BASE-8), read once per call */
 } evalctx_t;
 
 /* Distinct city roots an existing field root borders, in the order first met; *done
@@ -353,17 +354,17 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
 /* Value of a feature for player q: points now if complete, else the weighted
  * final-scoring value; 0 unless q holds the majority. */
 static inline double weighted_value(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
-                            int completed_cities) {
+                            int completed_cities, int farm_points) {
     /* a centre feature: tiles = monastery_tiles(), 9 when complete without town halls;
      * a garden weighed as a monastery (R-ABB-4: scored like one) */
-    if (complete && kind != CC_FIELD) return feature_points(kind, tiles, coats, 0, 0);
+    if (complete && kind != CC_FIELD) return feature_points(kind, tiles, coats, 0, 0, farm_points);
     int w = kind == CC_GARDEN ? CC_MONASTERY : kind;
-    return p->open_weight[w] * feature_points(kind, tiles, coats, completed_cities, 1);
+    return p->open_weight[w] * feature_points(kind, tiles, coats, completed_cities, 1, farm_points);
 }
 
 double greedy_worth(const cc_greedy_params *p, int kind, int tiles, int coats, int complete,
-                    int completed_cities) {
-    return weighted_value(p, kind, tiles, coats, complete, completed_cities);
+                    int completed_cities, int farm_points) {
+    return weighted_value(p, kind, tiles, coats, complete, completed_cities, farm_points);
 }
 
 /* Value of an existing feature to whoever holds its majority. */
@@ -375,7 +376,8 @@ static double root_value(evalctx_t *c, int32_t r) {
         tiles = monastery_tiles(c->b, pl->x, pl->y);
     }
     if (s->kind == CC_FIELD) cities = field_completed_cities(c, NULL, NULL, -1, &r, 1);
-    return weighted_value(c->p, s->kind, tiles, s->coats, s->open == 0 && s->kind != CC_FIELD, cities);
+    return weighted_value(c->p, s->kind, tiles, s->coats, s->open == 0 && s->kind != CC_FIELD, cities,
+                          c->farm_points);
 }
 
 enum { MAX_RULES = 8 };
@@ -444,7 +446,7 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
     if (is_centre(t->kind[g])) tiles = monastery_tiles(c->b, x, y);
     else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
-    double after = weighted_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities);
+    double after = weighted_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities, c->farm_points);
     if (!any) {
         /* nobody's figure there (so none scores in a root: `before` is all 0): without
          * stays 0, and a figure makes the deciding player the only holder, if it scores
@@ -534,8 +536,8 @@ static void monasteries_around(const cc_board *b, const cc_greedy_params *p, int
             if (!ms->nfig) continue;
             int around = cc_neighbours8(b, pl->x, pl->y);
             int worth = monastery_tiles(b, pl->x, pl->y), after_worth = worth + !no_value;
-            double before = weighted_value(p, ms->kind, worth, 0, 0, 0);
-            double after = weighted_value(p, ms->kind, after_worth, 0, around + 1 == 8, 0);
+            double before = weighted_value(p, ms->kind, worth, 0, 0, 0, 0);  /* no field: */
+            double after = weighted_value(p, ms->kind, after_worth, 0, around + 1 == 8, 0, 0);  /* 0 cities */
             int k = m->n++, holders = 0;
             for (int q = 0; q < p->nplayers; q++)
                 if (holds_majority(ms->count, ms->strength, p->nplayers, q)) holders |= 1 << q;
@@ -575,7 +577,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         memset(memo.valued, 0, slots * sizeof *memo.valued);
         memo.pool_n = 0;
     }
-    evalctx_t ctx = {b, params, stamp, 0, memo_ok ? &memo : NULL};
+    evalctx_t ctx = {b, params, stamp, 0, memo_ok ? &memo : NULL, b->farm_points};
     int n = 0, rc = 0;
     cellinfo_t ci = {.sides = 0};
     monasteries_t mons = {.nomon = -1};

@@ -354,6 +354,7 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
         b->segs = NULL;
         ok = b->max_tiles == game_max_tiles(&g->cfg, g->nstack) && b->dim == 2 * b->max_tiles + 3
              && b->origin == b->max_tiles + 1 && in(b->ntiles, 1, b->max_tiles + 1)
+             && b->farm_points == g->cfg.farm_points
              && in(b->nfront, 0, 4 * (int64_t)b->max_tiles + 5);
     }
     if (ok) {

@@ -24,14 +24,36 @@ class Rules:
     expansions: tuple[str, ...] = ()
     followers: int = 7
     messages: MessagesOptions = field(default_factory=MessagesOptions)
+    # rule variants ([rules.variant], the parts' knobs): (name, value) pairs, kept
+    # without the knobs at their defaults and in registry order (a dict is taken too)
+    variant: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self):
+        variant = self.variant
+        if isinstance(variant, dict):
+            variant = tuple(variant.items())
+        if not isinstance(variant, tuple) or any(
+                not isinstance(p, tuple) or len(p) != 2 for p in variant):
+            raise InputError("rules: variant: expected a [rules.variant] table of knob = value")
+        object.__setattr__(self, "variant", variant)
         self.validate("rules")
+        given = dict(variant)
+        if len(given) != len(variant):
+            raise InputError("rules: [rules.variant]: a knob is set twice")
+        object.__setattr__(self, "variant", tuple(
+            (k, given[k]) for k, (_, knob) in registry.KNOBS.items()
+            if k in given and given[k] != knob.default))
+
+    def knob(self, name: str) -> int:
+        """The value of rule variant `name` (a part's Knob): its [rules.variant] value,
+        else its default."""
+        return dict(self.variant).get(name, registry.KNOBS[name][1].default)
 
     def __repr__(self) -> str:
         options = "".join(f", {o.field}={getattr(self, o.field)!r}" for o in registry.options())
+        variant = f", variant={self.variant!r}" if self.variant else ""
         return (f"Rules(players={self.players}, expansions={self.expansions!r}, "
-                f"followers={self.followers}{options})")
+                f"followers={self.followers}{options}{variant})")
 
     def validate(self, where: str) -> None:
         """Raise InputError naming `where` (a file or section) for a bad field."""
@@ -51,12 +73,19 @@ class Rules:
             raise InputError(f"{where}: expansions: an expansion is listed twice")
         for options in registry.options():
             getattr(self, options.field).validate(f"{where}.{options.field}")
+        registry.check_variant(self.variant, self.expansions, where)
 
     @property
     def ruleset(self) -> str:
         """The parts of the rules in play with their versions, e.g. "base-1+messages-1"
-        (sim/expansions/ `version`): the records' ruleset column."""
-        return "+".join(f"{e.name}-{e.version}" for e in registry.in_play(self.expansions))
+        (sim/expansions/ `version`), each with its knobs that differ from their defaults
+        ("base-1(farm_points=4)+messages-1"): the records' ruleset column."""
+        given = dict(self.variant)
+        parts = []
+        for e in registry.in_play(self.expansions):
+            set_here = [f"{k.name}={given[k.name]}" for k in e.knobs if k.name in given]
+            parts.append(f"{e.name}-{e.version}" + (f"({','.join(set_here)})" if set_here else ""))
+        return "+".join(parts)
 
     @property
     def tile_sets(self) -> tuple[str, ...]:

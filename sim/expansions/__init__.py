@@ -36,7 +36,7 @@ from dataclasses import replace
 
 from sim.errors import InputError
 from sim.expansions import abbot, base, courier, mayors, messages, river
-from sim.expansions.declaration import DecisionKind, Expansion, Options  # noqa: F401  (the types)
+from sim.expansions.declaration import DecisionKind, Expansion, Knob, Options  # noqa: F401  (the types)
 from sim.formats import log
 from sim.formats.tiles import SETS
 
@@ -67,6 +67,8 @@ DECISIONS: dict = {kind: read for e in EXPANSIONS for kind, read in e.read_decis
 CHOICES: dict = {kind: read for e in EXPANSIONS for kind, read in e.read_choice.items()}
 # every snapshot a strategy's view offers, by name: the function building it (sim/engine/view.py)
 SNAPSHOTS: dict = {e.snapshot: e.view for e in EXPANSIONS if e.snapshot}
+# every part's rule variants by name: (the part, its Knob), in registry order
+KNOBS: dict = {k.name: (e, k) for e in PARTS for k in e.knobs}
 # the Game attributes reading an expansion's state: name -> (the expansion, its reader)
 STATE: dict = {name: (e, read) for e in EXPANSIONS for name, read in e.state.items()}
 
@@ -178,6 +180,19 @@ def forks() -> dict[str, str]:
     return {f: e.name for e in EXPANSIONS for f in e.forks}
 
 
+def check_variant(variant, expansions, where: str) -> None:
+    """Refuse a [rules.variant] entry (name, value) naming no knob, a knob of a part
+    not in play, or a value outside its knob's range: one line naming it."""
+    for name, value in variant:
+        if name not in KNOBS:
+            raise InputError(f"{where}: [rules.variant] {name}: unknown knob: expected one of "
+                             f"{', '.join(KNOBS)}")
+        part, knob = KNOBS[name]
+        if part is not BASE and part.name not in expansions:
+            raise InputError(f"{where}: [rules.variant] {name}: {part.title} is not among the expansions")
+        knob.check(value, where)
+
+
 def options() -> tuple[Options, ...]:
     return tuple(e.options for e in EXPANSIONS if e.options is not None)
 
@@ -214,6 +229,9 @@ def describe() -> list[str]:
             bits.append(f"decisions {', '.join(d.name for d in e.decisions)}")
         if e.options:
             bits.append(f"options [rules.{e.options.field}] {', '.join(sorted(e.options.keys))}")
+        if e.knobs:
+            bits.append("variants [rules.variant] " + ", ".join(
+                f"{k.name} {k.lo}..{k.hi} (default {k.default}, {k.ruling})" for k in e.knobs))
         out.append(f"{e.name:9} {e.title}: {'; '.join(bits)}")
     return out
 

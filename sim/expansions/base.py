@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from sim.core import lib, names
-from sim.expansions.declaration import DecisionKind, Expansion, Shape
+from sim.expansions.declaration import DecisionKind, Expansion, Knob, Shape
 
 # point sources in results, by CC_SRC_* code as C names them; "message", "courier" and
 # "garden" stay 0 until those expansions play
@@ -34,6 +34,16 @@ def _policy(out, kind: str, code: int, policy, edition: str) -> None:
         out.opponent, out.follower = policy.opponent, policy.follower
 
 
+# R-BASE-8: a field's points per completed city bordering it ([rules.variant] farm_points)
+FARM_POINTS = Knob("farm_points", "R-BASE-8", 3, 0, 10,
+                   "final-scoring points per completed city bordering a field")
+
+
+def _config(rules, cfg, catalogue, town_halls_at_end) -> None:
+    """The base game's knobs in cc_game_config (the board scores fields by it)."""
+    cfg.farm_points = rules.knob(FARM_POINTS.name)
+
+
 def _follower_shape(colour: str, x: float, y: float, lying: bool = False) -> str:
     """A follower in the pictures: a circle."""
     return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='7' fill='{colour}' stroke='#fff' stroke-width='1.5'/>"
@@ -55,4 +65,5 @@ BASE = Expansion(
     "base", "the base game", ("R-BASE",), tile_sets=("base",),
     features=("city", "road", "field", "monastery"), figures=("follower",),
     decisions=(DecisionKind("place", "greedy", typed=Place._make),), fill_policy=_policy,
+    knobs=(FARM_POINTS,), fill_config=_config,
     shapes={"follower": Shape(_follower_shape, (("follower", False),))})

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sim.core import result_fields
+from sim.errors import InputError
 from sim.formats.tiles import Tile
 
 
@@ -56,6 +57,29 @@ class Options:
     plain: Callable[[object], dict]
 
 
+@dataclass(frozen=True)
+class Knob:
+    """A rule variant a part declares: `name` in a config's [rules.variant] table
+    (Rules.variant), a whole number `lo`..`hi`, `default` the rules' own value (a game
+    that leaves it there is the rules as written, and its ruleset names no knob),
+    `ruling` the id of docs/RULES.md it changes, `words` what it is."""
+
+    name: str
+    ruling: str
+    default: int
+    lo: int
+    hi: int
+    words: str
+    type: type = int
+
+    def check(self, value, where: str) -> None:
+        """Raise InputError, one line naming [rules.variant] and the knob, for a bad value."""
+        if isinstance(value, bool) or not isinstance(value, self.type) or not self.lo <= value <= self.hi:
+            raise InputError(f"{where}: [rules.variant] {self.name} = {value!r}: expected a whole "
+                             f"number {self.lo}..{self.hi} ({self.ruling}: {self.words}; "
+                             f"default {self.default})")
+
+
 # the tile pictures' field green (sim/games/render.py draws every tile on it; a part's
 # key drawing of its mark shows the same ground)
 FIELD_GREEN = "#a6c96a"
@@ -101,6 +125,7 @@ class Expansion:
     figures: tuple[str, ...] = ()  # figure kinds it adds (board figures and others)
     decisions: tuple[DecisionKind, ...] = ()
     options: Options | None = None
+    knobs: tuple[Knob, ...] = ()  # its rule variants, set by a config's [rules.variant]
     forks: tuple[str, ...] = ()  # counterfactual fork kinds (sim/tournament/counterfactual.py)
     result_keys: tuple[str, ...] = ()  # keys it adds to each entry of result()["players"]
     columns: tuple[str, ...] = ()  # players-table columns (int16, 0 when not in play)

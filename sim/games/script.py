@@ -27,8 +27,9 @@ from strategies import player
 # a turn's keys: the base game's, and each expansion's (sim/expansions/ `script_keys`)
 TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded"} | {
     k for e in registry.EXPANSIONS for k in e.script_keys}
-# [rules]: players, expansions, and each expansion's options table (sim/expansions/)
-RULES_KEYS = {"players", "expansions"} | {o.field for o in registry.options()}
+# [rules]: players, expansions, each expansion's options table (sim/expansions/) and
+# the rule variants ([rules.variant], the parts' knobs)
+RULES_KEYS = {"players", "expansions", "variant"} | {o.field for o in registry.options()}
 # [policies]: the decisions a turn may leave open, and who answers them by default
 POLICY_DEFAULTS = {d.name: d.scripted for e in registry.PARTS for d in e.decisions if d.scripted}
 # each expansion's answers from the script, by decision kind (sim/expansions/ `scripting`)
@@ -86,9 +87,11 @@ def load_script(path: str | Path) -> Script:
     for o in registry.options():
         tables[o] = _field(rules_t, o.field, dict, f"{path}: rules", "a table", {})
         check_keys(tables[o], o.keys, f"{path}: rules.{o.field}")
+    variant = _field(rules_t, "variant", dict, f"{path}: rules", "a [rules.variant] table", {})
     try:
         options = {o.field: o.build(t) for o, t in tables.items()}
-        rules = Rules(players=players, expansions=tuple(expansions), **options)
+        rules = Rules(players=players, expansions=tuple(expansions), variant=tuple(variant.items()),
+                      **options)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
     policies_t = data.get("policies", {})

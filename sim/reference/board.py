@@ -62,7 +62,8 @@ class Feature:
 
 
 class Board:
-    def __init__(self):
+    def __init__(self, farm_points: int = 3):
+        self.farm_points = farm_points  # R-BASE-8: a field's points per completed city
         self.cells: dict[tuple[int, int], int] = {}
         self.placed: list[Placed] = []
         self.figures: dict[int, Figure] = {}

@@ -86,7 +86,8 @@ class RefGame:
             if tid not in self.types:
                 raise InputError(f"tile {i} of the stack: unknown tile id {tid!r}")
         self.stack = list(stack)  # top first
-        self.board = Board()
+        # R-BASE-8: 3 points per completed city, unless the rules' variant says otherwise
+        self.board = Board(dict(getattr(rules, "variant", ())).get("farm_points", 3))
         self.supply = [rules.followers] * n
         self.scores = [0] * n
         self.points = [dict.fromkeys(scoring.SOURCES, 0) for _ in range(n)]

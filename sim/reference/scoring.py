@@ -3,7 +3,8 @@
 R-BASE-6  completed during play: road 1 per tile, city 2 per tile + 2 per coat of arms,
           monastery 9; a tile counts once per feature.
 R-BASE-8  final scoring: road 1 per tile, city 1 per tile + 1 per coat, monastery 1 + 1
-          per tile around it, field 3 per completed city bordering it.
+          per tile around it, field 3 per completed city bordering it (the board's
+          farm_points: a rules variant may change the 3).
 R-ABB-4   a garden scores as a monastery does (town halls as below), to the source
           "garden" (after "courier"; 0 in every game without the Abbot).
 R-MM-10   a town hall surrounds a monastery but is never counted in its points (a
@@ -29,7 +30,7 @@ def value(board: Board, f: Feature, final: bool) -> int:
         return (1 if final else 2) * (f.tiles + f.coats)
     if f.kind in ("monastery", "garden"):  # 9 when complete; its tiles leave town halls
         return f.tiles  # out (R-MM-10, R-ABB-4)
-    return 3 * sum(c.complete for c in board.field_cities(f.name))
+    return board.farm_points * sum(c.complete for c in board.field_cities(f.name))
 
 
 def majority(board: Board, f: Feature, players: int) -> list[int]:

@@ -10,7 +10,9 @@
                default the first arm), p0 = 0.5, p1 = 0.55 (the mean block score under
                H0 and H1: the arm's mean win share in a block, or in variants
                0.5 + (arm − baseline)/2 of the two win shares), alpha = beta = 0.05
-    [rules]    players, expansions, [rules.messages] edition / zmg_alone / deck
+    [rules]    players, expansions, [rules.messages] edition / zmg_alone / deck,
+               [rules.variant] the parts' knobs (rule variants, sim/expansions/
+               Knob): farm_points = 0..10 (R-BASE-8, default 3)
     [design]   kind = "fixed" | "rotations" | "round_robin" | "variants"
                fixed, rotations: seats = [player spec per seat]
                round_robin:      pool = [player specs]; every table of `players`
@@ -59,7 +61,7 @@ DESIGNS = ("fixed", "rotations", "round_robin", "variants", "counterfactual")
 RUN_KEYS = {"name", "question", "seed", "blocks", "shard_blocks", "events", "out", "sprt"}
 SPRT_KEYS = {"arm", "baseline", "p0", "p1", "alpha", "beta"}
 # [rules] keys: the base game's and one table per expansion with options (sim/expansions/)
-RULES_KEYS = {"players", "expansions", "followers"} | {o.field for o in registry.options()}
+RULES_KEYS = {"players", "expansions", "followers", "variant"} | {o.field for o in registry.options()}
 DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks"}
 # counterfactual fork kinds and the expansion each needs
 FORKS = registry.forks()
@@ -141,7 +143,9 @@ def rules_dict(rules: Rules) -> dict:
     """The rules as plain JSON values (a run's identity, `play --json`)."""
     return {"players": rules.players, "expansions": list(rules.expansions),
             "followers": rules.followers,
-            **{o.field: o.plain(getattr(rules, o.field)) for o in registry.options()}}
+            **{o.field: o.plain(getattr(rules, o.field)) for o in registry.options()},
+            # rule variants only when set: the rules as written keep their identity
+            **({"variant": dict(rules.variant)} if rules.variant else {})}
 
 
 def check_player(spec: str, rules: Rules, where: str):
@@ -234,9 +238,11 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
     for o in registry.options():
         tables[o] = _get(rules_t, o.field, dict, w, f"a [rules.{o.field}] table", {})
         check_keys(tables[o], o.keys, f"{path}: rules.{o.field}")
+    variant = _get(rules_t, "variant", dict, w, "a [rules.variant] table of knob = value", {})
     try:
         options = {o.field: o.build(t) for o, t in tables.items()}
-        rules = Rules(players=players, expansions=tuple(expansions), followers=followers, **options)
+        rules = Rules(players=players, expansions=tuple(expansions), followers=followers,
+                      variant=tuple(variant.items()), **options)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
 
