@@ -157,6 +157,10 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                                            "the Holm family"))
                 continue
             elo = (f"Elo {_signed(r['elo'])} [{_signed(r['elo_low'])}, {_signed(r['elo_high'])}]")
+            # a degenerate result in words: the interval is an exact bound, not a spread
+            if r["win_share"] in (0.0, 1.0):
+                won = r["player"] if r["win_share"] == 1.0 else r["opponent"]
+                elo = f"{won} won every game of the pair; {elo}"
             headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", r["win_share"],
                                  r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
                                  r["p"], r["p_holm"], f"{elo}; {tie_note}"))
