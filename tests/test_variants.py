@@ -106,3 +106,73 @@ def test_the_reference_engine_plays_farm_points_as_the_core_does(expansions):
             if d is not None:
                 diverged.append(d.report())
     assert diverged == []
+
+
+# ---------------------------------------------------------------- two_points (R-MSG-8)
+
+def test_two_points_is_a_declared_knob_of_the_messages():
+    part, knob = registry.KNOBS["two_points"]
+    assert part.name == "messages"
+    assert (knob.ruling, knob.default, knob.lo, knob.hi) == ("R-MSG-8", 2, 0, 10)
+    r = Rules(expansions=("messages",), variant={"two_points": 3, "farm_points": 4})
+    assert r.ruleset == "base-1(farm_points=4)+messages-1(two_points=3)"
+    assert Rules(expansions=("messages",), variant={"two_points": 2}).ruleset == "base-1+messages-1"
+    with pytest.raises(InputError, match=r"\[rules.variant\] two_points: The Messages is not among"):
+        Rules(variant={"two_points": 3})  # the knob of a part not in play
+    with pytest.raises(InputError) as e:
+        Rules(expansions=("messages",), variant={"two_points": 11})
+    assert "[rules.variant] two_points = 11" in str(e.value) and "0..10" in str(e.value)
+    assert "\n" not in str(e.value)
+    cfg = parse_experiment(_config('players = 2\nexpansions = ["messages"]\n[rules.variant]\n'
+                                   'two_points = 3'), "x.toml")
+    assert cfg.rules.knob("two_points") == 3 and rules_dict(cfg.rules)["variant"] == {"two_points": 3}
+
+
+@pytest.mark.parametrize("two", [2, 3, 0])
+def test_a_message_resolved_with_the_2_points_scores_two_points(two):
+    from sim.engine.game import Game
+    g = Game(Rules(expansions=("messages",), variant={"two_points": two}), 0)
+    resolved, n = 0, 0
+    while g.decision is not None:
+        d = g.decision
+        n += 1
+        if d.kind == "messages":
+            assert d.choices[0] == ("2", None) and d.info["points"][0] == two
+            before = sum(g.scores)
+            g.apply(("2", None))
+            (e,) = [e for e in g.events if e["e"] == "message"][resolved:]
+            assert e["resolved"] == "2" and e["points"] == two
+            assert sum(g.scores) >= before + two  # and whatever a dark space brings on
+            resolved += 1
+        else:
+            g.apply(d.choices[n * 7 % len(d.choices)])  # figures now and then
+    assert resolved > 0
+    assert sum(p["messages"]["points"].get(a, 0) for p in g.result()["players"]
+               for a in p["messages"]["points"]) >= 0
+
+
+@pytest.mark.parametrize("edition", ["c3.1", "classic"])
+def test_the_reference_engine_plays_two_points_as_the_core_does(edition):
+    from sim.expansions.messages import MessagesOptions
+    diverged = []
+    for two in (0, 5 if edition == "c3.1" else 7):
+        rules = Rules(expansions=("messages",), messages=MessagesOptions(edition),
+                      variant={"two_points": two})
+        for seed in range(10):
+            strategies = (("greedy", "greedy+messages=always_2") if seed % 2 else
+                          ("random", "greedy"))
+            compared, d = differential.check_game(rules, seed, list(strategies))
+            assert compared > 0
+            if d is not None:
+                diverged.append(d.report())
+    assert diverged == []
+
+
+def test_a_classic_two_points_that_lands_on_dark_again_is_refused():
+    """R-MSG-C3 with R-BASE-10: classic message points are a round of their own, so a
+    positive multiple of 5 instead of 2 points would draw messages for ever: refused in
+    one line; c3.1 (once per turn, R-MSG-N3) takes it."""
+    from sim.expansions.messages import MessagesOptions
+    with pytest.raises(InputError, match=r"\[rules.variant\] two_points = 5: under the classic edition"):
+        Rules(expansions=("messages",), messages=MessagesOptions("classic"), variant={"two_points": 5})
+    assert Rules(expansions=("messages",), variant={"two_points": 5}).knob("two_points") == 5

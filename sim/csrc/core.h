@@ -235,8 +235,9 @@ typedef struct {
      * stack is empty with town halls unplaced (scripted games), else R-MM-12 */
     int32_t town_hall_type, town_halls_at_end;
     /* rule variants (knobs, sim/expansions/): R-BASE-8 a field's points per completed
-     * city, 0..10 (3 in the rules) */
-    int32_t farm_points;
+     * city, 0..10 (3 in the rules); R-MSG-8 The Messages' points instead of a message's
+     * action, 0..10 (2 in the rules) */
+    int32_t farm_points, two_points;
 } cc_game_config;
 
 /* One seat: a policy per decision kind and their parameters (the strategies package). */

@@ -56,6 +56,7 @@ static int messages_check_config(const cc_tileset *ts, const cc_game_config *c) 
     (void)ts;
     if (c->edition != CC_EDITION_CLASSIC && c->edition != CC_EDITION_C31) return CC_ERR_ARG;
     if (c->zmg_alone && c->edition != CC_EDITION_CLASSIC) return CC_ERR_ARG;
+    if (c->two_points < 0 || c->two_points > 10) return CC_ERR_ARG;  /* R-MSG-8's 2, a knob */
     int seen = 0;
     for (int i = 0; i < CC_NMSG; i++) {
         if (c->deck[i] < 0 || c->deck[i] >= CC_NMSG || (seen & (1 << c->deck[i]))) return CC_ERR_ARG;
@@ -182,12 +183,13 @@ static void sort_by_key(int32_t *ids, int64_t *keys, int n) {
 }
 
 /* The legal resolutions of `action` for `seat` with their immediate points
- * (the decision's choices): "2 points" first, then the action's ways. */
+ * (the decision's choices): "2 points" first (the config's two_points), then the
+ * action's ways. */
 static int message_choices(cc_game *g, int seat, int action) {
     const cc_board *b = g->board;
     msg_state_t *m = state(g);
     m->nchoices = 0;
-    add_choice(m, CC_MSG_TWO, -1, 2);
+    add_choice(m, CC_MSG_TWO, -1, g->cfg.two_points);
     /* R-MSG-10: standard followers of the seat; score_and_return: any figure */
     int32_t ids[CC_MAX_FIGURES];
     int64_t keys[CC_MAX_FIGURES];
@@ -299,7 +301,7 @@ static int apply_message(cc_game *g, int idx) {
     int seat = g->seat, action = m->in_hand;
     const int32_t *c = &m->choices[CC_MSG_CHOICE_INTS * idx];
     int code = c[0], target = c[1], points = c[2], extra = 0, tkind = 0, tseg = -1;
-    if (code == CC_MSG_TWO) points = 2;
+    if (code == CC_MSG_TWO) points = g->cfg.two_points;
     else if (code == CC_MSG_EXTRA) { points = 0; extra = 1; }
     else if (code <= CC_MSG_MONASTERY) { tkind = 1; tseg = target; }
     else if (code == CC_MSG_SCORE) {
@@ -382,7 +384,7 @@ static int policy_messages(cc_game *g) {
     if (p->messages == CC_POL_GREEDY) {
         int pts = c[CC_MSG_CHOICE_INTS * best + 2];
         double value = pts < 0 ? p->extra : pts;  /* an extra tile or turn counts `extra` */
-        if (value >= 2) return best;
+        if (value >= g->cfg.two_points) return best;  /* at least the 2 points' worth */
     }
     return 0;
 }

@@ -210,7 +210,8 @@ def _load(rules: Rules, seed: int, state: bytes, town_halls_at_end: bool = True,
 # What a saved game's config must share with the rules it is loaded under (the rest is
 # the state's own: streams, record bits, the stack)
 _LOADED_AS_DEALT = ("nplayers", "followers", "expansions", "edition", "zmg_alone", "start_type",
-                    "river_edge", "town_hall_type", "town_halls_at_end", "farm_points")
+                    "river_edge", "town_hall_type", "town_halls_at_end", "farm_points",
+                    "two_points")
 
 
 def _check_loaded(g: Game, town_halls_at_end: bool, fixed_stack) -> None:

@@ -73,7 +73,7 @@ class Rules:
             raise InputError(f"{where}: expansions: an expansion is listed twice")
         for options in registry.options():
             getattr(self, options.field).validate(f"{where}.{options.field}")
-        registry.check_variant(self.variant, self.expansions, where)
+        registry.check_variant(self.variant, self.expansions, where, self)
 
     @property
     def ruleset(self) -> str:

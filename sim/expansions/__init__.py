@@ -180,9 +180,10 @@ def forks() -> dict[str, str]:
     return {f: e.name for e in EXPANSIONS for f in e.forks}
 
 
-def check_variant(variant, expansions, where: str) -> None:
+def check_variant(variant, expansions, where: str, rules=None) -> None:
     """Refuse a [rules.variant] entry (name, value) naming no knob, a knob of a part
-    not in play, or a value outside its knob's range: one line naming it."""
+    not in play, a value outside its knob's range, or one the rules cannot take (the
+    knob's `fits`): one line naming it."""
     for name, value in variant:
         if name not in KNOBS:
             raise InputError(f"{where}: [rules.variant] {name}: unknown knob: expected one of "
@@ -191,6 +192,9 @@ def check_variant(variant, expansions, where: str) -> None:
         if part is not BASE and part.name not in expansions:
             raise InputError(f"{where}: [rules.variant] {name}: {part.title} is not among the expansions")
         knob.check(value, where)
+        why = knob.fits(rules, value) if knob.fits is not None and rules is not None else ""
+        if why:
+            raise InputError(f"{where}: [rules.variant] {name} = {value!r}: {why}")
 
 
 def options() -> tuple[Options, ...]:

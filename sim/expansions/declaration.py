@@ -71,6 +71,8 @@ class Knob:
     hi: int
     words: str
     type: type = int
+    # (rules, value) -> "" or why these rules cannot take the value (a rule the knob meets)
+    fits: Callable | None = None
 
     def check(self, value, where: str) -> None:
         """Raise InputError, one line naming [rules.variant] and the knob, for a bad value."""

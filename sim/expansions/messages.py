@@ -23,7 +23,7 @@ from sim.errors import InputError, quote
 from sim.expansions import base
 from sim.expansions.declaration import (ROW_DRAWN, ROW_FIGURES, ROW_LIVE_MOVES, ROW_MESSAGE_POINTS,
                                         ROW_MOVES, ROW_RESOLVED, ROW_TAKEN, DecisionKind, Expansion,
-                                        Options, Scripting, Shape, where)
+                                        Knob, Options, Scripting, Shape, where)
 from sim.formats.notation import MAX_COORD
 from sim.text import text_list
 
@@ -137,8 +137,24 @@ class _Messages(NamedTuple):
     players: list  # per seat _MessagesSeat, as Game.msg.players
 
 
+# R-MSG-8: the points a message gives instead of its action ([rules.variant] two_points)
+def _two_points_fit(rules, value) -> str:
+    """R-MSG-C3: under the classic edition a message's points are a round of their own;
+    a positive multiple of 5 (the dark spaces' spacing, R-BASE-10) from a dark space
+    lands on a dark space again, drawing a message for ever."""
+    if rules.messages.edition == "classic" and value > 0 and value % 5 == 0:
+        return ("under the classic edition a positive multiple of 5 lands on a dark space again "
+                "and draws messages without end (R-MSG-C3): expected a value not divisible by 5")
+    return ""
+
+
+TWO_POINTS_KNOB = Knob("two_points", "R-MSG-8", 2, 0, 10,
+                       "points for a message resolved without its action", fits=_two_points_fit)
+
+
 def _messages_config(rules, cfg, catalogue, town_halls_at_end) -> None:
     options, names = rules.messages, ACTION_NAMES[rules.messages.edition]
+    cfg.two_points = rules.knob(TWO_POINTS_KNOB.name)
     cfg.edition = EDITION_CODES[options.edition]
     cfg.zmg_alone = int(options.zmg_alone)  # R-MSG-C4
     # R-MSG-11: a fixed deck as it is, else the rulebook order, shuffled in C
@@ -417,6 +433,7 @@ MESSAGES = Expansion(
                DecisionKind(KIND, "greedy", "always_2", typed=Resolution._make)),
     options=Options("messages", frozenset({"edition", "zmg_alone", "deck"}), _messages_options,
                     _messages_plain),
+    knobs=(TWO_POINTS_KNOB,),
     forks=(KIND, "scoring_figure"),
     result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
     column_docs=COLUMN_DOCS, column_sets={ACTION: ALL_ACTIONS},

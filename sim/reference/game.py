@@ -94,7 +94,8 @@ class RefGame:
         self.msg = None
         if "messages" in exp:
             o = rules.messages
-            self.msg = messages.MessageState(o.edition, o.zmg_alone, n, deck or [])
+            self.msg = messages.MessageState(o.edition, o.zmg_alone, n, deck or [],
+                                             dict(getattr(rules, "variant", ())).get("two_points", 2))
         self.mm = mayors.MayorState(n) if "mayors" in exp else None
         self.courier = courier.CourierState() if "courier" in exp else None
         self.abbot = abbot.AbbotState(n) if "abbot" in exp else None

@@ -40,7 +40,8 @@ def dark(total: int) -> bool:
 
 
 class MessageState:
-    def __init__(self, edition: str, zmg: bool, players: int, deck: list[str]):
+    def __init__(self, edition: str, zmg: bool, players: int, deck: list[str], two_points: int = 2):
+        self.two_points = two_points  # R-MSG-8: the points instead of the action (a variant may change the 2)
         self.edition = edition
         self.zmg = zmg
         self.deck = list(deck)
@@ -138,7 +139,7 @@ def position_key(g, seg: int) -> tuple[int, int, int]:
 
 def choices(g, seat: int, action: str) -> list[tuple[tuple, int | None]]:
     """[(choice, immediate points)]: 2 points first, then the action's ways (R-MSG-8)."""
-    out: list = [(("2", None), 2)]
+    out: list = [(("2", None), g.msg.two_points)]
     board = g.board
     mine = _followers(g, seat)
     if action in SMALLEST:  # messages 1-3: the smallest feature of that kind with a follower
@@ -194,7 +195,7 @@ def draw_message(g):
     points = dict(ways)[choice]
     target, extra = None, False
     if choice[0] == "2":
-        points = 2
+        points = m.two_points
     elif action in ("extra_tile", "extra_turn"):
         points, extra = 0, True
     elif action in SMALLEST:

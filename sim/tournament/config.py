@@ -12,7 +12,8 @@
                0.5 + (arm − baseline)/2 of the two win shares), alpha = beta = 0.05
     [rules]    players, expansions, [rules.messages] edition / zmg_alone / deck,
                [rules.variant] the parts' knobs (rule variants, sim/expansions/
-               Knob): farm_points = 0..10 (R-BASE-8, default 3)
+               Knob): farm_points = 0..10 (R-BASE-8, default 3),
+               two_points = 0..10 (R-MSG-8, default 2; with The Messages)
     [design]   kind = "fixed" | "rotations" | "round_robin" | "variants"
                fixed, rotations: seats = [player spec per seat]
                round_robin:      pool = [player specs]; every table of `players`
