@@ -177,7 +177,7 @@ def test_driver_interrupted_then_resumed(tmp_path):
         time.sleep(0.05)
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=300)  # a bound for a hang, not a speed
     assert proc.returncode == 130, err
     done = json.loads(manifest.read_text())["shards"]
     assert 0 < len(done) < 30
