@@ -167,9 +167,12 @@ def test_driver_interrupted_then_resumed(tmp_path):
     cfg = tmp_path / "c.toml"
     cfg.write_text(text)
     hold.touch()
+    # started with SIGINT ignored, as a shell's background job (or a test runner's worker
+    # process) starts it: carcsim installs its own handler, so Ctrl-C still stops the run
     proc = subprocess.Popen([sys.executable, "-m", "sim", "run", str(cfg), "--out", str(out),
                              "--workers", "0", "--quiet"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     manifest = out / "manifest.json"
     while proc.poll() is None:  # the gate holds the run once a shard is listed
         if manifest.exists() and json.loads(manifest.read_text() or "{}").get("shards"):

@@ -6,6 +6,7 @@ import contextlib
 import errno
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Optional
@@ -671,6 +672,10 @@ def _fail(line: str, code: int) -> None:
 def main() -> None:
     """Console entry point: turns bad input into one line and exit code 2 (README:
     errors and exit codes)."""
+    # Ctrl-C (SIGINT) stops a run and keeps its finished shards, also when carcsim was
+    # started with SIGINT ignored (a shell's background job, a test runner's worker):
+    # Python installs its handler only over the default disposition
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         rv = app(prog_name="carcsim", standalone_mode=False)
     except InputError as e:
