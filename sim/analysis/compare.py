@@ -51,6 +51,20 @@ NOTE = ("A − B, paired by block: each block's value in A minus its value in B,
         "Benjamini–Hochberg adjustment over every row.")
 
 
+def paired(va: pl.DataFrame, vb: pl.DataFrame):
+    """Each quantity both block tables hold, A − B paired by block: yields ((order,
+    family, question, kind), its joined rows sorted by block (value, value_b, games,
+    games_b), the estimate: a share difference for a win share, else a paired mean)."""
+    joined = va.join(vb.select("question", "block", "value", "games"),
+                     on=["question", "block"], suffix="_b")
+    for key, q in joined.group_by("order", "family", "question", "kind"):
+        q = q.sort("block")
+        x, y = q["value"].to_numpy(), q["value_b"].to_numpy()
+        est = (stats.share_difference(x - y, q["block"].to_numpy()) if key[3] == "share"
+               else stats.paired_difference(x, y))
+        yield key, q, est
+
+
 def block_values(games: pl.DataFrame, players: pl.DataFrame, messages: bool,
                  by_edition: bool) -> pl.DataFrame:
     """Every quantity of one run, per block: family, question, kind ("share": a win
@@ -169,18 +183,11 @@ def compare(run_a: str | Path, run_b: str | Path) -> dict:
     by_edition = any(r["games"]["edition"].n_unique() > 1 for r in (a, b))
     va, vb = (block_values(r["games"], r["players"], messages, by_edition)
               .join(common, on="block") for r in (a, b))
-    joined = va.join(vb.select("question", "block", "value", "games"),
-                     on=["question", "block"], suffix="_b")
     rows = []
-    for (order, family, question, kind), q in joined.group_by("order", "family", "question",
-                                                            "kind"):
-        q = q.sort("block")
-        x, y = q["value"].to_numpy(), q["value_b"].to_numpy()
-        est = (stats.share_difference(x - y, q["block"].to_numpy()) if kind == "share"
-               else stats.paired_difference(x, y))
+    for (order, family, question, kind), q, est in paired(va, vb):
         rows.append({"order": (FAMILIES.index(family), order, question), "family": family, "question": question, "difference": _num(est.estimate),
                      "low": _num(est.low), "high": _num(est.high), "p": _num(est.p),
-                     "q": None, "a": float(x.mean()), "b": float(y.mean()), "blocks": est.n,
+                     "q": None, "a": float(q["value"].mean()), "b": float(q["value_b"].mean()), "blocks": est.n,
                      "games_a": int(q["games"].sum()), "games_b": int(q["games_b"].sum())})
     rows.sort(key=lambda r: r.pop("order"))
     for r, v in zip(rows, stats.benjamini_hochberg([r["p"] for r in rows])):

@@ -241,14 +241,8 @@ def beside_quantities(exp: Experiment, games: pl.DataFrame, players: pl.DataFram
               .select("block"))
     va, vb = (compare.block_values(g, p, messages, by_edition).join(common, on="block")
               for g, p in ((games, players), (other_games, other_players)))
-    joined = va.join(vb.select("question", "block", "value"), on=["question", "block"], suffix="_b")
     rows = []
-    for (order, family, question, kind), q in joined.group_by("order", "family", "question",
-                                                             "kind"):
-        q = q.sort("block")
-        x, y = q["value"].to_numpy(), q["value_b"].to_numpy()
-        est = (stats.share_difference(x - y, q["block"].to_numpy()) if kind == "share"
-               else stats.paired_difference(x, y))
+    for (order, family, question, kind), _, est in compare.paired(va, vb):
         rows.append(((compare.FAMILIES.index(family), order, question),
                      _quantity(f"A − B: {question}", _compare_unit(question), est,
                                DIFFERENCE if kind == "share" else 0)))
