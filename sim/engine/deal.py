@@ -145,7 +145,7 @@ def deck_order(rules: Rules, seed: int) -> list[str]:
     """R-MSG-11: the message deck from the top, as the C game shuffles it ([] without
     The Messages)."""
     options = expansions.deck_options(rules)
-    return [] if options is None else messages.deck_order(options, Stream(derive(seed, "messages")))
+    return [] if options is None else messages.deck_order(rules, Stream(derive(seed, "messages")))
 
 
 def stack_tiles(rules: Rules) -> tuple[Tile, list[str]]:
