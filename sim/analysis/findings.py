@@ -550,7 +550,9 @@ def regenerate(root: str | Path = ".", doc: str | Path = "docs/findings.md", wor
             out = root / exp.out
             t0 = time.process_time()
             summary = run_experiment(exp, out, workers=workers, force=force)
-            cpu = _cpu_seconds(out, time.process_time() - t0, fresh=summary.shards_skipped == 0)
+            # this process's CPU time and, with --workers, the Ray workers' (their games)
+            spent = time.process_time() - t0 + summary.worker_cpu_seconds
+            cpu = _cpu_seconds(out, spent, fresh=summary.shards_skipped == 0)
             echo(f"{name}: {summary.games} games run ({summary.shards_skipped} shards already "
                  f"stored), {cpu:.0f} CPU s in all")
             done[name] = (exp, build(out), cpu)

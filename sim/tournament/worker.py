@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from functools import lru_cache
 
 import numpy as np
@@ -141,10 +142,18 @@ def _in_game_order(tables: list[pa.Table], schema: pa.Schema) -> pa.Table:
     return table.take(pa.array(order)).combine_chunks()
 
 
-def run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
-    """Every game of `blocks`: {"games", "players", "events", "counterfactuals"} tables."""
+CPU_KEY = "cpu_seconds"  # beside the tables: the CPU time the shard took where it ran
+
+
+def run_shard(exp: Experiment, blocks: range) -> dict:
+    """Every game of `blocks`: {"games", "players", "events", "counterfactuals"} tables,
+    and under CPU_KEY the CPU seconds this process spent on them (a Ray worker's time is
+    not the driver's: `carcsim findings` reports both)."""
+    start = time.process_time()
     with plugins.shipped(dict(exp.plugins)):  # the run's strategy files, as the driver read them
-        return _run_shard(exp, blocks)
+        tables = _run_shard(exp, blocks)
+    tables[CPU_KEY] = time.process_time() - start
+    return tables
 
 
 def _run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
