@@ -36,7 +36,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim import safe_files as sf
-from sim.tournament.config import Experiment
+from sim.tournament.config import DEFAULT_SHARD_BLOCKS, Experiment
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import MANIFEST, RunError
 from sim.tournament.records import SCHEMA_VERSION, TABLES
@@ -88,10 +88,12 @@ class Sink:
     """The output directory of one experiment."""
 
     def __init__(self, out: str | Path, exp: Experiment, force: bool = False,
-                 repair: bool = False, say=_say):
+                 repair: bool = False, say=_say, auto_size=None):
         self.out = Path(out)
         self.exp = exp
         self.say = say
+        # () -> blocks a shard: an "auto" run's size, asked only when a new plan is made
+        self._auto_size = auto_size
         self._saved_at = 0.0
         self._dirty = False
         # (folder handle, tmp name, final name, final path) of shards not yet recorded
@@ -143,7 +145,7 @@ class Sink:
         exp = self.exp
         return {"schema_version": SCHEMA_VERSION, "code_version": code_version(),
                 "ruleset": exp.rules.ruleset, "fingerprint": exp.fingerprint(),
-                "run_id": exp.run_id(), "config": exp.canonical(), "config_text": exp.source, "plan": mf.new_plan(exp),
+                "run_id": exp.run_id(), "config": exp.canonical(), "config_text": exp.source, "plan": mf.new_plan(exp, self._size()),
                 "shards": {}, "extended": [], "created": _now()}
 
     def _accept(self, m: dict) -> None:
@@ -225,6 +227,24 @@ class Sink:
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self._folders[table])
         with os.fdopen(fd, "rb") as f:
             return mf.sha256_of(f)
+
+    def _size(self) -> int | None:
+        """An "auto" run's shard size for a new plan (None: the config fixes it). A
+        repaired run keeps the size its shard 0 was stored with (its blocks 0..size − 1),
+        so its verified shards stay; else it is measured anew."""
+        if self.exp.shard_blocks:
+            return None
+        first = mf.shard_file(self.out, "games", 0)
+        if first.exists():
+            try:
+                blocks = pq.read_table(first, columns=["block"])["block"].to_pylist()
+                if blocks and min(blocks) == 0:
+                    return max(blocks) + 1
+            except Exception:  # noqa: BLE001 - an unreadable shard 0: measure anew
+                pass
+        if self._auto_size is None:  # no run to time a pilot (a test's sink): the default size
+            return min(self.exp.blocks, DEFAULT_SHARD_BLOCKS)
+        return self._auto_size()
 
     def _rebuild(self) -> dict:
         """--repair: a new manifest from the shard files that hold exactly the planned
