@@ -230,8 +230,9 @@ def _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode) 
 
     sink = Sink(out or exp.out, exp, force, repair, say, auto_size=size)
     stop = _Sequential(exp, sink) if exp.sprt else None
+    done = sink.done  # once: a set of every finished shard (100,000 of them may be)
     todo = ((shard, blocks) for shard, blocks in mf.iter_shards(sink.layout)
-            if shard not in sink.done)
+            if shard not in done)
     if stop is not None and stop.decided:
         todo = iter(())
     if max_shards is not None:
