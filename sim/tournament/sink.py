@@ -41,7 +41,11 @@ from sim.tournament import manifest as mf
 from sim.tournament.manifest import MANIFEST, RunError
 from sim.tournament.records import SCHEMA_VERSION, TABLES
 
-SAVE_EVERY = 1.0  # seconds between manifest rewrites while shards stream in
+SAVE_EVERY = 1.0  # seconds between manifest rewrites while shards stream in, at least
+# and at least this many times a rewrite's own cost: a run's manifest grows with its
+# shards (32 MB and 6 s a rewrite at 100,000), and the driver is not to spend more than
+# a tenth of its time rewriting it (a crash replays the shards since the last rewrite)
+SAVE_SHARE = 10.0
 
 
 def code_version() -> str:
@@ -94,7 +98,7 @@ class Sink:
         self.say = say
         # () -> blocks a shard: an "auto" run's size, asked only when a new plan is made
         self._auto_size = auto_size
-        self._saved_at = 0.0
+        self._saved_at = self._save_cost = 0.0
         self._dirty = False
         # (folder handle, tmp name, final name, final path) of shards not yet recorded
         self._pending: list[tuple[int, str, str, Path]] = []
@@ -289,6 +293,7 @@ class Sink:
     def save(self) -> None:
         """Move the finished shards' files into place, then record them: a reader (report
         during a run) sees a shard file only once it is about to be recorded."""
+        start = time.monotonic()
         try:  # never write a manifest that carcsim itself would refuse to read
             mf.check(self.out / MANIFEST, self.manifest)
         except RunError as e:
@@ -299,6 +304,7 @@ class Sink:
         blob = json.dumps(self.manifest, indent=1, sort_keys=True).encode()
         sf.replace_at(self._root, MANIFEST, lambda f: f.write(blob), self.out / MANIFEST, RunError)
         self._saved_at, self._dirty = time.monotonic(), False
+        self._save_cost = self._saved_at - start
 
     def close(self) -> None:
         """Record what is still unrecorded (a run's last shards), then let go of the
@@ -355,7 +361,7 @@ class Sink:
         self.manifest["shards"][str(shard)] = {"blocks": [blocks.start, blocks.stop], "files": files}
         self.manifest["updated"] = _now()
         self._dirty = True
-        if time.monotonic() - self._saved_at >= SAVE_EVERY:
+        if time.monotonic() - self._saved_at >= max(SAVE_EVERY, SAVE_SHARE * self._save_cost):
             self.save()
 
 
