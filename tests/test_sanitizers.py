@@ -72,8 +72,10 @@ def test_planted_signed_overflow_is_caught(tmp_path):
     assert boom.returncode != 0 and "signed integer overflow" in boom.stderr, boom.stderr[-2000:]
 
 
-# the tests rerun against the twin, in groups of about equal length, so that a run on
-# several cores (pytest -n) runs them side by side
+# the tests rerun against the twin, in groups of about equal length; under pytest -n
+# they are one xdist group (tests/conftest.py): the twin, a few tens of CPU-seconds of
+# -O3 link-time-optimised build, is built by one worker only, while the other runs the
+# rest of the suite
 GROUPS = {
     "board, games, strategies, setup": ("test_board.py", "test_game.py", "test_strategies.py",
                                         "test_cgame.py", "test_cgame_mayors.py",
@@ -105,6 +107,7 @@ def asan_core(tmp_path_factory):
 
 
 @needs_asan
+@pytest.mark.xdist_group("asan")  # one worker builds the twin once and runs every group
 @pytest.mark.parametrize("group", GROUPS)
 def test_core_under_asan_and_ubsan(asan_core, group):
     where, env = asan_core
