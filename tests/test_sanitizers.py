@@ -16,6 +16,7 @@ optimisation: sim/core/build.py product_flags) plus the sanitizers, so the code 
 checked are the optimised ones the product runs, inlining across files included.
 """
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -72,10 +73,8 @@ def test_planted_signed_overflow_is_caught(tmp_path):
     assert boom.returncode != 0 and "signed integer overflow" in boom.stderr, boom.stderr[-2000:]
 
 
-# the tests rerun against the twin, in groups of about equal length; under pytest -n
-# they are one xdist group (tests/conftest.py): the twin, a few tens of CPU-seconds of
-# -O3 link-time-optimised build, is built by one worker only, while the other runs the
-# rest of the suite
+# the tests rerun against the twin, in groups of about equal length, so that a run on
+# several cores (pytest -n) runs them side by side
 GROUPS = {
     "board, games, strategies, setup": ("test_board.py", "test_game.py", "test_strategies.py",
                                         "test_cgame.py", "test_cgame_mayors.py",
@@ -91,11 +90,22 @@ GROUPS = {
 
 @pytest.fixture(scope="session")
 def asan_core(tmp_path_factory):
-    """The instrumented twin, built once per test process: (its directory, the
-    environment that loads it)."""
-    where = tmp_path_factory.mktemp("asan")
-    ffi = build_ffi("_sim_core_asan", CORE_FLAGS, CORE_LINK)
-    module = Path(ffi.compile(tmpdir=str(where)))
+    """The instrumented twin, built once per test run: (its directory, the environment
+    that loads it). Under pytest -n the workers share one build (some tens of
+    CPU-seconds: -O3 with link-time optimisation), in the run's own temporary
+    directory: the first to need it builds it while the others wait for the lock;
+    tests/conftest.py orders the groups so that the others rarely need to."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # this run's, common to its workers
+    where = shared / "asan-core"
+    with open(shared / "asan-core.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        module = next(where.glob("_sim_core_asan*.so"), None) if where.is_dir() else None
+        if module is None:
+            where.mkdir(exist_ok=True)
+            ffi = build_ffi("_sim_core_asan", CORE_FLAGS, CORE_LINK)
+            module = Path(ffi.compile(tmpdir=str(where)))
     # the instrumentation survived link-time optimisation: the module calls the
     # sanitizers' report functions
     assert b"__asan_report_load" in module.read_bytes() and b"__ubsan_handle_" in module.read_bytes()
@@ -107,7 +117,6 @@ def asan_core(tmp_path_factory):
 
 
 @needs_asan
-@pytest.mark.xdist_group("asan")  # one worker builds the twin once and runs every group
 @pytest.mark.parametrize("group", GROUPS)
 def test_core_under_asan_and_ubsan(asan_core, group):
     where, env = asan_core
