@@ -6,8 +6,6 @@ import csv
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
@@ -21,6 +19,7 @@ from sim.tournament import manifest as mf
 from sim.tournament.config import parse_experiment
 from sim.tournament.records import COLUMNS, SCHEMA_VERSION, TABLES, described, render_docs
 from sim.tournament.run import run_experiment
+from cli_here import carcsim as carcsim_here
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOCKS = 8  # enough for a whole-win difference's exact bound to exclude 0 (1 − 2b > 0)
@@ -85,8 +84,7 @@ def _cf(base: Path) -> Path:
 
 
 def carcsim(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd)
+    return carcsim_here(*args, cwd=cwd)  # in this process: tests/cli_here.py says why
 
 
 def one_line_exit_2(r) -> str:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_here import carcsim as carcsim_here
 from test_tournament import SMALL, same, small, tables
 
 from sim.analysis.report import build
@@ -52,8 +53,7 @@ def games_of(run_dir):
 
 
 def carcsim(*args):
-    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True,
-                          text=True, cwd=ROOT)
+    return carcsim_here(*args, cwd=ROOT)  # in this process: tests/cli_here.py says why
 
 
 def shard(run_dir, table, n):

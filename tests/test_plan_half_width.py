@@ -5,8 +5,6 @@ seed, and every bad input refused in one line with nothing written."""
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +21,7 @@ from sim.tournament.records import GAMES, PLAYERS
 from sim.tournament.run import run_experiment
 from sim.tournament.sink import Sink
 from sim.tournament.worker import run_shard
+from cli_here import carcsim as carcsim_here
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,8 +113,7 @@ def fake_pilot(out: Path, text: str, values) -> Path:
 
 
 def carcsim(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "sim", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd)
+    return carcsim_here(*args, cwd=cwd)  # in this process: tests/cli_here.py says why
 
 
 def one_line_exit_2(r) -> str:

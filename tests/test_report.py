@@ -4,14 +4,13 @@ HTML opens in a real headless browser with no console errors."""
 import json
 import math
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from sim.analysis.fmt import digits, fmt_interval
 from browser import console_errors, is_png, needs_chromium, screenshot
+from cli_here import carcsim  # in this process: tests/cli_here.py says why
 
 from sim.analysis.report import MIN_BLOCKS_SHOWN, UNIT_NOTE, build, fmt_p
 from sim.tournament.config import parse_experiment
@@ -51,14 +50,12 @@ def test_json_and_html_carry_the_analysis_numbers(run_dir):
     questions = [h["question"] for h in rep["headline"]]
     assert "seat 0 win share, 2 players" in questions
     assert "coverage − meeple_only: win share (c3.1)" in questions
-    r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir), "--json"],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = carcsim("report", run_dir, "--json")
     assert r.returncode == 0, r.stderr
     # the same numbers, to the last bits Polars' multi-threaded sums leave alone
     assert json.loads(r.stdout) == [{k: pytest.approx(v, rel=1e-12) if isinstance(v, float) else v
                                      for k, v in h.items()} for h in rep["headline"]]
-    r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir)], capture_output=True,
-                       text=True, cwd=ROOT)
+    r = carcsim("report", run_dir)
     assert r.returncode == 0 and "coverage − meeple_only" in r.stdout
     page = (run_dir / "report.html").read_text()
     embedded = json.loads(re.search(r"<script type='application/json' id='headline'>(.*?)</script>",
@@ -80,8 +77,7 @@ def test_json_and_html_carry_the_analysis_numbers(run_dir):
 
 @needs_chromium
 def test_report_in_a_headless_browser(run_dir, tmp_path):
-    subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir)], check=True,
-                   capture_output=True, cwd=ROOT)
+    assert carcsim("report", run_dir).returncode == 0
     shot = tmp_path / "report.png"
     console = screenshot((run_dir / "report.html").as_uri(), shot, tmp_path / "profile")
     rows = len(build(run_dir)["headline"])
@@ -187,21 +183,18 @@ def test_findings_are_the_reports_numbers(tmp_path):
 
 
 def test_findings_rejects_an_unknown_section():
-    r = subprocess.run([sys.executable, "-m", "sim", "findings", "--only", "nope"],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = carcsim("findings", "--only", "nope")
     assert r.returncode == 2 and "--only: unknown section 'nope'" in r.stderr
 
 
 def test_rating_prior_is_an_option_shown_in_the_report(run_dir, tmp_path):
     from sim.analysis.balance import RATING_PRIOR
-    r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir), "--rating-prior", "2",
-                        "--html", str(tmp_path / "r.html")], capture_output=True, text=True, cwd=ROOT)
+    r = carcsim("report", run_dir, "--rating-prior", "2", "--html", tmp_path / "r.html")
     assert r.returncode == 0, r.stderr
     assert "prior 2.0 virtual wins each way" in r.stdout
     assert "prior 2.0 virtual wins each way" in (tmp_path / "r.html").read_text()
     assert build(run_dir)["rating_prior"] == RATING_PRIOR == 0.1
-    r = subprocess.run([sys.executable, "-m", "sim", "report", str(run_dir), "--rating-prior", "-1"],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = carcsim("report", run_dir, "--rating-prior", "-1")
     assert r.returncode == 2 and "--rating-prior" in r.stderr
 
 

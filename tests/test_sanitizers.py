@@ -16,6 +16,7 @@ optimisation: sim/core/build.py product_flags) plus the sanitizers, so the code 
 checked are the optimised ones the product runs, inlining across files included.
 """
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -89,11 +90,22 @@ GROUPS = {
 
 @pytest.fixture(scope="session")
 def asan_core(tmp_path_factory):
-    """The instrumented twin, built once per test process: (its directory, the
-    environment that loads it)."""
-    where = tmp_path_factory.mktemp("asan")
-    ffi = build_ffi("_sim_core_asan", CORE_FLAGS, CORE_LINK)
-    module = Path(ffi.compile(tmpdir=str(where)))
+    """The instrumented twin, built once per test run: (its directory, the environment
+    that loads it). Under pytest -n the workers share one build (some tens of
+    CPU-seconds: -O3 with link-time optimisation), in the run's own temporary
+    directory: the first to need it builds it while the others wait for the lock;
+    tests/conftest.py orders the groups so that the others rarely need to."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # this run's, common to its workers
+    where = shared / "asan-core"
+    with open(shared / "asan-core.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        module = next(where.glob("_sim_core_asan*.so"), None) if where.is_dir() else None
+        if module is None:
+            where.mkdir(exist_ok=True)
+            ffi = build_ffi("_sim_core_asan", CORE_FLAGS, CORE_LINK)
+            module = Path(ffi.compile(tmpdir=str(where)))
     # the instrumentation survived link-time optimisation: the module calls the
     # sanitizers' report functions
     assert b"__asan_report_load" in module.read_bytes() and b"__ubsan_handle_" in module.read_bytes()

@@ -44,7 +44,9 @@ def test_installed_wheel_runs_from_the_checkout_and_elsewhere(tmp_path):
 
     venv = tmp_path / "venv"
     sh(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=env)
-    sh(venv / "bin" / "pip", "install", "-q", wheel, cwd=tmp_path, env=env)
+    # --no-compile: pip would byte-compile every installed module (Ray's, SciPy's, ...), some
+    # ten CPU-seconds of the test, and Python compiles what it imports anyway
+    sh(venv / "bin" / "pip", "install", "-q", "--no-compile", wheel, cwd=tmp_path, env=env)
     carcsim = venv / "bin" / "carcsim"
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
