@@ -1,0 +1,94 @@
+"""The report's one streaming pass (sim/analysis/scan.py) gives today's numbers: on small
+runs of shipped configs, every section of `build` equals the eager analysis as it was
+before the pass (tests/eager, frozen from main), to ~1e-12 relative where the order of
+summation changed; and so does `carcsim compare`. Each shard is its own batch here, so
+every fold across batches is exercised."""
+
+import math
+import re
+
+import pytest
+
+from eager import compare as eager_compare
+from eager import report as eager_report
+from sim.analysis import scan
+from sim.analysis.compare import compare
+from sim.analysis.report import build
+from sim.tournament.config import load_experiment, shipped_configs
+from sim.tournament.run import run_experiment
+
+# shipped configs cut to a few blocks in shards of 3 blocks; every kind of section:
+# seats (2 and 3 players), variants arms, a round robin (head-to-head, ratings),
+# message values by counterfactual forks, scoring-figure and road forks
+CONFIGS = {"seat_advantage": 12, "atlas_seat_3p": 9, "message_values": 9, "courier": 9,
+           "strategy_ladder": 6, "message_counterfactual": 12, "messages_figure_forks": 12,
+           "mayors_road_forks": 12}
+REL = 1e-12
+ABS = 1e-14  # a value that is 0 but for rounding (a difference of equal means)
+
+
+def _small(tmp, name: str, blocks: int, seed: str | None = None):
+    text = shipped_configs()[name].read_text()
+    text = re.sub(r"(?m)^blocks = \d+", f"blocks = {blocks}", text)
+    text = re.sub(r"(?m)^shard_blocks = \d+", "shard_blocks = 3", text)
+    if seed is not None:
+        text = re.sub(r"(?m)^seed = \d+", f"seed = {seed}", text)
+    path = tmp / f"{name}{seed or ''}.toml"
+    path.write_text(text)
+    out = tmp / f"run_{name}{seed or ''}"
+    run_experiment(load_experiment(path), out, workers=0)
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("streaming")
+    return {name: _small(tmp, name, blocks) for name, blocks in CONFIGS.items()}
+
+
+@pytest.fixture(autouse=True)
+def one_shard_a_batch(monkeypatch):
+    monkeypatch.setattr(scan, "BATCH_ROWS", 1)
+
+
+def same(new, old, where="report"):
+    """Equal, floats to REL (NaN equal to NaN); a difference names its path."""
+    if isinstance(old, dict):
+        assert isinstance(new, dict) and set(new) == set(old), (where, set(new) ^ set(old))
+        for k in old:
+            same(new[k], old[k], f"{where}.{k}")
+    elif isinstance(old, list):
+        assert isinstance(new, list) and len(new) == len(old), (where, len(new), len(old))
+        for i, (a, b) in enumerate(zip(new, old)):
+            same(a, b, f"{where}[{i}]")
+    elif isinstance(old, float) and not isinstance(new, bool) and isinstance(new, (int, float)):
+        if math.isnan(old):
+            assert math.isnan(new), (where, new, old)
+        else:
+            assert new == pytest.approx(old, rel=REL, abs=ABS), (where, new, old)
+    else:
+        assert new == old, (where, new, old)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_report_equals_the_eager_analysis(runs, name):
+    rep = build(runs[name])
+    assert len(scan.shard_batches(__import__("json").loads(
+        (runs[name] / "manifest.json").read_text()))) > 1  # folded over several batches
+    same(rep, eager_report.build(runs[name]))
+
+
+def test_sections_of_every_kind_are_there(runs):
+    """The configs above reach each section the equality covers."""
+    have = {k for name in CONFIGS for k, v in build(runs[name]).items() if v}
+    assert {"seat", "seat_test", "seat_by_player", "arms", "pairwise", "ratings", "convergence",
+            "naive_messages", "counterfactual", "variance_reduction", "fork_scoring_figure",
+            "rules_scoring_figure", "fork_road_figure", "rules_road_figure"} <= have
+
+
+def test_compare_equals_the_eager_comparison(runs, tmp_path):
+    """Two runs of message_values, the second with another seed for half its blocks'
+    pairing: every row, the notes and the block counts."""
+    other = _small(tmp_path, "message_values", 6)
+    same(compare(runs["message_values"], other),
+         eager_compare.compare(runs["message_values"], other), "compare")
