@@ -122,11 +122,16 @@ class SeatTest:
         return pl.DataFrame(rows)
 
 
-def _pairs(p: pl.DataFrame, *extra: str) -> pl.DataFrame:
-    """Each ordered pair of different specs in a game: the row's columns with the other
-    seat's `os`, `opponent` and `extra` columns (prefixed o)."""
-    return (p.join(p.select("game_id", pl.col("seat").alias("os"), pl.col("player").alias("opponent"),
-                            *[pl.col(c).alias("o" + c) for c in extra]), on="game_id")
+def _pairs(p: pl.DataFrame, *columns: str) -> pl.DataFrame:
+    """Each ordered pair of different specs in a game: game_id, block, seat, player and
+    `columns`, with the other seat's `os`, `opponent` and `columns` (prefixed o). Games
+    of one spec in every seat (mirror runs) have no pair and are left out before the
+    self-join."""
+    mixed = p.filter(pl.col("player").n_unique().over("game_id") > 1).select(
+        "game_id", "block", "seat", "player", *columns)
+    return (mixed.join(mixed.select("game_id", pl.col("seat").alias("os"),
+                                    pl.col("player").alias("opponent"),
+                                    *[pl.col(c).alias("o" + c) for c in columns]), on="game_id")
             .filter((pl.col("seat") != pl.col("os")) & (pl.col("player") != pl.col("opponent"))))
 
 
@@ -149,7 +154,7 @@ class Pairwise:
 
     def add(self, b: Batch) -> None:
         two = b.p.filter(pl.len().over("game_id") == 2)
-        rows = _pairs(two)
+        rows = _pairs(two, "win_share", *(["edition"] if "edition" in two.columns else []))
         if rows.height == 0:
             return
         self.folds.add(rows.group_by(*self.KEYS, "block").agg(*SHARE), self.KEYS)
@@ -439,33 +444,32 @@ class NaiveMessages:
     """CONFOUNDED: win share of players who drew a message at least once minus that of
     players who did not, per edition and action, cluster-robust by block, Holm over
     the edition's actions. Drawing a message follows from scoring, so this mixes the
-    message's value with the drawer's strength. Per block: rows, drawers, Σ win share
-    and Σ win share of the drawers (stats.cluster_difference_from)."""
-
-    COLUMNS = ["n", "x", "y", "xy"]
+    message's value with the drawer's strength. Per block: rows, Σ win share, and per
+    action its drawers and their Σ win share (stats.cluster_difference_from), folded
+    for all actions at once: each action's moments are a part of the whole's."""
 
     def __init__(self, actions: list[str]):
         self.actions = list(actions)
-        self.folds = Folds(self.COLUMNS)
+        self.folds = Folds(["n", "y", *(f"x_{a}" for a in actions), *(f"xy_{a}" for a in actions)])
 
     def add(self, b: Batch) -> None:
-        drew = {a: (pl.col(f"drawn_{a}") > 0) for a in self.actions}
-        per = b.p.group_by("edition", "block").agg(
-            pl.len().cast(pl.Float64).alias("n"), pl.col("win_share").sum().alias("y"),
-            *[d.sum().cast(pl.Float64).alias(f"x_{a}") for a, d in drew.items()],
-            *[pl.col("win_share").filter(d).sum().alias(f"xy_{a}") for a, d in drew.items()])
-        for a in self.actions:
-            self.folds.add(per.select("edition", pl.lit(a).alias("action"), "n",
-                                      pl.col(f"x_{a}").alias("x"), "y",
-                                      pl.col(f"xy_{a}").alias("xy")), ["edition", "action"])
+        drew = [(pl.col(f"drawn_{a}") > 0).cast(pl.Float64).alias(f"x_{a}") for a in self.actions]
+        per = (b.p.select("edition", "block", "win_share", *drew)
+               .with_columns(*[(pl.col(f"x_{a}") * pl.col("win_share")).alias(f"xy_{a}")
+                               for a in self.actions])
+               .group_by("edition", "block")
+               .agg(pl.len().cast(pl.Float64).alias("n"), pl.col("win_share").sum().alias("y"),
+                    *[pl.col(c).sum() for c in self.folds.columns[2:]]))
+        self.folds.add(per, ["edition"])
 
     def table(self) -> pl.DataFrame:
         f = self.folds
-        n, x, y, xy = (f.col(c) for c in self.COLUMNS)
+        n, y = f.col("n"), f.col("y")
         rows = []
-        for edition in sorted({e for e, _ in f.by}):
+        for (edition,) in sorted(f.by):
+            m = f.by[(edition,)]
             for a in self.actions:
-                m = f.by[(edition, a)]
+                x, xy = f.col(f"x_{a}"), f.col(f"xy_{a}")
                 if m.total[x] in (0, m.total[n]):  # nobody drew it, or everybody did
                     continue
                 est = stats.cluster_difference_from(m, n, x, y, xy)

@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 
 from sim.tournament import manifest as mf
 
-BATCH_ROWS = 500_000  # player rows a batch aims at: large enough for Polars, small beside RAM
+BATCH_ROWS = 50_000  # player rows a batch aims at: Polars keeps its buffers, so RSS grows with it
 KEYS = ("run_id", "block", "variant")  # the players table's copies of the games columns
 GAME_COLUMNS = ["game_id", "block", "players", "edition", "variant", "seed", "turns", "winners"]
 
