@@ -92,3 +92,36 @@ def test_compare_equals_the_eager_comparison(runs, tmp_path):
     other = _small(tmp_path, "message_values", 6)
     same(compare(runs["message_values"], other),
          eager_compare.compare(runs["message_values"], other), "compare")
+
+
+def test_moments_fold_like_the_rows_put_together():
+    """Chan's update: moments of chunks added up are the moments of all the rows."""
+    import numpy as np
+
+    from sim.analysis.moments import Moments
+    rows = np.random.default_rng(5).normal(80, 20, (1001, 3))
+    whole = Moments.of(rows)
+    parts = Moments.empty(3)
+    for chunk in np.array_split(rows, [1, 2, 300, 301, 900]):
+        parts = parts + Moments.of(chunk)
+    assert parts.n == whole.n
+    for a, b in ((parts.total, whole.total), (parts.mean, whole.mean), (parts.cross, whole.cross),
+                 (parts.low, whole.low), (parts.high, whole.high)):
+        assert np.allclose(a, b, rtol=1e-13, atol=0)
+
+
+def test_convergence_cut_anywhere_by_batches():
+    """The running estimate is the same however the blocks arrive in batches."""
+    import numpy as np
+
+    from sim.analysis import stats
+    from sim.analysis.report import Convergence
+    values = np.random.default_rng(6).random(97)
+    c = Convergence(len(values))
+    for chunk in np.array_split(values, [3, 4, 50, 51, 52]):
+        c.extend(chunk)
+    cuts = sorted({max(2, int(97 * (i + 1) / 20)) for i in range(20)})
+    want = [{"blocks": k, **{f: getattr(stats.mean_estimate(values[:k]), a) for f, a in
+                             (("estimate", "estimate"), ("low", "low"), ("high", "high"))}}
+            for k in cuts]
+    same(c.points, want)

@@ -6,6 +6,10 @@ sim/analysis/forks.py) and a headline table: one row per question, with numbers 
 and a prose label. `render_text()` is the terminal summary; `sim.analysis.page.render_html()`
 (sim/analysis/page.py) writes one self-contained page whose numbers are the same
 values, also embedded as JSON for scripts and tests.
+
+The tables are read once, a batch of shards at a time (sim/analysis/scan.py): each
+section folds the batch into per-block sufficient statistics and the report is
+assembled from those at the end, so its memory does not grow with the run's games.
 """
 
 from __future__ import annotations
