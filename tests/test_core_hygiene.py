@@ -137,8 +137,9 @@ def test_game_refuses_bad_configs_and_keeps_state_on_bad_answers():
     cfg = ffi.new("cc_game_config *")
     cfg.nplayers, cfg.followers, cfg.expansions = 2, 7, lib.CC_X_MESSAGES
     cfg.start_type = T["D"]
+    cfg.dark_every, cfg.deck_n = 5, 8  # R-BASE-10's spacing, the deck's 8 tiles (R-MSG-11)
     for i in range(8):
-        cfg.deck[i] = min(i, 6)  # message 7 twice: not a deck
+        cfg.deck[i] = min(i, 4)  # message 5 four times: over the 3 copies a deck may hold
     stack = ffi.new("int32_t[]", [T["E"]])
     flags = bytes(len(CAT.types))
     states = ffi.new("uint64_t[]", 2)
@@ -146,7 +147,8 @@ def test_game_refuses_bad_configs_and_keeps_state_on_bad_answers():
     out = ffi.new("cc_game **")
     assert lib.cc_game_new(CAT._ts, cfg, stack, 1, flags, len(flags), states, seats, out) == lib.CC_ERR_ARG
     assert out[0] == ffi.NULL
-    cfg.deck[7] = 7
+    for i in range(4, 8):
+        cfg.deck[i] = i
     seats[1].messages = 99  # no such policy
     assert lib.cc_game_new(CAT._ts, cfg, stack, 1, flags, len(flags), states, seats, out) == lib.CC_ERR_ARG
     seats[1].messages = lib.CC_POL_GREEDY

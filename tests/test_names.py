@@ -109,7 +109,11 @@ def test_every_built_in_policy_is_one_c_plays():
 def test_dark_spaces_and_the_courier_neighbourhood_are_c_queries():
     # R-BASE-10: 0, 5, ..., 45 on the 50-space board; past 49 the count wraps
     assert [t for t in range(0, 56) if base.is_dark(t)] == [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55]
-    assert messages.on_dark(100) and not messages.on_dark(51)
+    assert base.is_dark(100) and not base.is_dark(51)
+    # the dark_every knob (a variant of R-BASE-10): spaces 0, 4, ..., 48 of the 50, so
+    # 52 stands on space 2 (not dark) and 54 on space 4 (dark)
+    assert [t for t in range(0, 60) if base.is_dark(t, 4)] == [
+        0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 54, 58]
     # R-COU-3: the Courier's tile and the 4 orthogonal neighbours, nothing diagonal
     near = {(x, y) for x in range(-3, 4) for y in range(-3, 4) if lib.cc_courier_near(1, 1, x, y)}
     assert near == {(1, 1), (0, 1), (2, 1), (1, 0), (1, 2)}

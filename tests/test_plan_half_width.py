@@ -190,6 +190,25 @@ def test_cpu_seconds_are_blocks_times_the_measured_cpu_time_a_block(work, monkey
         assert (n["blocks_needed"], n["cpu_seconds"]) == (440, 220.0)
 
 
+def test_the_config_as_written_costs_its_blocks_and_the_disk_a_run_writes(tmp_path):
+    """The plan's whole-run line (issue 25 item 5): CPU = the pilot's CPU a block × the
+    config's blocks; disk = per table, shards × a file's own bytes + blocks × bytes a
+    block, from the pilot's tables written as a shard is. A run of the config then
+    writes within 25% of the estimate (Parquet's compression varies with the data)."""
+    exp = parse_experiment(fixed(blocks=40, expansions='["messages"]'), str(tmp_path / "c.toml"))
+    p = planning.make_plan(exp, 0.1, pilot_blocks=12)
+    w = p["whole"]
+    assert (w["blocks"], w["games"], w["shards"]) == (40, 40, 10)
+    assert w["cpu_seconds"] == pytest.approx(p["cpu"]["per_block"] * 40)
+    run_experiment(exp, tmp_path / "run", workers=0)
+    written = sum(f.stat().st_size for t in ("games", "players") for f in (tmp_path / "run" / t).iterdir())
+    assert abs(w["bytes"] - written) / written < 0.25, (w["bytes"], written)
+    assert w["bytes_per_game"] == pytest.approx(w["bytes"] / 40)
+    text = planning.render_text(p)
+    assert "the config as written: 40 blocks, 40 games in 10 shards: about" in text
+    assert "h on one worker core" in text and "of Parquet written" in text
+
+
 def test_the_text_names_units_pilot_and_assumption(work):
     r = carcsim("plan", "pilot.toml", "--half-width", "0.1", "--pilot", "fake", "--time-blocks",
                 "1", cwd=work)

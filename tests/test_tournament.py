@@ -108,6 +108,12 @@ def test_in_process_run_and_replay(tmp_path):
     assert manifest["shards"]["3"]["files"]["games"]["rows"] == 18  # 3 blocks × 6 distinct games
     game, problems = replay_game(tmp_path / "out", 53)
     assert problems == [] and game.over
+    # the shard's CPU time travels beside its tables, not into them: in-process it is the
+    # driver's own (no Ray worker time to add, so `carcsim findings` counts it once)
+    assert s.worker_cpu_seconds == 0.0
+    from sim.tournament.worker import CPU_KEY, run_shard
+    shard = run_shard(exp, range(0, 3))
+    assert shard[CPU_KEY] > 0 and set(shard) == {"games", "players", "events", "counterfactuals", CPU_KEY}
 
 
 def test_resume_after_a_stop_gives_the_same_rows(tmp_path):

@@ -176,3 +176,241 @@ def test_a_classic_two_points_that_lands_on_dark_again_is_refused():
     with pytest.raises(InputError, match=r"\[rules.variant\] two_points = 5: under the classic edition"):
         Rules(expansions=("messages",), messages=MessagesOptions("classic"), variant={"two_points": 5})
     assert Rules(expansions=("messages",), variant={"two_points": 5}).knob("two_points") == 5
+
+
+# ---------------------------------------------------------------- dark_every (R-BASE-10)
+
+def _messages_rules(edition="c3.1", **variant):
+    from sim.expansions.messages import MessagesOptions
+    return Rules(expansions=("messages",), messages=MessagesOptions(edition), variant=variant)
+
+
+def test_dark_every_is_a_declared_knob_of_the_messages():
+    part, knob = registry.KNOBS["dark_every"]
+    assert part.name == "messages"
+    assert (knob.ruling, knob.default, knob.lo, knob.hi) == ("R-BASE-10", 5, 2, 10)
+    assert _messages_rules(dark_every=4).ruleset == "base-1+messages-1(dark_every=4)"
+    assert _messages_rules(dark_every=5) == _messages_rules()
+    with pytest.raises(InputError) as e:
+        _messages_rules(dark_every=1)
+    assert "[rules.variant] dark_every = 1" in str(e.value) and "2..10" in str(e.value)
+
+
+@pytest.mark.parametrize("edition", ["c3.1", "classic"])
+def test_a_figure_is_on_a_dark_space_by_the_knobs_spacing(edition):
+    """R-BASE-10 under dark_every = 4: spaces 0, 4, ..., 48 of the 50 are dark, so a
+    figure at 52 (space 2) is not, at 54 (space 4) is. Every move event's dark flag
+    follows that, and every message is drawn by a figure that moved onto one (R-MSG-C2,
+    R-MSG-N2)."""
+    from sim.engine.game import Game
+    from strategies.registry import player
+    wrapped = 0
+    for seed in range(3):
+        # all points on the scoring meeple, so it passes 49 (R-BASE-10's wrap)
+        g = Game(_messages_rules(edition, dark_every=4), seed,
+                 [player("greedy+scoring_figure=meeple_only"), player("greedy")])
+        moves = [e for e in g.events if e["e"] == "move"]
+        assert moves and all(e["dark"] == (e["after"] % 50 % 4 == 0) for e in moves)
+        wrapped += any(e["after"] >= 50 for e in moves)
+        draws = 0
+        for i, e in enumerate(g.events):
+            if e["e"] == "message_draw":
+                draws += 1
+                last = next(m for m in reversed(g.events[:i]) if m["e"] == "move")
+                assert last["after"] % 50 % 4 == 0  # R-MSG-C2 / N2: a dark space drew it
+        assert draws > 0
+    assert wrapped > 0
+
+
+@pytest.mark.parametrize("edition", ["c3.1", "classic"])
+def test_the_reference_engine_plays_dark_every_as_the_core_does(edition):
+    diverged = []
+    for every, two in ((4, 2), (3, 4), (10, 3)):
+        rules = _messages_rules(edition, dark_every=every, two_points=two)
+        for seed in range(8):
+            strategies = (("greedy", "random") if seed % 2 else
+                          ("greedy+scoring_figure=coverage", "greedy+scoring_figure=spread"))
+            compared, d = differential.check_game(rules, seed, list(strategies))
+            assert compared > 0
+            if d is not None:
+                diverged.append(d.report())
+    assert diverged == []
+
+
+def test_a_classic_chain_without_end_is_refused_for_any_spacing_that_divides_50():
+    """R-MSG-C3: from a dark space, points that are a multiple of a spacing dividing
+    the 50 spaces land on a dark space again, every time; a spacing that does not divide
+    50 (4: 48 + 4 = 52, space 2) ends the chain at the wrap, so it is taken."""
+    with pytest.raises(InputError, match=r"two_points = 2: under the classic edition .*dark_every = 2"):
+        _messages_rules("classic", dark_every=2)  # the 2 points on a spacing of 2
+    with pytest.raises(InputError, match=r"two_points = 10: .*dark_every = 10"):
+        _messages_rules("classic", dark_every=10, two_points=10)
+    assert _messages_rules("classic", dark_every=4, two_points=4).knob("dark_every") == 4
+    assert _messages_rules("c3.1", dark_every=2).knob("two_points") == 2  # once per turn (R-MSG-N3)
+
+
+# ---------------------------------------------------------------- the deck as a multiset (R-MSG-11)
+
+def test_the_deck_knobs_are_one_per_action():
+    from sim.expansions.messages import ACTION_NAMES, DECK_CODES
+    knobs = [k for k in registry.KNOBS if k.startswith("deck_")]
+    assert knobs == [f"deck_{c}" for c in DECK_CODES] and len(knobs) == 8
+    for k in knobs:
+        part, knob = registry.KNOBS[k]
+        assert part.name == "messages" and (knob.ruling, knob.default, knob.lo, knob.hi) == (
+            "R-MSG-11", 1, 0, 3)
+    assert ACTION_NAMES["classic"][DECK_CODES.index("extra")] == "extra_tile"
+    assert ACTION_NAMES["c3.1"][DECK_CODES.index("city")] == "smallest_city"
+    r = _messages_rules(deck_extra=0, deck_road=2)
+    assert r.ruleset == "base-1+messages-1(deck_road=2,deck_extra=0)"
+
+
+def test_a_deck_of_no_tile_and_a_fixed_deck_naming_a_removed_tile_are_refused():
+    from sim.expansions.messages import MessagesOptions
+    with pytest.raises(InputError, match=r"deck_\*: every copy count is 0"):
+        _messages_rules(**{f"deck_{c}": 0 for c in ("road", "city", "monastery", "extra", "coats",
+                                                     "knight", "farmer", "score")})
+    with pytest.raises(InputError, match=r"messages.deck lists 'extra_turn' 1 times, but the deck "
+                                         r"holds 0 \(\[rules.variant\] deck_extra\)"):
+        Rules(expansions=("messages",), messages=MessagesOptions("c3.1", deck=("extra_turn",)),
+              variant={"deck_extra": 0})
+    # a doubled tile may be listed twice in a fixed deck, the rest follow
+    r = Rules(expansions=("messages",), messages=MessagesOptions("c3.1", deck=("per_knight", "per_knight")),
+              variant={"deck_knight": 2})
+    from sim.engine.deal import deck_order
+    assert deck_order(r, 0) == ["per_knight", "per_knight", "smallest_city", "smallest_road",
+                                "smallest_monastery", "extra_turn", "coats_of_arms", "per_farmer",
+                                "score_and_retrieve"]
+
+
+@pytest.mark.parametrize("edition", ["c3.1", "classic"])
+def test_a_game_draws_the_knobs_deck_in_its_shuffled_order(edition):
+    """R-MSG-11 with the deck as a multiset: per_knight twice, the extra tile/turn
+    removed. The deck is those 8 tiles shuffled (deck_order, checked against the
+    multiset) and the game draws them in that order."""
+    from collections import Counter
+    from sim.engine.deal import deck_order
+    from sim.engine.game import Game
+    from strategies.registry import player
+    rules = _messages_rules(edition, deck_knight=2, deck_extra=0)
+    extra = "extra_tile" if edition == "classic" else "extra_turn"
+    orders = set()
+    for seed in range(12):
+        order = deck_order(rules, seed)
+        count = Counter(order)
+        assert len(order) == 8 and count["per_knight"] == 2 and extra not in count
+        assert all(n == 1 for a, n in count.items() if a != "per_knight")
+        orders.add(tuple(order))
+        g = Game(rules, seed, [player("greedy"), player("greedy")])
+        draws = [e["action"] for e in g.events if e["e"] == "message_draw"]
+        assert draws and draws == order[:len(draws)]
+    assert len(orders) > 1  # shuffled by the seed
+
+
+@pytest.mark.parametrize("edition", ["c3.1", "classic"])
+def test_a_deck_of_three_tiles_cycles(edition):
+    """R-MSG-11: the tiles cycle; with only per_knight twice and the 8th message once,
+    draw 4 is draw 1 again, and every draw is one of those 3 (the view's deck size is
+    3 less the one in hand)."""
+    from sim.engine.deal import deck_order
+    from sim.engine.game import Game
+    from strategies.registry import player
+    off = {f"deck_{c}": 0 for c in ("road", "city", "monastery", "extra", "coats", "farmer")}
+    rules = _messages_rules(edition, deck_knight=2, **off)
+    cycled = 0
+    for seed in range(6):
+        g = Game(rules, seed, [player("greedy"), player("greedy")])
+        draws = [e["action"] for e in g.events if e["e"] == "message_draw"]
+        order = deck_order(rules, seed)
+        score = "score_and_return" if edition == "classic" else "score_and_retrieve"
+        assert sorted(order) == ["per_knight", "per_knight", score]
+        assert draws == [order[i % 3] for i in range(len(draws))]
+        cycled += len(draws) > 3
+    assert cycled > 0
+    g = Game(rules, 0)
+    while g.decision is not None and g.decision.kind != "messages":
+        g.apply(g.decision.choices[0])
+    if g.decision is not None:
+        assert g.view().messages.deck_size == 2 and g.view().messages.in_hand is not None
+
+
+def test_the_reference_engine_plays_the_deck_knobs_as_the_core_does():
+    diverged = []
+    for edition in ("c3.1", "classic"):
+        rules = _messages_rules(edition, deck_road=3, deck_monastery=0, deck_score=2)
+        for seed in range(8):
+            strategies = ("greedy", "random") if seed % 2 else ("greedy", "greedy+messages=always_action")
+            compared, d = differential.check_game(rules, seed, list(strategies))
+            assert compared > 0
+            if d is not None:
+                diverged.append(d.report())
+    assert diverged == []
+
+
+def test_a_paused_game_with_a_knobbed_deck_saves_loads_and_plays_on_alike():
+    import pickle
+    from sim.engine.game import Game
+    rules = _messages_rules("classic", deck_city=3, deck_coats=0, dark_every=4)
+    g = Game(rules, 4)
+    n = 0
+    while g.decision is not None and n < 60:
+        n += 1
+        g.apply(g.decision.choices[n * 3 % len(g.decision.choices)])
+    h = pickle.loads(pickle.dumps(g))
+    for x in (g, h):
+        k = n
+        while x.decision is not None:
+            k += 1
+            x.apply(x.decision.choices[k * 3 % len(x.decision.choices)])
+    assert g.result() == h.result() and g.events == h.events
+
+
+# ---------------------------------------------------------------- followers (R-BASE-1)
+
+def test_followers_is_a_knob_kept_in_its_rules_field():
+    part, knob = registry.KNOBS["followers"]
+    assert part is registry.BASE and (knob.ruling, knob.default, knob.lo, knob.hi) == ("R-BASE-1", 7, 0, 30)
+    five = Rules(variant={"followers": 5})
+    assert five == Rules(followers=5) and five.followers == 5 and five.knob("followers") == 5
+    assert five.ruleset == "base-1(followers=5)" and Rules(followers=7).ruleset == "base-1"
+    with pytest.raises(InputError, match=r"followers = 4 and \[rules.variant\] followers = 5"):
+        Rules(followers=4, variant={"followers": 5})
+    with pytest.raises(InputError, match=r"\[rules.variant\] followers = 31.*0..30"):
+        Rules(variant={"followers": 31})
+    a = parse_experiment(_config("players = 2\n[rules.variant]\nfollowers = 5"), "x.toml")
+    b = parse_experiment(_config("players = 2\nfollowers = 5"), "x.toml")
+    assert a.rules == b.rules and a.fingerprint() == b.fingerprint()
+
+
+def test_a_game_with_five_followers_places_at_most_five_at_once():
+    from sim.engine.game import Game
+    g = Game(Rules(variant={"followers": 5}), 1)
+    assert g.supply == [5, 5]
+    low = 5
+    while g.decision is not None:
+        d = g.decision
+        placing = [c for c in d.choices if c[3] >= 0]
+        g.apply(placing[0] if placing else d.choices[0])  # place a follower whenever possible
+        low = min(low, *g.supply)
+    assert low == 0 and max(g.supply) <= 5  # used up, never more than the 5
+
+
+def test_the_reference_engine_plays_followers_as_the_core_does():
+    diverged = []
+    for followers in (2, 12):
+        rules = Rules(expansions=("messages", "mayors"), variant={"followers": followers})
+        for seed in range(6):
+            compared, d = differential.check_game(rules, seed, ["greedy", "random"])
+            assert compared > 0
+            if d is not None:
+                diverged.append(d.report())
+    assert diverged == []
+
+
+def test_every_knob_is_in_the_readme_table():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for name, (part, knob) in registry.KNOBS.items():
+        row = f"| `{name}` | {part.name} | {knob.ruling} | {knob.lo}..{knob.hi} | {knob.default} |"
+        assert row in readme or (name.startswith("deck_") and
+                                 f"| `deck_<action>` | messages | R-MSG-11 | {knob.lo}..{knob.hi} | "
+                                 f"{knob.default} |" in readme), name

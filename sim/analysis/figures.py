@@ -113,3 +113,35 @@ def convergence(conv: dict) -> str:
     ax.grid(color="#eee")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
     return _svg(fig)
+
+
+def curves(lines: list[dict], knob: str, title: str, ylabel: str, reference: float | None = None,
+           bounds: tuple[float, float] | None = None) -> str:
+    """A sweep's curves (sim/analysis/sweep.py): one line per entry of `lines` ({label,
+    points: [{value, estimate, low, high, few}]}) over the knob's values, each point with
+    its 95% interval clamped to `bounds`; points over too few blocks are left out."""
+    drawn = []
+    for line in lines:
+        pts = [p for p in line["points"] if not p.get("few") and all(
+            isinstance(p.get(k), (int, float)) and math.isfinite(p[k]) for k in ("estimate", "low", "high"))]
+        if pts:
+            drawn.append((line["label"], pts))
+    if not drawn:
+        return ""
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    lo, hi = bounds if bounds is not None else (-math.inf, math.inf)
+    for k, (label, pts) in enumerate(drawn):
+        # side by side by a little, so equal points of two lines stay apart
+        xs = [p["value"] + 0.04 * (k - (len(drawn) - 1) / 2) for p in pts]
+        ys = [p["estimate"] for p in pts]
+        err = [[p["estimate"] - max(lo, p["low"]) for p in pts], [min(hi, p["high"]) - p["estimate"] for p in pts]]
+        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=_wrap(label, 36))
+    if reference is not None:
+        ax.axhline(reference, color="#666", linestyle="--", linewidth=1, label=f"reference ({reference:g})")
+    ax.set_xticks(sorted({p["value"] for _, pts in drawn for p in pts}))
+    ax.set_xlabel(f"{knob} ([rules.variant])")
+    ax.set_ylabel(_wrap(ylabel, 30))
+    ax.set_title(_wrap(f"{title}: estimate and {INTERVAL}", 80))
+    ax.grid(color="#eee")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
+    return _svg(fig)

@@ -414,6 +414,37 @@ def _message_values_beside(rep, greedy) -> list[str]:
     return out
 
 
+def _sweep(rep) -> list[str]:
+    """A sweep's findings: each message's value at every swept value with its
+    break-even, then the curves of the game's own metrics."""
+    from sim.analysis.sweep import bound_words
+
+    sw = rep["sweep"]
+    knob, values = sw["knob"], sw["values"]
+    out = [f"Every block is played under each {knob} = {', '.join(map(str, values))} on the same "
+           f"tiles (common random numbers); each cell is the action's value against the "
+           f"{knob} points in the drawer's final margin (points), a mean of block means with "
+           f"its 95% t interval over blocks, where the action is possible. The break-even is "
+           f"the {knob} at which the action and its alternative are worth the same "
+           f"(linear between the swept values; 95% block-bootstrap percentile interval, every "
+           f"value's blocks resampled together).", ""]
+    for edition in dict.fromkeys(m["edition"] for m in sw["message_curves"]):
+        ms = [m for m in sw["message_curves"] if m["edition"] == edition]
+        rows = [[f"`{m['action']}`",
+                 *("too few blocks" if p["few"] else est(p["estimate"], p["low"], p["high"], 2, True)
+                   for p in m["points"]), bound_words(m["break_even"])] for m in ms]
+        out += [f"**{edition}**", ""] + _table(
+            ["action − points", *(f"{knob} = {v}" for v in values), "break-even"], rows) + [""]
+    rows = []
+    for c in sw["curves"]:
+        digits = 3 if c["metric"] == "seat0_win" else 1
+        rows.append([c["words"] + (f" ({c['edition']})" if c["edition"] else ""),
+                     *(est(p["estimate"], p["low"], p["high"], digits) for p in c["points"])])
+    out += ["The game's own metrics over the sweep (per game, 95% t interval over blocks):", ""]
+    out += _table(["metric", *(f"{knob} = {v}" for v in values)], rows)
+    return out
+
+
 SECTIONS = (
     Section("seat_advantage", "Seat advantage", _seat),
     Section("messages_figure_policy", "The Messages: scoring-figure policies", _arms),
@@ -453,6 +484,7 @@ SECTIONS = (
             beside=("atlas_road_forks_3p", "atlas_road_forks_4p", "atlas_road_forks_5p")),
     Section("atlas_message_values_abbot_2p", "The atlas: message values with the Abbot",
             atlas.abbot_message_values, beside=("atlas_message_values_2p",)),
+    Section("sweep_two_points", "A sweep: the points instead of a message", _sweep),
 )
 
 
@@ -518,7 +550,9 @@ def regenerate(root: str | Path = ".", doc: str | Path = "docs/findings.md", wor
             out = root / exp.out
             t0 = time.process_time()
             summary = run_experiment(exp, out, workers=workers, force=force)
-            cpu = _cpu_seconds(out, time.process_time() - t0, fresh=summary.shards_skipped == 0)
+            # this process's CPU time and, with --workers, the Ray workers' (their games)
+            spent = time.process_time() - t0 + summary.worker_cpu_seconds
+            cpu = _cpu_seconds(out, spent, fresh=summary.shards_skipped == 0)
             echo(f"{name}: {summary.games} games run ({summary.shards_skipped} shards already "
                  f"stored), {cpu:.0f} CPU s in all")
             done[name] = (exp, build(out), cpu)

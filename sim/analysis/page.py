@@ -9,6 +9,7 @@ import math
 
 from sim import expansions
 from sim.analysis import figures, forks
+from sim.analysis.sweep import bound_words
 from sim.analysis.fmt import digits, fmt_p
 from sim.analysis.report import MIN_BLOCKS_SHOWN
 
@@ -163,6 +164,40 @@ def _blocks_needed(rep: dict) -> str:
             f"{b['blocks']:,} blocks; half-widths shrink as 1/√blocks): {html.escape(needs)}.</p>")
 
 
+def _sweep_section(rep: dict) -> list[str]:
+    """The sweep's curves (sim/analysis/sweep.py): one chart per metric, a line per
+    edition; one chart of message values per edition, a line per action; and the table
+    of every point."""
+    sw, knob = rep["sweep"], rep["sweep"]["knob"]
+    out = [f"<h2>Sweep over {html.escape(knob)}</h2><p class='note'>Every block is played under each "
+           f"value ({html.escape(', '.join(map(str, sw['values'])))}) on the same tiles; each point "
+           f"is a mean of block means with its 95% t interval over blocks; points over fewer than "
+           f"{MIN_BLOCKS_SHOWN} blocks are left out of the charts.</p>",
+           f"<p class='note' id='pooled-note'>{html.escape(rep['pooled_note'])}</p>"]
+    for metric in dict.fromkeys(c["metric"] for c in sw["curves"]):
+        cs = [c for c in sw["curves"] if c["metric"] == metric]
+        bounds = (0.0, 1.0) if metric == "seat0_win" else (0.0, math.inf)
+        reference = 1 / rep["provenance"]["config"]["rules"]["players"] if metric == "seat0_win" else None
+        out.append(figures.curves([dict(c, label=c["edition"] or c["words"]) for c in cs], knob,
+                                  cs[0]["words"], cs[0]["unit"], reference, bounds))
+    for edition in dict.fromkeys(m["edition"] for m in sw["message_curves"]):
+        ms = [dict(m, label=m["action"]) for m in sw["message_curves"] if m["edition"] == edition]
+        out.append(figures.curves(ms, knob, f"message values ({edition}): action − {knob} points",
+                                  "difference in final margin (points)", 0.0))
+    rows = [dict(p, curve=f"{c['words']}{', ' + c['edition'] if c['edition'] else ''}", knob=p["value"])
+            for c in sw["curves"] for p in c["points"]]
+    rows += [dict(p, curve=f"{m['action']} − {knob} points ({m['edition']})", knob=p["value"])
+             for m in sw["message_curves"] for p in m["points"]]
+    out.append(_table(rows, [("curve", "curve"), ("knob", knob), ("estimate", "estimate"),
+                             ("low", "95% low"), ("high", "95% high"), ("blocks", "blocks")],
+                      "sweep-table"))
+    if sw["message_curves"]:
+        out.append("<h3>Break-even</h3>" + _table(
+            [{"message": f"{m['action']} ({m['edition']})", "break_even": bound_words(m["break_even"])}
+             for m in sw["message_curves"]], [("message", "message"), ("break_even", f"{knob} where it is worth its alternative")]))
+    return out
+
+
 def render_html(rep: dict) -> str:
     prov = rep["provenance"]
     cfg = prov["config"]
@@ -290,6 +325,8 @@ def render_html(rep: dict) -> str:
                                                  ("d_win_share", "Δ win share"),
                                                  ("d_win_share_low", "low"), ("d_win_share_high", "high"),
                                                  ("d_win_share_p_holm", "Holm p")])]
+    if rep.get("sweep"):
+        sections[rep.get("question", "sweep seats")] = _sweep_section(rep)  # the sweep's question leads
     if rep.get("convergence"):
         sections["convergence"] = ["<h2>Convergence</h2>", figures.convergence(rep["convergence"])]
     first = rep.get("question", "seats")

@@ -39,7 +39,8 @@ from sim.analysis.balance import MESSAGE_FORK
 from sim.analysis.report import FORK_QUESTIONS
 from sim.analysis.summary import load
 from sim.tournament.config import Experiment
-from sim.tournament.manifest import RunError
+from sim.tournament.manifest import RunError, tables_of
+from sim.tournament.plan import games_per_block, shards
 from sim.tournament.sequential import block_outcomes
 from sim.tournament.sink import read_manifest
 
@@ -266,6 +267,9 @@ class Pilot:
     players: pl.DataFrame
     counterfactuals: pl.DataFrame | None
     run: str = ""
+    # what its tables take on disk, as a run stores them (Parquet, zstd): per table
+    # (bytes of a file's own, bytes a block) (stored_bytes), when played here
+    disk: dict | None = None
 
     @property
     def blocks(self) -> int:
@@ -286,10 +290,42 @@ def play_blocks(exp: Experiment, blocks: int) -> tuple[Pilot, float]:
     shards = [run_shard(pilot, range(b, min(b + exp.shard_blocks, blocks)))
               for b in range(0, blocks, exp.shard_blocks)]
     cpu = time.process_time() - start
-    frames = {name: pl.from_arrow(pa.concat_tables([s[name] for s in shards]))
-              for name in ("games", "players", "counterfactuals")}
+    tables = {name: pa.concat_tables([s[name] for s in shards])
+              for name in ("games", "players", "events", "counterfactuals")}
+    frames = {name: pl.from_arrow(t) for name, t in tables.items()}
     cf = frames["counterfactuals"] if exp.design == "counterfactual" else None
-    return Pilot(frames["games"], frames["players"], cf), cpu
+    disk = stored_bytes({n: tables[n] for n in tables_of(exp)}, tables["games"]["block"].to_numpy())
+    return Pilot(frames["games"], frames["players"], cf, disk=disk), cpu
+
+
+def _parquet_bytes(table) -> int:
+    import io
+
+    import pyarrow.parquet as pq
+
+    buf = io.BytesIO()
+    pq.write_table(table, buf, compression="zstd")  # as the sink writes a shard
+    return buf.tell()
+
+
+def stored_bytes(tables: dict, game_blocks) -> dict:
+    """Per table, (bytes a file takes of its own, bytes a block adds), from writing
+    the tables of the first half of the blocks and then of all of them, as a run writes
+    a shard: a run of S shards and B blocks then stores about S × own + B × per block
+    of each table."""
+    import numpy as np
+
+    blocks = np.unique(game_blocks)
+    half = blocks[:max(1, len(blocks) // 2)]
+    first = tables["games"]["game_id"].to_numpy()[np.isin(game_blocks, half)]
+    out = {}
+    for name, t in tables.items():
+        whole = _parquet_bytes(t)
+        part = _parquet_bytes(t.filter(np.isin(t["game_id"].to_numpy(), first)))
+        extra = len(blocks) - len(half)
+        per = (whole - part) / extra if extra else whole / max(1, len(blocks))
+        out[name] = (max(0.0, whole - per * len(blocks)), per)
+    return out
 
 
 def _differs(mine, theirs, where: str) -> tuple[str, object, object] | None:
@@ -366,11 +402,13 @@ def make_plan(exp: Experiment, half_width: float, half_width_points: float | Non
         qs, of, notes = _quantities_of(exp, pilot, other, beside)
         say(f"plan: timing {time_blocks} block{'' if time_blocks == 1 else 's'} of {exp.path} "
             f"in this process")
-        _, cpu = play_blocks(exp, time_blocks)
+        timing, cpu = play_blocks(exp, time_blocks)
+        disk = timing.disk
         timed = time_blocks
     else:
         say(f"plan: playing a {pilot_blocks}-block pilot of {exp.path} in this process")
         pilot, cpu = play_blocks(exp, pilot_blocks)
+        disk = pilot.disk
         timed = pilot_blocks
         qs, of, notes = _quantities_of(exp, pilot, other, beside)
     per_block = cpu / timed
@@ -401,7 +439,20 @@ def make_plan(exp: Experiment, half_width: float, half_width_points: float | Non
             "cpu": {"blocks_timed": timed, "seconds": cpu, "per_block": per_block},
             "beside": None if other is None else {"run": other.run, "blocks": other.blocks,
                                                   "seed": exp.seed},
+            "whole": whole_run(exp, per_block, disk),
             "quantities": rows, "notes": notes, "assumption": ASSUMPTION.format(z=Z)}
+
+
+def whole_run(exp: Experiment, per_block: float, disk: dict) -> dict:
+    """The config as written: its blocks, games and shards, the CPU-seconds they take at
+    the pilot's rate (one core's: W worker cores divide the hours, not the CPU time),
+    and the bytes its shards write (each table: a file's own bytes per shard plus its
+    bytes a block, measured on the pilot)."""
+    n = len(shards(exp))
+    stored = sum(own * n + per * exp.blocks for own, per in disk.values())
+    return {"blocks": exp.blocks, "games": exp.blocks * games_per_block(exp), "shards": n,
+            "cpu_seconds": per_block * exp.blocks, "bytes": stored,
+            "bytes_per_game": stored / max(1, exp.blocks * games_per_block(exp))}
 
 
 def _quantities_of(exp: Experiment, pilot: Pilot, other: Pilot | None,
@@ -434,6 +485,13 @@ def _fmt(v) -> str:
 def _cpu(seconds: float) -> str:
     text = f"{seconds:,.1f} CPU-s" if seconds < 100 else f"{seconds:,.0f} CPU-s"
     return text + (f" ({seconds / 3600:,.1f} CPU-h)" if seconds >= 3600 else "")
+
+
+def _size(n: float) -> str:
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:,.1f} {unit}"
+    return f"{n:,.0f} bytes"
 
 
 def _line(r: dict, config_blocks: int) -> str:
@@ -485,6 +543,12 @@ def render_text(p: dict) -> str:
         lines.append(f"beside {b['run']} (run.seed {b['seed']}, {b['blocks']} blocks): A = a run "
                      f"of this config, B = it, A − B paired by block as `carcsim compare A "
                      f"{b['run']}` gives it")
+    w = p["whole"]
+    lines.append(f"the config as written: {_blocks(w['blocks'])}, {w['games']:,} games in "
+                 f"{w['shards']:,} shards: about {_cpu(w['cpu_seconds'])} at the pilot's rate, so "
+                 f"{w['cpu_seconds'] / 3600:,.2g} h on one worker core ({w['cpu_seconds'] / 3600 / 2:,.2g} "
+                 f"h on 2, {w['cpu_seconds'] / 3600 / 200:,.2g} h on 200), and about "
+                 f"{_size(w['bytes'])} of Parquet written ({w['bytes_per_game']:,.0f} bytes a game)")
     lines += [_line(r, p["config_blocks"]) for r in p["quantities"]]
     lines += p["notes"]
     lines.append(f"assumption: {p['assumption']}")

@@ -21,13 +21,15 @@ import numpy as np
 import polars as pl
 
 from sim import expansions
-from sim.analysis import balance, forks, stats
+from sim.analysis import balance, forks, stats, sweep
 from sim.analysis.fmt import fmt_interval, fmt_p
 from sim.analysis.moments import Moments
 from sim.analysis.scan import Batch, batches, blocks_stored
+from sim.analysis.summary import load
 from sim.expansions.messages import ALL_ACTIONS
 from sim.tournament.manifest import REMEDY, RunError
 from sim.tournament.sequential import block_outcomes
+from sim.tournament.config import parse_experiment
 from sim.tournament.sink import read_manifest
 
 # The report sections an expansion asks for (sim/expansions/ `analyses`), by name: each
@@ -70,6 +72,10 @@ QUESTIONS = {
     "message values": (lambda h: h["family"].endswith(", margin"), (0.1, 0.5), "points"),
     "forks": (lambda h: " forks (" in h["family"] and "final margin" in h["question"], (0.1, 0.5),
               "points"),
+    # a sweep: the curves' points (sim/analysis/sweep.py); message values where forked
+    "sweep message values": (lambda h: h["family"].startswith("sweep: message values"), (0.1, 0.5),
+                             "points"),
+    "sweep seats": (lambda h: h["family"] == "sweep: seat 0 win share", (0.01, 0.02), "win share"),
 }
 MIN_BLOCKS_SHOWN = 30  # fewer blocks: a cell says "too few blocks", plots leave it out
 SPRT_NOTE = ("This run was stopped by its sequential test: the fixed-sample p-values and "
@@ -80,6 +86,8 @@ SPRT_NOTE = ("This run was stopped by its sequential test: the fixed-sample p-va
 def question_of(cfg: dict) -> str:
     """The kind of question a config's design asks (QUESTIONS)."""
     d = cfg["design"]
+    if d.get("sweep"):
+        return "sweep message values" if d["kind"] == "counterfactual" else "sweep seats"
     if d["kind"] == "counterfactual":
         return "forks" if d.get("forks") else "message values"
     if d["kind"] == "variants":
@@ -350,6 +358,16 @@ def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated,
                                  f"LLR {d['llr']:.3f} in [{d['lower']:.3f}, {d['upper']:.3f}]; "
                                  f"the interval is not adjusted for the stopping rule")))
         out["sprt"] = d
+    if cfg["design"].get("sweep"):
+        # every other answer above pools the sweep's values, i.e. different rules: the
+        # headline is the curves' points (the pooled tables stay, said to be pooled).
+        # The curves (sim/analysis/sweep.py) still read the tables whole: a sweep run's
+        # report is the one that holds its games in memory.
+        exp = parse_experiment(manifest["config_text"], f"{Path(run_dir) / 'manifest.json'}")
+        raw = load(run_dir, "counterfactuals") if cf_s is not None else None
+        out["sweep"] = sweep.analyse(exp, load(run_dir, "games"), load(run_dir, "players"), raw)
+        headline = sweep.headline(out["sweep"], _row)
+        out["pooled_note"] = sweep.POOLED_NOTE.format(knob=exp.sweep[0])
     # Whole-report multiplicity: every row with a p is a test; Holm stays within each
     # family (what a reader of one question needs), Benjamini–Hochberg over all of them
     # bounds the share of false discoveries among everything the report calls different.
@@ -445,6 +463,9 @@ def render_text(rep: dict) -> str:
                      + f" {h['games']:>7} {h['blocks']:>6} {fmt_p(h['p']):>8} "
                        f"{fmt_p(h['p_adjusted']):>8} {fmt_p(h.get('p_fdr')):>8}  "
                        f"{h['family']}: {h['label']}")
+    if rep.get("sweep"):
+        lines += sweep.render_text(rep["sweep"])
+        lines.append(rep["pooled_note"])
     if rep.get("multiplicity"):
         lines.append(rep["multiplicity"]["note"])
     if rep.get("sprt_note"):

@@ -194,6 +194,9 @@ enum { CC_SRC_ROAD = 0, CC_SRC_CITY = 1, CC_SRC_MONASTERY = 2, CC_SRC_FIELD = 3,
 enum { CC_MSG_TWO = -1, CC_MSG_ROAD = 0, CC_MSG_CITY = 1, CC_MSG_MONASTERY = 2,
        CC_MSG_EXTRA = 3, CC_MSG_COATS = 4, CC_MSG_KNIGHT = 5, CC_MSG_FARMER = 6,
        CC_MSG_SCORE = 7, CC_NMSG = 8 };
+/* The Messages' deck holds at most this many tiles: each action 0..CC_MAX_COPIES times
+ * ([rules.variant] deck_*, a variant of R-MSG-11's eight) */
+enum { CC_MAX_COPIES = 3, CC_MAX_DECK = CC_NMSG * CC_MAX_COPIES };
 enum { CC_DEC_NONE = 0, CC_DEC_PLACE = 1, CC_DEC_SCORING_FIGURE = 2, CC_DEC_MESSAGES = 3,
        CC_DEC_TOWN_HALL = 4, CC_DEC_FAVOUR = 5, CC_DEC_SCARECROW = 6, CC_DEC_RIDE = 7,
        CC_DEC_FIGURE = 8 };
@@ -222,7 +225,8 @@ typedef struct {
     int32_t start_type;   /* at (0, 0) r0: the start tile, or the spring with the River */
     int32_t river_edge;   /* with the River: the spring's river edge (R-RIV-1) */
     int32_t edition, zmg_alone;
-    int32_t deck[8];      /* The Messages: action codes, top first (R-MSG-11) */
+    int32_t deck[CC_MAX_DECK];  /* The Messages: action codes, top first (R-MSG-11) */
+    int32_t deck_n;       /* its tiles: 8 in the rules, each action once */
     int32_t record;       /* CC_RECORD_* bits: what to keep (nothing for batches) */
     /* Shuffled here when set, exactly as sim/engine/game.py tile_order and sim/expansions/messages.py
      * deck_order do: the stack is river_tiles river tiles, lake_tiles lakes, then the
@@ -236,8 +240,9 @@ typedef struct {
     int32_t town_hall_type, town_halls_at_end;
     /* rule variants (knobs, sim/expansions/): R-BASE-8 a field's points per completed
      * city, 0..10 (3 in the rules); R-MSG-8 The Messages' points instead of a message's
-     * action, 0..10 (2 in the rules) */
-    int32_t farm_points, two_points;
+     * action, 0..10 (2 in the rules); R-BASE-10 the dark spaces' spacing, 2..10 (5
+     * in the rules: spaces 0, 5, ..., 45) */
+    int32_t farm_points, two_points, dark_every;
 } cc_game_config;
 
 /* One seat: a policy per decision kind and their parameters (the strategies package). */
@@ -294,7 +299,7 @@ int32_t cc_result_field(int32_t i, const char **name, int32_t *offset, int32_t *
 int32_t cc_status_field(int32_t i, const char **name, int32_t *offset, int32_t *width);
 /* R-BASE-10: 1 if a scoring figure at `total` points stands on a dark space of the
  * 50-space scoreboard (0, 5, ..., 45), else 0: the test The Messages applies. */
-int32_t cc_on_dark(int32_t total);
+int32_t cc_on_dark(int32_t total, int32_t every);
 /* R-COU-3: 1 if (x, y) is the tile of a Courier standing at (cx, cy) or orthogonally
  * next to it, else 0: the neighbourhood the Courier's thank-you and greedy use. */
 int32_t cc_courier_near(int32_t cx, int32_t cy, int32_t x, int32_t y);

@@ -9,6 +9,10 @@
  * R-MSG-N2 / N3        c3.1: after the turn's scoring phase only, once per turn.
  * R-MSG-8  The action or 2 points.   R-MSG-10  which figures each message counts.
  * R-MSG-11 The deck cycles: a resolved message goes to the bottom.
+ *
+ * Rule variants (the config's knobs, sim/expansions/messages.py): the 2 points
+ * (two_points), the dark spaces' spacing (dark_every) and the deck as a multiset of
+ * actions (deck, deck_n: any action 0..CC_MAX_COPIES times).
  */
 #include "game.h"
 
@@ -21,7 +25,8 @@ typedef struct {
 
 typedef struct {
     int32_t edition, zmg_alone;
-    int32_t deck[CC_NMSG], deck_head, deck_n;  /* a queue: top = deck[deck_head] */
+    int32_t deck[CC_MAX_DECK], deck_head, deck_n;  /* a queue: top = deck[deck_head] */
+    int32_t deck_size;     /* the config's deck_n: the deck's length with the tile in hand */
     int32_t in_hand;       /* action being resolved, -1 */
     int32_t round_moved;   /* bits: the active seat's figures moved this round */
     int32_t turn_messages; /* drawn this turn (c3.1: at most one) */
@@ -40,9 +45,16 @@ static const msg_state_t *cstate(const cc_game *g) { return game_state_const(g, 
 /* its step kinds (local: game_step_kind) */
 enum { MSG_STEP_DRAW, MSG_STEP_EXTRA_TILE, MSG_NSTEPS };
 
-static inline int on_dark(int total) { return total % 5 == 0; }  /* R-BASE-10, 50 spaces */
+/* R-BASE-10: a figure at total t stands on space t mod 50; the dark spaces are 0, 5, ...,
+ * 45, or 0, every, 2 every, ... below 50 under the dark_every knob (spacing 4: 0, 4, ...,
+ * 48). For 5 this is t mod 5 = 0, as the ruling says. */
+static inline int dark_space(int total, int every) { return total % 50 % every == 0; }
 
-int32_t cc_on_dark(int32_t total) { return on_dark(total); }
+int32_t cc_on_dark(int32_t total, int32_t every) {
+    return total >= 0 && every >= 1 && dark_space(total, every);
+}
+
+static inline int on_dark(const cc_game *g, int total) { return dark_space(total, g->cfg.dark_every); }
 
 /* The number printed on message `action` in the edition played. */
 static int messages_number(const cc_game *g, int action) {
@@ -51,16 +63,24 @@ static int messages_number(const cc_game *g, int action) {
     return action + 1;
 }
 
-/* R-MSG-C4 is a classic switch; the deck lists every action once (R-MSG-11) */
+/* R-MSG-C4 is a classic switch; the deck lists every action once (R-MSG-11), or under
+ * the deck knobs each action 0..CC_MAX_COPIES times, at least one tile in all */
 static int messages_check_config(const cc_tileset *ts, const cc_game_config *c) {
     (void)ts;
     if (c->edition != CC_EDITION_CLASSIC && c->edition != CC_EDITION_C31) return CC_ERR_ARG;
     if (c->zmg_alone && c->edition != CC_EDITION_CLASSIC) return CC_ERR_ARG;
     if (c->two_points < 0 || c->two_points > 10) return CC_ERR_ARG;  /* R-MSG-8's 2, a knob */
-    int seen = 0;
-    for (int i = 0; i < CC_NMSG; i++) {
-        if (c->deck[i] < 0 || c->deck[i] >= CC_NMSG || (seen & (1 << c->deck[i]))) return CC_ERR_ARG;
-        seen |= 1 << c->deck[i];
+    if (c->dark_every < 2 || c->dark_every > 10) return CC_ERR_ARG;  /* R-BASE-10's 5, a knob */
+    /* R-MSG-C3: under classic, points that are a multiple of a spacing dividing 50
+     * land on a dark space again from every dark space: a chain without end */
+    if (c->edition == CC_EDITION_CLASSIC && c->two_points > 0 && 50 % c->dark_every == 0
+        && c->two_points % c->dark_every == 0)
+        return CC_ERR_ARG;
+    if (c->deck_n < 1 || c->deck_n > CC_MAX_DECK) return CC_ERR_ARG;
+    int copies[CC_NMSG] = {0};
+    for (int i = 0; i < c->deck_n; i++) {
+        if (c->deck[i] < 0 || c->deck[i] >= CC_NMSG || ++copies[c->deck[i]] > CC_MAX_COPIES)
+            return CC_ERR_ARG;
     }
     return 0;
 }
@@ -75,14 +95,14 @@ static int messages_check_seat(const cc_seat_policy *p) {
 static void messages_start(cc_game *g) {
     if (g->cfg.shuffle_deck) {  /* R-MSG-11: the deck given in rulebook order, shuffled */
         uint64_t stream = g->cfg.messages_stream;
-        game_shuffle(g->cfg.deck, CC_NMSG, &stream);
+        game_shuffle(g->cfg.deck, g->cfg.deck_n, &stream);
     }
     msg_state_t *m = state(g);
     memset(m, 0, sizeof *m);
     m->edition = g->cfg.edition;
     m->zmg_alone = g->cfg.zmg_alone;
     memcpy(m->deck, g->cfg.deck, sizeof m->deck);
-    m->deck_n = CC_NMSG;
+    m->deck_n = m->deck_size = g->cfg.deck_n;
     m->in_hand = -1;
     for (int s = 0; s < CC_MAX_PLAYERS; s++) m->players[s].turn_figure = -1;
 }
@@ -102,7 +122,7 @@ static void move_figure(cc_game *g, int seat, int figure, int points, int source
     m->moves[figure]++;
     if (ms->edition == CC_EDITION_C31) m->turn_figure = figure;
     if (seat == g->seat) ms->round_moved |= 1 << figure;
-    int dark = on_dark(m->position[figure]), other = on_dark(m->position[1 - figure] + points);
+    int dark = on_dark(g, m->position[figure]), other = on_dark(g, m->position[1 - figure] + points);
     m->live += dark != other;  /* the choice of figure decided a dark space */
     int32_t v[7] = {figure, points, source, before, m->position[figure], dark, other};
     game_emit(g, CC_EV_MOVE, g->turn, seat, 7, v);
@@ -141,13 +161,13 @@ static int messages_end_round(cc_game *g, int kind) {
     if (ms->edition == CC_EDITION_CLASSIC) {
         /* R-MSG-C2: only final positions count; one message even if both are dark */
         for (int f = 0; f < 2; f++)
-            if ((moved & (1 << f)) && on_dark(m->position[f])
+            if ((moved & (1 << f)) && on_dark(g, m->position[f])
                 && (!ms->zmg_alone || alone(g, g->seat, m->position[f])))
                 hit = 1;
     } else {
         /* R-MSG-N2: after the turn's scoring phase only; R-MSG-N3: once per turn */
         hit = kind == ROUND_TURN && ms->turn_messages == 0 && m->turn_figure >= 0
-              && on_dark(m->position[m->turn_figure]);
+              && on_dark(g, m->position[m->turn_figure]);
     }
     return hit ? game_push_step(g, &messages_expansion, MSG_STEP_DRAW, 0, 0, 0) : 0;
 }
@@ -270,7 +290,7 @@ static int draw_message(cc_game *g) {
     msg_state_t *m = state(g);
     if (m->deck_n == 0) return CC_ERR_ARG;
     int action = m->deck[m->deck_head];
-    m->deck_head = (m->deck_head + 1) % CC_NMSG;
+    m->deck_head = (m->deck_head + 1) % m->deck_size;
     m->deck_n--;
     m->in_hand = action;
     m->turn_messages++;
@@ -310,7 +330,7 @@ static int apply_message(cc_game *g, int idx) {
         int rc = game_return_figure(g, target);
         if (rc < 0) return rc;
     }
-    m->deck[(m->deck_head + m->deck_n++) % CC_NMSG] = action;
+    m->deck[(m->deck_head + m->deck_n++) % m->deck_size] = action;
     m->in_hand = -1;
     msg_player_t *p = &m->players[seat];
     int taken = code != CC_MSG_TWO;
@@ -333,13 +353,15 @@ static int apply_message(cc_game *g, int idx) {
 /* ---------------------------------------------------------------- built-in policies
  * (strategies/messages.py documents them): the scoring figure, the message */
 
-/* P(points % 5 == k) of the next award (strategies/messages.py coverage). */
+/* P(points % 5 == k) of the next award (strategies/messages.py coverage), measured
+ * under the rules' spacing of 5; under another spacing every residue counts alike. */
 static const double PRIOR[5] = {0.093, 0.095, 0.165, 0.169, 0.479};
 
-static double chance(int a, int b) {
+static double chance(const cc_game *g, int a, int b) {
+    int every = g->cfg.dark_every;
     double s = 0;
-    for (int k = 0; k < 5; k++)
-        if ((a + k) % 5 == 0 || (b + k) % 5 == 0) s += PRIOR[k];
+    for (int k = 0; k < every; k++)
+        if (on_dark(g, a + k) || on_dark(g, b + k)) s += every == 5 ? PRIOR[k] : 1.0 / every;
     return s;
 }
 
@@ -355,12 +377,12 @@ static int policy_scoring_figure(cc_game *g) {
     default: break;
     }
     /* dark_seeker (greedy too), spread, coverage: the figure landing on a dark space */
-    int md = on_dark(meeple + points), sd = on_dark(messenger + points);
+    int md = on_dark(g, meeple + points), sd = on_dark(g, messenger + points);
     if (md != sd) return md ? 0 : 1;
     if (md) return 0;
     switch (g->seats[seat].scoring_figure) {
-    case CC_POL_SPREAD: return (meeple + points) % 5 == messenger % 5;
-    case CC_POL_COVERAGE: return chance(meeple, messenger + points) > chance(meeple + points, messenger);
+    case CC_POL_SPREAD: return (meeple + points) % g->cfg.dark_every == messenger % g->cfg.dark_every;
+    case CC_POL_COVERAGE: return chance(g, meeple, messenger + points) > chance(g, meeple + points, messenger);
     default: return 0;
     }
 }
@@ -472,15 +494,17 @@ int cc_game_set_scoreboard(cc_game *g, int seat, int meeple, int messenger) {
 }
 
 /* A loaded game's Messages state (save.c): counts and codes within what this file
- * indexes, the deck and the tile in hand the 8 messages once each (R-MSG-11). */
+ * indexes, the deck and the tile in hand the config's deck as a multiset (R-MSG-11:
+ * the 8 messages once each in the rules). */
 static int messages_check_state(const cc_game *g) {
     const msg_state_t *m = cstate(g);
     if (!in_range(m->nchoices, 0, MSG_CHOICES_CAP + 1) || !in_range(m->in_hand, -1, CC_NMSG)
-        || !in_range(m->deck_head, 0, CC_NMSG) || !in_range(m->deck_n, 0, CC_NMSG + 1)
+        || !in_range(m->deck_size, 0, CC_MAX_DECK + 1) || !in_range(m->deck_head, 0, CC_MAX_DECK)
+        || !in_range(m->deck_n, 0, CC_MAX_DECK + 1)
         || !in_range(m->pending_seat, 0, g->nplayers) || !in_range(m->pending_source, 0, CC_NSOURCES)
         || !in_range(m->pending_points, 0, SAVE_MAX_POINTS + 1))
         return 0;
-    for (int i = 0; i < CC_NMSG; i++)
+    for (int i = 0; i < CC_MAX_DECK; i++)
         if (!in_range(m->deck[i], 0, CC_NMSG)) return 0;
     for (int i = 0; i < m->nchoices; i++) {
         const int32_t *c = &m->choices[CC_MSG_CHOICE_INTS * i];
@@ -488,14 +512,19 @@ static int messages_check_state(const cc_game *g) {
         if (c[0] == CC_MSG_SCORE && !in_range(c[1], 0, CC_MAX_FIGURES)) return 0;
     }
     if (g->dec_kind == CC_DEC_MESSAGES && (m->in_hand < 0 || m->nchoices < 1)) return 0;
-    if (game_has(g, CC_X_MESSAGES)) {  /* R-MSG-11: the deck and the tile in hand are the 8 */
-        int seen = m->in_hand >= 0 ? 1 << m->in_hand : 0;
-        for (int i = 0; i < m->deck_n; i++) {
-            int a = m->deck[(m->deck_head + i) % CC_NMSG];
-            if (seen & (1 << a)) return 0;
-            seen |= 1 << a;
+    if (game_has(g, CC_X_MESSAGES)) {  /* R-MSG-11: the deck and the tile in hand are the config's */
+        if (m->deck_size != g->cfg.deck_n || m->deck_size < 1 || m->deck_head >= m->deck_size) return 0;
+        int copies[CC_NMSG] = {0};
+        for (int i = 0; i < g->cfg.deck_n; i++) {
+            if (!in_range(g->cfg.deck[i], 0, CC_NMSG)) return 0;
+            copies[g->cfg.deck[i]]++;
         }
-        if (seen != (1 << CC_NMSG) - 1 || (m->edition != CC_EDITION_CLASSIC && m->edition != CC_EDITION_C31))
+        if (m->in_hand >= 0) copies[m->in_hand]--;
+        for (int i = 0; i < m->deck_n; i++) copies[m->deck[(m->deck_head + i) % m->deck_size]]--;
+        for (int a = 0; a < CC_NMSG; a++)
+            if (copies[a] != 0) return 0;
+        if (m->deck_n + (m->in_hand >= 0) != m->deck_size
+            || (m->edition != CC_EDITION_CLASSIC && m->edition != CC_EDITION_C31))
             return 0;
     }
     for (int s = 0; s < CC_MAX_PLAYERS; s++)

@@ -10,6 +10,7 @@ orders from Python for the reference engine (sim/games/differential.py) and the 
 
 from __future__ import annotations
 
+import struct
 from typing import NamedTuple
 
 from sim import expansions
@@ -28,6 +29,73 @@ FIGURE_KINDS = KIND_NAMES  # index = the kind code stored in the C core
 
 ROAD_ENDS = {"": lib.CC_END_NONE, "village": lib.CC_END_VILLAGE, "monastery": lib.CC_END_MONASTERY,
              "house": lib.CC_END_HOUSE}
+
+
+_ROW = struct.Struct("=5i")  # a place decision's row: x, y, rotation, figure kind, segment
+
+
+class Rows:
+    """A place decision's choices, (x, y, rotation, figure, segment) rows, read from the
+    C game's buffer as it is and unpacked only when asked for: a Python seat's every
+    place decision would otherwise build ~200 tuples with every expansion in play, most
+    of which a policy never looks at. An immutable sequence of tuples: equal to the
+    tuple of its rows, and `index` finds a row (a 5-tuple or Place) in the buffer."""
+
+    __slots__ = ("_buf", "_n")
+
+    def __init__(self, buf: bytes):
+        self._buf, self._n = buf, len(buf) // _ROW.size
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(self)[i]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("row index out of range")
+        return _ROW.unpack_from(self._buf, i * _ROW.size)
+
+    def __iter__(self):
+        return _ROW.iter_unpack(self._buf)
+
+    def index(self, row) -> int:
+        try:
+            key = _ROW.pack(*row)
+        except (struct.error, TypeError):  # not five whole numbers: not a row
+            raise ValueError(f"{row!r} is not a row") from None
+        at = self._buf.find(key)
+        while at >= 0 and at % _ROW.size:  # a match across two rows' ints
+            at = self._buf.find(key, at + 1)
+        if at < 0:
+            raise ValueError(f"{row!r} is not a row")
+        return at // _ROW.size
+
+    def __contains__(self, row) -> bool:
+        try:
+            self.index(row)
+        except ValueError:
+            return False
+        return True
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Rows):
+            return self._buf == other._buf
+        try:
+            return tuple(self) == tuple(other)
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __reduce__(self):
+        return Rows, (self._buf,)
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 
 class Decision(NamedTuple):
@@ -145,7 +213,7 @@ def deck_order(rules: Rules, seed: int) -> list[str]:
     """R-MSG-11: the message deck from the top, as the C game shuffles it ([] without
     The Messages)."""
     options = expansions.deck_options(rules)
-    return [] if options is None else messages.deck_order(options, Stream(derive(seed, "messages")))
+    return [] if options is None else messages.deck_order(rules, Stream(derive(seed, "messages")))
 
 
 def stack_tiles(rules: Rules) -> tuple[Tile, list[str]]:

@@ -18,7 +18,7 @@ from sim.engine.deal import stack_tiles
 from sim.engine.game import Game
 from sim.engine.rng import Stream
 from sim.engine.seats import PAUSABLE
-from sim.expansions.messages import ACTIONS
+from sim.expansions.messages import deck_tiles
 from sim.expansions.river import is_river_tile
 
 
@@ -45,8 +45,12 @@ def determinised(game: Game, deals: Stream, seats) -> Game:
     deals.shuffle(land)
     deck = expansions.deck_options(rules)  # None without a deck of messages
     if deck is not None and not deck.deck:  # a shuffled deck: deal its unseen cards anew
-        seen = list(dict.fromkeys(e["action"] for e in events if e["e"] == "message_draw"))
-        rest = [a for a in ACTIONS[deck.edition] if a not in seen]
+        # R-MSG-11: the deck cycles, so its first len(tiles) draws are its order from the top
+        tiles = deck_tiles(rules)
+        seen = [e["action"] for e in events if e["e"] == "message_draw"][:len(tiles)]
+        rest = list(tiles)
+        for a in seen:
+            rest.remove(a)
         deals.shuffle(rest)
         rules = expansions.with_deck(rules, tuple(seen + rest))
     g = Game(rules, game.seed, seats, stack=drawn + river + lake + land, record=False,

@@ -65,7 +65,7 @@ from sim import expansions
 from sim.engine import scoring
 from sim.core import RESULT_INTS, STATUS_INTS, check, ffi, lib, names, result_fields
 from sim.engine.board import Board
-from sim.engine.deal import FIGURE_KINDS, Decision, catalogue_for, dealt, tile_flags
+from sim.engine.deal import FIGURE_KINDS, Decision, Rows, catalogue_for, dealt, tile_flags
 from sim.errors import CoreError, IllegalMove, InputError
 from sim.expansions.base import SOURCES
 from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE, ROW_SUPPLY, where
@@ -286,6 +286,7 @@ class Game:
         self._head = ffi.new("int32_t[]", lib.CC_HEAD_INTS)
         self._status = ffi.new("int32_t[]", STATUS_INTS)
         self._index = ffi.new("int32_t *")  # policy_choice's answer
+        self._edition = expansions.policy_edition(self.rules)  # the built-in policies' (policy_choice)
         self._choices = None
         self._events: list[dict] = []
         self._decision = None
@@ -385,8 +386,8 @@ class Game:
         check(n, "cc_game_decision")
         kind, seat, tile, count, *info = ffi.unpack(self._head, lib.CC_HEAD_INTS)
         if kind == lib.CC_DEC_PLACE:
-            flat = ffi.unpack(self._choices, 5 * count)
-            rows = tuple(zip(flat[0::5], flat[1::5], flat[2::5], flat[3::5], flat[4::5]))
+            # the rows as C wrote them, unpacked when asked (a Python seat's hot path)
+            rows = Rows(ffi.buffer(self._choices, 4 * 5 * count)[:])
             return Decision("place", seat, self.catalogue.types[tile].id, rows)
         read = expansions.DECISIONS.get(kind)  # an expansion's decision, read by its unit
         if read is None:
@@ -582,8 +583,7 @@ class Game:
             raise ValueError(f"{name}: a built-in policy answers the game's current decision "
                              f"({d.kind} of seat {d.seat}), not a {decision.kind} of seat {decision.seat}")
         index = self._index
-        edition = expansions.policy_edition(self.rules)
-        rc = lib.cc_game_policy_choice(self._ptr, policy_struct(policy, edition), index)
+        rc = lib.cc_game_policy_choice(self._ptr, policy_struct(policy, self._edition), index)
         if rc < 0:  # named only on failure: this is every Python seat's hot path
             check(rc, "cc_game_policy_choice", policy=getattr(policy, "name", type(policy).__name__),
                   decision=d.kind)

@@ -35,19 +35,32 @@ class Rules:
         if not isinstance(variant, tuple) or any(
                 not isinstance(p, tuple) or len(p) != 2 for p in variant):
             raise InputError("rules: variant: expected a [rules.variant] table of knob = value")
-        object.__setattr__(self, "variant", variant)
-        self.validate("rules")
         given = dict(variant)
         if len(given) != len(variant):
             raise InputError("rules: [rules.variant]: a knob is set twice")
+        # a knob with a Rules field of its own (followers) is kept in the field
+        for name, (_, knob) in registry.KNOBS.items():
+            if knob.field and name in given:
+                value = given.pop(name)
+                knob.check(value, "rules")
+                mine = getattr(self, knob.field)
+                if mine != knob.default and mine != value:
+                    raise InputError(f"rules: {knob.field} = {mine!r} and [rules.variant] {name} = "
+                                     f"{value!r}: expected it set once")
+                object.__setattr__(self, knob.field, value)
+        object.__setattr__(self, "variant", tuple(given.items()))
+        self.validate("rules")
         object.__setattr__(self, "variant", tuple(
             (k, given[k]) for k, (_, knob) in registry.KNOBS.items()
             if k in given and given[k] != knob.default))
 
     def knob(self, name: str) -> int:
-        """The value of rule variant `name` (a part's Knob): its [rules.variant] value,
-        else its default."""
-        return dict(self.variant).get(name, registry.KNOBS[name][1].default)
+        """The value of rule variant `name` (a part's Knob): its Rules field, or its
+        [rules.variant] value, else its default."""
+        knob = registry.KNOBS[name][1]
+        if knob.field:
+            return getattr(self, knob.field)
+        return dict(self.variant).get(name, knob.default)
 
     def __repr__(self) -> str:
         options = "".join(f", {o.field}={getattr(self, o.field)!r}" for o in registry.options())
@@ -80,10 +93,10 @@ class Rules:
         """The parts of the rules in play with their versions, e.g. "base-1+messages-1"
         (sim/expansions/ `version`), each with its knobs that differ from their defaults
         ("base-1(farm_points=4)+messages-1"): the records' ruleset column."""
-        given = dict(self.variant)
         parts = []
         for e in registry.in_play(self.expansions):
-            set_here = [f"{k.name}={given[k.name]}" for k in e.knobs if k.name in given]
+            set_here = [f"{k.name}={self.knob(k.name)}" for k in e.knobs
+                        if self.knob(k.name) != k.default]
             parts.append(f"{e.name}-{e.version}" + (f"({','.join(set_here)})" if set_here else ""))
         return "+".join(parts)
 

@@ -182,8 +182,8 @@ def forks() -> dict[str, str]:
 
 def check_variant(variant, expansions, where: str, rules=None) -> None:
     """Refuse a [rules.variant] entry (name, value) naming no knob, a knob of a part
-    not in play, a value outside its knob's range, or one the rules cannot take (the
-    knob's `fits`): one line naming it."""
+    not in play, a value outside its knob's range, or knobs the rules cannot take
+    together (each part's `check_rules`): one line naming it."""
     for name, value in variant:
         if name not in KNOBS:
             raise InputError(f"{where}: [rules.variant] {name}: unknown knob: expected one of "
@@ -192,9 +192,10 @@ def check_variant(variant, expansions, where: str, rules=None) -> None:
         if part is not BASE and part.name not in expansions:
             raise InputError(f"{where}: [rules.variant] {name}: {part.title} is not among the expansions")
         knob.check(value, where)
-        why = knob.fits(rules, value) if knob.fits is not None and rules is not None else ""
-        if why:
-            raise InputError(f"{where}: [rules.variant] {name} = {value!r}: {why}")
+    if rules is not None:
+        for part in in_play(expansions):
+            if part.check_rules is not None:
+                part.check_rules(rules, where)
 
 
 def options() -> tuple[Options, ...]:

@@ -21,10 +21,10 @@ def space(total: int) -> int:
     return total % SPACES
 
 
-def is_dark(total: int) -> bool:
-    """Dark spaces are 0, 5, …, 45 (R-BASE-10): the C core's test (cc_on_dark), the one
-    The Messages plays by."""
-    return bool(lib.cc_on_dark(total))
+def is_dark(total: int, every: int = 5) -> bool:
+    """Dark spaces are 0, 5, …, 45 (R-BASE-10; 0, every, … below 50 under The Messages'
+    dark_every knob): the C core's test (cc_on_dark), the one The Messages plays by."""
+    return bool(lib.cc_on_dark(total, every))
 
 
 def _policy(out, kind: str, code: int, policy, edition: str) -> None:
@@ -37,6 +37,10 @@ def _policy(out, kind: str, code: int, policy, edition: str) -> None:
 # R-BASE-8: a field's points per completed city bordering it ([rules.variant] farm_points)
 FARM_POINTS = Knob("farm_points", "R-BASE-8", 3, 0, 10,
                    "final-scoring points per completed city bordering a field")
+# R-BASE-1: standard followers per player; the value lives in Rules.followers (also
+# `[rules] followers`), so the knob names that field
+FOLLOWERS = Knob("followers", "R-BASE-1", 7, 0, 30, "standard followers per player",
+                 field="followers")
 
 
 def _config(rules, cfg, catalogue, town_halls_at_end) -> None:
@@ -65,5 +69,5 @@ BASE = Expansion(
     "base", "the base game", ("R-BASE",), tile_sets=("base",),
     features=("city", "road", "field", "monastery"), figures=("follower",),
     decisions=(DecisionKind("place", "greedy", typed=Place._make),), fill_policy=_policy,
-    knobs=(FARM_POINTS,), fill_config=_config,
+    knobs=(FOLLOWERS, FARM_POINTS), fill_config=_config,
     shapes={"follower": Shape(_follower_shape, (("follower", False),))})

@@ -62,7 +62,9 @@ class Knob:
     """A rule variant a part declares: `name` in a config's [rules.variant] table
     (Rules.variant), a whole number `lo`..`hi`, `default` the rules' own value (a game
     that leaves it there is the rules as written, and its ruleset names no knob),
-    `ruling` the id of docs/RULES.md it changes, `words` what it is."""
+    `ruling` the id of docs/RULES.md it changes, `words` what it is; `field` the Rules
+    field that holds it when it has one of its own (followers), else Rules.variant.
+    What several knobs must meet together is the part's `check_rules`."""
 
     name: str
     ruling: str
@@ -71,8 +73,7 @@ class Knob:
     hi: int
     words: str
     type: type = int
-    # (rules, value) -> "" or why these rules cannot take the value (a rule the knob meets)
-    fits: Callable | None = None
+    field: str = ""
 
     def check(self, value, where: str) -> None:
         """Raise InputError, one line naming [rules.variant] and the knob, for a bad value."""
@@ -128,6 +129,9 @@ class Expansion:
     decisions: tuple[DecisionKind, ...] = ()
     options: Options | None = None
     knobs: tuple[Knob, ...] = ()  # its rule variants, set by a config's [rules.variant]
+    # (rules, where) -> None, raising InputError (one line naming the knob) for rules in
+    # play whose knobs and options cannot go together
+    check_rules: Callable | None = None
     forks: tuple[str, ...] = ()  # counterfactual fork kinds (sim/tournament/counterfactual.py)
     result_keys: tuple[str, ...] = ()  # keys it adds to each entry of result()["players"]
     columns: tuple[str, ...] = ()  # players-table columns (int16, 0 when not in play)

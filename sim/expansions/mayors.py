@@ -196,7 +196,15 @@ def _decision(game, kind: int, tile: int, info, rows) -> tuple:
     """RULES.md 6, R-MM-2/6/8/10: the figure decision after step-1 activations (on the
     tile just placed), town hall, favour, scarecrow and ride: rows of 5 ints."""
     flat = rows(5)
-    choices = tuple(_choice(game, kind, flat[i:i + 3]) for i in range(0, len(flat), 5))
+    codes, a, b = flat[0::5], flat[1::5], flat[2::5]  # a town hall's ~40 cells: one pass
+    if kind == lib.CC_DEC_FIGURE:
+        choices = tuple(zip(codes, a))
+    elif codes.count(lib.CC_MM_CELL) == len(codes):  # a town hall's cells
+        choices = tuple(zip(a, b))
+    else:
+        cell, target = lib.CC_MM_CELL, lib.CC_MM_TARGET
+        choices = tuple((x, y) if c == cell else x if c == target else MM_WORDS[c]
+                        for c, x, y in zip(codes, a, b))
     return MM_DECISIONS[kind], "" if tile < 0 else game.catalogue.types[tile].id, choices, None
 
 

@@ -65,22 +65,27 @@ class MessagesOptions:
             bad = next((a for a in self.deck if a not in names), self.deck)
             raise InputError(f"{where}: deck: {bad!r} is not a {self.edition} message: expected "
                              f"names from {', '.join(names)}")
-        if len(set(self.deck)) != len(self.deck):
-            raise InputError(f"{where}: deck: a message is listed twice")
 
 
-def deck_order(options: MessagesOptions, stream) -> list[str]:
-    """The 8 message tiles, shuffled by the game's message stream; a fixed `deck`
-    puts its tiles on top and the rest follow in rulebook order."""
-    names = list(ACTIONS[options.edition])
-    if options.deck:
-        return list(options.deck) + [a for a in names if a not in options.deck]
-    stream.shuffle(names)
-    return names
+def deck_tiles(rules) -> list[str]:
+    """R-MSG-11: the deck's tiles in rulebook order, each action once, or as often as
+    its deck_<code> knob says (the deck as a multiset, [rules.variant])."""
+    edition = rules.messages.edition
+    codes = ACTION_NAMES[edition]
+    return [a for a in ACTIONS[edition] for _ in range(rules.knob(DECK_KNOBS[codes.index(a)].name))]
 
 
-def on_dark(total: int) -> bool:
-    return base.is_dark(total)
+def deck_order(rules, stream) -> list[str]:
+    """The message tiles (deck_tiles), shuffled by the game's message stream; a fixed
+    `deck` puts its tiles on top and the rest follow in rulebook order."""
+    tiles = deck_tiles(rules)
+    fixed = rules.messages.deck
+    if fixed:
+        for a in fixed:
+            tiles.remove(a)  # check_rules: a fixed deck lists no tile the deck lacks
+        return list(fixed) + tiles
+    stream.shuffle(tiles)
+    return tiles
 
 
 # message action names per edition, indexed by the C core's action code (CC_MSG_*):
@@ -137,29 +142,54 @@ class _Messages(NamedTuple):
     players: list  # per seat _MessagesSeat, as Game.msg.players
 
 
-# R-MSG-8: the points a message gives instead of its action ([rules.variant] two_points)
-def _two_points_fit(rules, value) -> str:
-    """R-MSG-C3: under the classic edition a message's points are a round of their own;
-    a positive multiple of 5 (the dark spaces' spacing, R-BASE-10) from a dark space
-    lands on a dark space again, drawing a message for ever."""
-    if rules.messages.edition == "classic" and value > 0 and value % 5 == 0:
-        return ("under the classic edition a positive multiple of 5 lands on a dark space again "
-                "and draws messages without end (R-MSG-C3): expected a value not divisible by 5")
-    return ""
-
-
+# The Messages' rule variants ([rules.variant]; sim/csrc/messages.c plays them, the
+# reference engine too): the 2 points, the dark spaces' spacing, the deck's tiles
 TWO_POINTS_KNOB = Knob("two_points", "R-MSG-8", 2, 0, 10,
-                       "points for a message resolved without its action", fits=_two_points_fit)
+                       "points for a message resolved without its action")
+DARK_EVERY_KNOB = Knob("dark_every", "R-BASE-10", 5, 2, 10,
+                       "the dark spaces' spacing: spaces 0, d, 2d, ... below 50")
+# one knob per action, by its C code (ACTION_NAMES' order, the same in both editions)
+DECK_CODES = ("road", "city", "monastery", "extra", "coats", "knight", "farmer", "score")
+DECK_KNOBS = tuple(
+    Knob(f"deck_{code}", "R-MSG-11", 1, 0, lib.CC_MAX_COPIES,
+         f"copies of the {ACTION_NAMES['classic'][k]} / {ACTION_NAMES['c3.1'][k]} message in the deck")
+    for k, code in enumerate(DECK_CODES))
+
+
+def _messages_rules(rules, where: str) -> None:
+    """What the knobs must meet together (one line naming the knob): a deck of at least
+    one tile, holding every tile a fixed deck lists; under classic no chain without end."""
+    tiles = deck_tiles(rules)
+    if not tiles:
+        raise InputError(f"{where}: [rules.variant] deck_*: every copy count is 0: expected "
+                         f"a deck of at least one message tile")
+    for a in set(rules.messages.deck):
+        if rules.messages.deck.count(a) > tiles.count(a):
+            code = DECK_CODES[ACTION_NAMES[rules.messages.edition].index(a)]
+            raise InputError(f"{where}: messages.deck lists {a!r} {rules.messages.deck.count(a)} "
+                             f"times, but the deck holds {tiles.count(a)} ([rules.variant] deck_{code})")
+    points, every = rules.knob(TWO_POINTS_KNOB.name), rules.knob(DARK_EVERY_KNOB.name)
+    # R-MSG-C3: under classic a message's points are a round of their own; a positive
+    # multiple of a spacing that divides the 50 spaces lands from every dark space on a
+    # dark space again, drawing messages for ever (another spacing ends at the wrap)
+    if rules.messages.edition == "classic" and points > 0 and base.SPACES % every == 0 and points % every == 0:
+        raise InputError(
+            f"{where}: [rules.variant] two_points = {points}: under the classic edition a "
+            f"multiple of the dark spaces' spacing (dark_every = {every}) lands on a dark space "
+            f"again and draws messages without end (R-MSG-C3): expected two_points not "
+            f"divisible by {every}")
 
 
 def _messages_config(rules, cfg, catalogue, town_halls_at_end) -> None:
     options, names = rules.messages, ACTION_NAMES[rules.messages.edition]
     cfg.two_points = rules.knob(TWO_POINTS_KNOB.name)
+    cfg.dark_every = rules.knob(DARK_EVERY_KNOB.name)
     cfg.edition = EDITION_CODES[options.edition]
     cfg.zmg_alone = int(options.zmg_alone)  # R-MSG-C4
     # R-MSG-11: a fixed deck as it is, else the rulebook order, shuffled in C
-    deck = deck_order(options, None) if options.deck else ACTIONS[options.edition]
+    deck = deck_order(rules, None) if options.deck else deck_tiles(rules)
     cfg.shuffle_deck = int(not options.deck)
+    cfg.deck_n = len(deck)
     for i, name in enumerate(deck):
         cfg.deck[i] = names.index(name)
 
@@ -224,7 +254,7 @@ def _view(game) -> MessagesView:
     in_hand = d.info["action"] if d is not None and d.kind == KIND else None
     seats = tuple(MessagesSeat(tuple(p.position), tuple(p.moves)) for p in game.msg.players)
     # R-MSG-11: the deck cycles, so it holds every message but the one in hand
-    size = len(ACTIONS[game.rules.messages.edition]) - (in_hand is not None)
+    size = len(deck_tiles(game.rules)) - (in_hand is not None)
     return MessagesView(seats, size, in_hand)
 
 
@@ -433,7 +463,7 @@ MESSAGES = Expansion(
                DecisionKind(KIND, "greedy", "always_2", typed=Resolution._make)),
     options=Options("messages", frozenset({"edition", "zmg_alone", "deck"}), _messages_options,
                     _messages_plain),
-    knobs=(TWO_POINTS_KNOB,),
+    knobs=(TWO_POINTS_KNOB, DARK_EVERY_KNOB) + DECK_KNOBS, check_rules=_messages_rules,
     forks=(KIND, "scoring_figure"),
     result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
     column_docs=COLUMN_DOCS, column_sets={ACTION: ALL_ACTIONS},

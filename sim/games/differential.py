@@ -397,6 +397,21 @@ def _compare(g: Game, r: RefGame, choose, on_choice=None) -> tuple[int, tuple[st
     return compared, None
 
 
+# the message actions by the word of their [rules.variant] deck_<word> copies knob, read
+# here from the knob's name, not from the production declaration
+_DECK_WORDS = {"smallest_road": "road", "smallest_city": "city", "smallest_monastery": "monastery",
+               "extra_tile": "extra", "extra_turn": "extra", "coats_of_arms": "coats",
+               "per_knight": "knight", "per_farmer": "farmer", "score_and_return": "score",
+               "score_and_retrieve": "score"}
+
+
+def _ref_deck(rules: Rules) -> list[str]:
+    """R-MSG-11: the 8 actions once each, or as many copies as the variant gives."""
+    variant = dict(rules.variant)
+    return [a for a in REF_ACTIONS[rules.messages.edition]
+            for _ in range(variant.get(f"deck_{_DECK_WORDS[a]}", 1))]
+
+
 def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Divergence | None]:
     """Play one seeded game in both engines; (decisions compared, the first divergence
     or None). A divergence carries a scripted game of the production game up to the
@@ -406,8 +421,8 @@ def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Div
     deck = deck_order(rules, seed)
     # the setup is the one thing the reference takes from production: check it first
     problem = stack_problem(rules, order)
-    if problem is None and deck and sorted(deck) != sorted(REF_ACTIONS[rules.messages.edition]):
-        problem = f"message deck {deck}: expected the 8 actions once each (R-MSG-11)"
+    if problem is None and deck and sorted(deck) != sorted(_ref_deck(rules)):
+        problem = f"message deck {deck}: expected {sorted(_ref_deck(rules))} (R-MSG-11)"
     if problem is not None:
         return 0, Divergence(rules, seed, list(strategies), 0, problem, "setup", "")
     recorder = _Recorder(deck)

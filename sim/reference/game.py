@@ -87,15 +87,17 @@ class RefGame:
                 raise InputError(f"tile {i} of the stack: unknown tile id {tid!r}")
         self.stack = list(stack)  # top first
         # R-BASE-8: 3 points per completed city, unless the rules' variant says otherwise
-        self.board = Board(dict(getattr(rules, "variant", ())).get("farm_points", 3))
+        variant = dict(getattr(rules, "variant", ()))
+        self.board = Board(variant.get("farm_points", 3))
         self.supply = [rules.followers] * n
         self.scores = [0] * n
         self.points = [dict.fromkeys(scoring.SOURCES, 0) for _ in range(n)]
         self.msg = None
         if "messages" in exp:
             o = rules.messages
+            # R-MSG-8's 2 points and R-BASE-10's spacing of 5, unless the variant says otherwise
             self.msg = messages.MessageState(o.edition, o.zmg_alone, n, deck or [],
-                                             dict(getattr(rules, "variant", ())).get("two_points", 2))
+                                             variant.get("two_points", 2), variant.get("dark_every", 5))
         self.mm = mayors.MayorState(n) if "mayors" in exp else None
         self.courier = courier.CourierState() if "courier" in exp else None
         self.abbot = abbot.AbbotState(n) if "abbot" in exp else None

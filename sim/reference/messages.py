@@ -8,7 +8,8 @@ R-MSG-C1  classic: each source's points go onto one figure, the player's choice.
 R-MSG-N1  c3.1: all of a player's points in one turn go onto the figure chosen first.
 R-MSG-C2  classic: after a round of scoring of the active player's turn, a message if
           one of the active player's figures that moved in that round stands on a dark
-          space (R-BASE-10: total % 5 == 0); one message, never two.
+          space (R-BASE-10: total % 5 == 0, or the spaces 0, d, 2d, ... below 50 when
+          the rules' dark_every variant is d); one message, never two.
 R-MSG-C3  classic: a message's points are a round of their own (chains).
 R-MSG-C4  the ZMG switch: only if no other player's figure stands on that space.
 R-MSG-N2/N3  c3.1: only after the turn's scoring phase, once per turn.
@@ -35,13 +36,15 @@ NUMBERS = {
 SMALLEST = {"smallest_road": "road", "smallest_city": "city", "smallest_monastery": "monastery"}
 
 
-def dark(total: int) -> bool:
-    return total % 50 % 5 == 0  # R-BASE-10
+def dark(total: int, every: int = 5) -> bool:
+    return total % 50 % every == 0  # R-BASE-10 (the scoreboard's spaces 0, every, ...)
 
 
 class MessageState:
-    def __init__(self, edition: str, zmg: bool, players: int, deck: list[str], two_points: int = 2):
+    def __init__(self, edition: str, zmg: bool, players: int, deck: list[str], two_points: int = 2,
+                 dark_every: int = 5):
         self.two_points = two_points  # R-MSG-8: the points instead of the action (a variant may change the 2)
+        self.dark_every = dark_every  # R-BASE-10: the dark spaces' spacing (a variant may change the 5)
         self.edition = edition
         self.zmg = zmg
         self.deck = list(deck)
@@ -61,7 +64,7 @@ class MessageState:
         self.messages_this_turn = 0
 
     def triggers(self, seat: int, total: int) -> bool:
-        if not dark(total):
+        if not dark(total, self.dark_every):
             return False
         if not self.zmg:
             return True
@@ -91,7 +94,7 @@ def award(g, seat: int, points: int, source: str):
         m.turn_figure[seat] = figure
     if seat == g.seat:
         m.moved_in_round.add(figure)
-    on_dark, other_dark = dark(pair[figure]), dark(pair[1 - figure] + points)
+    on_dark, other_dark = dark(pair[figure], m.dark_every), dark(pair[1 - figure] + points, m.dark_every)
     stats = m.stats[seat]
     stats["figure_moves"][FIGURES[figure]] += 1
     stats["live_moves"] += on_dark != other_dark  # the choice of figure decided a dark space
@@ -111,7 +114,7 @@ def end_of_round(g, kind: str):
         hit = any(m.triggers(g.seat, pair[f]) for f in moved)  # R-MSG-C2, C3
     else:
         f = m.turn_figure[g.seat]  # R-MSG-N2, N3
-        hit = kind == "turn" and m.messages_this_turn == 0 and f >= 0 and dark(pair[f])
+        hit = kind == "turn" and m.messages_this_turn == 0 and f >= 0 and dark(pair[f], m.dark_every)
     if hit:
         yield from draw_message(g)
 

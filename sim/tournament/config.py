@@ -12,8 +12,8 @@
                0.5 + (arm − baseline)/2 of the two win shares), alpha = beta = 0.05
     [rules]    players, expansions, [rules.messages] edition / zmg_alone / deck,
                [rules.variant] the parts' knobs (rule variants, sim/expansions/
-               Knob): farm_points = 0..10 (R-BASE-8, default 3),
-               two_points = 0..10 (R-MSG-8, default 2; with The Messages)
+               Knob, README's table): followers, farm_points; with The
+               Messages two_points, dark_every, deck_<action> copies
     [design]   kind = "fixed" | "rotations" | "round_robin" | "variants"
                fixed, rotations: seats = [player spec per seat]
                round_robin:      pool = [player specs]; every table of `players`
@@ -30,6 +30,10 @@
                                  (messenger meeple vs follower on a road)
                editions = ["c3.1", "classic"]  (optional, with The Messages: every
                                  block is played under each edition)
+               sweep = {knob = "two_points", values = [0, 2, 4]}  (optional, any
+                                 kind: every block is played under each value of one
+                                 [rules.variant] knob, common random numbers; the
+                                 report draws each answer as a curve over the values)
 
 A player spec is what `carcsim play --players` takes: `greedy`,
 `greedy(city=2.0)+messages=always_2`. Every error is one line naming the file and
@@ -47,7 +51,7 @@ import hashlib
 import json
 import re
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path, PurePosixPath
 
@@ -63,7 +67,7 @@ RUN_KEYS = {"name", "question", "seed", "blocks", "shard_blocks", "events", "out
 SPRT_KEYS = {"arm", "baseline", "p0", "p1", "alpha", "beta"}
 # [rules] keys: the base game's and one table per expansion with options (sim/expansions/)
 RULES_KEYS = {"players", "expansions", "followers", "variant"} | {o.field for o in registry.options()}
-DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks"}
+DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks", "sweep"}
 # counterfactual fork kinds and the expansion each needs
 FORKS = registry.forks()
 DEFAULT_FORKS = (KIND,)  # a counterfactual design forks at The Messages' message draws
@@ -104,6 +108,8 @@ class Experiment:
     # (file as named, text) of each strategy file the seats name: shipped with the run
     # to its workers (strategies/plugins.py); their hashes are part of its identity
     plugins: tuple[tuple[str, str], ...] = ()
+    # a sweep: (knob name, its values), every block played under each (sim/tournament/plan.py)
+    sweep: tuple = ()
 
     def canonical(self) -> dict:
         """Everything that decides the games, as plain JSON values (the run's identity;
@@ -116,7 +122,9 @@ class Experiment:
                            "arms": [[a.name, a.player] for a in self.arms],
                            "opponents": list(self.opponents), "editions": list(self.editions),
                            "rollouts": self.rollouts}
-                | ({"forks": list(self.forks)} if self.forks not in ((), DEFAULT_FORKS) else {})}
+                | ({"forks": list(self.forks)} if self.forks not in ((), DEFAULT_FORKS) else {})
+                | ({"sweep": {"knob": self.sweep[0], "values": list(self.sweep[1])}}
+                   if self.sweep else {})}
                 | ({"plugins": plugin_hashes(self.plugins)} if self.plugins else {}))
 
     def fingerprint(self) -> str:
@@ -301,11 +309,46 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
             registry.edition_options(rules, e).validate(f"{w}.editions")
         except InputError as err:
             raise InputError(f"{path}: {err}") from None
+    sweep = _parse_sweep(design, w, path, rules, editions)
     specs = [*seats, *pool, *(a.player for a in arms), *opponents]
     shipped = tuple(plugins.sources(specs, f"{path}: design").items()) if strategy_files else ()
     return Experiment(path, name, seed, blocks, shard_blocks, events, out, rules, kind, seats,
                       pool, arms, opponents, editions, rollouts, sprt, text, forks, question,
-                      shipped)
+                      shipped, sweep)
+
+
+MAX_SWEEP_VALUES = 50
+
+
+def _parse_sweep(design: dict, w: str, path: str, rules: Rules, editions) -> tuple:
+    """[design] sweep = {knob, values}: a knob of a part in play that [rules.variant]
+    leaves alone, 2..50 distinct whole values, each making valid rules under every
+    edition played (so the whole sweep is checked before a game runs)."""
+    if "sweep" not in design:
+        return ()
+    sweep = _get(design, "sweep", dict, w, 'a {knob = "…", values = […]} table')
+    check_keys(sweep, {"knob", "values"}, f"{w}.sweep")
+    knob = _get(sweep, "knob", str, f"{w}.sweep", f"one of {', '.join(registry.KNOBS)}", None,
+                lambda v: v in registry.KNOBS)
+    values = _get(sweep, "values", list, f"{w}.sweep", "a list of whole numbers", None)
+    if not 2 <= len(values) <= MAX_SWEEP_VALUES or len(set(map(repr, values))) != len(values):
+        raise InputError(f"{w}.sweep.values = {values!r}: expected 2..{MAX_SWEEP_VALUES} distinct values")
+    if rules.knob(knob) != registry.KNOBS[knob][1].default:
+        raise InputError(f"{w}.sweep.knob = {knob!r}: the rules set it already ({knob} = "
+                         f"{rules.knob(knob)}): expected a knob the rules leave at its default")
+    for e in editions or [""]:
+        for v in values:
+            try:
+                sweep_rules(registry.with_edition(rules, e), knob, v)
+            except InputError as err:
+                raise InputError(f"{path}: design.sweep: {knob} = {v!r}"
+                                 f"{f' under the {e} edition' if e else ''}: {err}") from None
+    return (knob, tuple(values))
+
+
+def sweep_rules(rules: Rules, knob: str, value) -> Rules:
+    """`rules` with [rules.variant] `knob` = `value` (InputError when it cannot be)."""
+    return replace(rules, variant=dict(rules.variant) | {knob: value})
 
 
 def plugin_hashes(shipped) -> dict[str, str]:

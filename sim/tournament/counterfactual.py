@@ -41,7 +41,7 @@ keep the plain branch only.
 from __future__ import annotations
 
 
-from sim.expansions import messages
+from sim.expansions import base, messages
 from sim.engine.game import Game
 from sim.expansions.messages import TWO_POINTS
 from sim.engine.play import play
@@ -214,24 +214,25 @@ def branch(game: Game, players, rollouts: int, key: str, taken=None,
     return rows
 
 
-def to_dark(total: int) -> int:
-    """Points a figure at `total` needs to reach the next dark space (1..5)."""
-    return next(k for k in range(1, 6) if messages.on_dark(total + k))
+def to_dark(total: int, every: int = 5) -> int:
+    """Points a figure at `total` needs to reach the next dark space (1..every; the
+    spacing is The Messages' dark_every knob, R-BASE-10)."""
+    return next(k for k in range(1, every + 1) if base.is_dark(total + k, every))
 
 
-def figure_context(d) -> dict | None:
+def figure_context(d, every: int = 5) -> dict | None:
     """Context of a scoring-figure decision, or None when both figures would land alike
     (then the choice changes no message draw now)."""
     if d.kind != "scoring_figure":
         return None
     points = d.info["points"]
     meeple, messenger = d.info["positions"]
-    dark = [messages.on_dark(p + points) for p in (meeple, messenger)]
+    dark = [base.is_dark(p + points, every) for p in (meeple, messenger)]
     if dark[0] == dark[1]:
         return None
     return {"action": "messenger", "other": "meeple", "action_points": points,
-            "source": d.info["source"], "dist_meeple": to_dark(meeple),
-            "dist_messenger": to_dark(messenger), "lands": "messenger" if dark[1] else "meeple"}
+            "source": d.info["source"], "dist_meeple": to_dark(meeple, every),
+            "dist_messenger": to_dark(messenger, every), "lands": "messenger" if dark[1] else "meeple"}
 
 
 def road_options(game: Game, d, choice):
@@ -299,7 +300,7 @@ def play_with_branches(game: Game, players, rollouts: int, forks=(messages.KIND,
             found = [{**common, "fork": messages.KIND, "other": "two", "action": d.info["action"],
                       "number": d.info["number"], **row}
                      for row in branch(game, players, rollouts, key, choice, later)]
-        if "scoring_figure" in forks and (ctx := figure_context(d)) is not None:
+        if "scoring_figure" in forks and (ctx := figure_context(d, game.rules.knob("dark_every"))) is not None:
             found = [{**common, "fork": "scoring_figure", "number": -1, **ctx,
                       "chose_action": choice == "messenger", **row}
                      for row in fork(game, players, "messenger", "meeple", d.seat, rollouts, key,

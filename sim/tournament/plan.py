@@ -5,6 +5,11 @@ seat rotation and every variant being compared, so paired comparisons share thei
 tiles (common random numbers). game_id = block × games_per_block + index within the
 block, so any game can be recomputed alone. Shards are runs of `shard_blocks` blocks.
 
+The rules are resolved here, once: every block is played under each *setting*, an
+edition of The Messages (a [design] editions list) times a value of the swept knob (a
+[design] sweep), and each planned game carries the concrete Rules it is played by, so
+a worker only plays them.
+
 Each distinct game is played once. A rotation or variant whose seats hold the same
 effective specs as a game already in the block (and edition) would replay it bit for
 bit (games are a function of rules, seed and seat specs), so it is not scheduled: a
@@ -19,10 +24,12 @@ has the same number of games and game ids stay dense.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from sim import expansions
-from sim.tournament.config import Experiment
+from sim.engine.rules import Rules
+from sim.tournament.config import Experiment, sweep_rules
 from sim.expansions.messages import ACTIONS, ALL_ACTIONS
 from sim.engine.rng import derive
 from sim.text import split_top
@@ -38,6 +45,30 @@ class GameSpec:
     edition: str  # The Messages' edition, "" when not in play
     seats: tuple[str, ...]  # player spec per seat
     focal: tuple[int, ...]  # the seats of the arm's player (variants; two in a mirror), else ()
+    rules: Rules  # the rules it is played by (its setting's)
+    sweep: int | None = None  # the swept knob's value, None without a sweep
+
+
+@dataclass(frozen=True)
+class Setting:
+    """Rules every block is played under: The Messages' `edition` ("" when not in play
+    or not varied: the rules' own) and the swept knob's `value` (None without a sweep)."""
+
+    edition: str
+    value: int | None
+    rules: Rules
+
+
+@lru_cache(maxsize=32)
+def settings(exp: Experiment) -> tuple[Setting, ...]:
+    """Every setting of the run, editions outermost, in config order."""
+    out = []
+    for edition in _editions(exp):
+        rules = expansions.with_edition(exp.rules, edition)
+        for value in (exp.sweep[1] if exp.sweep else (None,)):
+            out.append(Setting(edition, value, rules if value is None else
+                               sweep_rules(rules, exp.sweep[0], value)))
+    return tuple(out)
 
 
 def tables(exp: Experiment) -> list[tuple[str, tuple[str, ...], bool]]:
@@ -70,14 +101,16 @@ def _editions(exp: Experiment) -> list[str]:
     return list(exp.editions) or [expansions.edition(exp.rules)]  # "": no editions in play
 
 
-def layout(exp: Experiment) -> list[tuple]:
-    """The distinct games of any block: (edition, variant, rotation, seats, focal seats),
+@lru_cache(maxsize=32)
+def layout(exp: Experiment) -> tuple[tuple, ...]:
+    """The distinct games of any block: (setting, variant, rotation, seats, focal seats),
     the same for every block."""
     n = exp.rules.players
     rotations = [0] if exp.design == "fixed" else list(range(n))
     kinds = _kinds(exp)
     out: list[list] = []
-    for edition in _editions(exp):
+    for setting in settings(exp):
+        edition = setting.edition
         seen: dict[tuple[str, ...], int] = {}  # effective seat specs -> index in out
         variants_seen: set[tuple[str, ...]] = set()
         for name, table, focal in tables(exp):
@@ -95,8 +128,8 @@ def layout(exp: Experiment) -> list[tuple]:
                         game[4] = tuple(sorted({*game[4], focal_seat}))
                     continue
                 seen[eff] = len(out)
-                out.append([edition, name, r, seats, () if focal_seat is None else (focal_seat,)])
-    return [tuple(g) for g in out]
+                out.append([setting, name, r, seats, () if focal_seat is None else (focal_seat,)])
+    return tuple(tuple(g) for g in out)
 
 
 def notes(exp: Experiment) -> list[str]:
@@ -143,8 +176,9 @@ def block_games(exp: Experiment, block: int) -> list[GameSpec]:
     """Every game of one block, in game_id order."""
     seed = block_seed(exp, block)
     games = layout(exp)
-    return [GameSpec(block * len(games) + i, block, seed, name, r, edition, seats, focal)
-            for i, (edition, name, r, seats, focal) in enumerate(games)]
+    return [GameSpec(block * len(games) + i, block, seed, name, r, setting.edition, seats, focal,
+                     setting.rules, setting.value)
+            for i, (setting, name, r, seats, focal) in enumerate(games)]
 
 
 def games_per_block(exp: Experiment) -> int:

@@ -85,8 +85,10 @@ COLUMNS: dict[str, list[Column]] = {
                "The Messages"),
         Column(("seed",), "id", "the game's seed (from the run's seed and the block; the same for "
                "every game of a block)"),
-        Column(("ruleset",), "text", "the parts of the rules in play with their versions, e.g. "
-               "`base-1+messages-1`"),
+        Column(("ruleset",), "text", "the parts of the rules in play with their versions and "
+               "the knobs that differ from the rules as written, e.g. `base-1+messages-1` or "
+               "`base-1+messages-1(two_points=4)`; in a sweep it names the game's value of the "
+               "swept knob"),
         Column(("players",), "seats", "seats of the game (2..6)"),
         Column(("expansions",), "text", "the expansions in play, comma-separated (\"\" for the "
                "base game)"),

@@ -15,7 +15,7 @@ from sim.tournament import plan
 from sim.tournament.counterfactual import play_with_branches
 from sim.tournament.records import player_row
 from sim.tournament.sink import read_manifest
-from sim.tournament.worker import _player, rules_for
+from sim.tournament.worker import _player
 
 
 def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
@@ -28,7 +28,7 @@ def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
         spec = plan.game_spec(exp, game_id)
     except ValueError as e:
         raise InputError(f"game id {game_id}: {e}") from None
-    g = Game(rules_for(exp, spec.edition), spec.seed)
+    g = Game(spec.rules, spec.seed)
     seats = [_player(s) for s in spec.seats]
     if exp.design == "counterfactual":
         play_with_branches(g, seats, exp.rollouts, exp.forks)  # branches work on clones

@@ -33,7 +33,7 @@ from sim.tournament.lock import RunLock
 from sim.tournament.manifest import RunError
 from sim.tournament.sequential import SPRT, block_outcomes
 from sim.tournament.sink import Sink, _say, check_target
-from sim.tournament.worker import run_shard
+from sim.tournament.worker import CPU_KEY, run_shard
 from strategies import plugins
 
 CONNECT_TIMEOUT = 30.0  # seconds to reach an existing cluster
@@ -51,6 +51,8 @@ class Summary:
     seconds: float
     interrupted: bool = False
     sprt: dict | None = None  # the sequential test's decision, when it stopped the run
+    # CPU seconds the shards took in Ray's workers (0 in-process: the driver's own time)
+    worker_cpu_seconds: float = 0.0
 
 
 class _Progress:
@@ -238,6 +240,9 @@ def _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode) 
                else _on_ray(exp, todo, workers, ray_mode))
     try:
         for shard, tables in results:
+            cpu = tables.pop(CPU_KEY, 0.0)
+            if ray_mode is not None:
+                summary.worker_cpu_seconds += cpu
             sink.write(shard, tables)
             summary.shards_run += 1
             summary.games += tables["games"].num_rows

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from functools import lru_cache
 
 import numpy as np
 import pyarrow as pa
 
-from sim import expansions
 from sim.tournament.config import Experiment
 from sim.engine.game import Game, play_batch
 from sim.engine.play import play
@@ -46,15 +46,10 @@ def _cached_player(spec: str, _plugins: int):
     return player(spec)
 
 
-def rules_for(exp: Experiment, edition: str):
-    """The experiment's rules with The Messages' edition `edition` ("": as configured)."""
-    return expansions.with_edition(exp.rules, edition)
-
-
 def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
     """Play one planned game. Returns (result dict, turns, Game or None, counterfactual
     rows)."""
-    rules = rules_for(exp, spec.edition)
+    rules = spec.rules
     seats = [_player(s) for s in spec.seats]
     if exp.design == "counterfactual":
         if not events and set(exp.forks) <= set(PAUSABLE) and built_in(rules, seats):
@@ -69,10 +64,10 @@ def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
     return g.result(), g.turn - 1, g, []
 
 
-def batchable(exp: Experiment, edition: str, seats: tuple[str, ...]) -> bool:
+def batchable(exp: Experiment, setting: plan.Setting, seats: tuple[str, ...]) -> bool:
     """Whether a group's games are played as one C batch."""
     return (exp.design != "counterfactual" and not exp.events
-            and built_in(rules_for(exp, edition), [_player(s) for s in seats]))
+            and built_in(setting.rules, [_player(s) for s in seats]))
 
 
 def _fault() -> None:
@@ -85,8 +80,8 @@ def _fault() -> None:
 def _batch_group(exp: Experiment, blocks: range, index: int, entry: tuple,
                  seeds: list[int]) -> tuple[pa.Table, pa.Table]:
     """(games, players) tables of layout entry `index` over `blocks`, by one C call."""
-    edition, variant, rotation, seats, focal = entry
-    rules = rules_for(exp, edition)
+    setting, variant, rotation, seats, focal = entry
+    rules, edition = setting.rules, setting.edition
     batch = play_batch(rules, seeds, [_player(s) for s in seats])
     count, n = len(seeds), rules.players
     ids = np.arange(blocks.start, blocks.stop, dtype=np.int64) * len(plan.layout(exp)) + index
@@ -100,7 +95,7 @@ def _batch_group(exp: Experiment, blocks: range, index: int, entry: tuple,
             "block": pa.array(np.arange(blocks.start, blocks.stop, dtype=np.int32)),
             "variant": const(variant, pa.string()), "rotation": const(rotation, pa.int8()),
             "edition": const(edition, pa.string()), "seed": pa.array(seeds, type=pa.int64()),
-            "ruleset": const(exp.rules.ruleset, pa.string()),
+            "ruleset": const(rules.ruleset, pa.string()),
             "players": const(exp.rules.players, pa.int8()),
             "expansions": const(",".join(exp.rules.expansions), pa.string()),
             "turns": pa.array(batch["turns"].astype(np.int16)),
@@ -123,7 +118,7 @@ def _one_by_one(exp: Experiment, specs: list[plan.GameSpec]):
         games.append({"run": exp.name, "run_id": run_id, "game_id": spec.game_id,
                       "block": spec.block,
                       "variant": spec.variant, "rotation": spec.rotation,
-                      "edition": spec.edition, "seed": spec.seed, "ruleset": exp.rules.ruleset,
+                      "edition": spec.edition, "seed": spec.seed, "ruleset": spec.rules.ruleset,
                       "players": exp.rules.players, "expansions": ",".join(exp.rules.expansions),
                       "turns": turns, "winners": res["winners"]})
         for p in res["players"]:
@@ -147,10 +142,18 @@ def _in_game_order(tables: list[pa.Table], schema: pa.Schema) -> pa.Table:
     return table.take(pa.array(order)).combine_chunks()
 
 
-def run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
-    """Every game of `blocks`: {"games", "players", "events", "counterfactuals"} tables."""
+CPU_KEY = "cpu_seconds"  # beside the tables: the CPU time the shard took where it ran
+
+
+def run_shard(exp: Experiment, blocks: range) -> dict:
+    """Every game of `blocks`: {"games", "players", "events", "counterfactuals"} tables,
+    and under CPU_KEY the CPU seconds this process spent on them (a Ray worker's time is
+    not the driver's: `carcsim findings` reports both)."""
+    start = time.process_time()
     with plugins.shipped(dict(exp.plugins)):  # the run's strategy files, as the driver read them
-        return _run_shard(exp, blocks)
+        tables = _run_shard(exp, blocks)
+    tables[CPU_KEY] = time.process_time() - start
+    return tables
 
 
 def _run_shard(exp: Experiment, blocks: range) -> dict[str, pa.Table]:
