@@ -125,3 +125,15 @@ def test_convergence_cut_anywhere_by_batches():
                              (("estimate", "estimate"), ("low", "low"), ("high", "high"))}}
             for k in cuts]
     same(c.points, want)
+
+
+def test_synthetic_run_is_a_run_the_report_reads(tmp_path):
+    """tests/synthetic_run.py (the benchmark's 10⁶–10⁸-game runs) writes a run that
+    `carcsim report` checks and reads like a played one, with the eager numbers."""
+    import synthetic_run
+
+    out = tmp_path / "synthetic"
+    synthetic_run.write(out, 10_000, 2_000, say=lambda s: None)
+    rep = build(out)
+    assert (rep["provenance"]["games_stored"], rep["provenance"]["blocks_stored"]) == (10_000, 5_000)
+    same(rep, eager_report.build(out))
