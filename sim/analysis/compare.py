@@ -139,14 +139,15 @@ class BlockValues:
     with each block's seed and the blocks stored."""
 
     def __init__(self, messages: bool, by_edition: bool):
-        self.messages, self.by_edition = messages, by_edition
+        # messages: whether an expansion in play counts message tiles drawn
+        self.drawn, self.by_edition = messages, by_edition
         self.base: str | None = None
         self.parts, self.seeds, self.blocks = [], [], 0
 
     def add(self, b: Batch) -> None:
         if b.first and self.base is None and b.games.height:
             self.base = b.games["variant"][0]
-        self.parts.append(block_values(b.games, b.players, self.messages, self.by_edition, self.base))
+        self.parts.append(block_values(b.games, b.players, self.drawn, self.by_edition, self.base))
         self.seeds.append(b.games.select("block", "seed").unique())
         self.blocks += b.games["block"].n_unique()
 
