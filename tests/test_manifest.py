@@ -282,6 +282,31 @@ def test_report_during_a_run_sees_only_recorded_shards(tmp_path):
     assert build(tmp_path / "live")["provenance"]["games_stored"] == 36
 
 
+def test_a_manifest_costly_to_rewrite_is_rewritten_less_often(tmp_path):
+    """The driver spends at most a tenth of its time rewriting the manifest: after a
+    rewrite that took c seconds (6 s at 100,000 shards), the next waits SAVE_SHARE × c
+    even past SAVE_EVERY; a cheap one waits SAVE_EVERY only."""
+    import time
+
+    from sim.tournament import sink as sk
+    from sim.tournament.worker import run_shard
+
+    exp = small(tmp_path)
+    first, second = run_shard(exp, range(0, 3)), run_shard(exp, range(3, 6))
+    live = sk.Sink(tmp_path / "live", exp)
+    live.save()
+    live._save_cost = 1000.0  # the last rewrite took long: 10,000 s before the next
+    live._saved_at = time.monotonic() - 2 * sk.SAVE_EVERY  # past the fixed interval
+    live.write(0, first)
+    with pytest.raises(RunError, match="no finished shard yet"):
+        build(tmp_path / "live")
+    live._save_cost = 0.0  # a cheap one: SAVE_EVERY alone
+    live.write(1, second)
+    assert build(tmp_path / "live")["provenance"]["games_stored"] == 36
+    assert 0 <= live._save_cost < 1000.0  # measured anew by that rewrite
+    live.close()
+
+
 def test_the_huge_plan_hint_can_be_followed(tmp_path):
     """Past both limits at once the refusal names the largest run, not a shard size
     that the games-per-shard limit refuses in turn."""

@@ -32,6 +32,19 @@ def _scored(game) -> list[tuple]:
             if e["e"] == "score"]
 
 
+def _diverged(rules_list, seeds: int, seats) -> list[str]:
+    """Each rules of `rules_list` played in both engines (the differential harness) on
+    `seeds` seeds, seed s by `seats(s)`: the reports of the games where they part."""
+    out = []
+    for rules in rules_list:
+        for seed in range(seeds):
+            compared, d = differential.check_game(rules, seed, list(seats(seed)))
+            assert compared > 0
+            if d is not None:
+                out.append(d.report())
+    return out
+
+
 # ---------------------------------------------------------------- farm_points (R-BASE-8)
 
 def test_farm_points_is_a_declared_knob_of_the_base_game():
@@ -96,16 +109,8 @@ def test_a_field_with_two_completed_cities_scores_two_times_farm_points(farm):
 
 @pytest.mark.parametrize("expansions", [(), ("messages",)])
 def test_the_reference_engine_plays_farm_points_as_the_core_does(expansions):
-    diverged = []
-    for farm in (0, 7):
-        rules = Rules(expansions=expansions, variant={"farm_points": farm})
-        for seed in range(10):
-            strategies = ("greedy", "random") if seed % 2 else ("greedy", "greedy")
-            compared, d = differential.check_game(rules, seed, list(strategies))
-            assert compared > 0
-            if d is not None:
-                diverged.append(d.report())
-    assert diverged == []
+    rules = [Rules(expansions=expansions, variant={"farm_points": farm}) for farm in (0, 7)]
+    assert _diverged(rules, 10, lambda s: ("greedy", "random") if s % 2 else ("greedy", "greedy")) == []
 
 
 # ---------------------------------------------------------------- two_points (R-MSG-8)
@@ -154,18 +159,10 @@ def test_a_message_resolved_with_the_2_points_scores_two_points(two):
 @pytest.mark.parametrize("edition", ["c3.1", "classic"])
 def test_the_reference_engine_plays_two_points_as_the_core_does(edition):
     from sim.expansions.messages import MessagesOptions
-    diverged = []
-    for two in (0, 5 if edition == "c3.1" else 7):
-        rules = Rules(expansions=("messages",), messages=MessagesOptions(edition),
-                      variant={"two_points": two})
-        for seed in range(10):
-            strategies = (("greedy", "greedy+messages=always_2") if seed % 2 else
-                          ("random", "greedy"))
-            compared, d = differential.check_game(rules, seed, list(strategies))
-            assert compared > 0
-            if d is not None:
-                diverged.append(d.report())
-    assert diverged == []
+    rules = [Rules(expansions=("messages",), messages=MessagesOptions(edition), variant={"two_points": two})
+             for two in (0, 5 if edition == "c3.1" else 7)]
+    assert _diverged(rules, 10, lambda s: ("greedy", "greedy+messages=always_2") if s % 2 else
+                     ("random", "greedy")) == []
 
 
 def test_a_classic_two_points_that_lands_on_dark_again_is_refused():
@@ -224,17 +221,10 @@ def test_a_figure_is_on_a_dark_space_by_the_knobs_spacing(edition):
 
 @pytest.mark.parametrize("edition", ["c3.1", "classic"])
 def test_the_reference_engine_plays_dark_every_as_the_core_does(edition):
-    diverged = []
-    for every, two in ((4, 2), (3, 4), (10, 3)):
-        rules = _messages_rules(edition, dark_every=every, two_points=two)
-        for seed in range(8):
-            strategies = (("greedy", "random") if seed % 2 else
-                          ("greedy+scoring_figure=coverage", "greedy+scoring_figure=spread"))
-            compared, d = differential.check_game(rules, seed, list(strategies))
-            assert compared > 0
-            if d is not None:
-                diverged.append(d.report())
-    assert diverged == []
+    rules = [_messages_rules(edition, dark_every=every, two_points=two)
+             for every, two in ((4, 2), (3, 4), (10, 3))]
+    assert _diverged(rules, 8, lambda s: ("greedy", "random") if s % 2 else
+                     ("greedy+scoring_figure=coverage", "greedy+scoring_figure=spread")) == []
 
 
 def test_a_classic_chain_without_end_is_refused_for_any_spacing_that_divides_50():
@@ -335,16 +325,10 @@ def test_a_deck_of_three_tiles_cycles(edition):
 
 
 def test_the_reference_engine_plays_the_deck_knobs_as_the_core_does():
-    diverged = []
-    for edition in ("c3.1", "classic"):
-        rules = _messages_rules(edition, deck_road=3, deck_monastery=0, deck_score=2)
-        for seed in range(8):
-            strategies = ("greedy", "random") if seed % 2 else ("greedy", "greedy+messages=always_action")
-            compared, d = differential.check_game(rules, seed, list(strategies))
-            assert compared > 0
-            if d is not None:
-                diverged.append(d.report())
-    assert diverged == []
+    rules = [_messages_rules(edition, deck_road=3, deck_monastery=0, deck_score=2)
+             for edition in ("c3.1", "classic")]
+    assert _diverged(rules, 8, lambda s: ("greedy", "random") if s % 2 else
+                     ("greedy", "greedy+messages=always_action")) == []
 
 
 def test_a_paused_game_with_a_knobbed_deck_saves_loads_and_plays_on_alike():
@@ -396,15 +380,8 @@ def test_a_game_with_five_followers_places_at_most_five_at_once():
 
 
 def test_the_reference_engine_plays_followers_as_the_core_does():
-    diverged = []
-    for followers in (2, 12):
-        rules = Rules(expansions=("messages", "mayors"), variant={"followers": followers})
-        for seed in range(6):
-            compared, d = differential.check_game(rules, seed, ["greedy", "random"])
-            assert compared > 0
-            if d is not None:
-                diverged.append(d.report())
-    assert diverged == []
+    rules = [Rules(expansions=("messages", "mayors"), variant={"followers": f}) for f in (2, 12)]
+    assert _diverged(rules, 6, lambda s: ("greedy", "random")) == []
 
 
 def test_every_knob_is_in_the_readme_table():

@@ -40,7 +40,8 @@ from sim.analysis.report import FORK_QUESTIONS
 from sim.analysis.summary import load
 from sim.tournament.config import Experiment
 from sim.tournament.manifest import RunError, tables_of
-from sim.tournament.plan import games_per_block, shards
+from sim.tournament.plan import games_per_block
+from sim.tournament.shards import size_for
 from sim.tournament.sequential import block_outcomes
 from sim.tournament.sink import read_manifest
 
@@ -287,8 +288,8 @@ def play_blocks(exp: Experiment, blocks: int) -> tuple[Pilot, float]:
     pilot = replace(exp, blocks=blocks)
     run_shard(pilot, range(0, 1))
     start = time.process_time()
-    shards = [run_shard(pilot, range(b, min(b + exp.shard_blocks, blocks)))
-              for b in range(0, blocks, exp.shard_blocks)]
+    size = exp.shard_blocks or blocks  # an "auto" config: the pilot as one shard
+    shards = [run_shard(pilot, range(b, min(b + size, blocks))) for b in range(0, blocks, size)]
     cpu = time.process_time() - start
     tables = {name: pa.concat_tables([s[name] for s in shards])
               for name in ("games", "players", "events", "counterfactuals")}
@@ -448,9 +449,11 @@ def whole_run(exp: Experiment, per_block: float, disk: dict) -> dict:
     the pilot's rate (one core's: W worker cores divide the hours, not the CPU time),
     and the bytes its shards write (each table: a file's own bytes per shard plus its
     bytes a block, measured on the pilot)."""
-    n = len(shards(exp))
+    size = exp.shard_blocks or size_for(exp, per_block, 1)  # "auto": a minute of one core
+    n = -(-exp.blocks // size)
     stored = sum(own * n + per * exp.blocks for own, per in disk.values())
     return {"blocks": exp.blocks, "games": exp.blocks * games_per_block(exp), "shards": n,
+            "shard_blocks": size, "auto": not exp.shard_blocks,
             "cpu_seconds": per_block * exp.blocks, "bytes": stored,
             "bytes_per_game": stored / max(1, exp.blocks * games_per_block(exp))}
 
@@ -544,8 +547,10 @@ def render_text(p: dict) -> str:
                      f"of this config, B = it, A − B paired by block as `carcsim compare A "
                      f"{b['run']}` gives it")
     w = p["whole"]
+    auto = (f" (shard_blocks = auto: {w['shard_blocks']:,} blocks, about a minute each at the "
+            f"pilot's rate; fewer on many workers when the run is small)" if w["auto"] else "")
     lines.append(f"the config as written: {_blocks(w['blocks'])}, {w['games']:,} games in "
-                 f"{w['shards']:,} shards: about {_cpu(w['cpu_seconds'])} at the pilot's rate, so "
+                 f"{w['shards']:,} shards{auto}: about {_cpu(w['cpu_seconds'])} at the pilot's rate, so "
                  f"{w['cpu_seconds'] / 3600:,.2g} h on one worker core ({w['cpu_seconds'] / 3600 / 2:,.2g} "
                  f"h on 2, {w['cpu_seconds'] / 3600 / 200:,.2g} h on 200), and about "
                  f"{_size(w['bytes'])} of Parquet written ({w['bytes_per_game']:,.0f} bytes a game)")

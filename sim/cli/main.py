@@ -382,18 +382,22 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
     exp = load_experiment(config)
     check_limits(exp)
     per = plan.games_per_block(exp)
-    shards = -(-exp.blocks // exp.shard_blocks)  # counted, not listed: blocks may be huge
+    # counted, not listed: blocks may be huge; an auto run's are sized when it starts
+    shards = -(-exp.blocks // exp.shard_blocks) if exp.shard_blocks else None
     if as_json:
         canon = exp.canonical()
         typer.echo(json.dumps({"config": exp.path, "name": exp.name, "question": exp.question,
                                "fingerprint": exp.fingerprint(), "out": exp.out,
                                "blocks": exp.blocks, "games_per_block": per,
-                               "games": exp.blocks * per, "shard_blocks": exp.shard_blocks,
+                               "games": exp.blocks * per,
+                               "shard_blocks": canon["shard_blocks"],
                                "shards": shards, "design": canon["design"],
                                "rules": canon["rules"], "notes": plan.notes(exp)}))
         return
+    sharded = (f"{shards} shards" if shards is not None else
+               "shards of about a minute each, sized when the run starts (shard_blocks = auto)")
     typer.echo(f"{exp.path}: ok: {exp.design} design, {exp.blocks} blocks × {per} games = "
-               f"{exp.blocks * per} games in {shards} shards")
+               f"{exp.blocks * per} games in {sharded}")
     for line in plan.notes(exp):  # equal players by behaviour, one line each
         typer.echo(line)
 

@@ -1,7 +1,9 @@
 """Experiment configs (TOML): parsed and fully validated before any game runs.
 
     [run]      name, question (what the run answers, shown by `carcsim configs`),
-               seed (master seed), blocks, shard_blocks, events (keep the events
+               seed (master seed), blocks, shard_blocks (blocks a shard, or "auto":
+               about a minute of one core each, sized from a timed pilot when the
+               run starts, sim/tournament/shards.py), events (keep the events
                table), out (default output directory: a relative path inside the
                working directory, see OUT_RULE; `--out` may name any directory)
     [run.sprt] optional sequential stop: a generalised SPRT (Fishtest's GSPRT,
@@ -78,6 +80,10 @@ OUT_RULE = ("a relative directory inside the working directory (no '..', not abs
             "padded or '~' part, no part over 255 bytes)")
 
 
+AUTO = 0  # Experiment.shard_blocks of `shard_blocks = "auto"` (sim/tournament/shards.py)
+DEFAULT_SHARD_BLOCKS = 50
+
+
 @dataclass(frozen=True)
 class Arm:
     name: str
@@ -115,7 +121,8 @@ class Experiment:
         """Everything that decides the games, as plain JSON values (the run's identity;
         `out` and `path` are not part of it)."""
         return ({"name": self.name, "seed": self.seed, "blocks": self.blocks,
-                "shard_blocks": self.shard_blocks, "events": self.events,
+                "shard_blocks": "auto" if self.shard_blocks == AUTO else self.shard_blocks,
+                "events": self.events,
                 "sprt": list(self.sprt),
                 "rules": rules_dict(self.rules),
                 "design": {"kind": self.design, "seats": list(self.seats), "pool": list(self.pool),
@@ -233,7 +240,11 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
                     lambda v: v.isprintable() and len(v) <= 200)
     seed = _get(run, "seed", int, w, "a whole number ≥ 0", 0, lambda v: v >= 0)
     blocks = _get(run, "blocks", int, w, "a whole number ≥ 1", None, lambda v: v >= 1)
-    shard_blocks = _get(run, "shard_blocks", int, w, "a whole number ≥ 1", 50, lambda v: v >= 1)
+    # "auto": sized when the run starts, to about SHARD_SECONDS of one core each
+    shard_blocks = _get(run, "shard_blocks", (int, str), w, 'a whole number ≥ 1 or "auto"',
+                        DEFAULT_SHARD_BLOCKS,
+                        lambda v: v == "auto" if isinstance(v, str) else v >= 1)
+    shard_blocks = AUTO if shard_blocks == "auto" else shard_blocks
     events = _get(run, "events", bool, w, "true or false", False)
     out = _get(run, "out", str, w, OUT_RULE, f"runs/{name}", _inside)
 

@@ -37,7 +37,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from sim import safe_files
-from sim.tournament.config import Experiment, fingerprint_of, parse_experiment, run_id_of
+from sim.tournament.config import AUTO, Experiment, fingerprint_of, parse_experiment, run_id_of
 from sim.errors import InputError
 from sim.tournament import plan
 from sim.tournament.records import TABLES
@@ -69,12 +69,17 @@ def tables_of(exp: Experiment) -> list[str]:
     return names
 
 
-def check_limits(exp: Experiment) -> None:
-    """Refuse a plan past the stated limits, naming the config and field."""
+def check_limits(exp: Experiment, size: int | None = None) -> None:
+    """Refuse a plan past the stated limits, naming the config and field; `size` the
+    blocks a shard holds (the config's, or an "auto" run's once chosen: before that only
+    whether any size can hold the run)."""
     per = plan.games_per_block(exp)
-    n = -(-exp.blocks // exp.shard_blocks)
-    if min(exp.shard_blocks, exp.blocks) * per > MAX_SHARD_GAMES:
-        raise InputError(f"{exp.path}: run.shard_blocks = {exp.shard_blocks}: {exp.shard_blocks * per:,} "
+    size = size or exp.shard_blocks
+    if size == AUTO:
+        size = max(1, MAX_SHARD_GAMES // per)  # the largest shard: fewest shards
+    n = -(-exp.blocks // size)
+    if min(size, exp.blocks) * per > MAX_SHARD_GAMES:
+        raise InputError(f"{exp.path}: run.shard_blocks = {size}: {size * per:,} "
                          f"games a shard: expected at most {MAX_SHARD_GAMES:,} (at most "
                          f"{MAX_SHARD_GAMES // per:,} blocks of {per} games)")
     if n > MAX_SHARDS:
@@ -83,7 +88,7 @@ def check_limits(exp: Experiment) -> None:
         hint = (f"raise run.shard_blocks to {need:,} or more, or lower run.blocks"
                 if need * per <= MAX_SHARD_GAMES else
                 f"a run holds at most {most:,} blocks of {per} games: lower run.blocks")
-        raise InputError(f"{exp.path}: run.blocks = {exp.blocks}: {n:,} shards of {exp.shard_blocks} "
+        raise InputError(f"{exp.path}: run.blocks = {exp.blocks}: {n:,} shards of {size} "
                          f"blocks: expected at most {MAX_SHARDS:,} shards ({hint})")
 
 
@@ -118,19 +123,24 @@ def iter_shards(layout: list):
             shard += 1
 
 
-def new_plan(exp: Experiment) -> dict:
-    check_limits(exp)
+def new_plan(exp: Experiment, size: int | None = None) -> dict:
+    """The plan of a new run; `size`: an "auto" run's shard size (sim/tournament/shards.py)."""
+    size = exp.shard_blocks or size
+    if not size:
+        raise ValueError("new_plan: an auto run needs its shard size")
+    check_limits(exp, size)
     per = plan.games_per_block(exp)
-    layout = [[0, exp.blocks, exp.shard_blocks]]
+    layout = [[0, exp.blocks, size]]
     return {"blocks": exp.blocks, "games_per_block": per, "games": exp.blocks * per,
-            "shard_blocks": exp.shard_blocks, "shards": shard_count(layout),
+            "shard_blocks": size, "shards": shard_count(layout),
             "tables": tables_of(exp), "layout": layout}
 
 
 def extend_plan(old: dict, exp: Experiment) -> dict:
     """The plan of `old` with blocks old["blocks"]..exp.blocks added as new shards."""
-    check_limits(exp)
-    layout = old["layout"] + [[old["blocks"], exp.blocks, exp.shard_blocks]]
+    size = exp.shard_blocks or old["shard_blocks"]  # an auto run keeps its size
+    check_limits(exp, size)
+    layout = old["layout"] + [[old["blocks"], exp.blocks, size]]
     if shard_count(layout) > MAX_SHARDS:
         raise InputError(f"{exp.path}: run.blocks = {exp.blocks}: extending the run gives "
                          f"{shard_count(layout):,} shards: expected at most {MAX_SHARDS:,}")
@@ -235,19 +245,21 @@ def _check_config(path: Path, m: dict) -> Experiment:
     if "run_id" in m and m["run_id"] != run_id_of(identity):  # absent before schema 5
         _fail(path, f"run_id {str(m['run_id'])[:20]!r}: expected {run_id_of(identity)}, the "
                     f"config_text's")
+    p = m["plan"]
+    # an "auto" run's size is the plan's own (chosen when it started), within the limits
+    size = exp.shard_blocks or p["shard_blocks"]
     try:
-        check_limits(exp)
+        check_limits(exp, size)
     except InputError as e:
         _fail(path, f"config_text: {str(e)[:200]}")
-    p = m["plan"]
     for key, want in (("blocks", exp.blocks), ("games_per_block", plan.games_per_block(exp)),
-                      ("shard_blocks", exp.shard_blocks), ("tables", tables_of(exp))):
+                      ("shard_blocks", size), ("tables", tables_of(exp))):
         if p[key] != want:
             _fail(path, f"plan.{key} = {str(p[key])[:40]}: the config_text gives {want}")
     for seg in p["layout"]:
-        if seg[2] != exp.shard_blocks:
-            _fail(path, f"plan.layout: segment {seg!r}: expected {exp.shard_blocks} blocks a "
-                        f"shard (the config_text's run.shard_blocks)")
+        if seg[2] != size:
+            _fail(path, f"plan.layout: segment {seg!r}: expected {size} blocks a "
+                        f"shard (the config_text's run.shard_blocks, or an auto run's plan.shard_blocks)")
     return exp
 
 

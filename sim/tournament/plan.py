@@ -185,12 +185,6 @@ def games_per_block(exp: Experiment) -> int:
     return len(layout(exp))
 
 
-def shards(exp: Experiment) -> list[range]:
-    """Block ranges, one per shard."""
-    return [range(b, min(b + exp.shard_blocks, exp.blocks))
-            for b in range(0, exp.blocks, exp.shard_blocks)]
-
-
 def game_spec(exp: Experiment, game_id: int) -> GameSpec:
     """The spec of one game, by id. Raises ValueError for an id outside the plan."""
     per = games_per_block(exp)

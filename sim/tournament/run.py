@@ -33,6 +33,7 @@ from sim.tournament.lock import RunLock
 from sim.tournament.manifest import RunError
 from sim.tournament.sequential import SPRT, block_outcomes
 from sim.tournament.sink import Sink, _say, check_target
+from sim.tournament.shards import auto_size
 from sim.tournament.worker import CPU_KEY, run_shard
 from strategies import plugins
 
@@ -224,10 +225,14 @@ def _finished(exp: Experiment, out: Path) -> bool:
 
 
 def _run(exp, out, workers, force, progress, max_shards, repair, say, ray_mode) -> Summary:
-    sink = Sink(out or exp.out, exp, force, repair, say)
+    def size() -> int:  # shard_blocks = "auto": asked only when a new plan is made
+        return auto_size(exp, 1 if ray_mode is None else _cores(workers, ray_mode), say)
+
+    sink = Sink(out or exp.out, exp, force, repair, say, auto_size=size)
     stop = _Sequential(exp, sink) if exp.sprt else None
+    done = sink.done  # once: a set of every finished shard (100,000 of them may be)
     todo = ((shard, blocks) for shard, blocks in mf.iter_shards(sink.layout)
-            if shard not in sink.done)
+            if shard not in done)
     if stop is not None and stop.decided:
         todo = iter(())
     if max_shards is not None:
@@ -327,6 +332,16 @@ def _in_process(exp, todo):
 
 
 # --- Ray -----------------------------------------------------------------------------------
+
+def _cores(workers, ray_mode) -> int:
+    """The cores a run's shards are played on: --workers on a local Ray, else what the
+    cluster offers."""
+    import ray
+
+    if ray_mode == "local" and workers:
+        return workers
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
 
 def _ray_connect(address: str | None, where: str, workers: int | None, timeout: float,
                  say) -> str:

@@ -36,12 +36,16 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim import safe_files as sf
-from sim.tournament.config import Experiment
+from sim.tournament.config import DEFAULT_SHARD_BLOCKS, Experiment
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import MANIFEST, RunError
 from sim.tournament.records import SCHEMA_VERSION, TABLES
 
-SAVE_EVERY = 1.0  # seconds between manifest rewrites while shards stream in
+SAVE_EVERY = 1.0  # seconds between manifest rewrites while shards stream in, at least
+# and at least this many times a rewrite's own cost: a run's manifest grows with its
+# shards (32 MB and 6 s a rewrite at 100,000), and the driver is not to spend more than
+# a tenth of its time rewriting it (a crash replays the shards since the last rewrite)
+SAVE_SHARE = 10.0
 
 
 def code_version() -> str:
@@ -88,11 +92,13 @@ class Sink:
     """The output directory of one experiment."""
 
     def __init__(self, out: str | Path, exp: Experiment, force: bool = False,
-                 repair: bool = False, say=_say):
+                 repair: bool = False, say=_say, auto_size=None):
         self.out = Path(out)
         self.exp = exp
         self.say = say
-        self._saved_at = 0.0
+        # () -> blocks a shard: an "auto" run's size, asked only when a new plan is made
+        self._auto_size = auto_size
+        self._saved_at = self._save_cost = 0.0
         self._dirty = False
         # (folder handle, tmp name, final name, final path) of shards not yet recorded
         self._pending: list[tuple[int, str, str, Path]] = []
@@ -143,7 +149,7 @@ class Sink:
         exp = self.exp
         return {"schema_version": SCHEMA_VERSION, "code_version": code_version(),
                 "ruleset": exp.rules.ruleset, "fingerprint": exp.fingerprint(),
-                "run_id": exp.run_id(), "config": exp.canonical(), "config_text": exp.source, "plan": mf.new_plan(exp),
+                "run_id": exp.run_id(), "config": exp.canonical(), "config_text": exp.source, "plan": mf.new_plan(exp, self._size()),
                 "shards": {}, "extended": [], "created": _now()}
 
     def _accept(self, m: dict) -> None:
@@ -226,6 +232,24 @@ class Sink:
         with os.fdopen(fd, "rb") as f:
             return mf.sha256_of(f)
 
+    def _size(self) -> int | None:
+        """An "auto" run's shard size for a new plan (None: the config fixes it). A
+        repaired run keeps the size its shard 0 was stored with (its blocks 0..size − 1),
+        so its verified shards stay; else it is measured anew."""
+        if self.exp.shard_blocks:
+            return None
+        first = mf.shard_file(self.out, "games", 0)
+        if first.exists():
+            try:
+                blocks = pq.read_table(first, columns=["block"])["block"].to_pylist()
+                if blocks and min(blocks) == 0:
+                    return max(blocks) + 1
+            except Exception:  # noqa: BLE001 - an unreadable shard 0: measure anew
+                pass
+        if self._auto_size is None:  # no run to time a pilot (a test's sink): the default size
+            return min(self.exp.blocks, DEFAULT_SHARD_BLOCKS)
+        return self._auto_size()
+
     def _rebuild(self) -> dict:
         """--repair: a new manifest from the shard files that hold exactly the planned
         games; every other shard is played again."""
@@ -269,6 +293,7 @@ class Sink:
     def save(self) -> None:
         """Move the finished shards' files into place, then record them: a reader (report
         during a run) sees a shard file only once it is about to be recorded."""
+        start = time.monotonic()
         try:  # never write a manifest that carcsim itself would refuse to read
             mf.check(self.out / MANIFEST, self.manifest)
         except RunError as e:
@@ -279,6 +304,7 @@ class Sink:
         blob = json.dumps(self.manifest, indent=1, sort_keys=True).encode()
         sf.replace_at(self._root, MANIFEST, lambda f: f.write(blob), self.out / MANIFEST, RunError)
         self._saved_at, self._dirty = time.monotonic(), False
+        self._save_cost = self._saved_at - start
 
     def close(self) -> None:
         """Record what is still unrecorded (a run's last shards), then let go of the
@@ -335,7 +361,7 @@ class Sink:
         self.manifest["shards"][str(shard)] = {"blocks": [blocks.start, blocks.stop], "files": files}
         self.manifest["updated"] = _now()
         self._dirty = True
-        if time.monotonic() - self._saved_at >= SAVE_EVERY:
+        if time.monotonic() - self._saved_at >= max(SAVE_EVERY, SAVE_SHARE * self._save_cost):
             self.save()
 
 
