@@ -34,14 +34,13 @@ import polars as pl
 from sim import expansions
 from sim.analysis import stats
 from sim.analysis.fmt import fmt_interval, fmt_p
-from sim.analysis.summary import load
+from sim.analysis.scan import KEYS, Batch, batches
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import RunError
 from sim.tournament.sink import read_manifest
 
 # the rules that decide a block's tiles and seats: runs differing in them share no game
 SAME_GAME = ("players", "expansions")
-KEYS = ("run_id", "block", "variant")  # the players table's copies of the games columns
 FAMILIES = ("players", "seats", "head-to-head", "arms", "games")
 
 NOTE = ("A − B, paired by block: each block's value in A minus its value in B, over the "
@@ -66,10 +65,11 @@ def paired(va: pl.DataFrame, vb: pl.DataFrame):
 
 
 def block_values(games: pl.DataFrame, players: pl.DataFrame, messages: bool,
-                 by_edition: bool) -> pl.DataFrame:
-    """Every quantity of one run, per block: family, question, kind ("share": a win
-    share, "mean": anything else), block, value, games, and `order` (the order the
-    comparison lists them in)."""
+                 by_edition: bool, base: str | None = None) -> pl.DataFrame:
+    """Every quantity of one run (or of some of its whole blocks), per block: family,
+    question, kind ("share": a win share, "mean": anything else), block, value, games,
+    and `order` (the order the comparison lists them in). `base`: the baseline arm (the
+    run's first game's variant; by default the first of `games`)."""
     g = games.select("game_id", "block", "edition", "variant", "turns",
                      (pl.col("winners").list.len() > 1).cast(pl.Float64).alias("tie"))
     p = players.drop([c for c in KEYS if c in players.columns]).join(g, on="game_id")
@@ -116,7 +116,7 @@ def block_values(games: pl.DataFrame, players: pl.DataFrame, messages: bool,
         arms = focal.group_by("edition", "variant", "block").agg(
             pl.col("win_share").mean(), pl.col("score").mean(),
             pl.col("game_id").n_unique().alias("games"))
-        base = next(iter(dict.fromkeys(games["variant"])))  # the first arm (balance.arm_effects)
+        base = base or games["variant"][0]  # the first arm (balance.ArmEffects)
         d = (arms.filter(pl.col("variant") != base)
              .join(arms.filter(pl.col("variant") == base), on=["edition", "block"], suffix="_base")
              .with_columns((pl.col("win_share") - pl.col("win_share_base")).alias("d_win"),
@@ -133,10 +133,41 @@ def block_values(games: pl.DataFrame, players: pl.DataFrame, messages: bool,
     return pl.concat(frames)
 
 
+class BlockValues:
+    """`block_values` of a run, batch by batch of the report's pass (sim/analysis/scan.py):
+    kept per block (O(blocks × quantities)), since A − B pairs the blocks of two runs;
+    with each block's seed and the blocks stored."""
+
+    def __init__(self, messages: bool, by_edition: bool):
+        # messages: whether an expansion in play counts message tiles drawn
+        self.drawn, self.by_edition = messages, by_edition
+        self.base: str | None = None
+        self.parts, self.seeds, self.blocks = [], [], 0
+
+    def add(self, b: Batch) -> None:
+        if b.first and self.base is None and b.games.height:
+            self.base = b.games["variant"][0]
+        self.parts.append(block_values(b.games, b.players, self.drawn, self.by_edition, self.base))
+        self.seeds.append(b.games.select("block", "seed").unique())
+        self.blocks += b.games["block"].n_unique()
+
+
+PLAYERS_COLUMNS = ["game_id", "seat", "player", "focal", "win_share", "score", "messages_drawn"]
+
+
 def _load(run_dir: str | Path) -> dict:
+    """A run's manifest and the editions its games played (one streaming scan of a column)."""
     m = read_manifest(run_dir)
-    return {"dir": str(run_dir), "manifest": m, "games": load(run_dir, "games"),
-            "players": load(run_dir, "players")}
+    files = [str(mf.shard_file(Path(run_dir), "games", int(k))) for k in m["shards"]]
+    editions = pl.scan_parquet(files).select(pl.col("edition").unique()).collect(engine="streaming")
+    return {"dir": str(run_dir), "manifest": m, "editions": sorted(editions["edition"])}
+
+
+def _values(run: dict, messages: bool, by_edition: bool) -> BlockValues:
+    v = BlockValues(messages, by_edition)
+    for batch in batches(run["dir"], run["manifest"], PLAYERS_COLUMNS, counterfactuals=False):
+        v.add(batch)
+    return v
 
 
 def _refuse_other_games(a: dict, b: dict) -> list[str]:
@@ -150,15 +181,15 @@ def _refuse_other_games(a: dict, b: dict) -> list[str]:
                            f"in both runs")
     notes = [f"note: rules.{key} differs: {ra.get(key)!r} in A, {rb.get(key)!r} in B"
              for key in sorted(set(ra) | set(rb)) if key not in SAME_GAME and ra.get(key) != rb.get(key)]
-    ea, eb = (sorted(set(r["games"]["edition"])) for r in (a, b))
+    ea, eb = a["editions"], b["editions"]
     if ea != eb:
         notes.append(f"note: editions played differ: {', '.join(ea) or 'none'} in A, "
                      f"{', '.join(eb) or 'none'} in B")
     return notes
 
 
-def _common_blocks(a: dict, b: dict) -> pl.DataFrame:
-    ba, bb = (r["games"].select("block", "seed").unique() for r in (a, b))
+def _common_blocks(a: dict, b: dict, va: BlockValues, vb: BlockValues) -> pl.DataFrame:
+    ba, bb = (pl.concat(v.seeds).unique() for v in (va, vb))
     common = ba.join(bb, on=["block", "seed"]).select("block").sort("block")
     if common.height == 0:
         sa, sb = (r["manifest"]["config"].get("seed") for r in (a, b))
@@ -176,13 +207,13 @@ def compare(run_a: str | Path, run_b: str | Path) -> dict:
     expansions, or runs with no common block."""
     a, b = _load(run_a), _load(run_b)
     notes = _refuse_other_games(a, b)
-    common = _common_blocks(a, b)
     # the message tiles drawn, where an expansion in play counts them
     messages = any("messages_drawn" in e.columns
                    for e in expansions.in_play(a["manifest"]["config"]["rules"]["expansions"]))
-    by_edition = any(r["games"]["edition"].n_unique() > 1 for r in (a, b))
-    va, vb = (block_values(r["games"], r["players"], messages, by_edition)
-              .join(common, on="block") for r in (a, b))
+    by_edition = any(len(r["editions"]) > 1 for r in (a, b))
+    values = [_values(r, messages, by_edition) for r in (a, b)]
+    common = _common_blocks(a, b, *values)
+    va, vb = (pl.concat(v.parts).join(common, on="block") for v in values)
     rows = []
     for (order, family, question, kind), q, est in paired(va, vb):
         rows.append({"order": (FAMILIES.index(family), order, question), "family": family, "question": question, "difference": _num(est.estimate),
@@ -200,8 +231,8 @@ def compare(run_a: str | Path, run_b: str | Path) -> dict:
                                                if len(questions) > 4 else "")
             notes.append(f"note: only in {name}, not compared: {shown}")
     return {"a": a["dir"], "b": b["dir"], "run_id_a": mf.run_id(a["manifest"]),
-            "run_id_b": mf.run_id(b["manifest"]), "blocks_a": a["games"]["block"].n_unique(),
-            "blocks_b": b["games"]["block"].n_unique(), "common_blocks": common.height,
+            "run_id_b": mf.run_id(b["manifest"]), "blocks_a": values[0].blocks,
+            "blocks_b": values[1].blocks, "common_blocks": common.height,
             "notes": notes, "note": NOTE, "rows": rows}
 
 

@@ -50,6 +50,8 @@ import numpy as np
 import polars as pl
 
 from sim.analysis import stats
+from sim.analysis.moments import Moments
+from sim.analysis.scan import Batch
 
 # context dimensions per fork kind: name -> expression giving the level of a row
 PHASE = pl.col("phase")
@@ -135,12 +137,38 @@ SHARE_UNBOUNDED = "no interval: the best context rule's gain interval reaches 0"
 NO_SHARE = "no share: the best context rule gains nothing here"
 
 
-def _rows(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFrame:
-    if "fork" not in cf.columns:
+def _rows(cf: pl.DataFrame | None, blocks: pl.DataFrame, kind: str) -> pl.DataFrame:
+    """The forks of `kind` with their block, d_margin and d_win."""
+    if cf is None or "fork" not in cf.columns:
         return pl.DataFrame()
-    return (cf.filter(pl.col("fork") == kind).join(games.select("game_id", "block"), on="game_id")
+    return (cf.filter(pl.col("fork") == kind).join(blocks, on="game_id", maintain_order="left")
             .with_columns((pl.col("margin_action") - pl.col("margin_two")).alias("d_margin"),
                           (pl.col("win_action") - pl.col("win_two")).alias("d_win")))
+
+
+def _concat(parts: list[pl.DataFrame]) -> pl.DataFrame:
+    return pl.concat(parts) if parts else pl.DataFrame()
+
+
+def _per_block(**values: pl.Expr) -> list[pl.Expr]:
+    """Per block of a group of forks: count and each value's sum and centred sum of
+    squares (`_row_sd` pools them into the forks' sd)."""
+    out = [pl.len().alias("n"), pl.col("game_id").n_unique().alias("games")]
+    for name, v in values.items():
+        v = v.cast(pl.Float64)
+        out += [v.sum().alias(f"s_{name}"), ((v - v.mean()) ** 2).sum().alias(f"m2_{name}")]
+    return out
+
+
+def _row_sd(g: pl.DataFrame, name: str) -> float:
+    """The sd over forks (ddof 1) of a value from its per-block sums (`_per_block`): the
+    within-block sums of squares plus the blocks' n · (block mean − mean)²."""
+    n, s, m2 = (g[c].to_numpy().astype(float) for c in ("n", f"s_{name}", f"m2_{name}"))
+    total = n.sum()
+    if total < 2:
+        return math.nan
+    mean = s.sum() / total
+    return math.sqrt((m2.sum() + (n * (s / n - mean) ** 2).sum()) / (total - 1))
 
 
 def _interval(est: stats.Estimate, prefix: str, same: bool = False) -> dict:
@@ -160,15 +188,22 @@ def _wide(value: float, low: float, high: float) -> bool:
     return high - low > 1e-9 * max(1.0, abs(value), abs(low), abs(high))
 
 
+FORK = _per_block(d_margin=pl.col("d_margin"), d_win=pl.col("d_win")) + [
+    pl.col("d_win").min().alias("wlo"), pl.col("d_win").max().alias("whi"),
+    # forks whose branches are not the same game (by construction and in the records)
+    (~(pl.col("_same") & (pl.col("d_margin") == 0) & (pl.col("d_win") == 0))).sum().alias("differ")]
+
+
 def _estimates(g: pl.DataFrame) -> dict:
-    blocks = g["block"].to_numpy()
-    m = stats.cluster_mean(g["d_margin"].to_numpy(), blocks)
-    w = stats.share_difference(g["d_win"].to_numpy(), blocks)
-    # every fork here is one whose branches are the same game (and the records agree)
-    same = bool(g["_same"].all() and (g["d_margin"] == 0).all() and (g["d_win"] == 0).all())
-    return {"forks": g.height, "games": g["game_id"].n_unique(), "blocks": m.n,
-            **_interval(m, "d_margin", same), **_interval(w, "d_win", same),
-            "sd": float(g["d_margin"].std()) if g.height > 1 else None}
+    """A group's value from its per-block rows (FORK), clustered by block."""
+    m = Moments.of(g.select("s_d_margin", "n", "s_d_win", "wlo", "whi").to_numpy())
+    e = stats.ratio_from(m, 0, 1)
+    w = stats.share_difference_from(m, 2, 1, 3, 4)
+    same = int(g["differ"].sum()) == 0  # every fork here is one whose branches are the same game
+    forks = int(g["n"].sum())
+    return {"forks": forks, "games": int(g["games"].sum()), "blocks": m.n,
+            **_interval(e, "d_margin", same), **_interval(w, "d_win", same),
+            "sd": _row_sd(g, "d_margin") if forks > 1 else None}
 
 
 NO_CONTRAST = {"vs_rest": None, "vs_rest_low": None, "vs_rest_high": None, "vs_rest_p": None,
@@ -193,54 +228,117 @@ def _contexts(kind: str):
     return [(f"_d{i}", name) for i, name in enumerate(DIMENSIONS[kind]) if name != PRIMARY[kind]]
 
 
-def _sorted_groups(df: pl.DataFrame, col: str):
-    return sorted(df.group_by(col), key=lambda t: str(t[0][0]))
+def _by(df: pl.DataFrame, *keys: str) -> dict:
+    """{key value(s): rows} of `df`."""
+    return {k if len(keys) > 1 else k[0]: g for k, g in df.group_by(*keys, maintain_order=True)}
 
 
-def fork_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFrame:
+class ForkValues:
     """Per edition: the overall value of the first option (stratum, dimension and level
     "all"), its value within each level of the primary condition (PRIMARY; dimension
     PRIMARY[kind], level = stratum) and at each level of every other context within
     each stratum, with `level_share` (the share of that level's forks this stratum
     holds) and `vs_rest` (the level's value minus the rest of its stratum's, a
     block-clustered regression on the level's indicator). A context with one level at
-    every fork of a stratum is not listed (unlisted_contexts). Holm p, for the value and
-    for vs_rest, over the strata of an edition and over the levels of each context
-    within its (edition, stratum). No interval and no p where `*_note` says why."""
-    d = _rows(cf, games, kind)
-    if d.height == 0:
-        return pl.DataFrame()
-    d = _levelled(d, kind)
-    rows = []
-    for (edition,), e in d.group_by("edition", maintain_order=True):
-        rows.append({"edition": edition, "stratum": ALL, "dimension": ALL, "level": ALL,
-                     "level_share": None, **_estimates(e), **NO_CONTRAST})
-        for (stratum,), s in _sorted_groups(e, "_stratum"):
-            rows.append({"edition": edition, "stratum": str(stratum), "dimension": PRIMARY[kind],
-                         "level": str(stratum), "level_share": s.height / e.height,
-                         **_estimates(s), **NO_CONTRAST})
-            for col, dim in _contexts(kind):
-                if s[col].n_unique() < 2:  # one level covers every fork here: nothing to say
-                    continue
-                at_level = e.group_by(col).len()
-                for (level,), g in _sorted_groups(s, col):
-                    total = at_level.filter(pl.col(col) == level)["len"].sum()
-                    est = _estimates(g)
-                    contrast = stats.cluster_difference(
-                        s["d_margin"].to_numpy(), (s[col] == level).to_numpy(),
-                        s["block"].to_numpy())
-                    vs = _interval(contrast, "vs_rest")
-                    if est["blocks"] < MIN_BLOCKS:  # the level itself rests on too few blocks
-                        vs.update(vs_rest_low=None, vs_rest_high=None, vs_rest_p=None,
-                                  vs_rest_note=TOO_FEW)
-                    rows.append({"edition": edition, "stratum": str(stratum), "dimension": dim,
-                                 "level": str(level), "level_share": g.height / total, **est,
-                                 **vs})
-    out = pl.DataFrame(rows, infer_schema_length=None)
+    every fork of a stratum is not listed (`unlisted`). Holm p, for the value and for
+    vs_rest, over the strata of an edition and over the levels of each context within
+    its (edition, stratum). No interval and no p where `*_note` says why.
+
+    The per-block sums of each group are kept (O(blocks × groups)): the contrast of a
+    level against its stratum pairs the two in every block of the stratum."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self.editions: dict[str, None] = {}  # in order of first appearance
+        self.top, self.strata, self.levels = [], [], []
+
+    def add(self, b: Batch) -> None:
+        d = _rows(b.counterfactuals, b.blocks, self.kind)
+        if d.height == 0:
+            return
+        d = _levelled(d, self.kind)
+        self.editions.update(dict.fromkeys(d["edition"].unique(maintain_order=True)))
+        self.top.append(d.group_by("edition", "block").agg(FORK))
+        self.strata.append(d.group_by("edition", "_stratum", "block").agg(FORK))
+        for col, dim in _contexts(self.kind):
+            self.levels.append(d.group_by("edition", "_stratum", col, "block").agg(FORK).select(
+                "edition", "_stratum", pl.lit(dim).alias("dimension"), pl.col(col).alias("level"),
+                pl.exclude("edition", "_stratum", col)))
+
+    def _frames(self):
+        return _concat(self.top), _concat(self.strata), _concat(self.levels)
+
+    def table(self) -> pl.DataFrame:
+        if not self.top:
+            return pl.DataFrame()
+        top, strata, levels = self._frames()
+        top, strata_of, levels_of = _by(top, "edition"), _by(strata, "edition"), _by(levels, "edition")
+        primary = PRIMARY[self.kind]
+        rows = []
+        for edition in self.editions:
+            e = top[edition]
+            rows.append({"edition": edition, "stratum": ALL, "dimension": ALL, "level": ALL,
+                         "level_share": None, **_estimates(e), **NO_CONTRAST})
+            forks = e["n"].sum()
+            el = levels_of.get(edition, pl.DataFrame(schema=levels.schema))
+            at_level = {k: g["n"].sum() for k, g in _by(el, "dimension", "level").items()}
+            in_stratum = _by(el, "_stratum", "dimension")
+            for stratum, s in sorted(_by(strata_of[edition], "_stratum").items(), key=lambda t: str(t[0])):
+                rows.append({"edition": edition, "stratum": str(stratum), "dimension": primary,
+                             "level": str(stratum), "level_share": s["n"].sum() / forks,
+                             **_estimates(s), **NO_CONTRAST})
+                for _, dim in _contexts(self.kind):
+                    at = in_stratum.get((stratum, dim))
+                    if at is None or at["level"].n_unique() < 2:  # one level covers every fork here
+                        continue
+                    for level, g in sorted(_by(at, "level").items(), key=lambda t: str(t[0])):
+                        est = _estimates(g)
+                        vs = _interval(_versus_rest(s, g), "vs_rest")
+                        if est["blocks"] < MIN_BLOCKS:  # the level itself rests on too few blocks
+                            vs.update(vs_rest_low=None, vs_rest_high=None, vs_rest_p=None,
+                                      vs_rest_note=TOO_FEW)
+                        rows.append({"edition": edition, "stratum": str(stratum), "dimension": dim,
+                                     "level": str(level),
+                                     "level_share": g["n"].sum() / at_level[(dim, level)], **est, **vs})
+        return _holm_levels(pl.DataFrame(rows, infer_schema_length=None), primary)
+
+    def unlisted(self) -> pl.DataFrame:
+        """Per edition and stratum: the contexts the table leaves out because one level
+        holds at every fork of the stratum (dimension, that level, the stratum's forks)."""
+        rows = []
+        if self.top:
+            _, strata, levels = self._frames()
+            strata_of, levels_of = _by(strata, "edition"), _by(levels, "edition")
+            for edition in self.editions:
+                in_stratum = _by(levels_of[edition], "_stratum", "dimension")
+                for stratum, s in sorted(_by(strata_of[edition], "_stratum").items(),
+                                         key=lambda t: str(t[0])):
+                    for _, dim in _contexts(self.kind):
+                        at = in_stratum.get((stratum, dim))
+                        if at is not None and at["level"].n_unique() == 1:
+                            rows.append({"edition": edition, "stratum": str(stratum), "dimension": dim,
+                                         "level": str(at["level"][0]), "forks": int(s["n"].sum())})
+        return pl.DataFrame(rows, schema={"edition": pl.String, "stratum": pl.String,
+                                          "dimension": pl.String, "level": pl.String,
+                                          "forks": pl.Int64})
+
+
+def _versus_rest(stratum: pl.DataFrame, level: pl.DataFrame) -> stats.Estimate:
+    """The level's value minus the rest of its stratum's: the slope of d_margin on the
+    level's indicator over the stratum's forks, clustered by block, from each block's
+    forks and Σ d_margin in the stratum and at the level (0 in a block without it)."""
+    j = stratum.select("block", "n", "s_d_margin").join(
+        level.select("block", pl.col("n").alias("x"), pl.col("s_d_margin").alias("xy")),
+        on="block", how="left").fill_null(0)
+    return stats.cluster_difference_from(
+        Moments.of(j.select("n", "x", "s_d_margin", "xy").to_numpy()), 0, 1, 2, 3)
+
+
+def _holm_levels(out: pl.DataFrame, primary: str) -> pl.DataFrame:
     adj = {c: [None] * out.height for c in ("d_margin_p", "d_win_p", "vs_rest_p")}
     # families: the strata of an edition together; each context within its stratum
     idx = out.with_row_index("_i").with_columns(
-        pl.when(pl.col("dimension") == PRIMARY[kind]).then(pl.lit(None, pl.String))
+        pl.when(pl.col("dimension") == primary).then(pl.lit(None, pl.String))
         .otherwise(pl.col("stratum")).alias("_family"))
     for _, g in idx.group_by("edition", "_family", "dimension", maintain_order=True):
         for c in adj:
@@ -249,23 +347,18 @@ def fork_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFram
     return out.with_columns(*[pl.Series(c + "_holm", v, dtype=pl.Float64) for c, v in adj.items()])
 
 
+def fork_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFrame:
+    """ForkValues on frames in memory."""
+    s = ForkValues(kind)
+    s.add(Batch(games, None, cf))
+    return s.table()
+
+
 def unlisted_contexts(cf: pl.DataFrame, games: pl.DataFrame, kind: str) -> pl.DataFrame:
-    """Per edition and stratum: the contexts fork_values leaves out because one level
-    holds at every fork of the stratum (dimension, that level, the stratum's forks)."""
-    d = _rows(cf, games, kind)
-    if d.height == 0:
-        return pl.DataFrame()
-    d = _levelled(d, kind)
-    rows = []
-    for (edition,), e in d.group_by("edition", maintain_order=True):
-        for (stratum,), s in _sorted_groups(e, "_stratum"):
-            for col, dim in _contexts(kind):
-                if s[col].n_unique() == 1:
-                    rows.append({"edition": edition, "stratum": str(stratum), "dimension": dim,
-                                 "level": str(s[col][0]), "forks": s.height})
-    return pl.DataFrame(rows, schema={"edition": pl.String, "stratum": pl.String,
-                                      "dimension": pl.String, "level": pl.String,
-                                      "forks": pl.Int64})
+    """ForkValues.unlisted on frames in memory."""
+    s = ForkValues(kind)
+    s.add(Batch(games, None, cf))
+    return s.unlisted()
 
 
 def unlisted_words(rows: list[dict], kind: str, strata) -> str:
@@ -302,6 +395,101 @@ def _boot(point: float, draws: np.ndarray | None, blocks: int, prefix: str,
             f"{prefix}_high": None if note else high, f"{prefix}_note": note}
 
 
+class RuleValues:
+    """Per edition, each rule of thumb's gain over always taking the second option (in
+    points of final margin and in win share, per fork), and the share of the best
+    context rule's gain it captures (`rule_values`). Kept per block (O(blocks × cells)):
+    the bootstrap resamples blocks; per block and cell of the context dimensions (all of
+    them crossed) the forks and their Σ d_margin and Σ d_win, and per block and rule the
+    forks where it takes the first option and their sums."""
+
+    def __init__(self, kind: str, boots: int = BOOTS, seed: int = SEED, refit: bool = False):
+        self.kind, self.boots, self.seed, self.refit = kind, boots, seed, refit
+        self.editions: dict[str, None] = {}
+        self.cells, self.rules = [], []
+
+    def add(self, b: Batch) -> None:
+        d = _rows(b.counterfactuals, b.blocks, self.kind)
+        if d.height == 0:
+            return
+        self.editions.update(dict.fromkeys(d["edition"].unique(maintain_order=True)))
+        dims = list(DIMENSIONS[self.kind].values())
+        cell = pl.concat_str([x.cast(pl.String).fill_null("") for x in dims], separator="|")
+        self.cells.append(d.group_by("edition", "block", cell.alias("_cell")).agg(
+            pl.len().cast(pl.Float64).alias("n"), pl.col("d_margin").cast(pl.Float64).sum().alias("margin"),
+            pl.col("d_win").sum().alias("win")))
+        # each rule's choice as a column first: a constant rule (pl.lit) spans every fork
+        n = len(RULES[self.kind])
+        d = d.with_columns(*[rule.fill_null(False).cast(pl.Float64).alias(f"t{i}")
+                             for i, rule in enumerate(RULES[self.kind].values())])
+        self.rules.append(d.group_by("edition", "block").agg(
+            *[pl.col(f"t{i}").sum() for i in range(n)],
+            *[(pl.col(f"t{i}") * pl.col("d_margin")).sum().alias(f"margin{i}") for i in range(n)],
+            *[(pl.col(f"t{i}") * pl.col("d_win")).sum().alias(f"win{i}") for i in range(n)]))
+
+    def table(self) -> pl.DataFrame:
+        if not self.cells:
+            return pl.DataFrame()
+        cells, rules = _by(_concat(self.cells), "edition"), _by(_concat(self.rules), "edition")
+        out = []
+        for edition in self.editions:
+            out += self._edition(edition, cells[edition], rules[edition].sort("block"))
+        return pl.DataFrame(out, infer_schema_length=None)
+
+    def _edition(self, edition: str, e: pl.DataFrame, by_rule: pl.DataFrame) -> list[dict]:
+        boots, seed = self.boots, self.seed
+        block_ids, g = np.unique(e["block"].to_numpy(), return_inverse=True)
+        _, c = np.unique(e["_cell"].to_numpy(), return_inverse=True)
+        G = len(block_ids)
+        fold = block_ids % 2
+        cells = int(c.max()) + 1
+        per_cell = {k: np.zeros((G, cells)) for k in ("margin", "win")}
+        for k in per_cell:
+            np.add.at(per_cell[k], (g, c), e[k].to_numpy())
+        counts = np.zeros((G, cells))
+        np.add.at(counts, (g, c), e["n"].to_numpy())
+        forks_of = counts.sum(axis=1)
+        n = float(forks_of.sum())
+        # resample 0 is the records themselves; then `boots` resamples of the blocks
+        weights = np.vstack([np.ones(G), stats.block_weights(G, boots, seed)])
+        total = weights @ forks_of
+        best_gains, best_takes = _cross_fitted(weights if self.refit else weights[:1], fold,
+                                               per_cell, counts)
+        rows = []
+        for i, name in enumerate(RULES[self.kind]):  # by_rule holds every block, in order
+            rows.append((name, float(by_rule[f"t{i}"].sum()) / n,
+                         {k: (weights @ by_rule[f"{k}{i}"].to_numpy().astype(float)) / total
+                          for k in per_cell}))
+        taken = best_takes[fold]  # (G, cells): whether the best rule takes the first option
+        gains = (best_gains if self.refit else
+                 {k: weights @ (taken * v).sum(axis=1) for k, v in per_cell.items()})
+        rows.append((BEST, float((taken * counts).sum()) / n, {k: v / total for k, v in gains.items()}))
+        best = rows[-1][2]["margin"]
+        best_low = _percentiles(best[1:])[0] if G >= MIN_BLOCKS else -math.inf
+        out = []
+        for name, takes, gains in rows:
+            none = takes == 0  # takes the first option nowhere: every gain is 0
+            row = {"edition": edition, "rule": name, "takes_first": takes, "blocks": G,
+                   "forks": int(n), "boots": boots, "seed": seed}
+            for k in per_cell:
+                row |= _boot(float(gains[k][0]), gains[k][1:], G, f"gain_{k}",
+                             BY_CONSTRUCTION if none else None)
+            if not best[0] > 0:
+                row |= {"share_of_best": None, "share_of_best_low": None,
+                        "share_of_best_high": None, "share_of_best_note": NO_SHARE}
+            elif name == BEST:
+                row |= _boot(1.0, None, G, "share_of_best", BY_CONSTRUCTION)
+            elif none:
+                row |= _boot(0.0, None, G, "share_of_best", BY_CONSTRUCTION)
+            else:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    share = gains["margin"] / best
+                row |= _boot(float(share[0]), share[1:] if best_low > 0 else None, G,
+                             "share_of_best")
+            out.append(row)
+        return out
+
+
 def rule_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str, boots: int = BOOTS,
                 seed: int = SEED, refit: bool = False) -> pl.DataFrame:
     """Per edition, each rule of thumb's gain over always taking the second option (in
@@ -322,62 +510,9 @@ def rule_values(cf: pl.DataFrame, games: pl.DataFrame, kind: str, boots: int = B
     no bound). What holds by construction (a rule that takes the first option at no
     fork gains 0 and has share 0; the best rule's share is 100%) has no interval and
     `*_note` says so."""
-    d = _rows(cf, games, kind)
-    if d.height == 0:
-        return pl.DataFrame()
-    dims = list(DIMENSIONS[kind].values())
-    cell = pl.concat_str([x.cast(pl.String).fill_null("") for x in dims], separator="|")
-    out = []
-    for (edition,), e in d.group_by("edition", maintain_order=True):
-        e = e.with_columns(cell.alias("_cell"))
-        block_ids, g = np.unique(e["block"].to_numpy(), return_inverse=True)
-        _, c = np.unique(e["_cell"].to_numpy(), return_inverse=True)
-        G = len(block_ids)
-        fold = block_ids % 2
-        values = {"margin": e["d_margin"].to_numpy().astype(float),
-                  "win": e["d_win"].to_numpy().astype(float)}
-        cells = int(c.max()) + 1
-        per_cell = {k: np.zeros((G, cells)) for k in values}
-        for k, v in values.items():
-            np.add.at(per_cell[k], (g, c), v)
-        counts = np.zeros((G, cells))
-        np.add.at(counts, (g, c), 1.0)
-        forks_of = counts.sum(axis=1)
-        # resample 0 is the records themselves; then `boots` resamples of the blocks
-        weights = np.vstack([np.ones(G), stats.block_weights(G, boots, seed)])
-        total = weights @ forks_of
-        best_gains, best_takes = _cross_fitted(weights if refit else weights[:1], fold,
-                                               per_cell, counts)
-        rows = []
-        for name, rule in {**RULES[kind], BEST: None}.items():
-            t = (best_takes[fold[g], c].astype(float) if rule is None else
-                 e.select(rule.fill_null(False).cast(pl.Float64)).to_series().to_numpy())
-            gains = (best_gains if rule is None and refit else
-                     {k: weights @ np.bincount(g, t * v, minlength=G) for k, v in values.items()})
-            rows.append((name, float(t.mean()), {k: v / total for k, v in gains.items()}))
-        best = rows[-1][2]["margin"]
-        best_low = _percentiles(best[1:])[0] if G >= MIN_BLOCKS else -math.inf
-        for name, takes, gains in rows:
-            none = takes == 0  # takes the first option nowhere: every gain is 0
-            row = {"edition": edition, "rule": name, "takes_first": takes, "blocks": G,
-                   "forks": e.height, "boots": boots, "seed": seed}
-            for k in values:
-                row |= _boot(float(gains[k][0]), gains[k][1:], G, f"gain_{k}",
-                             BY_CONSTRUCTION if none else None)
-            if not best[0] > 0:
-                row |= {"share_of_best": None, "share_of_best_low": None,
-                        "share_of_best_high": None, "share_of_best_note": NO_SHARE}
-            elif name == BEST:
-                row |= _boot(1.0, None, G, "share_of_best", BY_CONSTRUCTION)
-            elif none:
-                row |= _boot(0.0, None, G, "share_of_best", BY_CONSTRUCTION)
-            else:
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    share = gains["margin"] / best
-                row |= _boot(float(share[0]), share[1:] if best_low > 0 else None, G,
-                             "share_of_best")
-            out.append(row)
-    return pl.DataFrame(out, infer_schema_length=None)
+    s = RuleValues(kind, boots, seed, refit)
+    s.add(Batch(games, None, cf))
+    return s.table()
 
 
 def _cross_fitted(weights: np.ndarray, fold: np.ndarray, per_cell: dict,
@@ -401,25 +536,58 @@ def _cross_fitted(weights: np.ndarray, fold: np.ndarray, per_cell: dict,
     return gains, takes_first
 
 
-def variance_reduction(cf: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
+class VarianceReduction:
     """Per edition and extra-tile/turn action: the plain and the aligned estimate of
     the action's value in margin, each with its interval and paired sd per fork, and
     the mean plain − aligned 2-points margin, which is 0 in expectation (a check that
     the aligned branch has the plain one's distribution)."""
-    if "margin_two_aligned" not in cf.columns:
-        return pl.DataFrame()
-    d = (cf.filter(pl.col("margin_two_aligned").is_not_null())
-         .join(games.select("game_id", "block"), on="game_id")
-         .with_columns((pl.col("margin_action") - pl.col("margin_two")).alias("plain"),
-                       (pl.col("margin_action") - pl.col("margin_two_aligned")).alias("aligned"),
-                       (pl.col("margin_two") - pl.col("margin_two_aligned")).alias("check")))
-    rows = []
-    for (edition, action), g in sorted(d.group_by("edition", "action"), key=lambda t: t[0]):
-        blocks = g["block"].to_numpy()
-        est = {c: stats.cluster_mean(g[c].to_numpy(), blocks) for c in ("plain", "aligned", "check")}
-        rows.append({"edition": edition, "action": action, "forks": g.height, "blocks": est["plain"].n,
-                     **{f"{c}{k}": getattr(est[c], a) for c in ("plain", "aligned", "check")
-                        for k, a in (("", "estimate"), ("_low", "low"), ("_high", "high"))},
-                     "check_p": est["check"].p,
-                     "sd_plain": float(g["plain"].std()), "sd_aligned": float(g["aligned"].std())})
-    return pl.DataFrame(rows)
+
+    VALUES = ("plain", "aligned", "check")
+
+    def __init__(self):
+        self.parts: list[pl.DataFrame] = []
+
+    def add(self, b: Batch) -> None:
+        cf = b.counterfactuals
+        if cf is None or "margin_two_aligned" not in cf.columns:
+            return
+        d = cf.filter(pl.col("margin_two_aligned").is_not_null()).join(b.blocks, on="game_id")
+        if d.height:
+            self.parts.append(d.group_by("edition", "action", "block").agg(_per_block(
+                plain=pl.col("margin_action") - pl.col("margin_two"),
+                aligned=pl.col("margin_action") - pl.col("margin_two_aligned"),
+                check=pl.col("margin_two") - pl.col("margin_two_aligned"))))
+
+    def table(self) -> pl.DataFrame:
+        rows = []
+        for (edition, action), g in sorted(_by(_concat(self.parts), "edition", "action").items()
+                                           if self.parts else ()):
+            est = {c: stats.ratio_from(Moments.of(g.select(f"s_{c}", "n").to_numpy()))
+                   for c in self.VALUES}
+            rows.append({"edition": edition, "action": action, "forks": int(g["n"].sum()),
+                         "blocks": est["plain"].n,
+                         **{f"{c}{k}": getattr(est[c], a) for c in self.VALUES
+                            for k, a in (("", "estimate"), ("_low", "low"), ("_high", "high"))},
+                         "check_p": est["check"].p,
+                         "sd_plain": _row_sd(g, "plain"), "sd_aligned": _row_sd(g, "aligned")})
+        return pl.DataFrame(rows)
+
+
+def variance_reduction(cf: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
+    """VarianceReduction on frames in memory."""
+    s = VarianceReduction()
+    s.add(Batch(games, None, cf))
+    return s.table()
+
+
+class Sections:
+    """Every fork section of the report, fed the same batches."""
+
+    def __init__(self):
+        self.values = {kind: ForkValues(kind) for kind in DIMENSIONS}
+        self.rules = {kind: RuleValues(kind) for kind in DIMENSIONS}
+        self.variance = VarianceReduction()
+
+    def add(self, b: Batch) -> None:
+        for s in (*self.values.values(), *self.rules.values(), self.variance):
+            s.add(b)

@@ -6,6 +6,10 @@ sim/analysis/forks.py) and a headline table: one row per question, with numbers 
 and a prose label. `render_text()` is the terminal summary; `sim.analysis.page.render_html()`
 (sim/analysis/page.py) writes one self-contained page whose numbers are the same
 values, also embedded as JSON for scripts and tests.
+
+The tables are read once, a batch of shards at a time (sim/analysis/scan.py): each
+section folds the batch into per-block sufficient statistics and the report is
+assembled from those at the end, so its memory does not grow with the run's games.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import polars as pl
 from sim import expansions
 from sim.analysis import balance, forks, stats, sweep
 from sim.analysis.fmt import fmt_interval, fmt_p
+from sim.analysis.moments import Moments
+from sim.analysis.scan import Batch, batches, blocks_stored
 from sim.analysis.summary import load
 from sim.expansions.messages import ALL_ACTIONS
 from sim.tournament.manifest import REMEDY, RunError
@@ -26,10 +32,10 @@ from sim.tournament.sequential import block_outcomes
 from sim.tournament.config import parse_experiment
 from sim.tournament.sink import read_manifest
 
-# The report sections an expansion asks for (sim/expansions/ `analyses`), by name
+# The report sections an expansion asks for (sim/expansions/ `analyses`), by name: each
+# makes the section that folds it in the pass (a table at the end)
 ANALYSES = {
-    "naive_messages": lambda games, players: balance.naive_message_values(
-        games, players, list(ALL_ACTIONS)).to_dicts(),
+    "naive_messages": lambda: balance.NaiveMessages(list(ALL_ACTIONS)),
 }
 
 UNIT_NOTE = ("Unit of every interval and test: the block (one seed under all its seat orders "
@@ -108,38 +114,168 @@ def _blocks_needed(question: str, headline: list[dict]) -> dict | None:
 
 def _convergence(per_block: np.ndarray, points: int = 20) -> list[dict]:
     """The running estimate (mean of block values, 95% interval) as blocks accrue."""
-    out = []
-    n = len(per_block)
-    for k in sorted({max(2, int(n * (i + 1) / points)) for i in range(points)}):
-        if k > n:
-            continue
-        e = stats.mean_estimate(per_block[:k])
-        out.append({"blocks": k, "estimate": e.estimate, "low": e.low, "high": e.high})
-    return out
+    c = Convergence(len(per_block), points)
+    c.extend(np.asarray(per_block, dtype=float))
+    return c.points
+
+
+class Convergence:
+    """The running estimate of a per-block value (the mean of its first k blocks, with
+    its 95% interval) at `points` values of k up to the run's `blocks`, fed the values
+    in block order a batch at a time: only the moments so far are kept."""
+
+    def __init__(self, blocks: int, points: int = 20):
+        self.blocks = blocks
+        self.cuts = [k for k in sorted({max(2, int(blocks * (i + 1) / points)) for i in range(points)})
+                     if k <= blocks]
+        self.so_far = Moments.empty(1)
+        self.points: list[dict] = []
+
+    def extend(self, values: np.ndarray) -> None:
+        start = 0
+        for k in self.cuts[len(self.points):]:
+            if k - self.so_far.n > len(values) - start:
+                break
+            stop = start + k - self.so_far.n
+            self.so_far = self.so_far + Moments.of(values[start:stop])
+            start = stop
+            e = stats.mean_from(self.so_far)
+            self.points.append({"blocks": k, "estimate": e.estimate, "low": e.low, "high": e.high})
+        self.so_far = self.so_far + Moments.of(values[start:])
+
+
+class Series:
+    """The convergence section's per-block value, in block order: seat 0's mean win
+    share (rotations), or the first arm other than the baseline minus the baseline in
+    the first focal row's edition (variants)."""
+
+    def __init__(self, variants: bool, blocks: int):
+        self.variants, self.label, self.arm, self.edition = variants, None, None, None
+        self.curve = Convergence(blocks)
+        self.base: str | None = None
+
+    def add(self, b: Batch) -> None:
+        if self.variants:
+            per = self._arm_blocks(b)
+        else:
+            self.label = "seat 0 win share"
+            per = (b.p.filter(pl.col("seat") == 0).group_by("block")
+                   .agg(pl.col("win_share").mean()).sort("block")["win_share"])
+        if per is not None:
+            self.curve.extend(per.to_numpy().astype(float))
+
+    def _arm_blocks(self, b: Batch):
+        if b.first:
+            arms = list(dict.fromkeys(b.games["variant"]))
+            focal = b.p.filter(pl.col("focal"))
+            self.base = arms[0] if arms else None
+            others = [a for a in arms if a != self.base]
+            if not others or focal.height == 0:
+                return None
+            self.arm, self.edition = others[0], focal["edition"][0]
+            self.label = f"{self.arm} − {self.base}: win share ({self.edition})"
+        if self.arm is None:
+            return None
+        per = (b.p.filter(pl.col("focal") & (pl.col("edition") == self.edition))
+               .group_by("variant", "block").agg(pl.col("win_share").mean()))
+        a = per.filter(pl.col("variant") == self.arm).sort("block")
+        j = a.join(per.filter(pl.col("variant") == self.base), on="block", suffix="_b").sort("block")
+        return j["win_share"] - j["win_share_b"]
+
+    def sections(self, out: dict, ref: float, unit: str) -> None:
+        """The convergence and sample-size sections into `out`."""
+        c = self.curve
+        if self.label is None:
+            return
+        if c.so_far.n != c.blocks:  # the cut points were placed for the manifest's blocks
+            raise RunError(f"the tables hold {c.so_far.n} blocks with a value of "
+                           f"'{self.label}', manifest.json {c.blocks}; {REMEDY}")
+        out["convergence"] = {"label": self.label, "points": c.points, "reference": ref,
+                              "unit": unit}
+        sd = math.sqrt(c.so_far.var(0)) if c.so_far.n > 1 else math.nan
+        out["sample_size"] = {"label": self.label, "sd_per_block": sd,
+                              "blocks_for_1pp": stats.sample_size_for_sd(0.01, sd) if sd > 0 else None,
+                              "blocks_for_2pp": stats.sample_size_for_sd(0.02, sd) if sd > 0 else None}
+
+
+class Totals:
+    """Games, blocks and tied games of the run."""
+
+    def __init__(self):
+        self.games = self.blocks = self.ties = 0
+
+    def add(self, b: Batch) -> None:
+        self.games += b.games.height
+        self.blocks += b.games["block"].n_unique()
+        self.ties += int((b.games["winners"].list.len() > 1).sum())
+
+
+class Sprt:
+    """The sequential test's block scores over the blocks its decision was taken on."""
+
+    def __init__(self, d: dict):
+        self.d, self.outcomes, self.games = d, {}, 0
+
+    def add(self, b: Batch) -> None:
+        n = self.d["blocks"]
+        games = b.games.filter(pl.col("block") < n)
+        if games.height:
+            self.games += games.height
+            self.outcomes.update(block_outcomes(b.games, b.players, self.d["arm"], self.d["baseline"]))
+
+
+def _players_columns(cfg: dict) -> list[str]:
+    """The players columns some section reads."""
+    cols = ["game_id", "seat", "player", "focal", "score", "rank", "win_share", "messages_drawn",
+            "moves_live", "moves_meeple", "moves_messenger"]
+    if "naive_messages" in expansions.analyses(cfg["rules"]["expansions"]):
+        cols += [f"drawn_{a}" for a in ALL_ACTIONS]
+    return cols
 
 
 def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> dict:
-    """Every analysis the run supports, and the headline table. `rating_prior`: the
-    Bradley–Terry prior, virtual wins each way per pair of specs that met."""
+    """Every analysis the run supports, and the headline table, from one pass over its
+    tables (sim/analysis/scan.py). `rating_prior`: the Bradley–Terry prior, virtual wins
+    each way per pair of specs that met."""
     manifest = read_manifest(run_dir)
     cfg = manifest["config"]
-    games = load(run_dir, "games")
-    players = load(run_dir, "players")
-    blocks = games["block"].n_unique()
+    variants = cfg["design"]["kind"] == "variants"
+    totals, seat, by_player, test = Totals(), balance.SeatAdvantage(), balance.SeatByPlayer(), balance.SeatTest()
+    pw, rated = balance.Pairwise(expansions.decision_kinds(cfg["rules"]["expansions"])), balance.Ratings()
+    arms = balance.ArmEffects() if variants else None
+    series = Series(variants, blocks_stored(manifest))
+    extra = {name: ANALYSES[name]() for name in expansions.analyses(cfg["rules"]["expansions"])}
+    with_cf = "counterfactuals" in manifest["plan"].get("tables", ())
+    cf = balance.CounterfactualValues() if with_cf else None
+    fork_sections = forks.Sections() if with_cf else None
+    sprt = Sprt(manifest["sprt"]) if manifest.get("sprt") else None
+    sections = [s for s in (totals, seat, by_player, test, pw, rated, arms, series, *extra.values(),
+                            cf, fork_sections, sprt) if s is not None]
+    for batch in batches(run_dir, manifest, _players_columns(cfg), with_cf):
+        for s in sections:
+            s.add(batch)
+    return _assemble(run_dir, manifest, totals, seat, by_player, test, pw, rated, arms, series, extra, cf,
+                     fork_sections, sprt, rating_prior)
+
+
+def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated, arms_s, series, extra, cf_s,
+              fork_sections, sprt, rating_prior) -> dict:
+    """The report from its sections' folds."""
+    cfg = manifest["config"]
     out: dict = {"provenance": {k: manifest.get(k) for k in (
         "code_version", "schema_version", "ruleset", "created", "updated", "fingerprint")}
-        | {"config": cfg, "games_stored": games.height, "blocks_stored": blocks,
+        | {"config": cfg, "games_stored": totals.games, "blocks_stored": totals.blocks,
            "games_planned": manifest["plan"]["games"]}}
     headline = []
-    ties = float((games["winners"].list.len() > 1).mean()) if games.height else 0.0
+    ties = totals.ties / totals.games if totals.games else 0.0
     out["tie_rate"] = ties
     # beside every win share: how ties count, and how often they happened
     tie_note = f"a tie shares the win; {100 * ties:.1f}% of the run's games were ties"
 
-    seat = balance.seat_advantage(games, players)
-    test = balance.seat_test(games, players)
+    seat = seat_s.table()
+    test = test_s.table()
     out["seat"] = seat.to_dicts()
-    out["seat_by_player"] = balance.seat_by_player(games, players).to_dicts()
+    out["seat_by_player"] = by_player.table().to_dicts()
     out["seat_test"] = test.to_dicts()
     for t in test.iter_rows(named=True):
         s0 = seat.filter((pl.col("players") == t["players"]) & (pl.col("seat") == 0)).row(0, named=True)
@@ -150,10 +286,10 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                               else "all seats equal: exact sign test over blocks")
                              + f"; {tie_note}"))
 
-    pw = balance.pairwise(games, players, expansions.decision_kinds(cfg["rules"]["expansions"]))
+    pw = pw_s.table()
     out["pairwise"] = pw.to_dicts()
     if pw.height:
-        out["ratings"] = balance.ratings(players, games, prior=rating_prior).to_dicts()
+        out["ratings"] = rated.table(prior=rating_prior).to_dicts()
         out["rating_prior"] = rating_prior
         for r in pw.filter(pl.col("player") < pl.col("opponent")).iter_rows(named=True):
             if r["identical"]:  # a mirror match: 1/2 by construction, so no interval, no test
@@ -172,9 +308,8 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                                  r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
                                  r["p"], r["p_holm"], f"{elo}; {tie_note}"))
 
-    convergence_source = None
-    if cfg["design"]["kind"] == "variants":
-        arms = balance.arm_effects(games, players)
+    if arms_s is not None:
+        arms = arms_s.table()
         out["arms"] = arms.to_dicts()
         for r in arms.filter(pl.col("arm") != pl.col("baseline")).iter_rows(named=True):
             headline.append(_row(f"{r['arm']} − {r['baseline']}: win share ({r['edition']})",
@@ -183,30 +318,15 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                                  r["d_win_share_p"], r["d_win_share_p_holm"],
                                  f"paired by block; Δ score {r['d_score']:+.2f}; {tie_note}"))
         if arms.height:
-            convergence_source = _arm_blocks(games, players, arms.row(0, named=True)["baseline"])
-        ref, unit = 0.0, "difference in win share"
+            series.sections(out, 0.0, "difference in win share")
     else:
-        s0 = players.filter(pl.col("seat") == 0).join(games.select("game_id", "block"), on="game_id")
-        per = s0.group_by("block").agg(pl.col("win_share").mean()).sort("block")["win_share"].to_numpy()
-        convergence_source = ("seat 0 win share", per)
-        ref, unit = 1 / cfg["rules"]["players"], "win share"
-    if convergence_source is not None:
-        label, values = convergence_source
-        out["convergence"] = {"label": label, "points": _convergence(values), "reference": ref,
-                              "unit": unit}
-        sd = float(np.std(values, ddof=1)) if len(values) > 1 else math.nan
-        out["sample_size"] = {"label": label, "sd_per_block": sd,
-                              "blocks_for_1pp": stats.sample_size_for_sd(0.01, sd) if sd > 0 else None,
-                              "blocks_for_2pp": stats.sample_size_for_sd(0.02, sd) if sd > 0 else None}
+        series.sections(out, 1 / cfg["rules"]["players"], "win share")
 
-    for section in expansions.analyses(cfg["rules"]["expansions"]):  # sim/expansions/
-        out[section] = ANALYSES[section](games, players)
-    cf_dir = Path(run_dir) / "counterfactuals"
-    raw = None
-    if cf_dir.exists():
-        raw = load(run_dir, "counterfactuals")
-        headline += _fork_answers(out, raw, games)
-        cf = balance.counterfactual_values(raw, games)
+    for section, s in extra.items():  # sim/expansions/
+        out[section] = s.table().to_dicts()
+    if cf_s is not None:
+        headline += _fork_answers(out, fork_sections)
+        cf = cf_s.table()
         out["counterfactual"] = cf.to_dicts()
         for r in (cf.filter(pl.col("phase") == "all").iter_rows(named=True) if cf.height else ()):
             family = f"message values ({r['edition']})"
@@ -218,9 +338,8 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                                  r["d_win"], r["d_win_low"], r["d_win_high"], r["games"],
                                  r["blocks"], family + ", win", r["d_win_p"], r["d_win_p_holm"],
                                  f"{r['draws']} draws, win share"))
-    if manifest.get("sprt"):
-        d = manifest["sprt"]
-        outcomes = block_outcomes(games, players, d["arm"], d["baseline"])
+    if sprt is not None:
+        d, outcomes = sprt.d, sprt.outcomes
         missing = [b for b in range(d["blocks"]) if b not in outcomes]
         if missing:  # the decision was taken over blocks that must all be stored
             raise RunError(f"{Path(run_dir) / 'manifest.json'}: sprt.blocks = {d['blocks']}: "
@@ -233,8 +352,7 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
         # decided before the generalised test (no "test" key) used Wald's Bernoulli LLR
         name = d.get("test", "Wald SPRT (Bernoulli)")
         headline.append(_row(f"SPRT {d['arm']} vs {against}: block score", float(np.mean(first)),
-                             low, high, games.filter(pl.col("block") < d["blocks"]).height,
-                             d["blocks"], "sequential test", label=(
+                             low, high, sprt.games, d["blocks"], "sequential test", label=(
                                  f"{name} {d['decision']} (H0 p = {d['p0']}, H1 p = {d['p1']}, "
                                  f"α = {d['alpha']}, β = {d['beta']}) after {d['blocks']} blocks, "
                                  f"LLR {d['llr']:.3f} in [{d['lower']:.3f}, {d['upper']:.3f}]; "
@@ -242,9 +360,12 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
         out["sprt"] = d
     if cfg["design"].get("sweep"):
         # every other answer above pools the sweep's values, i.e. different rules: the
-        # headline is the curves' points (the pooled tables stay, said to be pooled)
+        # headline is the curves' points (the pooled tables stay, said to be pooled).
+        # The curves (sim/analysis/sweep.py) still read the tables whole: a sweep run's
+        # report is the one that holds its games in memory.
         exp = parse_experiment(manifest["config_text"], f"{Path(run_dir) / 'manifest.json'}")
-        out["sweep"] = sweep.analyse(exp, games, players, raw)
+        raw = load(run_dir, "counterfactuals") if cf_s is not None else None
+        out["sweep"] = sweep.analyse(exp, load(run_dir, "games"), load(run_dir, "players"), raw)
         headline = sweep.headline(out["sweep"], _row)
         out["pooled_note"] = sweep.POOLED_NOTE.format(knob=exp.sweep[0])
     # Whole-report multiplicity: every row with a p is a test; Holm stays within each
@@ -269,19 +390,19 @@ FORK_QUESTIONS = {"scoring_figure": ("messenger − meeple at a scoring-figure c
                   "road_figure": ("messenger − follower on a road", "follower")}
 
 
-def _fork_answers(out: dict, cf: pl.DataFrame, games: pl.DataFrame) -> list[dict]:
+def _fork_answers(out: dict, s: "forks.Sections") -> list[dict]:
     """The "when" designs (sim/analysis/forks.py): tables into `out`, headline rows back."""
     rows = []
-    vr = forks.variance_reduction(cf, games)
+    vr = s.variance.table()
     if vr.height:
         out["variance_reduction"] = vr.to_dicts()
     for kind, (question, other) in FORK_QUESTIONS.items():
-        values = forks.fork_values(cf, games, kind)
+        values = s.values[kind].table()
         if values.height == 0:
             continue
         out[f"fork_{kind}"] = values.to_dicts()
-        out[f"rules_{kind}"] = forks.rule_values(cf, games, kind).to_dicts()
-        out[f"unlisted_{kind}"] = forks.unlisted_contexts(cf, games, kind).to_dicts()
+        out[f"rules_{kind}"] = s.rules[kind].table().to_dicts()
+        out[f"unlisted_{kind}"] = s.values[kind].unlisted().to_dicts()
         for r in values.filter(pl.col("dimension") == "all").iter_rows(named=True):
             for what, unit in (("margin", "final margin"), ("win", "win probability")):
                 rows.append(_row(f"{question}: {unit} ({r['edition']})", r[f"d_{what}"],
@@ -293,23 +414,6 @@ def _fork_answers(out: dict, cf: pl.DataFrame, games: pl.DataFrame) -> list[dict
 
 def _signed(v) -> str:
     return "−∞" if v is None or v == -math.inf else "+∞" if v == math.inf else f"{v:+.0f}"
-
-
-def _arm_blocks(games, players, baseline):
-    """Per-block paired differences of the first non-baseline arm, for convergence."""
-    p = players.filter(pl.col("focal")).join(games.select("game_id", "block", "variant", "edition"),
-                                             on="game_id")
-    arms = [a for a in dict.fromkeys(games["variant"]) if a != baseline]
-    if not arms:
-        return None
-    edition = p["edition"][0]
-    e = p.filter(pl.col("edition") == edition)
-    per = e.group_by("variant", "block").agg(pl.col("win_share").mean())
-    a = per.filter(pl.col("variant") == arms[0]).sort("block")
-    b = per.filter(pl.col("variant") == baseline).sort("block")
-    j = a.join(b, on="block", suffix="_b")
-    return (f"{arms[0]} − {baseline}: win share ({edition})",
-            (j["win_share"] - j["win_share_b"]).to_numpy())
 
 
 # ---------------------------------------------------------------- text

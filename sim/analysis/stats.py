@@ -9,6 +9,12 @@ under all its seat orders and variants): games of a block share their tiles, so 
 are not independent. Means and differences come with cluster-robust standard errors
 by block (the CR1 sandwich, as statsmodels' OLS with cov_type="cluster") and
 Student-t intervals with blocks − 1 degrees of freedom.
+
+Every estimate is a function of the sufficient statistics of its per-block values
+(`Moments`, sim/analysis/moments.py: sums, means and centred cross-products over
+blocks): the `*_from` functions take them, as the report's streaming pass folds them
+(sim/analysis/scan.py), and the functions of arrays reduce their arrays to them first,
+so each statistic has one formula.
 """
 
 from __future__ import annotations
@@ -17,7 +23,11 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats as sps
+# the distributions' own functions: the same values as scipy.stats' t, F and χ², without
+# loading scipy.stats (its import is most of the report's memory before the first row)
+from scipy import special
+
+from sim.analysis.moments import Moments
 
 Z95 = 1.959963984540054  # the normal 97.5% quantile
 
@@ -39,7 +49,7 @@ def chi2_equal(counts: list[float]) -> tuple[float, int, float]:
     expected = counts.sum() / len(counts)
     stat = float(((counts - expected) ** 2 / expected).sum()) if expected > 0 else 0.0
     dof = len(counts) - 1
-    return stat, dof, float(sps.chi2.sf(stat, dof))
+    return stat, dof, float(special.chdtrc(dof, stat))
 
 
 class Estimate(NamedTuple):
@@ -63,20 +73,23 @@ def t_estimate(value: float, se: float, units: int, null: float = 0.0) -> Estima
         return Estimate(value, math.inf, -math.inf, math.inf, 1.0, units)
     if se == 0:  # every unit agrees exactly: no spread to test against
         return Estimate(value, 0.0, value, value, 1.0 if value == null else 0.0, units)
-    q = float(sps.t.ppf(0.975, units - 1))
-    p = float(2 * sps.t.sf(abs(value - null) / se, units - 1))
+    q = float(special.stdtrit(units - 1, 0.975))
+    p = float(2 * special.stdtr(units - 1, -abs(value - null) / se))
     return Estimate(value, se, value - q * se, value + q * se, p, units)
 
 
-def mean_estimate(values, null: float = 0.0) -> Estimate:
-    """Mean of independent per-block values, its standard error across blocks, and a
-    Student-t interval (blocks − 1 degrees of freedom)."""
-    v = np.asarray(values, dtype=float)
-    n = len(v)
-    if n == 0:
+def mean_from(m: Moments, i: int = 0, null: float = 0.0) -> Estimate:
+    """Mean of independent per-block values (column `i` of `m`, one row a block), its
+    standard error across blocks, and a Student-t interval (blocks − 1 degrees of freedom)."""
+    if m.n == 0:
         return NO_ESTIMATE
-    se = float(v.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
-    return t_estimate(float(v.mean()), se, n, null)
+    se = float(np.sqrt(m.var(i) / m.n)) if m.n > 1 else math.inf
+    return t_estimate(float(m.mean[i]), se, m.n, null)
+
+
+def mean_estimate(values, null: float = 0.0) -> Estimate:
+    """Mean of independent per-block values (mean_from)."""
+    return mean_from(Moments.of(np.asarray(values, dtype=float)), 0, null)
 
 
 def cluster_ols(y, X, groups) -> tuple[np.ndarray, np.ndarray, int]:
@@ -104,19 +117,27 @@ def cluster_totals(values, groups) -> tuple[np.ndarray, np.ndarray]:
             np.bincount(codes, minlength=codes.max() + 1 if len(v) else 0).astype(float))
 
 
-def cluster_ratio(sums, counts, null: float = 0.0) -> Estimate:
+def ratio_from(m: Moments, s: int = 0, c: int = 1, null: float = 0.0) -> Estimate:
     """Mean over all observations (Σ sums / Σ counts) when observations are dependent
-    within clusters: CR1 standard error from the clusters' residual totals, t interval
-    over clusters − 1 degrees of freedom. The same as `cluster_ols` on an intercept."""
-    sums, counts = np.asarray(sums, dtype=float), np.asarray(counts, dtype=float)
-    g, n = len(sums), float(counts.sum())
+    within clusters, from the clusters' sums (column `s` of `m`) and counts (column `c`):
+    CR1 standard error from the clusters' residual totals sums − counts · mean, t interval
+    over clusters − 1 degrees of freedom. The same as `cluster_ols` on an intercept.
+    Σ residual² is Mss − 2·mean·Msc + mean²·Mcc in the centred cross-products (the
+    residuals' own mean is 0)."""
+    g, n = m.n, float(m.total[c]) if m.n else 0.0
     if g == 0 or n == 0:
         return NO_ESTIMATE
-    mean = float(sums.sum() / n)
+    mean = float(m.total[s] / n)
     if g < 2:
         return t_estimate(mean, math.inf, g, null)
-    resid = sums - counts * mean
-    return t_estimate(mean, math.sqrt(g / (g - 1) * float((resid ** 2).sum())) / n, g, null)
+    ss = m.cross[s, s] - 2 * mean * m.cross[s, c] + mean * mean * m.cross[c, c]
+    return t_estimate(mean, math.sqrt(g / (g - 1) * max(0.0, float(ss))) / n, g, null)
+
+
+def cluster_ratio(sums, counts, null: float = 0.0) -> Estimate:
+    """ratio_from on arrays of per-cluster sums and counts."""
+    return ratio_from(Moments.of(np.column_stack([np.asarray(sums, dtype=float),
+                                                  np.asarray(counts, dtype=float)])), 0, 1, null)
 
 
 def cluster_mean(values, groups, null: float = 0.0) -> Estimate:
@@ -129,13 +150,14 @@ def cluster_mean(values, groups, null: float = 0.0) -> Estimate:
 ONE_SIDED = 0.025  # the tail of a one-sided bound that stands beside 95% intervals
 
 
-def share_by_block(sums, counts, null: float = 0.5) -> Estimate:
-    """A share in [0, 1] (win share) from per-block sums and counts, cluster-robust.
+def share_from(m: Moments, s: int = 0, c: int = 1, null: float = 0.5) -> Estimate:
+    """A share in [0, 1] (win share) from per-block sums and counts (columns `s`, `c`),
+    cluster-robust.
 
     A record with no wins (or no losses) has no spread, so the sandwich would give a
     zero-width interval; it gets the exact one-sided bound instead, treating each of
     its G blocks as one trial: 0 wins -> [0, 1 − 0.025^(1/G)] and a sign-test p."""
-    est = cluster_ratio(sums, counts, null)
+    est = ratio_from(m, s, c, null)
     g = est.n
     if g == 0 or est.estimate not in (0.0, 1.0):  # a share stays in [0, 1]
         return est._replace(low=max(0.0, est.low), high=min(1.0, est.high)) if g else est
@@ -145,33 +167,73 @@ def share_by_block(sums, counts, null: float = 0.5) -> Estimate:
     return Estimate(1.0, math.nan, bound, 1.0, min(1.0, 2 * null ** g), g)
 
 
-def share_difference(values, groups) -> Estimate:
-    """Mean of paired differences of win shares (each in [−1, 1]), cluster-robust. When
-    every pair differs by the same c (none differs: c = 0; or A won every block B lost:
-    c = 1), the sandwich would give a zero-width interval; then at most a share
-    b = 1 − 0.025^(1/G) of the G blocks can differ from c (the exact one-sided bound on
-    a proportion seen to be 0), each by at most its distance to −1 or 1, so the interval
-    is [c − b(1 + c), c + b(1 − c)] (± b for c = 0), with the sign test's p when c ≠ 0."""
-    est = cluster_mean(values, groups)
-    v = np.asarray(values, dtype=float)
-    if est.n == 0 or v.min() != v.max():  # a difference of shares stays in [−1, 1]
+def share_by_block(sums, counts, null: float = 0.5) -> Estimate:
+    """share_from on arrays of per-block sums and counts."""
+    return share_from(Moments.of(np.column_stack([np.asarray(sums, dtype=float),
+                                                  np.asarray(counts, dtype=float)])), 0, 1, null)
+
+
+def share_difference_from(m: Moments, s: int, c: int, lo: int, hi: int) -> Estimate:
+    """Mean of paired differences of win shares (each in [−1, 1]), cluster-robust, from
+    per-block sums and counts of the differences (columns `s`, `c`) and each block's
+    smallest and largest difference (columns `lo`, `hi`). When every pair differs by
+    the same c (none differs: c = 0; or A won every block B lost: c = 1), the sandwich
+    would give a zero-width interval; then at most a share b = 1 − 0.025^(1/G) of the G
+    blocks can differ from c (the exact one-sided bound on a proportion seen to be 0),
+    each by at most its distance to −1 or 1, so the interval is [c − b(1 + c),
+    c + b(1 − c)] (± b for c = 0), with the sign test's p when c ≠ 0."""
+    est = ratio_from(m, s, c)
+    if est.n == 0 or m.low[lo] != m.high[hi]:  # a difference of shares stays in [−1, 1]
         return est._replace(low=max(-1.0, est.low), high=min(1.0, est.high)) if est.n else est
-    c = float(v[0])
+    c = float(m.low[lo])
     bound = 1 - ONE_SIDED ** (1 / est.n)
     p = 1.0 if c == 0 else min(1.0, 2 * 0.5 ** est.n)
     return Estimate(c, math.nan, max(-1.0, c - bound * (1 + c)), min(1.0, c + bound * (1 - c)),
                     p, est.n)
 
 
+def share_difference(values, groups) -> Estimate:
+    """share_difference_from on the rows' values and their groups (blocks)."""
+    v = np.asarray(values, dtype=float)
+    if len(v) == 0:
+        return NO_ESTIMATE
+    _, codes = np.unique(np.asarray(groups), return_inverse=True)
+    sums, counts = cluster_totals(v, groups)
+    low = np.full(len(sums), np.inf)
+    high = np.full(len(sums), -np.inf)
+    np.minimum.at(low, codes, v)
+    np.maximum.at(high, codes, v)
+    return share_difference_from(Moments.of(np.column_stack([sums, counts, low, high])), 0, 1, 2, 3)
+
+
+def cluster_difference_from(m: Moments, n: int, x: int, y: int, xy: int) -> Estimate:
+    """Mean of values where an indicator is 1 minus where it is 0 (the OLS slope on the
+    indicator), cluster-robust (CR1, as `cluster_ols`), from each cluster's count of
+    rows, Σ indicator, Σ value and Σ value · indicator (columns `n`, `x`, `y`, `xy`).
+    A cluster's score vector is linear in those four sums and the scores sum to 0, so
+    the sandwich's meat is A · M · Aᵀ in their centred cross-products M."""
+    N, sx, sy, sxy = (float(m.total[i]) if m.n else 0.0 for i in (n, x, y, xy))
+    if m.n == 0 or sx in (0.0, N):  # the indicator never varies: no slope
+        return NO_ESTIMATE
+    bread = np.linalg.pinv(np.array([[N, sx], [sx, sx]]))
+    b0, b1 = bread @ np.array([sy, sxy])
+    a = np.zeros((2, m.cross.shape[0]))
+    a[0, n], a[0, x], a[0, y] = -b0, -b1, 1.0
+    a[1, x], a[1, xy] = -b0 - b1, 1.0
+    g, k = m.n, 2
+    factor = g / (g - 1) * (N - 1) / (N - k) if g > 1 and N > k else math.inf
+    cov = factor * bread @ (a @ m.cross @ a.T) @ bread
+    return t_estimate(float(b1), float(math.sqrt(cov[1, 1])) if g > 1 else math.inf, g)
+
+
 def cluster_difference(values, indicator, groups) -> Estimate:
-    """Mean of values where `indicator` is 1 minus where it is 0 (the OLS slope on the
-    indicator), cluster-robust by groups."""
+    """cluster_difference_from on the rows' values, 0/1 indicator and groups."""
     v = np.asarray(values, dtype=float)
     x = np.asarray(indicator, dtype=float)
-    if len(v) == 0 or x.min() == x.max():
+    if len(v) == 0:
         return NO_ESTIMATE
-    beta, cov, g = cluster_ols(v, np.column_stack([np.ones(len(v)), x]), groups)
-    return t_estimate(float(beta[1]), float(math.sqrt(cov[1, 1])) if g > 1 else math.inf, g)
+    sums = [cluster_totals(w, groups)[0] for w in (np.ones(len(v)), x, v, v * x)]
+    return cluster_difference_from(Moments.of(np.column_stack(sums)), 0, 1, 2, 3)
 
 
 def block_weights(blocks: int, boots: int, seed: int) -> np.ndarray:
@@ -188,20 +250,27 @@ def block_weights(blocks: int, boots: int, seed: int) -> np.ndarray:
     return out
 
 
-def hotelling_zero(rows) -> tuple[float, int, int, float]:
-    """Hotelling's T² test that the mean of independent vector rows (one a block) is
-    zero: (F statistic, dof1, dof2, p). One column: the squared one-sample t test."""
-    d = np.asarray(rows, dtype=float)
-    n, k = d.shape
+def hotelling_from(m: Moments, cols, null: float = 0.0) -> tuple[float, int, int, float]:
+    """Hotelling's T² test that the mean of independent vector rows (columns `cols` of
+    `m`, one row a block) is `null` in every column: (F statistic, dof1, dof2, p). One
+    column: the squared one-sample t test."""
+    cols = list(cols)
+    n, k = m.n, len(cols)
     if n <= k:
         return math.nan, k, n - k, math.nan
-    mean = d.mean(axis=0)
-    cov = np.cov(d, rowvar=False).reshape(k, k)
+    mean = m.mean[cols] - null
+    cov = m.cov()[np.ix_(cols, cols)]
     if np.linalg.matrix_rank(cov) < k:  # a column without spread: no F test
         return math.nan, k, n - k, math.nan
     t2 = float(n * mean @ np.linalg.solve(cov, mean))
     f = t2 * (n - k) / (k * (n - 1))
-    return f, k, n - k, float(sps.f.sf(f, k, n - k))
+    return f, k, n - k, float(special.fdtrc(k, n - k, f))
+
+
+def hotelling_zero(rows) -> tuple[float, int, int, float]:
+    """hotelling_from on an array of rows (one a block)."""
+    d = np.asarray(rows, dtype=float)
+    return hotelling_from(Moments.of(d), range(d.shape[1]))
 
 
 def paired_difference(a, b) -> Estimate:
