@@ -223,8 +223,7 @@ static int rollout(cc_game *det, int own, int choice, const rollout_t *ro, doubl
 
 typedef struct {
     cc_game *root;
-    uint64_t deals, key;
-    int ndeals;
+    uint64_t deals, key, ndeals;
     int32_t *scratch;  /* deal_unseen's */
     rollout_t ro;
 } search_t;
@@ -235,7 +234,7 @@ static cc_game *next_deal(search_t *S) {
     if (!d) return NULL;
     deal_unseen(d, &S->deals, S->scratch);
     for (int s = 0; s < d->nplayers; s++) {  /* greedy draws nothing; set for every seat alike */
-        uint64_t x = S->key ^ (0xD1B54A32D192ED03ull * (uint64_t)(S->ndeals * CC_MAX_PLAYERS + s + 1));
+        uint64_t x = S->key ^ (0xD1B54A32D192ED03ull * (S->ndeals * CC_MAX_PLAYERS + (uint64_t)s + 1));
         d->rng[s] = splitmix_next(&x);
     }
     if (S->ro.depth)  /* the place decisions pause, to be cut at the depth (rollout) */
@@ -267,7 +266,7 @@ static int play_deals(search_t *S, const int32_t *cand, int n, int deals, double
 static int better(double mi, int ci, double mj, int cj) { return mi > mj || (mi == mj && ci < cj); }
 
 /* Sorts candidates (and their totals) best first by mean totals[i] / count. */
-static void rank(int32_t *cand, double *totals, int n, int count) {
+static void rank(int32_t *cand, double *totals, int n, int64_t count) {
     for (int i = 1; i < n; i++)
         for (int k = i; k > 0 && better(totals[k] / count, cand[k], totals[k - 1] / count, cand[k - 1]); k--) {
             int32_t c = cand[k];
@@ -327,11 +326,12 @@ int search_choose(cc_game *g) {
              * rounds, each round's per candidate budget / (survivors x rounds) (at least
              * 1) on the next deals, then the better half (rounded up) goes on */
             int64_t budget = (int64_t)rollouts * m;
-            int rounds = 0, count = 0;
+            int rounds = 0;
+            int64_t count = 0;
             while ((1 << rounds) < m) rounds++;
             for (int alive = m; alive > 1 && rc == CC_OK;) {
                 int64_t per = budget / ((int64_t)alive * rounds);
-                int deals = per < 1 ? 1 : (int)per;
+                int deals = per < 1 ? 1 : per > CC_SEARCH_MAX ? CC_SEARCH_MAX : (int)per;
                 rc = play_deals(&S, cand, alive, deals, totals);
                 count += deals;
                 if (rc == CC_OK) rank(cand, totals, alive, count);
