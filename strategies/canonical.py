@@ -22,7 +22,7 @@ The canonical spelling: the policy answering `place` (with the parameters that t
 kinds it answers read) as the head, then `+kind=policy` for each kind, in
 DECISION_KINDS order, answered differently from what that head would answer. So
 `greedy+scoring_figure=dark_seeker` is `greedy`, `meeple_only` is
-`greedy+scoring_figure=meeple_only`. A policy that is not built in (e.g. `search`) is
+`greedy+scoring_figure=meeple_only`. A policy that is not built in (a plug-in) is
 opaque: equal only to itself with equal parameters (defaults dropped).
 """
 
@@ -47,6 +47,9 @@ READS = {
     ("greedy", "messages"): ("extra", *ALL_ACTIONS),
     ("always_action", "messages"): ALL_ACTIONS,
     ("always_2", "messages"): ALL_ACTIONS,
+    # search (sim/csrc/search.c) reads its one set of parameters whatever the kind
+    **{("search", kind): ("rollouts", "candidates", "score", "depth", "halving")
+       for kind in DECISION_KINDS},
 }
 # (policy, kind) -> the policy the C game plays identically for that kind
 SAME_AS = {("greedy", "scoring_figure"): "dark_seeker", ("first", "scoring_figure"): "meeple_only"}

@@ -170,6 +170,14 @@ class Player:
             if kind not in self.by_kind and kind not in kinds_of(default):
                 self.by_kind[kind] = make(DEFAULTS[kind])
         self._policies = {k: self.by_kind.get(k, default) for k in DECISION_KINDS}
+        # a built-in whose parameters the C seat holds once, whatever the kind (search's
+        # seat_params), cannot play two kinds of one seat with different parameters
+        shared = {}
+        for kind, policy in self._policies.items():
+            params = getattr(policy, "seat_params", None)
+            if params is not None and shared.setdefault(policy.name, params) != params:
+                raise InputError(f"{self.name}: {policy.name} plays with one set of parameters "
+                                 f"per seat: expected the same parameters for every decision")
 
     def choose(self, game, decision):
         """The seat's answer to `decision` of `game` (a game or its view; the policy

@@ -28,6 +28,8 @@ CASES = [
     ("greedy+scoring_figure=coverage", "greedy+scoring_figure=coverage"),
     ("search(rollouts=8)", "search"),
     ("search(rollouts=4)+scoring_figure=coverage", "search(rollouts=4)+scoring_figure=coverage"),
+    ("search(depth=0,halving=true,score=\"win\")", "search(depth=0,halving=true,score=\"win\")"),
+    ("search(depth=10)+messages=greedy", "search+messages=greedy"),
 ]
 
 

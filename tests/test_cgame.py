@@ -101,9 +101,15 @@ MAYORS_SEATS = [
     "greedy(follower=0.5,field=0.2)+town_hall=random+favour=first+scarecrow=random",
     "first+ride=random+figure=greedy(road_figure=\"messenger\")+messages=always_action",
     "greedy+town_hall=first+scarecrow=first+ride=first+figure=random"]
-# every built-in policy for every decision kind, with parameters and overrides
+# every built-in policy for every decision kind, with parameters and overrides; search
+# (sim/csrc/search.c) at small budgets, its rollouts cut and to the end, composed too
 EVERY_POLICY = SEATS + MAYORS_SEATS + [
-    "random+messages=always_2(smallest_city=\"action\",extra_turn=\"action\")"]
+    "random+messages=always_2(smallest_city=\"action\",extra_turn=\"action\")",
+    "search(rollouts=1,candidates=2,depth=3)",
+    "greedy+messages=search(rollouts=2,candidates=2,depth=0,score=\"win\")"
+    "+scoring_figure=search(rollouts=2,candidates=2,depth=0,score=\"win\")"
+    "+ride=search(rollouts=2,candidates=2,depth=0,score=\"win\")",
+    "search(rollouts=2,candidates=3,depth=2,halving=true)+scoring_figure=coverage"]
 SOAK = os.environ.get("CARCSIM_SOAK") == "1"
 
 
@@ -129,13 +135,37 @@ def test_built_in_policies_asked_from_python_play_the_game_the_c_seats_play(name
             assert _streams(c) == _streams(asked), (name, k, specs)
 
 
+SEARCH_SEATS = ["search(rollouts=2,candidates=3)", "search(rollouts=2,candidates=3,depth=4,halving=true)",
+                "greedy", "search(rollouts=1,candidates=4,score=\"win\")+messages=greedy"]
+
+
+@pytest.mark.parametrize("name,expansions,options", ALL_VARIANTS[::3], ids=[v[0] for v in ALL_VARIANTS[::3]])
+def test_search_in_a_batch_is_the_game_asked_decision_by_decision_from_python(name, expansions, options):
+    """search (sim/csrc/search.c) at small budgets: a batch's results (cc_game_batch, no
+    record), the C seats' game, and the game whose every decision is asked from Python
+    through cc_game_policy_choice are one game, each seat's stream where it ended too."""
+    from sim.engine.game import play_batch
+    from sim.expansions.declaration import ROW_SCORE
+
+    for seed, n in ((1, 2), (2, 3)):
+        specs = SEARCH_SEATS[seed % 2:][:n]
+        rules = _rules(expansions, options, n)
+        c = Game(rules, seed, [player(p) for p in specs])
+        asked = _from_python(rules, seed, specs)
+        _same_game(c, asked, (name, seed, specs))
+        assert _streams(c) == _streams(asked), (name, seed)
+        batch = play_batch(rules, [seed], [player(p) for p in specs])
+        assert list(batch["results"][0, :, ROW_SCORE]) == c.scores, (name, seed)
+        assert batch["turns"][0] == c.turn - 1
+
+
 def test_every_built_in_policy_is_asked_in_the_matrix():
     """The matrix above is not vacuous: its seats name every registered built-in."""
     from strategies import REGISTRY
 
     seats = [player(spec) for spec in EVERY_POLICY]
     named = {p.name for s in seats for p in (s.default, *s.by_kind.values())}
-    assert named == set(REGISTRY) - {"search"}
+    assert named == set(REGISTRY)
 
 
 def _at_place(seed: int = 3, players=2, expansions=()) -> Game:

@@ -31,7 +31,7 @@ def test_the_registry_lists_every_unit_once():
     code = _code("registry.c")
     listed = re.findall(r"&(\w+)_expansion\b", code)
     assert sorted(listed) == sorted(n[:-2] for n in UNITS)
-    for name in ("game.c", "names.c", "save.c", "policy.c", "choice.c"):
+    for name in ("game.c", "names.c", "save.c", "policy.c", "choice.c", "search.c"):
         assert "_expansion" not in _code(name), name
 
 
@@ -46,7 +46,7 @@ def test_no_unit_reads_another_units_state():
 def test_the_shared_files_read_no_expansion_state():
     """The core's shared files (the base game, its policies, save/load, branches,
     setup) reach an expansion's state only through its hooks."""
-    for name in ("game.c", "policy.c", "choice.c", "save.c", "branch.c", "setup.c", "options.c",
+    for name in ("game.c", "policy.c", "choice.c", "save.c", "branch.c", "setup.c", "options.c", "search.c",
                  "board.c", "names.c", "registry.c"):
         found = re.findall(rf"g->(?:{'|'.join(UNITS.values())})\b|\bCC_X_\w+", _code(name))
         assert found == [], (name, found)
@@ -55,7 +55,7 @@ def test_the_shared_files_read_no_expansion_state():
 # The base game's own step kinds; a unit's are local to it (game.h game_step_kind)
 CORE_STEPS = {"STEP_SCORE", "STEP_AWARD", "STEP_END_ROUND", "STEP_UNITS"}
 # the shared files: every C file that is not a unit
-SHARED = ("game.c", "game.h", "internal.h", "policy.c", "choice.c", "save.c", "branch.c", "setup.c",
+SHARED = ("game.c", "game.h", "internal.h", "policy.c", "choice.c", "save.c", "branch.c", "setup.c", "search.c",
           "options.c", "board.c", "names.c", "registry.c", "tileset.c")
 
 

@@ -82,6 +82,8 @@ GROUPS = {
     # damaged saves: refused or played out; Messengers & Mayors; the Abbot's step-2
     # actions and gardens
     "saves, mayors, abbot": ("test_save_fuzz.py", "test_mayors.py", "test_abbot.py"),
+    # the search policy (sim/csrc/search.c) at small budgets: deals, rollouts, cuts
+    "search": ("test_search.py", "-k", "not section_sits_beside"),
     # every expansion combination × policy, in two halves
     "combinations with the Abbot × policy": ("test_conformance.py", "-k", "abbot"),
     "combinations without the Abbot × policy": ("test_conformance.py", "-k", "not abbot"),

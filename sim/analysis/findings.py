@@ -350,6 +350,16 @@ def _budgets(rep) -> list[str]:
                       f"the largest budget's interval {apart} the smallest's."]
 
 
+def _search_c(rep) -> list[str]:
+    """Search in C (issue 25): the arms' table as the budget ladder's (its arms are not in
+    budget order: no claim about steps), beside the Python search's 8 x 6."""
+    return _budgets(rep)[:-2] + [
+        "", "The Python search before issue 25 played search(rollouts=8,candidates=6)'s rollouts "
+            "to the end: 0.706 [0.686, 0.725] in the base game, 0.679 [0.659, 0.699] with The "
+            "Messages (the sections on search above, seeds 163 and 164); `depth=0` is that budget "
+            "in C. BENCHMARKS.md (\"Search in C\") gives each arm's cost per decision."]
+
+
 def _half(low, high) -> float:
     return (high - low) / 2
 
@@ -465,6 +475,10 @@ SECTIONS = (
     Section("search_vs_greedy_1000", "Search against greedy: The Messages (c3.1)", _strength),
     Section("search_vs_greedy_base", "Search budget ladder: the base game", _budgets),
     Section("search_vs_greedy", "Search budget ladder: The Messages (c3.1)", _budgets),
+    Section("search_c_vs_greedy_base_1000", "Search in C: budgets against greedy, the base game",
+            _search_c),
+    Section("search_c_vs_greedy_1000", "Search in C: budgets against greedy, The Messages (c3.1)",
+            _search_c),
     Section("search_seat_advantage", "Seat advantage between search players", _seat_beside,
             beside=("seat_advantage",)),
     Section("search_message_counterfactual",

@@ -6,9 +6,11 @@ Every case plays the C game (sim/engine/game.py Game). Cases starting with `c-` 
 seat a built-in player and keep no events (a game never leaves C); those ending in
 `-events` keep events and history, as a run with `events = true` does; those ending
 in `-batch` play a whole batch in one C call (sim/engine/game.py play_batch). Cases starting with `search-` play the
-search strategy (strategies/search.py: asked from Python at each decision, its rollouts
-C clones) in seat 0 against a built-in greedy seat; their rows add `ms_per_decision`, the mean cost of one decision of
-the search seat (every decision it answers, searched or not). Cases starting with `py-`
+search strategy (sim/csrc/search.c) in seat 0, asked from Python at each decision
+(cc_game_policy_choice), against a built-in greedy seat; their rows add `ms_per_decision`, the mean cost of one decision of
+the search seat (every decision it answers, searched or not). Cases starting with
+`c-search-` play the same seats wholly in C (search is a built-in: the games of a
+run). Every case playing search runs only with --all. Cases starting with `py-`
 give seat 0 a Python policy that answers every decision by asking the built-in greedy
 (what a user's strategy that composes greedy costs): the same games as the `c-` case
 with greedy in that seat, so their row adds `us_overhead_per_decision`, the extra time
@@ -75,16 +77,29 @@ CASES = (
     Case("py-messages-c3.1-2p-greedy", "greedy,greedy", 300, "python", ("messages",), "c3.1"),
     Case("py-all-4p-greedy", "greedy,greedy,greedy,greedy", 100, "python",
          ("messages", "mayors", "river", "courier"), "c3.1"),
-    # issue 16: search (rollouts x candidates per decision) against greedy
-    Case("search-6-base-2p", "search(rollouts=2,candidates=3),greedy", 40, "search"),
-    Case("search-16-base-2p", "search(rollouts=4,candidates=4),greedy", 16, "search"),
-    Case("search-48-base-2p", "search(rollouts=8,candidates=6),greedy", 6, "search"),
-    Case("search-6-messages-c3.1-2p", "search(rollouts=2,candidates=3),greedy", 40, "search",
+    # issue 16: search (rollouts x candidates per decision) against greedy (batches sized
+    # for search in C, issue 25: about 4 s each)
+    Case("search-6-base-2p", "search(rollouts=2,candidates=3),greedy", 150, "search"),
+    Case("search-16-base-2p", "search(rollouts=4,candidates=4),greedy", 80, "search"),
+    Case("search-48-base-2p", "search(rollouts=8,candidates=6),greedy", 30, "search"),
+    Case("search-6-messages-c3.1-2p", "search(rollouts=2,candidates=3),greedy", 150, "search",
          ("messages",), "c3.1"),
-    Case("search-16-messages-c3.1-2p", "search(rollouts=4,candidates=4),greedy", 16, "search",
+    Case("search-16-messages-c3.1-2p", "search(rollouts=4,candidates=4),greedy", 80, "search",
          ("messages",), "c3.1"),
-    Case("search-48-messages-c3.1-2p", "search(rollouts=8,candidates=6),greedy", 6, "search",
+    Case("search-48-messages-c3.1-2p", "search(rollouts=8,candidates=6),greedy", 30, "search",
          ("messages",), "c3.1"),
+    # issue 25: search in C, its rollouts cut at 10 tile turns (the default) and played to
+    # the end (depth=0, what search-48 played before issue 25), timed per decision from
+    # Python and played wholly in C
+    Case("search-48-full-base-2p", "search(rollouts=8,candidates=6,depth=0),greedy", 6, "search"),
+    Case("search-12-full-base-2p", "search(rollouts=4,candidates=3,depth=0),greedy", 24, "search"),
+    Case("search-48-halving-base-2p", "search(rollouts=8,candidates=6,halving=true),greedy", 30,
+         "search"),
+    Case("c-search-48-base-2p", "search(rollouts=8,candidates=6),greedy", 30, "c"),
+    Case("c-search-48-full-base-2p", "search(rollouts=8,candidates=6,depth=0),greedy", 10, "c"),
+    Case("c-search-48-messages-c3.1-2p", "search(rollouts=8,candidates=6),greedy", 30, "c",
+         ("messages",), "c3.1"),
+    Case("c-search-48-batch-base-2p", "search(rollouts=8,candidates=6),greedy", 30, "batch"),
 )
 
 
@@ -215,6 +230,7 @@ def _run_case(case: Case, repeats: int, scale: float, conn) -> None:
 # Rough seconds a batch of each engine takes here (for the estimate before a bench
 # starts; the cases' batch sizes aim at about this), and a case's fixed cost (its process)
 BATCH_SECONDS = {"search": 4.0, "python": 2.0}
+SEARCH_SECONDS = 4.0  # a `c-search-` case's batch
 CASE_SECONDS = 3.0
 
 
@@ -223,13 +239,13 @@ def standard(names: list[str] | None = None, everything: bool = False) -> list[C
     minutes each, only with `everything`)."""
     if names:
         return [c for c in CASES if c.name in names]
-    return [c for c in CASES if everything or c.engine != "search"]
+    return [c for c in CASES if everything or (c.engine != "search" and "search" not in c.players)]
 
 
 def estimate_seconds(cases: list[Case], repeats: int, scale: float = 1.0) -> float:
     """About how long `run` takes for these cases (warm-up batch included)."""
-    return sum(CASE_SECONDS + (repeats + 1) * scale * BATCH_SECONDS.get(c.engine, 0.6)
-               for c in cases)
+    return sum(CASE_SECONDS + (repeats + 1) * scale * (
+        SEARCH_SECONDS if "search" in c.players else BATCH_SECONDS.get(c.engine, 0.6)) for c in cases)
 
 
 def run(names: list[str] | None = None, repeats: int = 5, scale: float = 1.0,

@@ -8,7 +8,8 @@
 
 int game_policy_choice(cc_game *g) {
     const decision_t *d = game_decision(g);  /* an expansion's kind: its declared policies */
-    int idx = g->dec_kind == CC_DEC_PLACE ? policy_place(g) : d ? d->choose(g) : CC_ERR_ARG;
+    int idx = game_policy_of(g) == CC_POL_SEARCH ? search_choose(g)  /* any kind (search.c) */
+            : g->dec_kind == CC_DEC_PLACE ? policy_place(g) : d ? d->choose(g) : CC_ERR_ARG;
     return idx < 0 || idx < game_nchoices(g) ? idx : CC_ERR_ARG;
 }
 

@@ -216,7 +216,12 @@ enum { CC_MM_CELL = 0, CC_MM_DRAW = 1, CC_MM_END = 2, CC_MM_NONE = 3, CC_MM_TARG
 enum { CC_POL_PYTHON = -1, CC_POL_FIRST = 0, CC_POL_RANDOM = 1, CC_POL_GREEDY = 2,
        CC_POL_MEEPLE_ONLY = 3, CC_POL_ALTERNATE = 4, CC_POL_DARK_SEEKER = 5,
        CC_POL_SPREAD = 6, CC_POL_COVERAGE = 7, CC_POL_ALWAYS_ACTION = 8,
-       CC_POL_ALWAYS_2 = 9 };
+       CC_POL_ALWAYS_2 = 9, CC_POL_SEARCH = 10 };
+/* search's score of a rollout (search.c): the seat's margin over the best other, or its
+ * win share (R-BASE-9: a tie shares the win) */
+enum { CC_SEARCH_MARGIN = 0, CC_SEARCH_WIN = 1 };
+/* search's bounds: rollouts and candidates 1..CC_SEARCH_MAX, depth 0..CC_SEARCH_MAX_DEPTH */
+enum { CC_SEARCH_MAX = 100000, CC_SEARCH_MAX_DEPTH = 10000 };
 enum { CC_OVERRIDE_NONE = 0, CC_OVERRIDE_TWO = 1, CC_OVERRIDE_ACTION = 2 };
 enum { CC_RECORD_HISTORY = 1, CC_RECORD_EVENTS = 2 };
 
@@ -258,6 +263,11 @@ typedef struct {
      * choice, else 1 + the figure kind put on a road where both may go */
     int32_t road_figure[2];
     double figure_weight[4], figure_opponent, figure_follower;  /* greedy figure */
+    /* search (any decision kind, CC_POL_SEARCH; strategies/search.py documents it):
+     * rollouts per candidate, candidates of a place decision, CC_SEARCH_* score, tile
+     * turns played before a rollout is cut (0: to the end) and sequential halving
+     * (0 or 1); checked only for a seat that plays search */
+    int32_t search_rollouts, search_candidates, search_score, search_depth, search_halving;
 } cc_seat_policy;
 
 /* Sizes of the rows the game writes. */
@@ -436,3 +446,17 @@ int cc_branch_river_left(const cc_game *g);
 int cc_branch_play(const cc_game *g, const cc_seat_policy *seats, int nbranches,
                    const int32_t *choices, const int32_t *rotate, const uint64_t *streams,
                    int32_t *scores_out, int scores_cap);
+
+/* ==================================================================== search
+ * The search policy (search.c; strategies/search.py documents it). */
+
+/* g at its decision on a deal of what its deciding seat has not seen, dealt anew from
+ * stream `key` as the search deals (the stack's unseen tiles, river tiles still first
+ * and the lake last of them, R-RIV-1; The Messages' undrawn messages, R-MSG-11): a new
+ * game in *out keeping no records (no events, no history), its seats g's. tiles, when
+ * cap > 0: the tiles left in their new draw order (cap int32 slots; for tests). g does
+ * not change. Returns the number of tiles left, or an error with *out NULL. */
+int cc_game_determinised(const cc_game *g, uint64_t key, cc_game **out, int32_t *tiles, int cap);
+/* The seat the rollouts play and whose valuation ranks a place decision's candidates:
+ * greedy with its default parameters, every decision kind. */
+int cc_search_rollout_seat(cc_seat_policy *out);

@@ -638,21 +638,27 @@ static const decision_t *declared(int kind) {
     return NULL;
 }
 
+/* Python and search (search.c) answer every decision kind */
+static int any_kind(int p) { return p == CC_POL_PYTHON || p == CC_POL_SEARCH; }
+
 int32_t cc_policy_accepts(int32_t decision, int32_t policy) {
-    if (decision == CC_DEC_PLACE) return policy == CC_POL_PYTHON || game_basic_policy(policy);
+    if (decision == CC_DEC_PLACE) return any_kind(policy) || game_basic_policy(policy);
     const decision_t *d = declared(decision);
     if (!d) return CC_ERR_ARG;
-    return policy == CC_POL_PYTHON || d->accepts(policy);
+    return any_kind(policy) || d->accepts(policy);
 }
 
 int game_check_seat(const cc_seat_policy *p) {
     if (cc_policy_accepts(CC_DEC_PLACE, p->place) != 1) return CC_ERR_ARG;
+    int search = p->place == CC_POL_SEARCH;
     for (int k = 0; k < NREGISTRY; k++)
         for (int i = 0; i < REGISTRY[k]->ndecisions; i++) {
             const decision_t *d = &REGISTRY[k]->decisions[i];
             int32_t v = seat_field(p, d);
-            if (v != CC_POL_PYTHON && !d->accepts(v)) return CC_ERR_ARG;
+            search |= v == CC_POL_SEARCH;
+            if (!any_kind(v) && !d->accepts(v)) return CC_ERR_ARG;
         }
+    if (search && search_check_seat(p) < 0) return CC_ERR_ARG;  /* its parameters */
     for (int k = 0; k < NREGISTRY; k++)  /* its policies' parameters, in play or not */
         if (REGISTRY[k]->check_seat && REGISTRY[k]->check_seat(p) < 0) return CC_ERR_ARG;
     return 0;

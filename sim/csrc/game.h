@@ -25,6 +25,7 @@
  *             restricts_placement, counts_as_follower), never by reading its state
  *   greedy    the base game's greedy place policy's terms it adds (greedy_aim,
  *             greedy_place) and the value of its step-2 actions (action_value)
+ *   search    what of its state no seat has seen, dealt anew (determinise)
  *   state     its size in the shared state area (state_size) and the check of a
  *             loaded game's part (check_state)
  *   names     the events and figure kinds it adds, and its decisions' names (cc_name)
@@ -229,6 +230,10 @@ typedef struct expansion_s {
      * indexes and assumes (save.c's checks of the base game come first), else 0;
      * asked of every unit, in play or not (its state is loaded either way) */
     int (*check_state)(const cc_game *g);
+    /* ---- search (search.c): deal anew from *stream (game_shuffle) what of its state
+     * no seat has seen, so a rollout never reads it (The Messages: the messages not
+     * yet drawn, R-MSG-11); NULL where every seat sees all of it */
+    void (*determinise)(cc_game *g, uint64_t *stream);
     /* ---- names: the events it emits (CC_EV_*) and its figure kinds (CC_FIG_*) */
     const named_t *events;
     int32_t nevents;
@@ -338,6 +343,14 @@ int policy_place(cc_game *g);
 int game_greedy_place(const cc_game *g, const cc_seat_policy *p, int best);
 /* The unit in play whose greedy_aim greedy's `courier` weight values, or NULL. */
 const expansion_t *game_greedy_aim(const cc_game *g);
+
+/* search.c: the search policy's answer to the current decision (any kind: a choice
+ * index or an error), and CC_ERR_ARG unless a search seat's parameters are in range */
+int search_choose(cc_game *g);
+int search_check_seat(const cc_seat_policy *p);
+/* ascending, in place: what a determinise hook deals is sorted first, so that the deal
+ * never depends on the order it hides */
+void search_sort(int32_t *items, int n);
 
 /* choice.c: the deciding seat's built-in policy answers the current decision (one of
  * the four above, by kind): a checked choice index, or an error. */

@@ -561,6 +561,32 @@ static void messages_result(const cc_game *g, int seat, int32_t *o) {
     memcpy(&o[5 + 3 * CC_NMSG], m->resolved, CC_NMSG * sizeof *o);
 }
 
+/* search (search.c): the messages no seat has drawn yet lie at the deck's top in an order
+ * nobody has seen, dealt anew here among their places; the drawn ones keep their order.
+ * R-MSG-11: a draw takes the top and a resolved message goes to the bottom, so after D
+ * draws the queue's first deck_size − D tiles are the never drawn ones (a multiset deck
+ * too: counting copies by action would not say which). A deck the rules fix (not
+ * shuffled) is known to every seat: nothing to deal. The undrawn messages are sorted
+ * before they are shuffled (search_sort). */
+static void messages_determinise(cc_game *g, uint64_t *stream) {
+    msg_state_t *m = state(g);
+    if (!g->cfg.shuffle_deck) return;
+    int drawn = 0;
+    for (int s = 0; s < g->nplayers; s++)
+        for (int a = 0; a < CC_NMSG; a++) drawn += m->players[s].drawn[a];
+    int n = m->deck_size - drawn;
+    if (n > m->deck_n) n = m->deck_n;
+    if (n <= 1) return;  /* one unseen tile or none: nothing to deal */
+    int32_t at[CC_MAX_DECK], items[CC_MAX_DECK];
+    for (int i = 0; i < n; i++) {
+        at[i] = (m->deck_head + i) % m->deck_size;
+        items[i] = m->deck[at[i]];
+    }
+    search_sort(items, n);  /* their hidden order is never read */
+    game_shuffle(items, n, stream);
+    for (int k = 0; k < n; k++) m->deck[at[k]] = items[k];
+}
+
 const expansion_t messages_expansion = {
     .name = "messages", .bit = CC_X_MESSAGES, .start = messages_start,
     .next_turn = messages_next_turn, .award = messages_award, .end_round = messages_end_round,
@@ -568,7 +594,7 @@ const expansion_t messages_expansion = {
     .decisions = DECISIONS, .ndecisions = sizeof DECISIONS / sizeof *DECISIONS,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = messages_result,
     .check_config = messages_check_config, .check_seat = messages_check_seat,
-    .check_state = messages_check_state,
+    .check_state = messages_check_state, .determinise = messages_determinise,
     .events = EVENTS, .nevents = sizeof EVENTS / sizeof *EVENTS,
     .state_size = sizeof(msg_state_t),
 };

@@ -18,7 +18,7 @@ static const char *const SOURCES[CC_NSOURCES] = {"road", "city", "monastery", "f
 /* built-in policies (strategies/ names them so: strategies.register's c_policy) */
 static const char *const POLICIES[] = {"first", "random", "greedy", "meeple_only", "alternate",
                                        "dark_seeker", "spread", "coverage", "always_action",
-                                       "always_2"};
+                                       "always_2", "search"};
 static const char *const MM_WORDS[] = {"cell", "draw", "end", "none", "target", "farmer", "lie",
                                        "return"};
 static const char *const SCARECROW[] = {"farmer", "lie", "return"};  /* MM_SC_* */

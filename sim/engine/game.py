@@ -440,6 +440,35 @@ class Game:
             g._resume()  # a fork's branches are played out in C
         return g
 
+    def determinised(self, key: int, seats) -> Game:
+        """A private game at this very decision on a fresh deal, keyed by `key` (a
+        64-bit int), of what the deciding seat has not seen: the tiles not yet drawn
+        (river tiles still first, the lake last of them, R-RIV-1) and the messages not
+        yet drawn (R-MSG-11), as the `search` policy deals (cc_game_determinised). It
+        keeps no events or history; `seats` (per seat a strategies.Player, all built
+        in) are paused at every decision kind, so its clones play on in C from wherever
+        the caller applies a choice. This game does not change.
+
+        Raises InputError for seats that are not all built in."""
+        if any(getattr(p, "by_kind", None) is None for p in seats):
+            raise InputError("seats: a determinised game plays built-in seats only")
+        pol = _seat_policies(self.rules, seats, built_in_only=True)
+        out = ffi.new("cc_game **")
+        check(lib.cc_game_determinised(self._ptr, key & (2**64 - 1), out, ffi.NULL, 0),
+              "cc_game_determinised")
+        g = Game.__new__(Game)
+        g.rules, g.seed, g.catalogue = self.rules, self.seed, self.catalogue
+        g.town_halls_at_end, g._fixed_stack = self.town_halls_at_end, self._fixed_stack
+        g._own(out[0])
+        g._policies = pol
+        paused = ffi.new("cc_seat_policy[]", self.rules.players)
+        ffi.memmove(paused, pol, ffi.sizeof(paused))
+        for s in range(self.rules.players):
+            for kind in PAUSABLE:
+                setattr(paused[s], kind, lib.CC_POL_PYTHON)
+            check(lib.cc_game_set_seat(g._ptr, s, paused + s), "cc_game_set_seat", seat=s)
+        return g
+
     def __reduce__(self):
         # through a C save of the whole state (cdata cannot be pickled), not a replay
         size = check(lib.cc_game_save(self._ptr, ffi.NULL, 0), "cc_game_save")

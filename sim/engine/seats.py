@@ -8,7 +8,8 @@ not declare it again is a Python policy (its own `choose` is asked). A seat is a
 object with `by_kind` (decision kind -> policy) and `default` (a strategies.Player).
 
 `seat_policy` fills a seat's cc_seat_policy: each decision kind (PAUSABLE, the
-struct's decision fields) whose policy is built in gets its C code and parameters,
+struct's decision fields) whose policy is built in gets its C code and parameters
+(the parts' `fill_policy`, and a policy's own `c_fill(out, kind)` when it declares one),
 every other kind CC_POL_PYTHON (the C game stops and asks Python). `built_in` says
 whether a game of seats never leaves C. `policy_struct` is the cc_seat_policy of one
 policy object, with which Game.policy_choice and Game.policy_values answer a decision
@@ -71,6 +72,9 @@ def _set_kind(out, kind: str, policy, edition: str, exact: bool = True) -> bool:
     if code is not None:
         for fill in _FILLS:
             fill(out, kind, code, policy, edition)
+        own = getattr(policy, "c_fill", None)  # a built-in's own parameters (search)
+        if own is not None:
+            own(out, kind)
     return code is not None
 
 

@@ -13,7 +13,7 @@ behind it can change without touching a strategy. A policy may read:
     view.events, .history           what happened so far (tuples; public information)
     view.seed                       the game's seed, for keying a policy's own randomness
     view.determinised(deals, seats) a private C game at this decision on a fresh deal of
-                                    the unseen tiles and messages (for search players)
+                                    the unseen tiles and messages (the search's own deal)
     view.snapshots                  {snapshot name: frozen snapshot}, each expansion in
                                     play that declares one (sim/expansions/ `snapshot`)
     view.<snapshot>                 that expansion's snapshot, None when it is not in
@@ -45,7 +45,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from sim import expansions
-from sim.engine.determinise import determinised
 
 # Board methods that only read (sim/engine/board.py Board); anything else is refused
 BOARD_QUERIES = frozenset({
@@ -210,11 +209,11 @@ class View:
 
     def determinised(self, deals, seats):
         """A private C game of the caller's at this very decision, on a fresh deal of
-        what the deciding seat has not seen, drawn from `deals` (a Stream), with
-        `seats` (per seat a player) paused at every decision kind: its clones play on
-        in C once a choice is applied (sim/engine/determinise.py). The game behind the
-        view does not change."""
-        return determinised(self._game, deals, seats)
+        what the deciding seat has not seen, keyed by one draw from `deals` (a Stream),
+        with `seats` (per seat a player) paused at every decision kind: its clones play
+        on in C once a choice is applied (Game.determinised: the deal the `search`
+        policy makes, sim/csrc/search.c). The game behind the view does not change."""
+        return self._game.determinised(deals.next_u64(), seats)
 
     def _built_in_choice(self, policy, decision):
         """`decision` answered by the built-in `policy` as the C game plays it (for
