@@ -15,8 +15,9 @@ rollout applies the candidate to a clone of that deal and plays it on with built
 position by greedy's valuation: per seat its score, plus for each feature holding
 figures its points if complete, else its kind's weight times its final-scoring value
 (R-BASE-8), for the seats holding its majority (R-BASE-7), plus greedy's follower
-value (tiles left / tiles in play, weighted) per follower in supply. Every candidate sees the same deals and seat streams (common random
-numbers), so their difference is the candidates', not the deals'. A rollout is scored
+value (tiles left / tiles in play, weighted) per follower in supply. Every candidate
+sees the same deals and seat streams (common random numbers), so their difference is
+the candidates', not the deals'. A rollout is scored
 by the deciding seat's margin (its score minus the best other score, `score =
 "margin"`, the default) or its win share (`score = "win"`, R-BASE-9: a tie shares the
 win); the best mean wins, ties going to the first in the decision's order. The budget

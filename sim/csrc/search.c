@@ -13,11 +13,12 @@
  * applied to a clone of the same deals with the same seat streams (common random
  * numbers) and played on by built-in greedy seats (ROLLOUT_SEAT) for `depth` more tile
  * turns, then valued by greedy's valuation of the position (position_values), or with
- * depth 0 to the end (its final scores). A rollout scores the seat's margin over the best other seat or
- * its win share (R-BASE-9: a tie shares the win); the best mean wins, ties to the
- * first in the decision's order. Plainly every candidate gets `rollouts` rollouts;
- * with `halving` the same budget (rollouts x candidates) is spent in rounds of
- * sequential halving, each round's survivors on the next deals.
+ * depth 0 to the end (its final scores). A rollout scores the seat's margin over the
+ * best other seat or its win share (R-BASE-9: a tie shares the win); the best mean
+ * wins, ties to the first in the decision's order. Plainly every candidate gets
+ * `rollouts` rollouts; with `halving` the same budget (rollouts x candidates) is spent
+ * in rounds of sequential halving, each round's survivors on the next deals (at most
+ * CC_SEARCH_MAX deals a round).
  *
  * The game searched never changes (every rollout is a clone; the only change is the
  * seat stream's one draw, which play makes too), and the search never reads what the
@@ -79,10 +80,11 @@ void search_sort(int32_t *items, int n) {
 }
 
 /* What no seat has seen, dealt anew from *deals (Stream.shuffle's Fisher-Yates, of the
- * items sorted first: the hidden order is never read): the stack's unseen tiles (those after top: the drawn ones, the tile in hand included,
- * keep their places), river tiles among the river tiles' places then the land tiles
- * among theirs (R-RIV-1), then each unit in play's hidden state in registry order
- * (The Messages: the messages not yet drawn, R-MSG-11). scratch: room for 2 * nstack. */
+ * items sorted first: the hidden order is never read): the stack's unseen tiles (those
+ * after top; the drawn ones, the tile in hand included, keep their places), river
+ * tiles among the river tiles' places then the land tiles among theirs (R-RIV-1), then
+ * each unit in play's hidden state in registry order (The Messages: the messages not
+ * yet drawn, R-MSG-11). scratch: room for 2 * nstack. */
 static void deal_unseen(cc_game *g, uint64_t *deals, int32_t *scratch) {
     static const int DEALT[2] = {CLASS_RIVER, CLASS_LAND};  /* the lake keeps its place */
     int32_t *at = scratch, *items = scratch + g->nstack;
