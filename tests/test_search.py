@@ -317,6 +317,10 @@ def test_search_seat_section_sits_beside_greedys(tmp_path):
         configs[name].write_text(re.sub(r"search\([^)]*\)", "search(rollouts=1,candidates=2)", text))
     doc = regenerate(tmp_path, only=("search_seat_advantage",), echo=lambda s: None, configs=configs)
     assert "## Seat advantage between search players" in doc and "\n## Seat advantage\n" not in doc
+    # the section names both runs it reads, each with its own size and CPU time
+    assert "`carcsim run search_seat_advantage && carcsim report runs/search_seat_advantage` (4 games in 4 blocks;" in doc
+    assert re.search(r"beside it: `carcsim run seat_advantage && carcsim report runs/seat_advantage` "
+                     r"\(4 games in 4 blocks; code [^;]+; \d+ CPU s here\)", doc)
 
     def seat(name):
         h = next(h for h in build(tmp_path / "runs" / name)["headline"]

@@ -572,15 +572,22 @@ def regenerate(root: str | Path = ".", doc: str | Path = "docs/findings.md", wor
             done[name] = (exp, build(out), cpu)
         return done[name]
 
+    def command(name: str) -> str:
+        """The line that remakes one run, with what it holds and what it cost."""
+        exp, rep, cpu = report(name)
+        prov = rep["provenance"]
+        return (f"`carcsim run {name} && carcsim report {exp.out}` "
+                f"({prov['games_stored']:,} games in {prov['blocks_stored']:,} blocks; "
+                f"code {prov['code_version']}; {cpu:.0f} CPU s here)")
+
     for s in SECTIONS:
         if only and s.config not in only:
             continue
-        exp, rep, cpu = report(s.config)
-        prov = rep["provenance"]
-        parts.append(f"\n## {s.title}\n\n`carcsim run {s.config} && carcsim report {exp.out}` "
-                     f"({prov['games_stored']:,} games in {prov['blocks_stored']:,} blocks; "
-                     f"code {prov['code_version']}; {cpu:.0f} CPU s here)\n\n"
-                     + "\n".join(s.render(rep, *(report(b)[1] for b in s.beside))) + "\n")
+        # every run the section reads is named with its own size and CPU time
+        lines = [command(s.config)] + [f"beside it: {command(b)}" for b in s.beside]
+        parts.append(f"\n## {s.title}\n\n" + "  \n".join(lines) + "\n\n"
+                     + "\n".join(s.render(report(s.config)[1], *(report(b)[1] for b in s.beside)))
+                     + "\n")
     total = sum(cpu for _, _, cpu in done.values())
     target = root / doc
     if only and target.is_file():
