@@ -214,3 +214,17 @@ def test_the_report_text_and_page_show_the_sweep(swept_run):
     section = page[i:page.index("<h2>Seats</h2>")]
     assert section.count("<svg") >= 4  # a chart per metric (points over too few blocks left out)
     assert "id='sweep-table'" in section and "Break-even" in section
+
+
+def test_the_sweep_streams_one_shard_at_a_time_to_the_same_answers(swept_run, monkeypatch):
+    """Issue 25 item 1: the sweep is a section of the report's one pass. Read one shard
+    (3 blocks) a batch, its curves, message values and break-evens are those of the
+    whole run read as one batch: the per-block means are complete within a batch and
+    the folds combine exactly."""
+    from test_streaming_report import same
+
+    from sim.analysis import scan
+    whole = build(swept_run)["sweep"]
+    monkeypatch.setattr(scan, "BATCH_ROWS", 1)
+    assert len(scan.shard_batches(__import__("json").loads((swept_run / "manifest.json").read_text()))) == 10
+    same(build(swept_run)["sweep"], whole, "sweep")

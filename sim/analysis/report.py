@@ -25,7 +25,6 @@ from sim.analysis import balance, forks, stats, sweep
 from sim.analysis.fmt import fmt_interval, fmt_p
 from sim.analysis.moments import Moments
 from sim.analysis.scan import Batch, batches, blocks_stored
-from sim.analysis.summary import load
 from sim.expansions.messages import ALL_ACTIONS
 from sim.tournament.manifest import REMEDY, RunError
 from sim.tournament.sequential import block_outcomes
@@ -249,17 +248,19 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
     cf = balance.CounterfactualValues() if with_cf else None
     fork_sections = forks.Sections() if with_cf else None
     sprt = Sprt(manifest["sprt"]) if manifest.get("sprt") else None
+    swept = (sweep.Sweep(parse_experiment(manifest["config_text"], f"{Path(run_dir) / 'manifest.json'}"))
+             if cfg["design"].get("sweep") else None)
     sections = [s for s in (totals, seat, by_player, test, pw, rated, arms, series, *extra.values(),
-                            cf, fork_sections, sprt) if s is not None]
+                            cf, fork_sections, sprt, swept) if s is not None]
     for batch in batches(run_dir, manifest, _players_columns(cfg), with_cf):
         for s in sections:
             s.add(batch)
     return _assemble(run_dir, manifest, totals, seat, by_player, test, pw, rated, arms, series, extra, cf,
-                     fork_sections, sprt, rating_prior)
+                     fork_sections, sprt, swept, rating_prior)
 
 
 def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated, arms_s, series, extra, cf_s,
-              fork_sections, sprt, rating_prior) -> dict:
+              fork_sections, sprt, swept, rating_prior) -> dict:
     """The report from its sections' folds."""
     cfg = manifest["config"]
     out: dict = {"provenance": {k: manifest.get(k) for k in (
@@ -358,16 +359,12 @@ def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated,
                                  f"LLR {d['llr']:.3f} in [{d['lower']:.3f}, {d['upper']:.3f}]; "
                                  f"the interval is not adjusted for the stopping rule")))
         out["sprt"] = d
-    if cfg["design"].get("sweep"):
+    if swept is not None:
         # every other answer above pools the sweep's values, i.e. different rules: the
-        # headline is the curves' points (the pooled tables stay, said to be pooled).
-        # The curves (sim/analysis/sweep.py) still read the tables whole: a sweep run's
-        # report is the one that holds its games in memory.
-        exp = parse_experiment(manifest["config_text"], f"{Path(run_dir) / 'manifest.json'}")
-        raw = load(run_dir, "counterfactuals") if cf_s is not None else None
-        out["sweep"] = sweep.analyse(exp, load(run_dir, "games"), load(run_dir, "players"), raw)
+        # headline is the curves' points (the pooled tables stay, said to be pooled)
+        out["sweep"] = swept.table()
         headline = sweep.headline(out["sweep"], _row)
-        out["pooled_note"] = sweep.POOLED_NOTE.format(knob=exp.sweep[0])
+        out["pooled_note"] = sweep.POOLED_NOTE.format(knob=out["sweep"]["knob"])
     # Whole-report multiplicity: every row with a p is a test; Holm stays within each
     # family (what a reader of one question needs), Benjamini–Hochberg over all of them
     # bounds the share of false discoveries among everything the report calls different.

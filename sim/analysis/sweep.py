@@ -12,7 +12,7 @@ as everywhere in the report); the metrics are
   score spread         per game: the top score minus the bottom score
   message values       per draw (counterfactual runs): the action − the swept points'
                        alternative, in the drawer's final margin (sim/analysis/balance.py
-                       counterfactual_values, within one value)
+                       CounterfactualValues, within one value)
 
 and for message values the break-even: the knob value where an action's curve
 crosses 0, interpolated linearly between the swept values, with a percentile
@@ -32,7 +32,8 @@ import polars as pl
 
 from sim import expansions
 from sim.analysis import stats
-from sim.analysis.balance import MESSAGE_FORK, counterfactual_values
+from sim.analysis.balance import MESSAGE_FORK, CounterfactualValues
+from sim.analysis.scan import Batch
 from sim.tournament import plan
 from sim.tournament.config import Experiment
 
@@ -57,23 +58,6 @@ def settings_frame(exp: Experiment) -> pl.DataFrame:
                         schema={"index": pl.Int64, "setting_edition": pl.Utf8, "value": pl.Int64})
 
 
-def _valued(exp: Experiment, games: pl.DataFrame) -> pl.DataFrame:
-    per = len(plan.layout(exp))
-    return (games.with_columns((pl.col("game_id") % per).alias("index"))
-            .join(settings_frame(exp), on="index"))
-
-
-def _per_game(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
-    """One row a game: its block, setting and each metric's value."""
-    in_play = {c for e in expansions.in_play(exp.rules.expansions) for c in e.columns}
-    msgs = ([pl.col("messages_drawn").sum().alias("drawn")] if "messages_drawn" in in_play
-            else [pl.lit(None, pl.Float64).alias("drawn")])
-    by_game = players.group_by("game_id").agg(
-        pl.col("win_share").filter(pl.col("seat") == 0).first().alias("seat0_win"),
-        (pl.col("score").max() - pl.col("score").min()).alias("spread"), *msgs)
-    return games.select("game_id", "block", "setting_edition", "value", "turns").join(by_game, on="game_id")
-
-
 def _point(values: np.ndarray, bounds: tuple[float, float]) -> dict:
     e = stats.mean_estimate(values)
     lo, hi = bounds
@@ -81,50 +65,89 @@ def _point(values: np.ndarray, bounds: tuple[float, float]) -> dict:
             "blocks": e.n, "few": e.n < MIN_BLOCKS}
 
 
-def curves(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame) -> list[dict]:
-    """Per (edition, metric): the points over the swept values, each with its block
-    t interval clamped to the metric's range."""
-    g = _per_game(exp, _valued(exp, games), players)
-    out = []
-    for key, words, unit, bounds in METRICS:
-        if g[key].null_count() == g.height:
-            continue  # messages per game without The Messages
-        per_block = (g.group_by("setting_edition", "value", "block")
-                     .agg(pl.col(key).cast(pl.Float64).mean(), pl.len().alias("n"))
-                     .sort("setting_edition", "value", "block"))
-        for (edition,), part in per_block.group_by("setting_edition", maintain_order=True):
-            points = [{"value": v, **_point(d[key].to_numpy(), bounds), "games": int(d["n"].sum())}
-                      for (v,), d in part.group_by("value", maintain_order=True)]
-            out.append({"metric": key, "words": words, "unit": unit, "edition": edition,
-                        "points": points})
-    return out
+class Sweep:
+    """The sweep's section of the report's one pass (sim/analysis/scan.py): each batch
+    of whole blocks is reduced to per-block means, per (setting, block) for the game
+    metrics and per (edition, action, value, block) for the message values, plus one
+    fold of counterfactual values per swept value (balance.CounterfactualValues). So a
+    sweep's report holds O(blocks × settings × metrics), not its games."""
 
+    def __init__(self, exp: Experiment):
+        self.exp = exp
+        self.settings = settings_frame(exp)
+        self.in_play = {c for e in expansions.in_play(exp.rules.expansions) for c in e.columns}
+        self.metric_blocks: list[pl.DataFrame] = []
+        self.message_blocks: list[pl.DataFrame] = []
+        self.values: dict[int, CounterfactualValues] = {}  # value -> its forks' fold
 
-def message_curves(exp: Experiment, cf: pl.DataFrame, games: pl.DataFrame) -> list[dict]:
-    """Per (edition, action): each message's counterfactual value (action − the swept
-    alternative, final margin) over the swept values, with the break-even."""
-    valued = _valued(exp, games).select("game_id", "block", "value")
-    cf = cf.join(valued.select("game_id", "value"), on="game_id")
-    rows = []
-    for (value,), part in cf.group_by("value", maintain_order=True):
-        vals = counterfactual_values(part, valued.filter(pl.col("value") == value), phases=False)
-        rows += [{**r, "value": value} for r in vals.to_dicts()]
-    if not rows:
-        return []
-    table = pl.DataFrame(rows).sort("edition", "action", "value")
-    blocks = _block_margins(cf, valued)
-    out = []
-    for (edition, action), part in table.group_by("edition", "action", maintain_order=True):
-        points = [{"value": r["value"], "estimate": r["d_margin"], "low": r["d_margin_low"],
-                   "high": r["d_margin_high"], "blocks": r["blocks"], "few": r["blocks"] < MIN_BLOCKS,
-                   "p": r["d_margin_p"], "games": r["games"],
-                   "win": r["d_win"], "win_low": r["d_win_low"], "win_high": r["d_win_high"]}
-                  for r in part.iter_rows(named=True)]
-        out.append({"edition": edition, "action": action, "points": points,
-                    "break_even": break_even(blocks.filter((pl.col("edition") == edition)
-                                                           & (pl.col("action") == action)),
-                                             [p["value"] for p in points])})
-    return out
+    def _valued(self, games: pl.DataFrame) -> pl.DataFrame:
+        """games with each one's setting: its index within its block picks it."""
+        return (games.with_columns((pl.col("game_id") % self.settings.height).alias("index"))
+                .join(self.settings, on="index"))
+
+    def add(self, b: Batch) -> None:
+        valued = self._valued(b.games)
+        msgs = ([pl.col("messages_drawn").sum().alias("drawn")] if "messages_drawn" in self.in_play
+                else [pl.lit(None, pl.Float64).alias("drawn")])
+        by_game = b.players.group_by("game_id").agg(
+            pl.col("win_share").filter(pl.col("seat") == 0).first().alias("seat0_win"),
+            (pl.col("score").max() - pl.col("score").min()).alias("spread"), *msgs)
+        g = valued.select("game_id", "block", "setting_edition", "value", "turns").join(by_game, on="game_id")
+        self.metric_blocks.append(g.group_by("setting_edition", "value", "block").agg(
+            *(pl.col(key).cast(pl.Float64).mean() for key, *_ in METRICS), pl.len().alias("n")))
+        cf = b.counterfactuals
+        if cf is None or cf.height == 0:
+            return
+        valued = valued.select("game_id", "block", "value")
+        cf = cf.join(valued.select("game_id", "value"), on="game_id")
+        for (value,), part in cf.group_by("value", maintain_order=True):
+            fold = self.values.setdefault(value, CounterfactualValues(phases=False))
+            fold.add(Batch(valued.filter(pl.col("value") == value), None, part))
+        self.message_blocks.append(_block_margins(cf, valued))
+
+    def curves(self) -> list[dict]:
+        """Per (edition, metric): the points over the swept values, each with its block
+        t interval clamped to the metric's range."""
+        if not self.metric_blocks:
+            return []
+        per_block = pl.concat(self.metric_blocks).sort("setting_edition", "value", "block")
+        out = []
+        for key, words, unit, bounds in METRICS:
+            if per_block[key].null_count() == per_block.height:
+                continue  # messages per game without The Messages
+            for (edition,), part in per_block.group_by("setting_edition", maintain_order=True):
+                points = [{"value": v, **_point(d[key].to_numpy(), bounds), "games": int(d["n"].sum())}
+                          for (v,), d in part.group_by("value", maintain_order=True)]
+                out.append({"metric": key, "words": words, "unit": unit, "edition": edition,
+                            "points": points})
+        return out
+
+    def message_curves(self) -> list[dict]:
+        """Per (edition, action): each message's counterfactual value (action − the swept
+        alternative, final margin) over the swept values, with the break-even."""
+        rows = [{**r, "value": value} for value, fold in self.values.items()
+                for r in fold.table().to_dicts()]
+        if not rows:
+            return []
+        table = pl.DataFrame(rows).sort("edition", "action", "value")
+        blocks = pl.concat(self.message_blocks)
+        out = []
+        for (edition, action), part in table.group_by("edition", "action", maintain_order=True):
+            points = [{"value": r["value"], "estimate": r["d_margin"], "low": r["d_margin_low"],
+                       "high": r["d_margin_high"], "blocks": r["blocks"], "few": r["blocks"] < MIN_BLOCKS,
+                       "p": r["d_margin_p"], "games": r["games"],
+                       "win": r["d_win"], "win_low": r["d_win_low"], "win_high": r["d_win_high"]}
+                      for r in part.iter_rows(named=True)]
+            out.append({"edition": edition, "action": action, "points": points,
+                        "break_even": break_even(blocks.filter((pl.col("edition") == edition)
+                                                               & (pl.col("action") == action)),
+                                                 [p["value"] for p in points])})
+        return out
+
+    def table(self) -> dict:
+        """The report's "sweep" entry."""
+        return {"knob": self.exp.sweep[0], "values": list(self.exp.sweep[1]),
+                "curves": self.curves(), "message_curves": self.message_curves()}
 
 
 def _block_margins(cf: pl.DataFrame, valued: pl.DataFrame) -> pl.DataFrame:
@@ -224,14 +247,6 @@ def headline(sw: dict, _row) -> list[dict]:
                          label=f"{knob} where the action's value crosses 0 (linear between the "
                                f"swept values; block-bootstrap percentile interval): {bound_words(be)}"))
     return rows
-
-
-def analyse(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame,
-            cf: pl.DataFrame | None) -> dict:
-    """The report's "sweep" entry."""
-    return {"knob": exp.sweep[0], "values": list(exp.sweep[1]),
-            "curves": curves(exp, games, players),
-            "message_curves": message_curves(exp, cf, games) if cf is not None and cf.height else []}
 
 
 def render_text(sw: dict) -> list[str]:
