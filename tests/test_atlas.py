@@ -26,7 +26,11 @@ def test_message_values_table_lines_up_actions_across_table_sizes():
          "d_margin_high": 0.7, "d_win": 0.01, "d_win_low": 0.0, "d_win_high": 0.02}
     lines = atlas.message_values(rep(2, [0.5, 0.5], [v]), rep(3, [0.3, 0.3, 0.4]))
     assert "| c3.1 | per_knight | +0.50 [0.30, 0.70] | — |" in lines
-    assert any("±0.20 points (2 players)" in line for line in lines)
+    assert any("±0.200 points (2 players)" in line and "1 margin cell is wider than ±0.1 points" in line
+               for line in lines)
+    narrow = dict(v, d_margin_low=0.41, d_margin_high=0.59)  # ±0.09
+    lines = atlas.message_values(rep(2, [0.5, 0.5], [narrow]), rep(3, [0.3, 0.3, 0.4], [narrow]))
+    assert any("every margin cell is within ±0.1 points" in line for line in lines)
 
 
 def test_every_table_size_has_its_shipped_config():

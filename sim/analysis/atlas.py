@@ -60,6 +60,9 @@ def _values(rep) -> dict:
     return {(r["edition"], r["action"]): r for r in rep.get("counterfactual", []) if r["phase"] == "all"}
 
 
+TARGET = 0.1  # points: the half-width every message-value cell of the atlas is sized for
+
+
 def message_values(*reps) -> list[str]:
     """Each message's value against its 2 points at each table size: the drawer's final
     margin (points) and, in a second table, its win probability."""
@@ -81,11 +84,15 @@ def message_values(*reps) -> list[str]:
                          for e, a in keys])
     widest = [max(((v["d_margin_high"] - v["d_margin_low"]) / 2 for v in b.values()
                    if v.get("d_margin_low") is not None), default=0.0) for b in by]
+    wide = sum((v["d_margin_high"] - v["d_margin_low"]) / 2 > TARGET for b in by for v in b.values()
+               if v.get("d_margin_low") is not None)
+    verdict = (f"every margin cell is within ±{TARGET} points" if not wide else
+               f"{wide} margin cell{' is' if wide == 1 else 's are'} wider than ±{TARGET} points")
     out += ["", "Widest margin interval per table size: "
-            + ", ".join(f"±{w:.2f} points ({_players(r)} players)" for w, r in zip(widest, reps))
-            + ". Half-widths shrink as 1/√blocks; `carcsim plan atlas_message_values_<n>p "
-              "--half-width 0.01 --half-width-points 0.1` gives the blocks and CPU-seconds "
-              "each cell needs for ±0.1 points."]
+            + ", ".join(f"±{w:.3f} points ({_players(r)} players)" for w, r in zip(widest, reps))
+            + f": {verdict}. Half-widths shrink as 1/√blocks; `carcsim plan "
+              "atlas_message_values_<n>p --half-width 0.01 --half-width-points 0.1` gives the "
+              "blocks and CPU-seconds each cell needs for ±0.1 points."]
     return out
 
 

@@ -551,10 +551,10 @@ def regenerate(root: str | Path = ".", doc: str | Path = "docs/findings.md", wor
              f"variants of it (findings about greedy players), except in the sections on "
              f"the `search` strategy: how much stronger than greedy it is, and "
              f"the seat-advantage and message-value findings rerun with search players "
-             f"beside greedy's. Run sizes are what one shared core of this machine finishes in minutes (CPU "
-             f"time per run below): every design now plays in the C game (a fork's branches "
-             f"are C clones; some runs below were made before, on the Python engine); more blocks give tighter "
-             f"intervals at a cost that grows with them.\n"]
+             f"beside greedy's. Run sizes are what one shared core of this machine finishes in "
+             f"minutes to half an hour (CPU time per run below); every run plays in the C game "
+             f"(a fork's branches are C clones); more blocks give tighter intervals at a cost "
+             f"that grows with them.\n"]
     done: dict[str, tuple] = {}  # config name -> (experiment, report, CPU seconds)
 
     def report(name: str) -> tuple:
