@@ -62,6 +62,22 @@ cc_board *cc_board_clone(const cc_board *b) {
     return c;
 }
 
+void board_reset(cc_board *b) {
+    /* a tile's cell and its 4 sides are the only cells play writes (cc_place: the
+     * cell, its sides' needs; the frontier: empty cells beside a tile) */
+    for (int i = 0; i < b->ntiles; i++) {
+        const placed_t *p = &b->tiles[i];
+        for (int e = -1; e < 4; e++) {
+            int c = e < 0 ? cell(b, p->x, p->y) : cell(b, p->x + DX[e], p->y + DY[e]);
+            b->grid[c] = -1;
+            b->need[c] = 0;
+            b->in_front[c] = 0;
+        }
+    }
+    b->ntiles = b->nfront = 0;
+    for (int i = 0; i < CC_MAX_FIGURES; i++) b->figs[i] = (figure_t){0, 0, 0, 0, -1};
+}
+
 int cc_board_ntiles(const cc_board *b) { return b ? b->ntiles : CC_ERR_ARG; }
 int cc_board_max_tiles(const cc_board *b) { return b ? b->max_tiles : CC_ERR_ARG; }
 

@@ -103,6 +103,11 @@ static inline int holds_majority(const uint16_t *count, const uint16_t *strength
  * tiles, worth its tile and the tiles around (R-BASE-5/6/8; a garden, R-ABB-2/4). */
 static inline int is_centre(int kind) { return kind == CC_MONASTERY || kind == CC_GARDEN; }
 
+/* A board back to empty, as cc_board_new made it (its size, tile set and farm_points
+ * kept), in time of its tiles rather than of its grid: so a batch's games share one
+ * board instead of clearing a new grid each (cc_game_batch). */
+void board_reset(cc_board *b);
+
 /* R-MM-10: a centre feature's worth in tiles, town halls not counted (board.c). */
 int monastery_tiles(const cc_board *b, int x, int y);
 
