@@ -59,6 +59,7 @@ cc_board *cc_board_clone(const cc_board *b) {
     c->ntiles = b->ntiles;
     c->nfront = b->nfront;
     c->farm_points = b->farm_points;
+    c->nfig_slots = b->nfig_slots;
     return c;
 }
 
@@ -74,7 +75,7 @@ void board_reset(cc_board *b) {
             b->in_front[c] = 0;
         }
     }
-    b->ntiles = b->nfront = 0;
+    b->ntiles = b->nfront = b->nfig_slots = 0;
     for (int i = 0; i < CC_MAX_FIGURES; i++) b->figs[i] = (figure_t){0, 0, 0, 0, -1};
 }
 
@@ -447,7 +448,7 @@ int cc_free_segments(const cc_board *b, int idx, int32_t *out, int cap) {
 int cc_occupied_features(const cc_board *b, int32_t *out, int cap) {
     if (!b || !out || cap < 0) return CC_ERR_ARG;
     int n = 0;
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+    for (int f = 0; f < b->nfig_slots; f++) {
         if (b->figs[f].seg < 0) continue;
         int r = find_const(b, b->figs[f].seg), seen = 0;
         for (int i = 0; i < n && !seen; i++) seen = out[i] == r;
@@ -475,6 +476,7 @@ int cc_figure_add(cc_board *b, int player, int kind, int strength, int scores, i
     for (int f = 0; f < CC_MAX_FIGURES; f++) {
         if (b->figs[f].seg >= 0) continue;
         b->figs[f] = (figure_t){(int8_t)player, (int8_t)kind, (int8_t)strength, (int8_t)scores, seg};
+        if (f >= b->nfig_slots) b->nfig_slots = f + 1;
         tally(b, &b->figs[f], +1);
         return f;
     }
@@ -496,6 +498,7 @@ int cc_figure_remove(cc_board *b, int fig) {
     if (!b || fig < 0 || fig >= CC_MAX_FIGURES || b->figs[fig].seg < 0) return CC_ERR_ARG;
     tally(b, &b->figs[fig], -1);
     b->figs[fig].seg = -1;
+    while (b->nfig_slots > 0 && b->figs[b->nfig_slots - 1].seg < 0) b->nfig_slots--;
     return CC_OK;
 }
 
@@ -514,7 +517,7 @@ int cc_figure_info(const cc_board *b, int fig, int32_t *out, int cap) {
 int cc_figures(const cc_board *b, int32_t *out, int cap) {
     if (!b || !out || cap < 0) return CC_ERR_ARG;
     int n = 0;
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+    for (int f = 0; f < b->nfig_slots; f++) {
         const figure_t *g = &b->figs[f];
         if (g->seg < 0) continue;
         if (n + 6 > cap) return CC_ERR_FULL;
@@ -531,7 +534,7 @@ int cc_figures(const cc_board *b, int32_t *out, int cap) {
 int cc_feature_figures(const cc_board *b, int seg, int32_t *out, int cap) {
     if (!b || !out || cap < 0 || !seg_valid(b, seg)) return CC_ERR_ARG;
     int r = find_const(b, seg), n = 0;
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+    for (int f = 0; f < b->nfig_slots; f++) {
         if (b->figs[f].seg < 0 || find_const(b, b->figs[f].seg) != r) continue;
         if (n >= cap) return CC_ERR_FULL;
         out[n++] = f;

@@ -69,6 +69,9 @@ struct cc_board {
     placed_t *tiles;
     seg_t *segs;           /* max_tiles * CC_MAX_SEGS */
     figure_t figs[CC_MAX_FIGURES];
+    /* 1 + the highest figure slot in use (0: none), so that a scan of the figures stops
+     * there: slots are taken lowest first and a game holds a few dozen at most */
+    int32_t nfig_slots;
 };
 
 static inline const variant_t *variant(const cc_board *b, int type, int rot) {

@@ -96,7 +96,7 @@ static int activates(const figure_t *f) {
 int cc_activating_cells(const cc_board *b, int32_t *xy, int cap) {
     if (!b || cap < 0 || (cap && !xy)) return CC_ERR_ARG;
     int n = 0;
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+    for (int f = 0; f < b->nfig_slots; f++) {
         if (!activates(&b->figs[f])) continue;
         int tx, ty;
         tile_xy(b, b->figs[f].seg, &tx, &ty);

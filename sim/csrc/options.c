@@ -500,7 +500,7 @@ typedef struct {
 } held_t;
 
 static void held_monasteries(const cc_board *b, held_t *h) {
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+    for (int f = 0; f < b->nfig_slots; f++) {
         int seg = b->figs[f].seg;
         if (seg < 0 || !is_centre(b->segs[seg].kind)) continue;
         const placed_t *p = &b->tiles[b->segs[seg].tile];

@@ -370,6 +370,11 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
         if (ok) ok = take(&r, b->segs, (int64_t)b->ntiles * CC_MAX_SEGS * sizeof *b->segs);
         ok = ok && r.at == r.size && board_sane(b, ts);
     }
+    if (ok) {  /* derived from the figures (as play keeps it), never taken from the blob */
+        b->nfig_slots = 0;
+        for (int f = 0; f < CC_MAX_FIGURES; f++)
+            if (b->figs[f].seg >= 0) b->nfig_slots = f + 1;
+    }
     g->board = b;
     ok = ok && state_sane(g) && place_rows_as_played(g);
     if (!ok) {
