@@ -13,7 +13,7 @@ typedef struct {
     int8_t nroots[CC_MAX_SEGS];
     int32_t roots[CC_MAX_SEGS][8];      /* existing features joined (roots) */
     int32_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
-    struct {  /* side by side, so a new group clears both in one go */
+    struct {  /* the figures' tallies of the features joined; unset without one */
         uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
     } figs[CC_MAX_SEGS];
     int8_t complete[CC_MAX_SEGS];
@@ -143,13 +143,13 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
         /* groups numbered in the order of their first segment: without a merge (nearly
          * every trial) each segment is its own group, numbered as itself */
         int rep = merged ? lfind(par, s) : s, g = merged ? gid[rep] : -1;
-        if (g < 0) {  /* each group's fields are cleared when it is made */
+        if (g < 0) {  /* each group's fields are cleared when it is made (its figures'
+                         tallies are its first root's: read only where it has one) */
             g = ngroups++;
             gid[rep] = (int8_t)g;
             nroots[g] = 0;
             t->open[g] = t->coats[g] = t->nfig[g] = 0;
             t->segs_of[g] = 0;
-            memset(&t->figs[g], 0, sizeof t->figs[g]);
         }
         group_of[s] = (int8_t)g;
         t->segs_of[g] = (uint16_t)(t->segs_of[g] | 1u << s);
@@ -160,16 +160,21 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
             int32_t r = root[__builtin_ctz(m)];
             if (root_in(t->roots[g], nroots[g], r)) continue;
             const seg_t *rs = &b->segs[r];
-            t->roots[g][nroots[g]++] = r;
             t->open[g] = (int32_t)(t->open[g] + rs->open);
             t->coats[g] = (int32_t)(t->coats[g] + rs->coats);
             t->nfig[g] = (int32_t)(t->nfig[g] + rs->nfig);
-            /* every slot, not only the players': a fixed count the compiler unrolls,
-             * and the slots past the players hold no figure (they add 0) */
-            for (int q = 0; q < CC_MAX_PLAYERS; q++) {
-                t->figs[g].count[q] = (uint16_t)(t->figs[g].count[q] + rs->count[q]);
-                t->figs[g].strength[q] = (uint16_t)(t->figs[g].strength[q] + rs->strength[q]);
+            if (nroots[g] == 0) {
+                memcpy(t->figs[g].count, rs->count, sizeof rs->count);
+                memcpy(t->figs[g].strength, rs->strength, sizeof rs->strength);
+            } else {
+                /* every slot, not only the players': a fixed count the compiler unrolls,
+                 * and the slots past the players hold no figure (they add 0) */
+                for (int q = 0; q < CC_MAX_PLAYERS; q++) {
+                    t->figs[g].count[q] = (uint16_t)(t->figs[g].count[q] + rs->count[q]);
+                    t->figs[g].strength[q] = (uint16_t)(t->figs[g].strength[q] + rs->strength[q]);
+                }
             }
+            t->roots[g][nroots[g]++] = r;
         }
     }
     memcpy(t->group_of, group_of, sizeof group_of);
@@ -404,7 +409,9 @@ static unsigned group_fits(const rule_masks_t masks, const trial_t *t, int g) {
 
 /* Gains of every player from group g: `without` any new figure, and `with[r]` when the
  * deciding player adds the figure of rules[r] there, for the rules in `fits` (the only
- * ones written, and the only ones read). Returns 0 if `without` is all 0.0. */
+ * ones written, and the only ones read). Returns 0 if no figure is there: then
+ * `without` is all 0.0 and only the deciding player's slot of each `with[r]` is
+ * written (the others' are 0.0). */
 static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
                        const cc_figure_rule *rules, unsigned fits, double *without,
                        double (*with)[CC_MAX_PLAYERS]) {
@@ -412,10 +419,9 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
     int np = p->nplayers, me = p->player, any = 0;
     /* every slot: a fixed count is a few stores, not a memset call; the slots past the
      * players hold no figure */
-    for (int q = 0; q < CC_MAX_PLAYERS; q++) {
-        without[q] = 0.0;
-        any |= t->figs[g].count[q];
-    }
+    for (int q = 0; q < CC_MAX_PLAYERS; q++) without[q] = 0.0;
+    if (t->nroots[g])  /* a group joining no feature holds no figure (analyze) */
+        for (int q = 0; q < CC_MAX_PLAYERS; q++) any |= t->figs[g].count[q];
     if (!any && !fits) return 0;
     double before[CC_MAX_PLAYERS] = {0};
     for (int i = 0; any && i < t->nroots[g]; i++) {
@@ -453,7 +459,6 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
          * (what holds_majority says; x - 0.0 is x) */
         for (unsigned m = fits; m; m &= m - 1) {
             int r = __builtin_ctz(m);
-            for (int q = 0; q < CC_MAX_PLAYERS; q++) with[r][q] = 0.0;
             with[r][me] = (uint16_t)rules[r].scores ? after : 0.0;
         }
         return 0;
@@ -473,12 +478,18 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
     return 1;
 }
 
-static double combine(const cc_greedy_params *p, const double *gain, int supply_change) {
+/* The opponents' mean gain. */
+static double opponents(const cc_greedy_params *p, const double *gain) {
     double opp = 0.0;
     for (int q = 0; q < p->nplayers; q++)
         if (q != p->player) opp += gain[q];
     if (p->nplayers > 1) opp /= p->nplayers - 1;
-    return gain[p->player] - p->opponent_weight * opp + p->follower_value * supply_change;
+    return opp;
+}
+
+/* A row's value: the deciding player's gain `mine`, the opponents' mean gain `opp`. */
+static double combine(const cc_greedy_params *p, double mine, double opp, int supply_change) {
+    return mine - p->opponent_weight * opp + p->follower_value * supply_change;
 }
 
 /* The monasteries holding figures around a cell and what a tile there would give
@@ -593,14 +604,16 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         trial_t t;
         if (params) analyze(b, v, &ci, &t);
         else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: group_fits only */
-        double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
+        double gain[CC_MAX_PLAYERS] = {0}, base = 0.0, opp = 0.0;
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
-        int returned = 0;
+        int returned = 0, me = params ? params->player : 0;
+        uint8_t holds[CC_MAX_SEGS];  /* group_gains' answer: a figure is there */
         if (params) {
-            int me = params->player;
             for (int g = 0; g < t.ngroups; g++) {
                 /* adding 0.0 changes no sum (a gain is never -0.0: it starts at +0.0) */
-                if (group_gains(&ctx, &t, v, x, y, g, rules, group_fits(masks, &t, g), without[g], with[g]))
+                holds[g] = (uint8_t)group_gains(&ctx, &t, v, x, y, g, rules, group_fits(masks, &t, g),
+                                               without[g], with[g]);
+                if (holds[g])
                     for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
                 if (t.complete[g] && t.kind[g] != CC_FIELD)
                     for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
@@ -613,7 +626,8 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
                     if (mons.holders[k] >> q & 1) gain[q] += mons.delta[k];
                 returned += mons.returned[k];
             }
-            base = combine(params, gain, returned);
+            opp = opponents(params, gain);
+            base = combine(params, gain[me], opp, returned);
         }
         if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
         int32_t *row = &rows[n];
@@ -629,12 +643,19 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
             row = &rows[n];
             row[0] = x; row[1] = y; row[2] = r; row[3] = rules[k].kind; row[4] = s;
             if (params) {
-                double with_fig[CC_MAX_PLAYERS];
-                for (int q = 0; q < params->nplayers; q++)
-                    with_fig[q] = gain[q] - without[g][q] + with[g][k][q];
                 /* the follower leaves supply, unless its feature scores at once */
                 int back = t.complete[g] && t.kind[g] != CC_FIELD;
-                values[n / 5] = combine(params, with_fig, returned - 1 + back);
+                if (holds[g]) {
+                    double with_fig[CC_MAX_PLAYERS];
+                    for (int q = 0; q < params->nplayers; q++)
+                        with_fig[q] = gain[q] - without[g][q] + with[g][k][q];
+                    values[n / 5] = combine(params, with_fig[me], opponents(params, with_fig),
+                                            returned - 1 + back);
+                } else {
+                    /* nobody's figure there: the opponents' gains are the row's without a
+                     * figure (gain - 0.0 + 0.0 is gain, never -0.0), and so their mean */
+                    values[n / 5] = combine(params, gain[me] + with[g][k][me], opp, returned - 1 + back);
+                }
             }
             n += 5;
           }
