@@ -3,6 +3,20 @@
 
 /* ---------------------------------------------------------------- boards */
 
+int board_new_fields(cc_board *b) {
+    size_t slots = (size_t)b->max_tiles * CC_MAX_SEGS;
+    field_lists_t *f = malloc(sizeof *f);
+    if (!f) return CC_ERR_NOMEM;
+    f->n = 0;
+    f->cap = 2 * (int32_t)slots;  /* a few cities per field: about a game's listings */
+    f->list = malloc(slots * sizeof *f->list);
+    f->pool = malloc((size_t)f->cap * sizeof *f->pool);
+    b->fields = f;
+    if (!f->list || !f->pool) return CC_ERR_NOMEM;  /* cc_board_free frees what is there */
+    for (int s = 0; s < b->ntiles * CC_MAX_SEGS; s++) f->list[s].nsegs = 0;
+    return CC_OK;
+}
+
 cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     if (!ts || max_tiles <= 0 || max_tiles > 4000) return NULL;
     cc_board *b = calloc(1, sizeof *b);
@@ -24,7 +38,8 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     /* a tile's 12 segment slots are written when it is placed (cc_place), and no slot
      * of an unplaced tile is read (seg_valid), so they need no zeroing */
     b->segs = malloc((size_t)max_tiles * CC_MAX_SEGS * sizeof *b->segs);
-    if (!b->grid || !b->need || !b->in_front || !b->front || !b->tiles || !b->segs) {
+    if (!b->grid || !b->need || !b->in_front || !b->front || !b->tiles || !b->segs
+        || board_new_fields(b) < 0) {
         cc_board_free(b);
         return NULL;
     }
@@ -41,6 +56,11 @@ void cc_board_free(cc_board *b) {
     free(b->front);
     free(b->tiles);
     free(b->segs);
+    if (b->fields) {
+        free(b->fields->list);
+        free(b->fields->pool);
+        free(b->fields);
+    }
     free(b);
 }
 
@@ -56,6 +76,9 @@ cc_board *cc_board_clone(const cc_board *b) {
     memcpy(c->tiles, b->tiles, (size_t)b->ntiles * sizeof *b->tiles);
     memcpy(c->segs, b->segs, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *b->segs);
     memcpy(c->figs, b->figs, sizeof b->figs);
+    memcpy(c->fields->list, b->fields->list, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *b->fields->list);
+    memcpy(c->fields->pool, b->fields->pool, (size_t)b->fields->n * sizeof *b->fields->pool);
+    c->fields->n = b->fields->n;
     c->ntiles = b->ntiles;
     c->nfront = b->nfront;
     c->farm_points = b->farm_points;
@@ -76,6 +99,7 @@ void board_reset(cc_board *b) {
         }
     }
     b->ntiles = b->nfront = b->nfig_slots = 0;
+    b->fields->n = 0;  /* (a slot's list is cleared when its tile is placed) */
     for (int i = 0; i < CC_MAX_FIGURES; i++) b->figs[i] = (figure_t){0, 0, 0, 0, -1};
 }
 
@@ -293,6 +317,7 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
         b->need[cell(b, x + DX[e], y + DY[e])] += (uint16_t)((v->def.edges[e] + 1) * NEED_PLACE[(e + 2) % 4]);
     for (int l = 0; l < CC_MAX_SEGS; l++) {
         seg_t *s = &b->segs[base + l];
+        b->fields->list[base + l].nsegs = 0;
         memset(s, 0, sizeof *s);
         s->parent = s->next = base + l;
         s->tile = -1;

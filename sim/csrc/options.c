@@ -252,25 +252,46 @@ static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int3
         return m->len[r];
     }
     const cc_board *b = c->b;
-    int n = 0, s = r, complete = 0;
-    do {
-        const seg_t *sg = &b->segs[s];
-        const placed_t *pl = &b->tiles[sg->tile];
-        unsigned cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
-        for (; cities; cities &= cities - 1) {  /* the city bits, lowest first */
-            int ci = __builtin_ctz(cities);
-            int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci);
-            if (!root_in(scratch, n, cr) && n < FIELD_CITIES) {
-                scratch[n++] = cr;
-                complete += b->segs[cr].open == 0;
+    field_lists_t *fl = b->fields;
+    field_list_t *e = &fl->list[r];
+    int n = 0, complete = 0;
+    const int32_t *list = scratch;
+    if (e->nsegs == b->segs[r].nsegs) {  /* listed on an earlier turn: does it hold? */
+        const int32_t *p = &fl->pool[e->off];
+        for (; n < e->len && b->segs[p[n]].parent == p[n]; n++) complete += b->segs[p[n]].open == 0;
+        if (n == e->len) list = p;
+        else n = complete = 0;
+    }
+    if (list == scratch) {
+        int s = r;
+        do {
+            const seg_t *sg = &b->segs[s];
+            const placed_t *pl = &b->tiles[sg->tile];
+            unsigned cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
+            for (; cities; cities &= cities - 1) {  /* the city bits, lowest first */
+                int ci = __builtin_ctz(cities);
+                int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci);
+                if (!root_in(scratch, n, cr) && n < FIELD_CITIES) {
+                    scratch[n++] = cr;
+                    complete += b->segs[cr].open == 0;
+                }
             }
+            s = sg->next;
+        } while (s != r);
+        if (fl->n + n > fl->cap) {  /* full: every list forgotten */
+            for (int k = 0; k < b->ntiles * CC_MAX_SEGS; k++) fl->list[k].nsegs = 0;
+            fl->n = 0;
         }
-        s = sg->next;
-    } while (s != r);
-    *out = scratch;
+        if (n <= fl->cap) {
+            memcpy(&fl->pool[fl->n], scratch, (size_t)n * sizeof *scratch);
+            *e = (field_list_t){b->segs[r].nsegs, fl->n, n};
+            fl->n += n;
+        }
+    }
+    *out = list;
     *done = complete;
     if (m && m->pool_n + n <= MEMO_POOL) {
-        memcpy(&m->pool[m->pool_n], scratch, (size_t)n * sizeof *scratch);
+        memcpy(&m->pool[m->pool_n], list, (size_t)n * sizeof *list);
         m->off[r] = (int16_t)m->pool_n;
         m->len[r] = (int16_t)n;
         m->done[r] = (int16_t)complete;
