@@ -274,14 +274,17 @@ static int options(cc_game *g, int t) {
         g->nrows = n;
         return add_actions(g, pp, NULL, 0);
     }
-    int kept = 0;
+    int kept = 0, allowed = 1;
     for (int i = 0; i < n; i++) {
         const int32_t *r = &g->rows[5 * i];
-        int ok = 1;
+        if (r[3] < 0) {  /* a placement's first row (its no-figure row): asked once for all its rows */
+            allowed = 1;
+            for (int k = 0; k < g->nunits && allowed; k++)
+                if (g->units[k]->allows) allowed = g->units[k]->allows(g, t, r[0], r[1], r[2]) != 0;
+        }
+        int ok = allowed;
         for (int c = 0; c < ncells && ok && r[3] >= 0; c++)
             ok = r[0] != cells[2 * c] || r[1] != cells[2 * c + 1];
-        for (int k = 0; k < g->nunits && ok; k++)
-            if (g->units[k]->allows) ok = g->units[k]->allows(g, t, r[0], r[1], r[2]) != 0;
         if (!ok) continue;
         if (kept != i) {
             memmove(&g->rows[5 * kept], r, 5 * sizeof *r);

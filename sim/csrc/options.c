@@ -431,8 +431,8 @@ static unsigned group_fits(const rule_masks_t masks, const trial_t *t, int g) {
 /* Gains of every player from group g: `without` any new figure, and `with[r]` when the
  * deciding player adds the figure of rules[r] there, for the rules in `fits` (the only
  * ones written, and the only ones read). Returns 0 if no figure is there: then
- * `without` is all 0.0 and only the deciding player's slot of each `with[r]` is
- * written (the others' are 0.0). */
+ * `without` would be all 0.0 and is not written, and only the deciding player's slot
+ * of each `with[r]` is (the others' would be 0.0). */
 static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
                        const cc_figure_rule *rules, unsigned fits, double *without,
                        double (*with)[CC_MAX_PLAYERS]) {
@@ -440,7 +440,6 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
     int np = p->nplayers, me = p->player, any = 0;
     /* every slot: a fixed count is a few stores, not a memset call; the slots past the
      * players hold no figure */
-    for (int q = 0; q < CC_MAX_PLAYERS; q++) without[q] = 0.0;
     if (t->nroots[g])  /* a group joining no feature holds no figure (analyze) */
         for (int q = 0; q < CC_MAX_PLAYERS; q++) any |= t->figs[g].count[q];
     if (!any && !fits) return 0;
