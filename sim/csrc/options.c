@@ -202,7 +202,7 @@ static void analyze_occupancy(const cc_board *b, const variant_t *v, const celli
     int32_t root[MAX_LINKS];
     int8_t seg[MAX_LINKS], par[CC_MAX_SEGS], busy[CC_MAX_SEGS] = {0};
     int nseg = v->def.nseg, npairs = links(v, c, seg, root, NULL);
-    for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
+    memcpy(par, SINGLETONS, sizeof par);
     for (int i = 0; i < npairs; i++) {
         busy[seg[i]] |= b->segs[root[i]].nfig > 0;
         for (int j = 0; j < i; j++)
@@ -628,11 +628,12 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         trial_t t;
         if (params) analyze(b, v, &ci, &t);
         else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: group_fits only */
-        double gain[CC_MAX_PLAYERS] = {0}, base = 0.0, opp = 0.0;
+        double gain[CC_MAX_PLAYERS], base = 0.0, opp = 0.0;  /* (gain: with a valuation) */
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
         int returned = 0, me = params ? params->player : 0;
         uint8_t holds[CC_MAX_SEGS];  /* group_gains' answer: a figure is there */
         if (params) {
+            for (int q = 0; q < CC_MAX_PLAYERS; q++) gain[q] = 0.0;
             for (int g = 0; g < t.ngroups; g++) {
                 /* adding 0.0 changes no sum (a gain is never -0.0: it starts at +0.0) */
                 holds[g] = (uint8_t)group_gains(&ctx, &t, v, x, y, g, rules, group_fits(masks, &t, g),
