@@ -130,10 +130,12 @@ static int shared_tiles(cc_board *b, int ra, int rb) {
     int shared = 0, s = ra;
     do {
         const seg_t *sg = &b->segs[s];
+        const placed_t *p = &b->tiles[sg->tile];
         int base = sg->tile * CC_MAX_SEGS, first = 1, hit = 0;
-        for (int l = 0; l < CC_MAX_SEGS; l++) {
-            const seg_t *o = &b->segs[base + l];
-            if (l == sg->local || o->tile < 0 || o->kind != sg->kind) continue;
+        /* the tile's other segments of this kind */
+        unsigned others = variant(b, p->type, p->rot)->of_kind[sg->kind] & ~(1u << sg->local);
+        for (; others; others &= others - 1) {
+            int l = __builtin_ctz(others);
             int r = find(b, base + l);
             if (r == ra && l < sg->local) first = 0;
             if (r == rb) hit = 1;

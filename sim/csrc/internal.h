@@ -22,6 +22,7 @@ typedef struct {
     int8_t centre;       /* local centre segment (monastery or garden), -1 if none */
     int8_t nedges[CC_MAX_SEGS];    /* edges a city or road segment is on (0 for others) */
     int8_t road_end[CC_MAX_SEGS];  /* CC_END_* per local segment (R-MM-6) */
+    uint16_t of_kind[5];           /* the local segments of each kind, a bit each */
 } variant_t;
 
 /* What the four sides of a cell must show, as one base-6 number (N lowest digit):
