@@ -336,6 +336,22 @@ static int own_field_cities(const trial_t *t, const variant_t *v, int g, int32_t
     return done;
 }
 
+/* own_field_cities with nothing listed before (ids empty): the distinct cities of the new
+ * tile that group g's field segments border, as a bit per group, and the completed
+ * ones among them. */
+static int own_cities_done(const trial_t *t, const variant_t *v, int g) {
+    unsigned seen = 0;
+    int done = 0;
+    for (unsigned segs = t->segs_of[g]; segs; segs &= segs - 1)
+        for (unsigned cities = v->def.seg_cities[__builtin_ctz(segs)]; cities; cities &= cities - 1) {
+            int cg = t->group_of[__builtin_ctz(cities)];
+            if (seen >> cg & 1) continue;
+            seen |= 1u << cg;
+            done += t->complete[cg];
+        }
+    return done;
+}
+
 /* Completed cities bordering a field: the field's existing roots plus the new tile's
  * field segments of group g; cities the new tile joins count once, as after placement. */
 static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_t *v, int g,
@@ -472,7 +488,16 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
     }
     int tiles = 0, cities = 0;
     if (is_centre(t->kind[g])) tiles = monastery_tiles(c->b, x, y);
-    else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
+    else if (t->kind[g] == CC_FIELD) {
+        const memo_t *m = c->memo;
+        int32_t r0 = t->nroots[g] == 1 ? t->roots[g][0] : -1;
+        /* field_completed_cities' first cases, without its call: a field joining none, or
+         * one (its count remembered this call) and no existing city */
+        if (t->nroots[g] == 0) cities = own_cities_done(t, v, g);
+        else if (r0 >= 0 && t->njoined == 0 && m && m->off[r0] >= 0 && m->len[r0] + CC_MAX_SEGS <= FIELD_CITIES)
+            cities = m->done[r0] + own_cities_done(t, v, g);
+        else cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
+    }
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
     double after = weighted_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities, c->farm_points);
     if (!any) {
