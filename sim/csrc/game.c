@@ -267,10 +267,14 @@ static int options(cc_game *g, int t) {
             if (c < 0) return c;
             ncells += c;
         }
-    /* placements an expansion forbids (R-RIV-2) leave the choices */
-    int filter = ncells > 0;
-    for (int k = 0; k < g->nunits && !filter; k++) filter = g->units[k]->allows != NULL;
-    if (!filter) {  /* nothing may forbid a row: the base game's every turn */
+    /* placements an expansion forbids (R-RIV-2) leave the choices: asked of the units
+     * with a say about this tile type (asked of its first placement, rows[0..2]) */
+    const expansion_t *judges[sizeof g->units / sizeof *g->units];
+    int njudges = 0;
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->allows && g->units[k]->allows(g, t, g->rows[0], g->rows[1], g->rows[2]) >= 0)
+            judges[njudges++] = g->units[k];
+    if (ncells == 0 && njudges == 0) {  /* nothing may forbid a row: most turns */
         g->nrows = n;
         return add_actions(g, pp, NULL, 0);
     }
@@ -279,8 +283,7 @@ static int options(cc_game *g, int t) {
         const int32_t *r = &g->rows[5 * i];
         if (r[3] < 0) {  /* a placement's first row (its no-figure row): asked once for all its rows */
             allowed = 1;
-            for (int k = 0; k < g->nunits && allowed; k++)
-                if (g->units[k]->allows) allowed = g->units[k]->allows(g, t, r[0], r[1], r[2]) != 0;
+            for (int k = 0; k < njudges && allowed; k++) allowed = judges[k]->allows(g, t, r[0], r[1], r[2]) != 0;
         }
         int ok = allowed;
         for (int c = 0; c < ncells && ok && r[3] >= 0; c++)
