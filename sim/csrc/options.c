@@ -91,7 +91,7 @@ static int cell_around(const cc_board *b, cellinfo_t *c) {
 /* The existing features the new tile (v on cell c) would join, as (new segment, root)
  * pairs in edge order; with `matched`, per new city or road segment the edges it
  * closes: 2 a matched edge, 1 an edge a town hall closes. Returns the pair count. */
-static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *root, int *matched) {
+static inline int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *root, int *matched) {
     int n = 0;
     for (unsigned sides = c->sides; sides; sides &= sides - 1) {  /* in edge order */
         int e = __builtin_ctz(sides);
