@@ -203,15 +203,19 @@ static void analyze_occupancy(const cc_board *b, const variant_t *v, const celli
     int8_t seg[MAX_LINKS], par[CC_MAX_SEGS], busy[CC_MAX_SEGS] = {0};
     int nseg = v->def.nseg, npairs = links(v, c, seg, root, NULL);
     memcpy(par, SINGLETONS, sizeof par);
+    int merged = 0;
     for (int i = 0; i < npairs; i++) {
         busy[seg[i]] |= b->segs[root[i]].nfig > 0;
         for (int j = 0; j < i; j++)
-            if (root[j] == root[i] && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]])
+            if (root[j] == root[i] && seg[j] != seg[i] && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]]) {
                 par[lfind(par, seg[i])] = (int8_t)lfind(par, seg[j]);
+                merged = 1;
+            }
     }
-    for (int s = 0; s < nseg; s++) busy[lfind(par, s)] |= busy[s];
+    /* without a merge (nearly every trial) each segment is its own group */
+    for (int s = 0; merged && s < nseg; s++) busy[lfind(par, s)] |= busy[s];
     for (int s = 0; s < nseg; s++) {  /* group id: the representative segment */
-        int g = lfind(par, s);
+        int g = merged ? lfind(par, s) : s;
         t->group_of[s] = (int8_t)g;
         t->kind[g] = v->def.seg_kind[g];
         t->nfig[g] = busy[g];
