@@ -198,7 +198,8 @@ int cc_misfit(const cc_board *b, int type, int x, int y, int rot) {
     return 0;
 }
 
-int legal_cells(const cc_board *b, int type, int32_t *out) {
+int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
+    if (!b || !out || cap < 0 || type < 0 || type >= b->ts->n) return CC_ERR_ARG;
     if (b->ntiles >= b->max_tiles) return 0;
     /* in locals: the stores to out could alias the board's fields */
     const int32_t *cells = b->front;  /* kept sorted: by y, x */
@@ -219,29 +220,25 @@ int legal_cells(const cc_board *b, int type, int32_t *out) {
         if (gx < 1 || gy < 1 || gx >= dim - 1 || gy >= dim - 1)
             continue;  /* the outermost ring stays empty (see cc_misfit) */
         unsigned fits = fit[need[c]];
-        out[n] = gx - origin;
-        out[n + 1] = gy - origin;
-        out[n + 2] = (int32_t)fits;
-        n += 3 * (fits != 0);  /* written always, kept where it fits: no branch on fits */
+        int x = gx - origin, y = gy - origin;
+        if (n + 12 <= cap) {  /* every rotation written, kept where it fits: no branch on fits */
+            for (int r = 0; r < 4; r++) {
+                out[n] = x;
+                out[n + 1] = y;
+                out[n + 2] = r;
+                n += 3 * (int)(fits >> r & 1);
+            }
+            continue;
+        }
+        for (int r = 0; r < 4; r++) {
+            if (!(fits >> r & 1)) continue;
+            if (n + 3 > cap) return CC_ERR_FULL;
+            out[n++] = x;
+            out[n++] = y;
+            out[n++] = r;
+        }
     }
     return n / 3;
-}
-
-int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
-    if (!b || !out || cap < 0 || type < 0 || type >= b->ts->n) return CC_ERR_ARG;
-    int32_t local[3 * LEGAL_CELLS_LOCAL];  /* usual boards' frontiers: nothing allocated */
-    int32_t *cells = b->nfront <= LEGAL_CELLS_LOCAL ? local : malloc(3 * (size_t)b->nfront * sizeof *cells);
-    if (!cells) return CC_ERR_NOMEM;
-    int ncells = legal_cells(b, type, cells), n = 0, rc = 0;
-    for (int k = 0; k < ncells && rc == 0; k++)
-        for (unsigned fits = (unsigned)cells[3 * k + 2]; fits; fits &= fits - 1) {
-            if (n + 3 > cap) { rc = CC_ERR_FULL; break; }
-            out[n++] = cells[3 * k];
-            out[n++] = cells[3 * k + 1];
-            out[n++] = __builtin_ctz(fits);
-        }
-    if (cells != local) free(cells);
-    return rc ? rc : n / 3;
 }
 
 /* Where cell c is or would go in the sorted frontier. Cells are row-major with y

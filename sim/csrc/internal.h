@@ -126,13 +126,6 @@ static inline int holds_majority(const uint16_t *count, const uint16_t *strength
  * tiles, worth its tile and the tiles around (R-BASE-5/6/8; a garden, R-ABB-2/4). */
 static inline int is_centre(int kind) { return kind == CC_MONASTERY || kind == CC_GARDEN; }
 
-/* The frontier cells where tile type `type` fits, by y, x, as triples (x, y, bit r for
- * each distinct rotation r that fits): the one scan behind cc_legal_placements and the
- * turn options. out has room for 3 * b->nfront ints (LEGAL_CELLS_LOCAL cells on the
- * stack serve usual boards). Returns the number of cells. */
-enum { LEGAL_CELLS_LOCAL = 512 };
-int legal_cells(const cc_board *b, int type, int32_t *out);
-
 /* A board back to empty, as cc_board_new made it (its size, tile set and farm_points
  * kept), in time of its tiles rather than of its grid: so a batch's games share one
  * board instead of clearing a new grid each (cc_game_batch). */

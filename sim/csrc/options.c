@@ -371,9 +371,7 @@ static int field_completed_cities(evalctx_t *c, const trial_t *t, const variant_
      * negative) are none of them, so the remembered count stands; the same sum as the
      * walk below while no cap is reached */
     if (nroots == 1 && njoined == 0) {
-        const memo_t *m = c->memo;  /* (its count remembered this call: no list asked) */
-        int nlist = m && m->off[roots[0]] >= 0 ? (listed = m->done[roots[0]], m->len[roots[0]])
-                                               : field_city_list(c, roots[0], scratch, &list, &listed);
+        int nlist = field_city_list(c, roots[0], scratch, &list, &listed);
         if (!t || g < 0) return listed;
         if (nlist + CC_MAX_SEGS <= FIELD_CITIES) return listed + own_field_cities(t, v, g, ids, &nids);
     }
@@ -617,20 +615,20 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     if (params && (!values || params->nplayers < 1 || params->nplayers > CC_MAX_PLAYERS
                    || params->player < 0 || params->player >= params->nplayers))
         return CC_ERR_ARG;
+    int nplace = cc_legal_placements(b, type, rows, cap);
+    if (nplace <= 0) return nplace;
     /* scratch on the stack for usual boards, so a turn allocates nothing */
-    int32_t cells_local[3 * LEGAL_CELLS_LOCAL], stamp_local[1024];
-    int32_t *cells = b->nfront <= LEGAL_CELLS_LOCAL ? cells_local
-                                                   : malloc(3 * (size_t)b->nfront * sizeof *cells);
+    int32_t place_local[3 * 512], stamp_local[1024];
+    int32_t *place = nplace <= 512 ? place_local : malloc((size_t)nplace * 3 * sizeof *place);
     int32_t *stamp = !params ? NULL : b->ntiles < 1024 ? stamp_local
                                     : malloc(((size_t)b->ntiles + 1) * sizeof *stamp);
-    if (!cells || (params && !stamp)) {
-        if (cells != cells_local) free(cells);
+    if (!place || (params && !stamp)) {
+        if (place != place_local) free(place);
         if (stamp != stamp_local) free(stamp);
         return CC_ERR_NOMEM;
     }
-    /* the placements, by y, x, rotation: each cell where the tile fits, its rotations */
-    int ncells = legal_cells(b, type, cells);
     if (stamp) memset(stamp, 0, ((size_t)b->ntiles + 1) * sizeof *stamp);
+    memcpy(place, rows, (size_t)nplace * 3 * sizeof *place);
     memo_t memo;  /* only the slots of placed tiles are made valid */
     int memo_ok = params && b->ntiles * CC_MAX_SEGS <= MEMO_SEGS;
     if (memo_ok) {
@@ -647,13 +645,11 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     if (params) held_monasteries(b, &held);
     rule_masks_t masks;
     rule_masks(rules, nrules, masks);
-    for (int i = 0; i < ncells && rc == 0; i++) {
-      int x = cells[3 * i], y = cells[3 * i + 1];
-      /* (a seat with no figure to place and no valuation asked needs no analysis) */
-      if (params || nrules) cell_info(b, x, y, &ci);
-      for (unsigned rots = (unsigned)cells[3 * i + 2]; rots && rc == 0; rots &= rots - 1) {
-        int r = __builtin_ctz(rots);
+    for (int i = 0; i < nplace && rc == 0; i++) {
+        int x = place[3 * i], y = place[3 * i + 1], r = place[3 * i + 2];
         const variant_t *v = variant(b, type, r);
+        /* (a seat with no figure to place and no valuation asked needs no analysis) */
+        if ((params || nrules) && (i == 0 || x != ci.x || y != ci.y)) cell_info(b, x, y, &ci);
         trial_t t;
         if (params) analyze(b, v, &ci, &t);
         else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: group_fits only */
@@ -714,9 +710,8 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
             n += 5;
           }
         }
-      }
     }
-    if (cells != cells_local) free(cells);
+    if (place != place_local) free(place);
     if (stamp != stamp_local) free(stamp);
     return rc ? rc : n / 5;
 }
