@@ -3,6 +3,20 @@
 
 /* ---------------------------------------------------------------- boards */
 
+int board_new_fields(cc_board *b) {
+    size_t slots = (size_t)b->max_tiles * CC_MAX_SEGS;
+    field_lists_t *f = malloc(sizeof *f);
+    if (!f) return CC_ERR_NOMEM;
+    f->n = 0;
+    f->cap = 2 * (int32_t)slots;  /* a few cities per field: about a game's listings */
+    f->list = malloc(slots * sizeof *f->list);
+    f->pool = malloc((size_t)f->cap * sizeof *f->pool);
+    b->fields = f;
+    if (!f->list || !f->pool) return CC_ERR_NOMEM;  /* cc_board_free frees what is there */
+    for (int s = 0; s < b->ntiles * CC_MAX_SEGS; s++) f->list[s].nsegs = 0;
+    return CC_OK;
+}
+
 cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     if (!ts || max_tiles <= 0 || max_tiles > 4000) return NULL;
     cc_board *b = calloc(1, sizeof *b);
@@ -24,7 +38,8 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     /* a tile's 12 segment slots are written when it is placed (cc_place), and no slot
      * of an unplaced tile is read (seg_valid), so they need no zeroing */
     b->segs = malloc((size_t)max_tiles * CC_MAX_SEGS * sizeof *b->segs);
-    if (!b->grid || !b->need || !b->in_front || !b->front || !b->tiles || !b->segs) {
+    if (!b->grid || !b->need || !b->in_front || !b->front || !b->tiles || !b->segs
+        || board_new_fields(b) < 0) {
         cc_board_free(b);
         return NULL;
     }
@@ -41,6 +56,11 @@ void cc_board_free(cc_board *b) {
     free(b->front);
     free(b->tiles);
     free(b->segs);
+    if (b->fields) {
+        free(b->fields->list);
+        free(b->fields->pool);
+        free(b->fields);
+    }
     free(b);
 }
 
@@ -56,10 +76,31 @@ cc_board *cc_board_clone(const cc_board *b) {
     memcpy(c->tiles, b->tiles, (size_t)b->ntiles * sizeof *b->tiles);
     memcpy(c->segs, b->segs, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *b->segs);
     memcpy(c->figs, b->figs, sizeof b->figs);
+    memcpy(c->fields->list, b->fields->list, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *b->fields->list);
+    memcpy(c->fields->pool, b->fields->pool, (size_t)b->fields->n * sizeof *b->fields->pool);
+    c->fields->n = b->fields->n;
     c->ntiles = b->ntiles;
     c->nfront = b->nfront;
     c->farm_points = b->farm_points;
+    c->nfig_slots = b->nfig_slots;
     return c;
+}
+
+void board_reset(cc_board *b) {
+    /* a tile's cell and its 4 sides are the only cells play writes (cc_place: the
+     * cell, its sides' needs; the frontier: empty cells beside a tile) */
+    for (int i = 0; i < b->ntiles; i++) {
+        const placed_t *p = &b->tiles[i];
+        for (int e = -1; e < 4; e++) {
+            int c = e < 0 ? cell(b, p->x, p->y) : cell(b, p->x + DX[e], p->y + DY[e]);
+            b->grid[c] = -1;
+            b->need[c] = 0;
+            b->in_front[c] = 0;
+        }
+    }
+    b->ntiles = b->nfront = b->nfig_slots = 0;
+    b->fields->n = 0;  /* (a slot's list is cleared when its tile is placed) */
+    for (int i = 0; i < CC_MAX_FIGURES; i++) b->figs[i] = (figure_t){0, 0, 0, 0, -1};
 }
 
 int cc_board_ntiles(const cc_board *b) { return b ? b->ntiles : CC_ERR_ARG; }
@@ -89,10 +130,12 @@ static int shared_tiles(cc_board *b, int ra, int rb) {
     int shared = 0, s = ra;
     do {
         const seg_t *sg = &b->segs[s];
+        const placed_t *p = &b->tiles[sg->tile];
         int base = sg->tile * CC_MAX_SEGS, first = 1, hit = 0;
-        for (int l = 0; l < CC_MAX_SEGS; l++) {
-            const seg_t *o = &b->segs[base + l];
-            if (l == sg->local || o->tile < 0 || o->kind != sg->kind) continue;
+        /* the tile's other segments of this kind */
+        unsigned others = variant(b, p->type, p->rot)->of_kind[sg->kind] & ~(1u << sg->local);
+        for (; others; others &= others - 1) {
+            int l = __builtin_ctz(others);
             int r = find(b, base + l);
             if (r == ra && l < sg->local) first = 0;
             if (r == rb) hit = 1;
@@ -276,6 +319,7 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
         b->need[cell(b, x + DX[e], y + DY[e])] += (uint16_t)((v->def.edges[e] + 1) * NEED_PLACE[(e + 2) % 4]);
     for (int l = 0; l < CC_MAX_SEGS; l++) {
         seg_t *s = &b->segs[base + l];
+        b->fields->list[base + l].nsegs = 0;
         memset(s, 0, sizeof *s);
         s->parent = s->next = base + l;
         s->tile = -1;
@@ -431,7 +475,7 @@ int cc_free_segments(const cc_board *b, int idx, int32_t *out, int cap) {
 int cc_occupied_features(const cc_board *b, int32_t *out, int cap) {
     if (!b || !out || cap < 0) return CC_ERR_ARG;
     int n = 0;
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+    for (int f = 0; f < b->nfig_slots; f++) {
         if (b->figs[f].seg < 0) continue;
         int r = find_const(b, b->figs[f].seg), seen = 0;
         for (int i = 0; i < n && !seen; i++) seen = out[i] == r;
@@ -459,6 +503,7 @@ int cc_figure_add(cc_board *b, int player, int kind, int strength, int scores, i
     for (int f = 0; f < CC_MAX_FIGURES; f++) {
         if (b->figs[f].seg >= 0) continue;
         b->figs[f] = (figure_t){(int8_t)player, (int8_t)kind, (int8_t)strength, (int8_t)scores, seg};
+        if (f >= b->nfig_slots) b->nfig_slots = f + 1;
         tally(b, &b->figs[f], +1);
         return f;
     }
@@ -480,6 +525,7 @@ int cc_figure_remove(cc_board *b, int fig) {
     if (!b || fig < 0 || fig >= CC_MAX_FIGURES || b->figs[fig].seg < 0) return CC_ERR_ARG;
     tally(b, &b->figs[fig], -1);
     b->figs[fig].seg = -1;
+    while (b->nfig_slots > 0 && b->figs[b->nfig_slots - 1].seg < 0) b->nfig_slots--;
     return CC_OK;
 }
 
@@ -498,7 +544,7 @@ int cc_figure_info(const cc_board *b, int fig, int32_t *out, int cap) {
 int cc_figures(const cc_board *b, int32_t *out, int cap) {
     if (!b || !out || cap < 0) return CC_ERR_ARG;
     int n = 0;
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+    for (int f = 0; f < b->nfig_slots; f++) {
         const figure_t *g = &b->figs[f];
         if (g->seg < 0) continue;
         if (n + 6 > cap) return CC_ERR_FULL;
@@ -515,7 +561,7 @@ int cc_figures(const cc_board *b, int32_t *out, int cap) {
 int cc_feature_figures(const cc_board *b, int seg, int32_t *out, int cap) {
     if (!b || !out || cap < 0 || !seg_valid(b, seg)) return CC_ERR_ARG;
     int r = find_const(b, seg), n = 0;
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+    for (int f = 0; f < b->nfig_slots; f++) {
         if (b->figs[f].seg < 0 || find_const(b, b->figs[f].seg) != r) continue;
         if (n >= cap) return CC_ERR_FULL;
         out[n++] = f;

@@ -267,21 +267,27 @@ static int options(cc_game *g, int t) {
             if (c < 0) return c;
             ncells += c;
         }
-    /* placements an expansion forbids (R-RIV-2) leave the choices */
-    int filter = ncells > 0;
-    for (int k = 0; k < g->nunits && !filter; k++) filter = g->units[k]->allows != NULL;
-    if (!filter) {  /* nothing may forbid a row: the base game's every turn */
+    /* placements an expansion forbids (R-RIV-2) leave the choices: asked of the units
+     * with a say about this tile type (asked of its first placement, rows[0..2]) */
+    const expansion_t *judges[sizeof g->units / sizeof *g->units];
+    int njudges = 0;
+    for (int k = 0; k < g->nunits; k++)
+        if (g->units[k]->allows && g->units[k]->allows(g, t, g->rows[0], g->rows[1], g->rows[2]) >= 0)
+            judges[njudges++] = g->units[k];
+    if (ncells == 0 && njudges == 0) {  /* nothing may forbid a row: most turns */
         g->nrows = n;
         return add_actions(g, pp, NULL, 0);
     }
-    int kept = 0;
+    int kept = 0, allowed = 1;
     for (int i = 0; i < n; i++) {
         const int32_t *r = &g->rows[5 * i];
-        int ok = 1;
+        if (r[3] < 0) {  /* a placement's first row (its no-figure row): asked once for all its rows */
+            allowed = 1;
+            for (int k = 0; k < njudges && allowed; k++) allowed = judges[k]->allows(g, t, r[0], r[1], r[2]) != 0;
+        }
+        int ok = allowed;
         for (int c = 0; c < ncells && ok && r[3] >= 0; c++)
             ok = r[0] != cells[2 * c] || r[1] != cells[2 * c + 1];
-        for (int k = 0; k < g->nunits && ok; k++)
-            if (g->units[k]->allows) ok = g->units[k]->allows(g, t, r[0], r[1], r[2]) != 0;
         if (!ok) continue;
         if (kept != i) {
             memmove(&g->rows[5 * kept], r, 5 * sizeof *r);
@@ -780,21 +786,29 @@ void cc_game_free(cc_game *g) {
     free(g);
 }
 
-int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
-                int nstack, const uint8_t *tile_flags, int ntypes, const uint64_t *seat_state,
-                const cc_seat_policy *seats, cc_game **out) {
-    if (!ts || !cfg || !seat_state || !out) return CC_ERR_ARG;
+/* cc_game_new on `board`: an empty board of game_max_tiles(cfg, nstack) tiles over ts
+ * (board_reset), or NULL for a new one. The game owns the board from here, also on an
+ * error (then it is freed). */
+static int game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
+                    int nstack, const uint8_t *tile_flags, int ntypes, const uint64_t *seat_state,
+                    const cc_seat_policy *seats, cc_board *board, cc_game **out) {
+    if (!ts || !cfg || !seat_state || !out) {
+        cc_board_free(board);
+        return CC_ERR_ARG;
+    }
     *out = NULL;
     int rc = game_check_config(ts, cfg, stack, nstack, tile_flags, ntypes, seats);
-    if (rc < 0) return rc;
-    cc_game *g = calloc(1, sizeof *g);
-    if (!g) return CC_ERR_NOMEM;
+    cc_game *g = rc < 0 ? NULL : calloc(1, sizeof *g);
+    if (!g) {
+        cc_board_free(board);
+        return rc < 0 ? rc : CC_ERR_NOMEM;
+    }
     g->ts = ts;
     g->cfg = *cfg;
     g->nplayers = cfg->nplayers;
     g->ntypes = ntypes;
     g->nstack = nstack;
-    g->board = cc_board_new(ts, game_max_tiles(cfg, nstack));
+    g->board = board ? board : cc_board_new(ts, game_max_tiles(cfg, nstack));
     g->tile_flags = malloc((size_t)ntypes + 1);
     g->stack = malloc(((size_t)nstack + 1) * sizeof *g->stack);
     if (!g->board || !g->tile_flags || !g->stack || game_grow_rows(g, 5 * 1024) < 0) {
@@ -831,6 +845,12 @@ int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *
     }
     *out = g;
     return CC_OK;
+}
+
+int cc_game_new(const cc_tileset *ts, const cc_game_config *cfg, const int32_t *stack,
+                int nstack, const uint8_t *tile_flags, int ntypes, const uint64_t *seat_state,
+                const cc_seat_policy *seats, cc_game **out) {
+    return game_new(ts, cfg, stack, nstack, tile_flags, ntypes, seat_state, seats, NULL, out);
 }
 
 static void *dup(const void *p, size_t n) {
@@ -1051,12 +1071,16 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
     if ((int64_t)ngames * np * ints > results_cap) return CC_ERR_FULL;
     cc_game_config c = *cfg;
     c.record = 0;
+    /* every game of the batch is dealt on one board (the same config and stack size):
+     * emptied after each in time of its tiles, not a grid cleared anew per game */
+    cc_board *board = NULL;
     for (; i < ngames && rc == 0; i++) {
         const uint64_t *s = &streams[(size_t)i * per];
         c.tiles_stream = s[0];
         c.messages_stream = s[1];
         cc_game *g = NULL;
-        rc = cc_game_new(ts, &c, stack, nstack, tile_flags, ntypes, &s[2], seats, &g);
+        rc = game_new(ts, &c, stack, nstack, tile_flags, ntypes, &s[2], seats, board, &g);
+        board = NULL;  /* the game's now (freed on an error) */
         if (rc < 0) break;
         if (!g->over) rc = CC_ERR_ARG;  /* a seat was not built in */
         else {
@@ -1067,7 +1091,11 @@ int cc_game_batch(const cc_tileset *ts, const cc_game_config *cfg, const int32_t
             rc = cc_game_result(g, &results_out[(size_t)i * np * ints], np * ints);
             rc = rc < 0 ? rc : 0;
         }
+        board = g->board;
+        g->board = NULL;
+        board_reset(board);
         cc_game_free(g);
     }
+    cc_board_free(board);
     return rc < 0 ? rc : i;
 }

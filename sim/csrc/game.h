@@ -136,7 +136,8 @@ typedef struct expansion_s {
     void (*start)(cc_game *g);
     void (*next_turn)(cc_game *g);
     /* 0 if the expansion forbids this placement of a tile type (R-RIV-2), 1 if allowed,
-     * -1 if it has no say about this tile */
+     * -1 if it has no say about this tile type (then for none of its placements: game.c
+     * asks it once per drawn tile, and no more if -1) */
     int (*allows)(const cc_game *g, int type, int x, int y, int rot);
     void (*placed)(cc_game *g, int type, int x, int y, int rot);
     void (*figure_placed)(cc_game *g, int fig, int seg);

@@ -22,6 +22,7 @@ typedef struct {
     int8_t centre;       /* local centre segment (monastery or garden), -1 if none */
     int8_t nedges[CC_MAX_SEGS];    /* edges a city or road segment is on (0 for others) */
     int8_t road_end[CC_MAX_SEGS];  /* CC_END_* per local segment (R-MM-6) */
+    uint16_t of_kind[5];           /* the local segments of each kind, a bit each */
 } variant_t;
 
 /* What the four sides of a cell must show, as one base-6 number (N lowest digit):
@@ -58,6 +59,22 @@ typedef struct {
     int32_t seg;           /* -1: free slot */
 } figure_t;
 
+/* The distinct cities a field borders, in the order a walk of it meets them (greedy's
+ * valuation, options.c), remembered from turn to turn: a field root's list holds while
+ * the field has `nsegs` segments (it grows only by a union, which also changes its
+ * list) and every city listed is still a root (a city absorbed into another changes
+ * whose root a segment finds; one that absorbed others is still met as itself). */
+typedef struct {
+    int32_t nsegs;         /* the field's segments when listed; 0: nothing listed */
+    int32_t off, len;      /* its cities: pool[off .. off + len) */
+} field_list_t;
+
+typedef struct {
+    int32_t n, cap;        /* pool ints used, and its room: when full, all is forgotten */
+    field_list_t *list;    /* per segment slot (read at field roots) */
+    int32_t *pool;
+} field_lists_t;
+
 struct cc_board {
     const cc_tileset *ts;
     int max_tiles, ntiles, dim, origin, nfront;
@@ -69,6 +86,12 @@ struct cc_board {
     placed_t *tiles;
     seg_t *segs;           /* max_tiles * CC_MAX_SEGS */
     figure_t figs[CC_MAX_FIGURES];
+    /* 1 + the highest figure slot in use (0: none), so that a scan of the figures stops
+     * there: slots are taken lowest first and a game holds a few dozen at most */
+    int32_t nfig_slots;
+    /* what the valuation remembers of the fields (options.c): not the board's state, so
+     * written through a const board; a loaded board starts with nothing listed */
+    field_lists_t *fields;
 };
 
 static inline const variant_t *variant(const cc_board *b, int type, int rot) {
@@ -102,6 +125,14 @@ static inline int holds_majority(const uint16_t *count, const uint16_t *strength
 /* A centre feature: in the tile centre, complete when its tile and the 8 around hold
  * tiles, worth its tile and the tiles around (R-BASE-5/6/8; a garden, R-ABB-2/4). */
 static inline int is_centre(int kind) { return kind == CC_MONASTERY || kind == CC_GARDEN; }
+
+/* A board back to empty, as cc_board_new made it (its size, tile set and farm_points
+ * kept), in time of its tiles rather than of its grid: so a batch's games share one
+ * board instead of clearing a new grid each (cc_game_batch). */
+void board_reset(cc_board *b);
+/* b->fields for a board of b->max_tiles tiles, nothing listed for its b->ntiles tiles'
+ * segments (a slot placed later is cleared by cc_place); CC_ERR_NOMEM or CC_OK. */
+int board_new_fields(cc_board *b);
 
 /* R-MM-10: a centre feature's worth in tiles, town halls not counted (board.c). */
 int monastery_tiles(const cc_board *b, int x, int y);

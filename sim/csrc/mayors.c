@@ -96,7 +96,7 @@ static int activates(const figure_t *f) {
 int cc_activating_cells(const cc_board *b, int32_t *xy, int cap) {
     if (!b || cap < 0 || (cap && !xy)) return CC_ERR_ARG;
     int n = 0;
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+    for (int f = 0; f < b->nfig_slots; f++) {
         if (!activates(&b->figs[f])) continue;
         int tx, ty;
         tile_xy(b, b->figs[f].seg, &tx, &ty);
@@ -235,7 +235,7 @@ static int activations(const cc_game *g, int x, int y, int32_t *out) {
     const cc_board *b = g->board;
     int32_t key[CC_MAX_FIGURES];
     int n = 0;
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {  /* by id: equal keys stay in id order */
+    for (int f = 0; f < b->nfig_slots; f++) {  /* by id: equal keys stay in id order */
         const figure_t *fg = &b->figs[f];
         if (!activates(fg)) continue;
         int tx, ty;
@@ -392,7 +392,7 @@ static int mayors_keeps(cc_game *g, int fig, int root, int kind) {
 static void mayors_scored(cc_game *g, int root, int winners, int value) {
     const cc_board *b = g->board;
     mm_state_t *m = state(g);
-    for (int f = 0; f < CC_MAX_FIGURES; f++)  /* ride points: what ridden messengers win */
+    for (int f = 0; f < b->nfig_slots; f++)  /* ride points: what ridden messengers win */
         if (m->rider[f] && b->figs[f].seg >= 0 && find_const(b, b->figs[f].seg) == root
             && (winners >> b->figs[f].player & 1))
             m->players[b->figs[f].player].ride_points += value;

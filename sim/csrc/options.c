@@ -13,7 +13,7 @@ typedef struct {
     int8_t nroots[CC_MAX_SEGS];
     int32_t roots[CC_MAX_SEGS][8];      /* existing features joined (roots) */
     int32_t open[CC_MAX_SEGS], coats[CC_MAX_SEGS], nfig[CC_MAX_SEGS];
-    struct {  /* side by side, so a new group clears both in one go */
+    struct {  /* the figures' tallies of the features joined; unset without one */
         uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
     } figs[CC_MAX_SEGS];
     int8_t complete[CC_MAX_SEGS];
@@ -91,7 +91,7 @@ static int cell_around(const cc_board *b, cellinfo_t *c) {
 /* The existing features the new tile (v on cell c) would join, as (new segment, root)
  * pairs in edge order; with `matched`, per new city or road segment the edges it
  * closes: 2 a matched edge, 1 an edge a town hall closes. Returns the pair count. */
-static int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *root, int *matched) {
+static inline int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *root, int *matched) {
     int n = 0;
     for (unsigned sides = c->sides; sides; sides &= sides - 1) {  /* in edge order */
         int e = __builtin_ctz(sides);
@@ -143,13 +143,13 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
         /* groups numbered in the order of their first segment: without a merge (nearly
          * every trial) each segment is its own group, numbered as itself */
         int rep = merged ? lfind(par, s) : s, g = merged ? gid[rep] : -1;
-        if (g < 0) {  /* each group's fields are cleared when it is made */
+        if (g < 0) {  /* each group's fields are cleared when it is made (its figures'
+                         tallies are its first root's: read only where it has one) */
             g = ngroups++;
             gid[rep] = (int8_t)g;
             nroots[g] = 0;
             t->open[g] = t->coats[g] = t->nfig[g] = 0;
             t->segs_of[g] = 0;
-            memset(&t->figs[g], 0, sizeof t->figs[g]);
         }
         group_of[s] = (int8_t)g;
         t->segs_of[g] = (uint16_t)(t->segs_of[g] | 1u << s);
@@ -160,16 +160,21 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
             int32_t r = root[__builtin_ctz(m)];
             if (root_in(t->roots[g], nroots[g], r)) continue;
             const seg_t *rs = &b->segs[r];
-            t->roots[g][nroots[g]++] = r;
             t->open[g] = (int32_t)(t->open[g] + rs->open);
             t->coats[g] = (int32_t)(t->coats[g] + rs->coats);
             t->nfig[g] = (int32_t)(t->nfig[g] + rs->nfig);
-            /* every slot, not only the players': a fixed count the compiler unrolls,
-             * and the slots past the players hold no figure (they add 0) */
-            for (int q = 0; q < CC_MAX_PLAYERS; q++) {
-                t->figs[g].count[q] = (uint16_t)(t->figs[g].count[q] + rs->count[q]);
-                t->figs[g].strength[q] = (uint16_t)(t->figs[g].strength[q] + rs->strength[q]);
+            if (nroots[g] == 0) {
+                memcpy(t->figs[g].count, rs->count, sizeof rs->count);
+                memcpy(t->figs[g].strength, rs->strength, sizeof rs->strength);
+            } else {
+                /* every slot, not only the players': a fixed count the compiler unrolls,
+                 * and the slots past the players hold no figure (they add 0) */
+                for (int q = 0; q < CC_MAX_PLAYERS; q++) {
+                    t->figs[g].count[q] = (uint16_t)(t->figs[g].count[q] + rs->count[q]);
+                    t->figs[g].strength[q] = (uint16_t)(t->figs[g].strength[q] + rs->strength[q]);
+                }
             }
+            t->roots[g][nroots[g]++] = r;
         }
     }
     memcpy(t->group_of, group_of, sizeof group_of);
@@ -197,16 +202,20 @@ static void analyze_occupancy(const cc_board *b, const variant_t *v, const celli
     int32_t root[MAX_LINKS];
     int8_t seg[MAX_LINKS], par[CC_MAX_SEGS], busy[CC_MAX_SEGS] = {0};
     int nseg = v->def.nseg, npairs = links(v, c, seg, root, NULL);
-    for (int s = 0; s < nseg; s++) par[s] = (int8_t)s;
+    memcpy(par, SINGLETONS, sizeof par);
+    int merged = 0;
     for (int i = 0; i < npairs; i++) {
         busy[seg[i]] |= b->segs[root[i]].nfig > 0;
         for (int j = 0; j < i; j++)
-            if (root[j] == root[i] && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]])
+            if (root[j] == root[i] && seg[j] != seg[i] && v->def.seg_kind[seg[j]] == v->def.seg_kind[seg[i]]) {
                 par[lfind(par, seg[i])] = (int8_t)lfind(par, seg[j]);
+                merged = 1;
+            }
     }
-    for (int s = 0; s < nseg; s++) busy[lfind(par, s)] |= busy[s];
+    /* without a merge (nearly every trial) each segment is its own group */
+    for (int s = 0; merged && s < nseg; s++) busy[lfind(par, s)] |= busy[s];
     for (int s = 0; s < nseg; s++) {  /* group id: the representative segment */
-        int g = lfind(par, s);
+        int g = merged ? lfind(par, s) : s;
         t->group_of[s] = (int8_t)g;
         t->kind[g] = v->def.seg_kind[g];
         t->nfig[g] = busy[g];
@@ -247,25 +256,46 @@ static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int3
         return m->len[r];
     }
     const cc_board *b = c->b;
-    int n = 0, s = r, complete = 0;
-    do {
-        const seg_t *sg = &b->segs[s];
-        const placed_t *pl = &b->tiles[sg->tile];
-        unsigned cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
-        for (; cities; cities &= cities - 1) {  /* the city bits, lowest first */
-            int ci = __builtin_ctz(cities);
-            int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci);
-            if (!root_in(scratch, n, cr) && n < FIELD_CITIES) {
-                scratch[n++] = cr;
-                complete += b->segs[cr].open == 0;
+    field_lists_t *fl = b->fields;
+    field_list_t *e = &fl->list[r];
+    int n = 0, complete = 0;
+    const int32_t *list = scratch;
+    if (e->nsegs == b->segs[r].nsegs) {  /* listed on an earlier turn: does it hold? */
+        const int32_t *p = &fl->pool[e->off];
+        for (; n < e->len && b->segs[p[n]].parent == p[n]; n++) complete += b->segs[p[n]].open == 0;
+        if (n == e->len) list = p;
+        else n = complete = 0;
+    }
+    if (list == scratch) {
+        int s = r;
+        do {
+            const seg_t *sg = &b->segs[s];
+            const placed_t *pl = &b->tiles[sg->tile];
+            unsigned cities = variant(b, pl->type, pl->rot)->def.seg_cities[sg->local];
+            for (; cities; cities &= cities - 1) {  /* the city bits, lowest first */
+                int ci = __builtin_ctz(cities);
+                int32_t cr = find_const(b, sg->tile * CC_MAX_SEGS + ci);
+                if (!root_in(scratch, n, cr) && n < FIELD_CITIES) {
+                    scratch[n++] = cr;
+                    complete += b->segs[cr].open == 0;
+                }
             }
+            s = sg->next;
+        } while (s != r);
+        if (fl->n + n > fl->cap) {  /* full: every list forgotten */
+            for (int k = 0; k < b->ntiles * CC_MAX_SEGS; k++) fl->list[k].nsegs = 0;
+            fl->n = 0;
         }
-        s = sg->next;
-    } while (s != r);
-    *out = scratch;
+        if (n <= fl->cap) {
+            memcpy(&fl->pool[fl->n], scratch, (size_t)n * sizeof *scratch);
+            *e = (field_list_t){b->segs[r].nsegs, fl->n, n};
+            fl->n += n;
+        }
+    }
+    *out = list;
     *done = complete;
     if (m && m->pool_n + n <= MEMO_POOL) {
-        memcpy(&m->pool[m->pool_n], scratch, (size_t)n * sizeof *scratch);
+        memcpy(&m->pool[m->pool_n], list, (size_t)n * sizeof *list);
         m->off[r] = (int16_t)m->pool_n;
         m->len[r] = (int16_t)n;
         m->done[r] = (int16_t)complete;
@@ -307,6 +337,22 @@ static int own_field_cities(const trial_t *t, const variant_t *v, int g, int32_t
             done += t->complete[t->group_of[ci]];
         }
     }
+    return done;
+}
+
+/* own_field_cities with nothing listed before (ids empty): the distinct cities of the new
+ * tile that group g's field segments border, as a bit per group, and the completed
+ * ones among them. */
+static int own_cities_done(const trial_t *t, const variant_t *v, int g) {
+    unsigned seen = 0;
+    int done = 0;
+    for (unsigned segs = t->segs_of[g]; segs; segs &= segs - 1)
+        for (unsigned cities = v->def.seg_cities[__builtin_ctz(segs)]; cities; cities &= cities - 1) {
+            int cg = t->group_of[__builtin_ctz(cities)];
+            if (seen >> cg & 1) continue;
+            seen |= 1u << cg;
+            done += t->complete[cg];
+        }
     return done;
 }
 
@@ -404,7 +450,9 @@ static unsigned group_fits(const rule_masks_t masks, const trial_t *t, int g) {
 
 /* Gains of every player from group g: `without` any new figure, and `with[r]` when the
  * deciding player adds the figure of rules[r] there, for the rules in `fits` (the only
- * ones written, and the only ones read). Returns 0 if `without` is all 0.0. */
+ * ones written, and the only ones read). Returns 0 if no figure is there: then
+ * `without` would be all 0.0 and is not written, and only the deciding player's slot
+ * of each `with[r]` is (the others' would be 0.0). */
 static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
                        const cc_figure_rule *rules, unsigned fits, double *without,
                        double (*with)[CC_MAX_PLAYERS]) {
@@ -412,10 +460,8 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
     int np = p->nplayers, me = p->player, any = 0;
     /* every slot: a fixed count is a few stores, not a memset call; the slots past the
      * players hold no figure */
-    for (int q = 0; q < CC_MAX_PLAYERS; q++) {
-        without[q] = 0.0;
-        any |= t->figs[g].count[q];
-    }
+    if (t->nroots[g])  /* a group joining no feature holds no figure (analyze) */
+        for (int q = 0; q < CC_MAX_PLAYERS; q++) any |= t->figs[g].count[q];
     if (!any && !fits) return 0;
     double before[CC_MAX_PLAYERS] = {0};
     for (int i = 0; any && i < t->nroots[g]; i++) {
@@ -444,7 +490,16 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
     }
     int tiles = 0, cities = 0;
     if (is_centre(t->kind[g])) tiles = monastery_tiles(c->b, x, y);
-    else if (t->kind[g] == CC_FIELD) cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
+    else if (t->kind[g] == CC_FIELD) {
+        const memo_t *m = c->memo;
+        int32_t r0 = t->nroots[g] == 1 ? t->roots[g][0] : -1;
+        /* field_completed_cities' first cases, without its call: a field joining none, or
+         * one (its count remembered this call) and no existing city */
+        if (t->nroots[g] == 0) cities = own_cities_done(t, v, g);
+        else if (r0 >= 0 && t->njoined == 0 && m && m->off[r0] >= 0 && m->len[r0] + CC_MAX_SEGS <= FIELD_CITIES)
+            cities = m->done[r0] + own_cities_done(t, v, g);
+        else cities = field_completed_cities(c, t, v, g, t->roots[g], t->nroots[g]);
+    }
     else tiles = group_tiles(c, t->roots[g], t->nroots[g]);
     double after = weighted_value(p, t->kind[g], tiles, t->coats[g], t->complete[g], cities, c->farm_points);
     if (!any) {
@@ -453,7 +508,6 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
          * (what holds_majority says; x - 0.0 is x) */
         for (unsigned m = fits; m; m &= m - 1) {
             int r = __builtin_ctz(m);
-            for (int q = 0; q < CC_MAX_PLAYERS; q++) with[r][q] = 0.0;
             with[r][me] = (uint16_t)rules[r].scores ? after : 0.0;
         }
         return 0;
@@ -473,12 +527,18 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
     return 1;
 }
 
-static double combine(const cc_greedy_params *p, const double *gain, int supply_change) {
+/* The opponents' mean gain. */
+static double opponents(const cc_greedy_params *p, const double *gain) {
     double opp = 0.0;
     for (int q = 0; q < p->nplayers; q++)
         if (q != p->player) opp += gain[q];
     if (p->nplayers > 1) opp /= p->nplayers - 1;
-    return gain[p->player] - p->opponent_weight * opp + p->follower_value * supply_change;
+    return opp;
+}
+
+/* A row's value: the deciding player's gain `mine`, the opponents' mean gain `opp`. */
+static double combine(const cc_greedy_params *p, double mine, double opp, int supply_change) {
+    return mine - p->opponent_weight * opp + p->follower_value * supply_change;
 }
 
 /* The monasteries holding figures around a cell and what a tile there would give
@@ -500,7 +560,7 @@ typedef struct {
 } held_t;
 
 static void held_monasteries(const cc_board *b, held_t *h) {
-    for (int f = 0; f < CC_MAX_FIGURES; f++) {
+    for (int f = 0; f < b->nfig_slots; f++) {
         int seg = b->figs[f].seg;
         if (seg < 0 || !is_centre(b->segs[seg].kind)) continue;
         const placed_t *p = &b->tiles[b->segs[seg].tile];
@@ -593,14 +653,17 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         trial_t t;
         if (params) analyze(b, v, &ci, &t);
         else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: group_fits only */
-        double gain[CC_MAX_PLAYERS] = {0}, base = 0.0;
+        double gain[CC_MAX_PLAYERS], base = 0.0, opp = 0.0;  /* (gain: with a valuation) */
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
-        int returned = 0;
+        int returned = 0, me = params ? params->player : 0;
+        uint8_t holds[CC_MAX_SEGS];  /* group_gains' answer: a figure is there */
         if (params) {
-            int me = params->player;
+            for (int q = 0; q < CC_MAX_PLAYERS; q++) gain[q] = 0.0;
             for (int g = 0; g < t.ngroups; g++) {
                 /* adding 0.0 changes no sum (a gain is never -0.0: it starts at +0.0) */
-                if (group_gains(&ctx, &t, v, x, y, g, rules, group_fits(masks, &t, g), without[g], with[g]))
+                holds[g] = (uint8_t)group_gains(&ctx, &t, v, x, y, g, rules, group_fits(masks, &t, g),
+                                               without[g], with[g]);
+                if (holds[g])
                     for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
                 if (t.complete[g] && t.kind[g] != CC_FIELD)
                     for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
@@ -613,7 +676,8 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
                     if (mons.holders[k] >> q & 1) gain[q] += mons.delta[k];
                 returned += mons.returned[k];
             }
-            base = combine(params, gain, returned);
+            opp = opponents(params, gain);
+            base = combine(params, gain[me], opp, returned);
         }
         if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
         int32_t *row = &rows[n];
@@ -629,12 +693,19 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
             row = &rows[n];
             row[0] = x; row[1] = y; row[2] = r; row[3] = rules[k].kind; row[4] = s;
             if (params) {
-                double with_fig[CC_MAX_PLAYERS];
-                for (int q = 0; q < params->nplayers; q++)
-                    with_fig[q] = gain[q] - without[g][q] + with[g][k][q];
                 /* the follower leaves supply, unless its feature scores at once */
                 int back = t.complete[g] && t.kind[g] != CC_FIELD;
-                values[n / 5] = combine(params, with_fig, returned - 1 + back);
+                if (holds[g]) {
+                    double with_fig[CC_MAX_PLAYERS];
+                    for (int q = 0; q < params->nplayers; q++)
+                        with_fig[q] = gain[q] - without[g][q] + with[g][k][q];
+                    values[n / 5] = combine(params, with_fig[me], opponents(params, with_fig),
+                                            returned - 1 + back);
+                } else {
+                    /* nobody's figure there: the opponents' gains are the row's without a
+                     * figure (gain - 0.0 + 0.0 is gain, never -0.0), and so their mean */
+                    values[n / 5] = combine(params, gain[me] + with[g][k][me], opp, returned - 1 + back);
+                }
             }
             n += 5;
           }

@@ -352,6 +352,7 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
         b->ts = ts;
         b->grid = NULL; b->need = NULL; b->in_front = NULL; b->front = NULL; b->tiles = NULL;
         b->segs = NULL;
+        b->fields = NULL;
         ok = b->max_tiles == game_max_tiles(&g->cfg, g->nstack) && b->dim == 2 * b->max_tiles + 3
              && b->origin == b->max_tiles + 1 && in(b->ntiles, 1, b->max_tiles + 1)
              && b->farm_points == g->cfg.farm_points
@@ -369,6 +370,12 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
         if (ok && (b->segs = calloc((size_t)b->max_tiles * CC_MAX_SEGS, sizeof *b->segs)) == NULL) ok = 0;
         if (ok) ok = take(&r, b->segs, (int64_t)b->ntiles * CC_MAX_SEGS * sizeof *b->segs);
         ok = ok && r.at == r.size && board_sane(b, ts);
+        ok = ok && board_new_fields(b) == CC_OK;
+    }
+    if (ok) {  /* derived from the figures (as play keeps it), never taken from the blob */
+        b->nfig_slots = 0;
+        for (int f = 0; f < CC_MAX_FIGURES; f++)
+            if (b->figs[f].seg >= 0) b->nfig_slots = f + 1;
     }
     g->board = b;
     ok = ok && state_sane(g) && place_rows_as_played(g);

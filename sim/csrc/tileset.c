@@ -40,10 +40,12 @@ static int build_variant(const cc_tiledef *d, const cc_tiledef *first, variant_t
     w->centre = -1;
     memset(w->nedges, 0, sizeof w->nedges);
     memset(w->road_end, 0, sizeof w->road_end);  /* cc_tileset_set_road_ends fills them */
+    memset(w->of_kind, 0, sizeof w->of_kind);
     for (int s = 0; s < d->nseg; s++) {
         int k = d->seg_kind[s];
         uint8_t m = d->seg_mask[s];
         if (k < CC_CITY || k > CC_GARDEN) return CC_ERR_ARG;
+        w->of_kind[k] = (uint16_t)(w->of_kind[k] | 1u << s);
         /* a segment is the same segment in every rotation */
         if (first && (first->nseg != d->nseg || first->seg_kind[s] != k)) return CC_ERR_ARG;
         if (d->seg_coats[s] < 0 || d->seg_coats[s] > 9 || (k != CC_CITY && d->seg_coats[s]))

@@ -164,12 +164,10 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     pol = _seat_policies(rules, players, built_in_only=True)
     cfg, stack, nstack = dealt(rules, 0)
     seeds = list(seeds)
-    n, per = rules.players, 2 + rules.players
-    streams = ffi.new("uint64_t[]", max(1, len(seeds) * per))
+    n = rules.players
     purposes = ("tiles", "messages", *(f"seat{s}" for s in range(n)))
-    for i, seed in enumerate(seeds):
-        for k, purpose in enumerate(purposes):
-            streams[i * per + k] = derive(seed, purpose)
+    # game i's streams at i * (2 + n) (one list handed to cffi: no index arithmetic per item)
+    streams = ffi.new("uint64_t[]", [derive(seed, purpose) for seed in seeds for purpose in purposes] or 1)
     turns = np.zeros(len(seeds), dtype=np.int32)
     winners = np.zeros(len(seeds), dtype=np.int32)
     results = np.zeros((len(seeds), n, RESULT_INTS), dtype=np.int32)
