@@ -267,10 +267,18 @@ def _is_loopback(ip: str) -> bool:
 
 def test_a_local_run_listens_on_loopback_only_with_token_auth(tmp_path):
     """Every listening socket of the run's processes (driver, GCS, raylet, agents,
-    workers) is on a loopback address, and Ray runs with token authentication."""
-    cfg = tmp_path / "long.toml"
-    cfg.write_text(LONG)
-    out = tmp_path / "run"
+    workers) is on a loopback address, and Ray runs with token authentication. A seat
+    holds the run once a shard is listed, so it is still going, however fast the
+    engine, when its sockets are listed and it is interrupted."""
+    from test_tournament import GATE
+
+    out, hold = tmp_path / "run", tmp_path / "hold"
+    (tmp_path / "gate.py").write_text(GATE)
+    gate = f'{tmp_path / "gate.py"}:Gate(hold=\\"{hold}\\",manifest=\\"{out / "manifest.json"}\\")'
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(SMALL.replace("blocks = 12", "blocks = 40").replace(
+        'opponents = ["greedy"]', f'opponents = ["{gate}"]'))
+    hold.touch()
     env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
     proc = _start(cfg, out, "--workers", 2, env=env)
     try:
@@ -292,6 +300,7 @@ def test_a_local_run_listens_on_loopback_only_with_token_auth(tmp_path):
         assert modes == {"token"}, modes
     finally:
         code, err, alive = _interrupt(proc)
+        hold.unlink(missing_ok=True)
     assert code == 130 and alive == [], err
 
 
