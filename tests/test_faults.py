@@ -265,11 +265,10 @@ def _is_loopback(ip: str) -> bool:
     return ip in ("127.0.0.1", "::1") or ip.startswith("127.") or ip.startswith("::ffff:127.")
 
 
-def test_a_local_run_listens_on_loopback_only_with_token_auth(tmp_path):
-    """Every listening socket of the run's processes (driver, GCS, raylet, agents,
-    workers) is on a loopback address, and Ray runs with token authentication. A seat
-    holds the run once a shard is listed, so it is still going, however fast the
-    engine, when its sockets are listed and it is interrupted."""
+def _held_run(tmp_path):
+    """A small run whose opponent seat holds it once a shard is listed, while the file
+    `hold` exists (test_tournament.GATE): it is surely still going when a test acts on
+    it, however fast the engine. Returns the config, the run directory and `hold`."""
     from test_tournament import GATE
 
     out, hold = tmp_path / "run", tmp_path / "hold"
@@ -279,6 +278,15 @@ def test_a_local_run_listens_on_loopback_only_with_token_auth(tmp_path):
     cfg.write_text(SMALL.replace("blocks = 12", "blocks = 40").replace(
         'opponents = ["greedy"]', f'opponents = ["{gate}"]'))
     hold.touch()
+    return cfg, out, hold
+
+
+def test_a_local_run_listens_on_loopback_only_with_token_auth(tmp_path):
+    """Every listening socket of the run's processes (driver, GCS, raylet, agents,
+    workers) is on a loopback address, and Ray runs with token authentication. A seat
+    holds the run once a shard is listed, so it is still going, however fast the
+    engine, when its sockets are listed and it is interrupted."""
+    cfg, out, hold = _held_run(tmp_path)
     env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
     proc = _start(cfg, out, "--workers", 2, env=env)
     try:
@@ -442,15 +450,7 @@ def test_a_killed_driver_takes_its_private_ray_with_it(tmp_path):
     Ray process behind: the reaper (sim/tournament/reaper.py) ends them once the driver
     is gone. One seat holds the run once a shard is listed, so Ray is surely up when
     the driver dies."""
-    from test_tournament import GATE
-
-    out, hold = tmp_path / "run", tmp_path / "hold"
-    (tmp_path / "gate.py").write_text(GATE)
-    gate = f'{tmp_path / "gate.py"}:Gate(hold=\\"{hold}\\",manifest=\\"{out / "manifest.json"}\\")'
-    cfg = tmp_path / "c.toml"
-    cfg.write_text(SMALL.replace("blocks = 12", "blocks = 40").replace(
-        'opponents = ["greedy"]', f'opponents = ["{gate}"]'))
-    hold.touch()
+    cfg, out, hold = _held_run(tmp_path)
     proc = _start(cfg, out, "--workers", 1)
     family = []
     try:
