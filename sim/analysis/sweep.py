@@ -103,7 +103,7 @@ class Sweep:
         for (value,), part in cf.group_by("value", maintain_order=True):
             fold = self.values.setdefault(value, CounterfactualValues(phases=False))
             fold.add(Batch(valued.filter(pl.col("value") == value), None, part))
-        self.message_blocks.append(_block_margins(cf, valued))
+        self.message_blocks.append(_block_margins(cf, valued.select("game_id", "block")))
 
     def curves(self) -> list[dict]:
         """Per (edition, metric): the points over the swept values, each with its block
@@ -150,13 +150,14 @@ class Sweep:
                 "curves": self.curves(), "message_curves": self.message_curves()}
 
 
-def _block_margins(cf: pl.DataFrame, valued: pl.DataFrame) -> pl.DataFrame:
-    """Per (edition, action, value, block): the mean action − alternative margin."""
+def _block_margins(cf: pl.DataFrame, blocks: pl.DataFrame) -> pl.DataFrame:
+    """Per (edition, action, value, block): the mean action − alternative margin, of
+    counterfactual rows that carry their game's swept value (`blocks`: game_id -> block)."""
     if "fork" in cf.columns:
         cf = cf.filter(pl.col("fork").is_null() | (pl.col("fork") == MESSAGE_FORK))
     two = (pl.coalesce("margin_two_aligned", "margin_two") if "margin_two_aligned" in cf.columns
            else pl.col("margin_two"))
-    return (cf.drop("value").join(valued, on="game_id")
+    return (cf.join(blocks, on="game_id")
             .with_columns((pl.col("margin_action") - two).alias("d"))
             .group_by("edition", "action", "value", "block").agg(pl.col("d").mean()))
 
