@@ -200,44 +200,17 @@ int cc_misfit(const cc_board *b, int type, int x, int y, int rot) {
 
 int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
     if (!b || !out || cap < 0 || type < 0 || type >= b->ts->n) return CC_ERR_ARG;
-    if (b->ntiles >= b->max_tiles) return 0;
-    /* in locals: the stores to out could alias the board's fields */
-    const int32_t *cells = b->front;  /* kept sorted: by y, x */
-    const uint16_t *need = b->need;
-    const uint8_t *fit = &b->ts->fit[(size_t)type * NEED_CODES];
-    const int nfront = b->nfront, dim = b->dim, origin = b->origin;
-    if (nfront == 0) return 0;
-    /* the row of the cell looked at and its first cell: cells ascend, so the row only
-     * moves on (no division per cell) */
-    int gy = cells[0] / dim, row = gy * dim, n = 0;
-    for (int i = 0; i < nfront; i++) {
-        int c = cells[i];
-        while (c >= row + dim) {
-            row += dim;
-            gy++;
-        }
-        int gx = c - row;
-        if (gx < 1 || gy < 1 || gx >= dim - 1 || gy >= dim - 1)
-            continue;  /* the outermost ring stays empty (see cc_misfit) */
-        unsigned fits = fit[need[c]];
-        int x = gx - origin, y = gy - origin;
-        if (n + 12 <= cap) {  /* every rotation written, kept where it fits: no branch on fits */
-            for (int r = 0; r < 4; r++) {
-                out[n] = x;
-                out[n + 1] = y;
-                out[n + 2] = r;
-                n += 3 * (int)(fits >> r & 1);
-            }
-            continue;
-        }
-        for (int r = 0; r < 4; r++) {
-            if (!(fits >> r & 1)) continue;
+    front_iter_t it;
+    front_begin(b, type, &it);
+    int x, y, n = 0;
+    unsigned fits;
+    while (front_next(&it, &x, &y, &fits))
+        for (; fits; fits &= fits - 1) {
             if (n + 3 > cap) return CC_ERR_FULL;
             out[n++] = x;
             out[n++] = y;
-            out[n++] = r;
+            out[n++] = __builtin_ctz(fits);
         }
-    }
     return n / 3;
 }
 

@@ -126,6 +126,51 @@ static inline int holds_majority(const uint16_t *count, const uint16_t *strength
  * tiles, worth its tile and the tiles around (R-BASE-5/6/8; a garden, R-ABB-2/4). */
 static inline int is_centre(int kind) { return kind == CC_MONASTERY || kind == CC_GARDEN; }
 
+/* The frontier's cells where a tile of a type fits, in the frontier's order (by y, then
+ * x: the order of every placement list), each with its fitting distinct rotations as
+ * bits: the one scan behind cc_legal_placements and cc_turn_options. */
+typedef struct {
+    const int32_t *cells;
+    const uint16_t *need;
+    const uint8_t *fit;
+    int i, n, dim, origin, gy, row;  /* the row of the cell looked at and its first cell */
+} front_iter_t;
+
+static inline void front_begin(const cc_board *b, int type, front_iter_t *it) {
+    it->cells = b->front;
+    it->need = b->need;
+    it->fit = &b->ts->fit[(size_t)type * NEED_CODES];
+    it->i = 0;
+    /* a full board takes no tile */
+    it->n = b->ntiles >= b->max_tiles ? 0 : b->nfront;
+    it->dim = b->dim;
+    it->origin = b->origin;
+    it->gy = it->n ? b->front[0] / b->dim : 0;
+    it->row = it->gy * b->dim;
+}
+
+/* The next cell with a fitting rotation: 1 and its x, y and rotation bits, or 0 at the
+ * end. Cells ascend, so the row only moves on (no division per cell). */
+static inline int front_next(front_iter_t *it, int *x, int *y, unsigned *fits) {
+    while (it->i < it->n) {
+        int c = it->cells[it->i++];
+        while (c >= it->row + it->dim) {
+            it->row += it->dim;
+            it->gy++;
+        }
+        int gx = c - it->row, gy = it->gy, dim = it->dim;
+        if (gx < 1 || gy < 1 || gx >= dim - 1 || gy >= dim - 1)
+            continue;  /* the outermost ring stays empty (see cc_misfit) */
+        unsigned f = it->fit[it->need[c]];
+        if (!f) continue;
+        *x = gx - it->origin;
+        *y = gy - it->origin;
+        *fits = f;
+        return 1;
+    }
+    return 0;
+}
+
 /* A board back to empty, as cc_board_new made it (its size, tile set and farm_points
  * kept), in time of its tiles rather than of its grid: so a batch's games share one
  * board instead of clearing a new grid each (cc_game_batch). */

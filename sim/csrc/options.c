@@ -56,15 +56,13 @@ typedef struct {
 static void cell_info(const cc_board *b, int x, int y, cellinfo_t *c) {
     c->x = x;
     c->y = y;
-    /* the neighbours' cells by offset from this one, which is never on the outermost
-     * ring (cc_legal_placements, cc_misfit); else each is asked of cell() */
-    int here = cell(b, x, y), dim = b->dim, gx = x + b->origin, gy = y + b->origin;
-    int inside = here >= 0 && gx >= 1 && gy >= 1 && gx < dim - 1 && gy < dim - 1;
+    /* the neighbours' cells by offset from this one: a cell of the frontier scan
+     * (front_next) is never on the outermost ring */
+    int dim = b->dim, here = (y + b->origin) * dim + x + b->origin;
     const int step[4] = {dim, 1, -dim, -1};  /* N E S W: y grows to the north */
     c->sides = c->halves = 0;
     for (int e = 0; e < 4; e++) {
-        int at = inside ? here + step[e] : cell(b, x + DX[e], y + DY[e]);
-        int t = at >= 0 ? b->grid[at] : -1;
+        int t = b->grid[here + step[e]];
         if (t < 0) continue;
         c->sides |= 1u << e;
         const placed_t *p = &b->tiles[t];
@@ -134,15 +132,57 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
                 merged = 1;
             }
     }
+    t->njoined = 0;
+    if (!merged) {
+        /* nearly every trial: each segment its own group, numbered as itself, so the
+         * general pass below reduces to one pass over the segments (the same groups, roots
+         * and joined cities in the same order) */
+        t->ngroups = nseg;
+        for (int s = 0; s < nseg; s++) {
+            int kind = v->def.seg_kind[s], nr = 0, open = 0, coats = v->def.seg_coats[s], nfig = 0;
+            if (kind == CC_CITY || kind == CC_ROAD) open = v->nedges[s] - matched[s];
+            for (unsigned m = seglinks[s]; m; m &= m - 1) {
+                int32_t r = root[__builtin_ctz(m)];
+                if (root_in(t->roots[s], nr, r)) continue;
+                const seg_t *rs = &b->segs[r];
+                open += rs->open;
+                coats += rs->coats;
+                nfig += rs->nfig;
+                if (nr == 0) {
+                    memcpy(t->figs[s].count, rs->count, sizeof rs->count);
+                    memcpy(t->figs[s].strength, rs->strength, sizeof rs->strength);
+                } else {
+                    for (int q = 0; q < CC_MAX_PLAYERS; q++) {
+                        t->figs[s].count[q] = (uint16_t)(t->figs[s].count[q] + rs->count[q]);
+                        t->figs[s].strength[q] = (uint16_t)(t->figs[s].strength[q] + rs->strength[q]);
+                    }
+                }
+                t->roots[s][nr++] = r;
+                if (kind == CC_CITY) {
+                    t->joined[t->njoined] = r;
+                    t->joined_group[t->njoined++] = (int8_t)s;
+                }
+            }
+            t->open[s] = open;
+            t->coats[s] = coats;
+            t->nfig[s] = nfig;
+            t->segs_of[s] = (uint16_t)(1u << s);
+            t->group_of[s] = (int8_t)s;
+            t->kind[s] = (int8_t)kind;
+            t->nroots[s] = (int8_t)nr;
+            t->complete[s] = (kind == CC_CITY || kind == CC_ROAD) ? open == 0
+                           : is_centre(kind) ? cell_around(b, c) == 8 : 0;
+        }
+        return;
+    }
     /* counts kept in ints until the end: a store to an int8_t field may alias any
      * other, which would make the compiler reload them all */
     int ngroups = 0, nroots[CC_MAX_SEGS];
     int8_t gid[CC_MAX_SEGS], group_of[CC_MAX_SEGS] = {0};
     memset(gid, -1, sizeof gid);
     for (int s = 0; s < nseg; s++) {
-        /* groups numbered in the order of their first segment: without a merge (nearly
-         * every trial) each segment is its own group, numbered as itself */
-        int rep = merged ? lfind(par, s) : s, g = merged ? gid[rep] : -1;
+        /* groups numbered in the order of their first segment */
+        int rep = lfind(par, s), g = gid[rep];
         if (g < 0) {  /* each group's fields are cleared when it is made (its figures'
                          tallies are its first root's: read only where it has one) */
             g = ngroups++;
@@ -179,7 +219,6 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
     }
     memcpy(t->group_of, group_of, sizeof group_of);
     t->ngroups = ngroups;
-    t->njoined = 0;
     for (int g = 0; g < ngroups; g++) {
         int kind = v->def.seg_kind[__builtin_ctz(t->segs_of[g])];  /* its first segment's */
         t->kind[g] = (int8_t)kind;
@@ -615,20 +654,12 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     if (params && (!values || params->nplayers < 1 || params->nplayers > CC_MAX_PLAYERS
                    || params->player < 0 || params->player >= params->nplayers))
         return CC_ERR_ARG;
-    int nplace = cc_legal_placements(b, type, rows, cap);
-    if (nplace <= 0) return nplace;
     /* scratch on the stack for usual boards, so a turn allocates nothing */
-    int32_t place_local[3 * 512], stamp_local[1024];
-    int32_t *place = nplace <= 512 ? place_local : malloc((size_t)nplace * 3 * sizeof *place);
+    int32_t stamp_local[1024];
     int32_t *stamp = !params ? NULL : b->ntiles < 1024 ? stamp_local
                                     : malloc(((size_t)b->ntiles + 1) * sizeof *stamp);
-    if (!place || (params && !stamp)) {
-        if (place != place_local) free(place);
-        if (stamp != stamp_local) free(stamp);
-        return CC_ERR_NOMEM;
-    }
+    if (params && !stamp) return CC_ERR_NOMEM;
     if (stamp) memset(stamp, 0, ((size_t)b->ntiles + 1) * sizeof *stamp);
-    memcpy(place, rows, (size_t)nplace * 3 * sizeof *place);
     memo_t memo;  /* only the slots of placed tiles are made valid */
     int memo_ok = params && b->ntiles * CC_MAX_SEGS <= MEMO_SEGS;
     if (memo_ok) {
@@ -645,11 +676,21 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     if (params) held_monasteries(b, &held);
     rule_masks_t masks;
     rule_masks(rules, nrules, masks);
-    for (int i = 0; i < nplace && rc == 0; i++) {
-        int x = place[3 * i], y = place[3 * i + 1], r = place[3 * i + 2];
+    /* the legal placements as cc_legal_placements lists them, read off the frontier
+     * as they are tried (no list of them is made) */
+    front_iter_t it;
+    front_begin(b, type, &it);
+    int x = 0, y = 0;
+    unsigned rots = 0;  /* the rotations of cell (x, y) still to try */
+    while (rc == 0) {
+        if (!rots) {
+            if (!front_next(&it, &x, &y, &rots)) break;
+            /* (a seat with no figure to place and no valuation asked needs no analysis) */
+            if (params || nrules) cell_info(b, x, y, &ci);
+        }
+        int r = __builtin_ctz(rots);
+        rots &= rots - 1;
         const variant_t *v = variant(b, type, r);
-        /* (a seat with no figure to place and no valuation asked needs no analysis) */
-        if ((params || nrules) && (i == 0 || x != ci.x || y != ci.y)) cell_info(b, x, y, &ci);
         trial_t t;
         if (params) analyze(b, v, &ci, &t);
         else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: group_fits only */
@@ -711,7 +752,6 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
           }
         }
     }
-    if (place != place_local) free(place);
     if (stamp != stamp_local) free(stamp);
     return rc ? rc : n / 5;
 }
