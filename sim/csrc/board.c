@@ -217,13 +217,16 @@ int cc_legal_placements(const cc_board *b, int type, int32_t *out, int cap) {
 /* Where cell c is or would go in the sorted frontier. Cells are row-major with y
  * growing with the row, so the index order is by y, then x. */
 static int frontier_slot(const cc_board *b, int c) {
-    int lo = 0, hi = b->nfront;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (b->front[mid] < c) lo = mid + 1;
-        else hi = mid;
+    /* halving a range that holds the answer, by a select rather than a branch (which
+     * half is as good as random, so a branch is mispredicted every other step) */
+    const int32_t *p = b->front;
+    int len = b->nfront;
+    while (len > 1) {
+        int half = len / 2;
+        p = p[half] < c ? p + half : p;
+        len -= half;
     }
-    return lo;
+    return (int)(p - b->front) + (len == 1 && p[0] < c);
 }
 
 static void frontier_add(cc_board *b, int c) {
@@ -348,11 +351,12 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
      * around hold tiles */
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
-            int t = b->grid[cell(b, x + dx, y + dy)];
-            if (t < 0) continue;
-            const placed_t *p = &b->tiles[t];
+            /* an empty cell reads tile 0's centre and is then ruled out with it: one
+             * branch, on a centre feature (rare), not one on whether the cell is empty */
+            int t = b->grid[cell(b, x + dx, y + dy)], ti = t < 0 ? 0 : t;
+            const placed_t *p = &b->tiles[ti];
             int mon = variant(b, p->type, p->rot)->centre;
-            if (mon >= 0 && cc_neighbours8(b, p->x, p->y) == 8)
+            if ((t >= 0) & (mon >= 0) && cc_neighbours8(b, p->x, p->y) == 8)
                 n = add_unique(found, n, find(b, t * CC_MAX_SEGS + mon));
         }
     memcpy(completed, found, (size_t)n * sizeof *found);
