@@ -33,6 +33,8 @@ static int root_in(const int32_t *list, int n, int32_t r) {
 
 /* Each segment its own set, copied in one go (a loop of byte stores costs more). */
 static const int8_t SINGLETONS[CC_MAX_SEGS] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+/* and each segment as a set of segments, a bit each */
+static const uint16_t SEG_BITS[CC_MAX_SEGS] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
 
 static int lfind(int8_t *p, int s) {
     while (p[s] != s) s = p[s];
@@ -138,6 +140,10 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
          * general pass below reduces to one pass over the segments (the same groups, roots
          * and joined cities in the same order) */
         t->ngroups = nseg;
+        /* what is the tile's own in every such trial, copied whole */
+        memcpy(t->group_of, SINGLETONS, sizeof t->group_of);
+        memcpy(t->segs_of, SEG_BITS, sizeof t->segs_of);
+        memcpy(t->kind, v->def.seg_kind, sizeof t->kind);
         for (int s = 0; s < nseg; s++) {
             int kind = v->def.seg_kind[s], nr = 0, open = 0, coats = v->def.seg_coats[s], nfig = 0;
             if (kind == CC_CITY || kind == CC_ROAD) open = v->nedges[s] - matched[s];
@@ -166,9 +172,6 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
             t->open[s] = open;
             t->coats[s] = coats;
             t->nfig[s] = nfig;
-            t->segs_of[s] = (uint16_t)(1u << s);
-            t->group_of[s] = (int8_t)s;
-            t->kind[s] = (int8_t)kind;
             t->nroots[s] = (int8_t)nr;
             t->complete[s] = (kind == CC_CITY || kind == CC_ROAD) ? open == 0
                            : is_centre(kind) ? cell_around(b, c) == 8 : 0;
