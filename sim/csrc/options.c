@@ -571,6 +571,9 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
 
 /* The opponents' mean gain. */
 static double opponents(const cc_greedy_params *p, const double *gain) {
+    /* two players: the other's gain, the same double as the sum below (0.0 + x is x for a
+     * gain, which is never -0.0, and x / 1 is x) without its loop and division */
+    if (p->nplayers == 2) return gain[1 - p->player];
     double opp = 0.0;
     for (int q = 0; q < p->nplayers; q++)
         if (q != p->player) opp += gain[q];
