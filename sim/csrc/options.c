@@ -113,6 +113,22 @@ static inline int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, in
     return n;
 }
 
+/* Root rs's figures' tallies added to group g's, or made its tallies if it is the
+ * group's first root. */
+static inline void add_tallies(trial_t *t, int g, const seg_t *rs, int first) {
+    if (first) {
+        memcpy(t->figs[g].count, rs->count, sizeof rs->count);
+        memcpy(t->figs[g].strength, rs->strength, sizeof rs->strength);
+        return;
+    }
+    /* every slot, not only the players': a fixed count the compiler unrolls, and the
+     * slots past the players hold no figure (they add 0) */
+    for (int q = 0; q < CC_MAX_PLAYERS; q++) {
+        t->figs[g].count[q] = (uint16_t)(t->figs[g].count[q] + rs->count[q]);
+        t->figs[g].strength[q] = (uint16_t)(t->figs[g].strength[q] + rs->strength[q]);
+    }
+}
+
 static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_t *t) {
     int nseg = v->def.nseg;
     int32_t root[MAX_LINKS];
@@ -154,15 +170,7 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
                 open += rs->open;
                 coats += rs->coats;
                 nfig += rs->nfig;
-                if (nr == 0) {
-                    memcpy(t->figs[s].count, rs->count, sizeof rs->count);
-                    memcpy(t->figs[s].strength, rs->strength, sizeof rs->strength);
-                } else {
-                    for (int q = 0; q < CC_MAX_PLAYERS; q++) {
-                        t->figs[s].count[q] = (uint16_t)(t->figs[s].count[q] + rs->count[q]);
-                        t->figs[s].strength[q] = (uint16_t)(t->figs[s].strength[q] + rs->strength[q]);
-                    }
-                }
+                add_tallies(t, s, rs, nr == 0);
                 t->roots[s][nr++] = r;
                 if (kind == CC_CITY) {
                     t->joined[t->njoined] = r;
@@ -206,17 +214,7 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
             t->open[g] = (int32_t)(t->open[g] + rs->open);
             t->coats[g] = (int32_t)(t->coats[g] + rs->coats);
             t->nfig[g] = (int32_t)(t->nfig[g] + rs->nfig);
-            if (nroots[g] == 0) {
-                memcpy(t->figs[g].count, rs->count, sizeof rs->count);
-                memcpy(t->figs[g].strength, rs->strength, sizeof rs->strength);
-            } else {
-                /* every slot, not only the players': a fixed count the compiler unrolls,
-                 * and the slots past the players hold no figure (they add 0) */
-                for (int q = 0; q < CC_MAX_PLAYERS; q++) {
-                    t->figs[g].count[q] = (uint16_t)(t->figs[g].count[q] + rs->count[q]);
-                    t->figs[g].strength[q] = (uint16_t)(t->figs[g].strength[q] + rs->strength[q]);
-                }
-            }
+            add_tallies(t, g, rs, nroots[g] == 0);
             t->roots[g][nroots[g]++] = r;
         }
     }
