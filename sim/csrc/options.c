@@ -588,7 +588,7 @@ static double combine(const cc_greedy_params *p, double mine, double opp, int su
  * their majority holders (a tile more, perhaps completing them): the same for every
  * rotation of the tile, so worked out once per cell. */
 typedef struct {
-    int x, y, nomon;        /* the cell, the tile's no_value */
+    int nomon;              /* the tile's no_value they were worked out for */
     int n;
     uint8_t holders[8];     /* bit per player holding the majority */
     double delta[8];        /* value after - value before, for each holder */
@@ -622,8 +622,6 @@ static int near_monastery(const held_t *h, int x, int y) {
 
 static void monasteries_around(const cc_board *b, const cc_greedy_params *p, int x, int y,
                                int no_value, int near, monasteries_t *m) {
-    m->x = x;
-    m->y = y;
     m->nomon = no_value;
     m->n = 0;
     if (!near) return;
@@ -691,6 +689,12 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
             if (!front_next(&it, &x, &y, &rots)) break;
             /* (a seat with no figure to place and no valuation asked needs no analysis) */
             if (params || nrules) cell_info(b, x, y, &ci);
+            /* the monasteries around, once per cell (for the tile's no_value, the same in
+             * every rotation; asked again below should a rotation's differ) */
+            if (params) {
+                int nv = variant(b, type, __builtin_ctz(rots))->def.no_value;
+                monasteries_around(b, params, x, y, nv, near_monastery(&held, x, y), &mons);
+            }
         }
         int r = __builtin_ctz(rots);
         rots &= rots - 1;
@@ -714,7 +718,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
                     for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
             }
             /* monasteries around gain a neighbour, and may complete: in the order met */
-            if (mons.nomon != v->def.no_value || mons.x != x || mons.y != y)
+            if (mons.nomon != v->def.no_value)
                 monasteries_around(b, params, x, y, v->def.no_value, near_monastery(&held, x, y), &mons);
             for (int k = 0; k < mons.n; k++) {
                 for (int q = 0; q < params->nplayers; q++)
