@@ -34,11 +34,12 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     b->in_front = calloc(cells, sizeof *b->in_front);
     /* each tile adds at most 4 frontier cells */
     b->front = malloc((4 * (size_t)max_tiles + 4) * sizeof *b->front);
+    b->front_cells = malloc((4 * (size_t)max_tiles + 4) * sizeof *b->front_cells);
     b->tiles = calloc((size_t)max_tiles, sizeof *b->tiles);
     /* a tile's 12 segment slots are written when it is placed (cc_place), and no slot
      * of an unplaced tile is read (seg_valid), so they need no zeroing */
     b->segs = malloc((size_t)max_tiles * CC_MAX_SEGS * sizeof *b->segs);
-    if (!b->grid || !b->need || !b->in_front || !b->front || !b->tiles || !b->segs
+    if (!b->grid || !b->need || !b->in_front || !b->front || !b->front_cells || !b->tiles || !b->segs
         || board_new_fields(b) < 0) {
         cc_board_free(b);
         return NULL;
@@ -54,6 +55,7 @@ void cc_board_free(cc_board *b) {
     free(b->need);
     free(b->in_front);
     free(b->front);
+    free(b->front_cells);
     free(b->tiles);
     free(b->segs);
     if (b->fields) {
@@ -73,6 +75,7 @@ cc_board *cc_board_clone(const cc_board *b) {
     memcpy(c->need, b->need, cells * sizeof *b->need);
     memcpy(c->in_front, b->in_front, cells * sizeof *b->in_front);
     memcpy(c->front, b->front, (size_t)b->nfront * sizeof *b->front);
+    memcpy(c->front_cells, b->front_cells, (size_t)b->nfront * sizeof *b->front_cells);
     memcpy(c->tiles, b->tiles, (size_t)b->ntiles * sizeof *b->tiles);
     memcpy(c->segs, b->segs, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *b->segs);
     memcpy(c->figs, b->figs, sizeof b->figs);
@@ -229,10 +232,41 @@ static int frontier_slot(const cc_board *b, int c) {
     return (int)(p - b->front) + (len == 1 && p[0] < c);
 }
 
+/* What the tiles around empty cell c show it (front_cell_t). */
+static void front_cell_make(const cc_board *b, int c, front_cell_t *f) {
+    memset(f, 0, sizeof *f);
+    /* a frontier cell may lie on the grid's outermost ring (no tile goes there): its
+     * neighbours by coordinates, -1 off the grid */
+    int x = c % b->dim - b->origin, y = c / b->dim - b->origin;
+    for (int e = 0; e < 4; e++) {
+        int nc = cell(b, x + DX[e], y + DY[e]), t = nc < 0 ? -1 : b->grid[nc];
+        if (t < 0) continue;
+        const placed_t *p = &b->tiles[t];
+        const variant_t *w = variant(b, p->type, p->rot);
+        int theirs = w->edge_seg[(e + 2) % 4];
+        f->sides |= (uint8_t)(1u << e);
+        f->their_edge[e] = (int8_t)w->def.edges[(e + 2) % 4];
+        f->theirs[e] = (int8_t)theirs;
+        f->theirs_seg[e] = theirs >= 0 ? t * CC_MAX_SEGS + theirs : -1;
+        for (int h = 2 * e; h < 2 * e + 2; h++) {
+            int ft = w->half_seg[HALF_PARTNER[h]];
+            if (ft < 0) continue;
+            f->halves |= (uint8_t)(1u << h);
+            f->ft_seg[h] = t * CC_MAX_SEGS + ft;
+        }
+    }
+}
+
+void board_front_cells(cc_board *b) {
+    for (int i = 0; i < b->nfront; i++) front_cell_make(b, b->front[i], &b->front_cells[i]);
+}
+
+/* (the new cell's front_cells entry is written by the caller, cc_place) */
 static void frontier_add(cc_board *b, int c) {
     if (b->grid[c] >= 0 || b->in_front[c]) return;
     int i = frontier_slot(b, c);
     memmove(&b->front[i + 1], &b->front[i], (size_t)(b->nfront - i) * sizeof *b->front);
+    memmove(&b->front_cells[i + 1], &b->front_cells[i], (size_t)(b->nfront - i) * sizeof *b->front_cells);
     b->front[i] = c;
     b->nfront++;
     b->in_front[c] = 1;
@@ -242,6 +276,7 @@ static void frontier_remove(cc_board *b, int c) {
     if (!b->in_front[c]) return;
     int i = frontier_slot(b, c);
     memmove(&b->front[i], &b->front[i + 1], (size_t)(b->nfront - i - 1) * sizeof *b->front);
+    memmove(&b->front_cells[i], &b->front_cells[i + 1], (size_t)(b->nfront - i - 1) * sizeof *b->front_cells);
     b->nfront--;
     b->in_front[c] = 0;
 }
@@ -268,15 +303,15 @@ int cc_neighbours8(const cc_board *b, int x, int y) {
 /* R-MM-10: the tiles a centre feature (monastery, garden) at (x, y) is worth, its own
  * and every neighbour but town halls. The one place that knows that tile count. */
 int monastery_tiles(const cc_board *b, int x, int y) {
-    int n = 1;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            if (!dx && !dy) continue;
-            int c = cell(b, x + dx, y + dy);
-            if (c < 0 || b->grid[c] < 0) continue;
-            const placed_t *p = &b->tiles[b->grid[c]];
-            n += !variant(b, p->type, p->rot)->def.no_value;
-        }
+    /* (x, y) is a placed tile's cell or a frontier cell: its 8 around are in the grid */
+    int n = 1, c = cell_in(b, x, y), d = b->dim;
+    const int off[8] = {-d - 1, -d, -d + 1, -1, 1, d - 1, d, d + 1};
+    for (int k = 0; k < 8; k++) {
+        int t = b->grid[c + off[k]];
+        if (t < 0) continue;
+        const placed_t *p = &b->tiles[t];
+        n += !variant(b, p->type, p->rot)->def.no_value;
+    }
     return n;
 }
 
@@ -333,6 +368,11 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
     }
     frontier_remove(b, c);
     for (int e = 0; e < 4; e++) frontier_add(b, cell(b, x + DX[e], y + DY[e]));
+    /* the empty cells beside the new tile, new to the frontier or not, see it now */
+    for (int e = 0; e < 4; e++) {
+        int nc = cell(b, x + DX[e], y + DY[e]);
+        if (b->in_front[nc]) front_cell_make(b, nc, &b->front_cells[frontier_slot(b, nc)]);
+    }
 
     int n = 0;
     int32_t found[CC_MAX_COMPLETED];
@@ -349,16 +389,16 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
     }
     /* R-BASE-5: a monastery (R-ABB-2: a garden) is complete when its tile and all 8
      * around hold tiles */
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            /* an empty cell reads tile 0's centre and is then ruled out with it: one
-             * branch, on a centre feature (rare), not one on whether the cell is empty */
-            int t = b->grid[cell(b, x + dx, y + dy)], ti = t < 0 ? 0 : t;
-            const placed_t *p = &b->tiles[ti];
-            int mon = variant(b, p->type, p->rot)->centre;
-            if ((t >= 0) & (mon >= 0) && cc_neighbours8(b, p->x, p->y) == 8)
-                n = add_unique(found, n, find(b, t * CC_MAX_SEGS + mon));
-        }
+    const int d = b->dim, off[9] = {-d - 1, -d, -d + 1, -1, 0, 1, d - 1, d, d + 1};  /* by y, then x */
+    for (int k = 0; k < 9; k++) {
+        /* an empty cell reads tile 0's centre and is then ruled out with it: one
+         * branch, on a centre feature (rare), not one on whether the cell is empty */
+        int t = b->grid[c + off[k]], ti = t < 0 ? 0 : t;
+        const placed_t *p = &b->tiles[ti];
+        int mon = variant(b, p->type, p->rot)->centre;
+        if ((t >= 0) & (mon >= 0) && around_count(b, c + off[k]) == 8)
+            n = add_unique(found, n, find(b, t * CC_MAX_SEGS + mon));
+    }
     memcpy(completed, found, (size_t)n * sizeof *found);
     return n;
 }

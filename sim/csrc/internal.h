@@ -75,6 +75,19 @@ typedef struct {
     int32_t *pool;
 } field_lists_t;
 
+/* What a frontier cell's placed neighbours show it, kept beside the frontier
+ * (front_cells[i] for front[i]) and written when a tile is placed next to the cell, so
+ * that the trials of a turn (options.c) read it instead of looking around every cell
+ * each turn. Segments as slots, not roots: a union changes roots, never slots. */
+typedef struct {
+    uint8_t sides;           /* bit e: a tile on side e */
+    uint8_t halves;          /* bit h: that tile has a field on half-edge h's partner */
+    int8_t their_edge[4];    /* the edge type it shows this cell */
+    int8_t theirs[4];        /* its city or road segment on that edge, -1 if none */
+    int32_t theirs_seg[4];   /* that segment's slot */
+    int32_t ft_seg[8];       /* the slot of its field on half-edge h's partner */
+} front_cell_t;
+
 struct cc_board {
     const cc_tileset *ts;
     int max_tiles, ntiles, dim, origin, nfront;
@@ -83,6 +96,7 @@ struct cc_board {
     uint16_t *need;        /* dim*dim: what its sides must show (NEED_CODES) */
     uint8_t *in_front;     /* dim*dim: 1 if the cell is on the frontier */
     int32_t *front;        /* frontier cells (empty cells next to a tile), ascending */
+    front_cell_t *front_cells;  /* what each frontier cell's neighbours show it, as front */
     placed_t *tiles;
     seg_t *segs;           /* max_tiles * CC_MAX_SEGS */
     figure_t figs[CC_MAX_FIGURES];
@@ -138,7 +152,8 @@ typedef struct {
     const uint8_t *fit;
     int i, n, dim, origin;
     int k, nk;                  /* the chunk's fitting cells: the next is k of nk */
-    int32_t cand[FRONT_CHUNK];
+    int at;                     /* the frontier index of the cell front_next gave last */
+    int32_t cand[FRONT_CHUNK];  /* frontier indices */
     uint8_t cand_fits[FRONT_CHUNK];
 } front_iter_t;
 
@@ -157,10 +172,11 @@ static inline void front_begin(const cc_board *b, int type, front_iter_t *it) {
 static inline int front_next(front_iter_t *it, int *x, int *y, unsigned *fits) {
     for (;;) {
         while (it->k < it->nk) {
-            int c = it->cand[it->k], dim = it->dim, gx = c % dim, gy = c / dim;
+            int i = it->cand[it->k], c = it->cells[i], dim = it->dim, gx = c % dim, gy = c / dim;
             unsigned f = it->cand_fits[it->k++];
             if (gx < 1 || gy < 1 || gx >= dim - 1 || gy >= dim - 1)
                 continue;  /* the outermost ring stays empty (see cc_misfit) */
+            it->at = i;
             *x = gx - it->origin;
             *y = gy - it->origin;
             *fits = f;
@@ -171,7 +187,7 @@ static inline int front_next(front_iter_t *it, int *x, int *y, unsigned *fits) {
         for (int i = it->i; i < end; i++) {
             int c = it->cells[i];
             unsigned f = it->fit[it->need[c]];
-            it->cand[k] = c;
+            it->cand[k] = i;
             it->cand_fits[k] = (uint8_t)f;
             k += f != 0;
         }
@@ -180,6 +196,25 @@ static inline int front_next(front_iter_t *it, int *x, int *y, unsigned *fits) {
         it->nk = k;
     }
 }
+
+/* Tiles among the 8 cells around grid cell c, counted by offset: c must not be on the
+ * grid's outermost ring, which holds for a placed tile's cell (cc_misfit, and a loaded
+ * board is checked for it) and for a frontier cell (front_next). */
+static inline int around_count(const cc_board *b, int c) {
+    const int16_t *g = b->grid;
+    int d = b->dim;
+    return (g[c - d - 1] >= 0) + (g[c - d] >= 0) + (g[c - d + 1] >= 0) + (g[c - 1] >= 0)
+         + (g[c + 1] >= 0) + (g[c + d - 1] >= 0) + (g[c + d] >= 0) + (g[c + d + 1] >= 0);
+}
+
+/* The grid cell of (x, y) known to be inside the grid (as around_count's). */
+static inline int cell_in(const cc_board *b, int x, int y) {
+    return (y + b->origin) * b->dim + x + b->origin;
+}
+
+/* front_cells[i] for each frontier cell front[i], worked out from the grid (a loaded
+ * board's, save.c; play keeps them as it places tiles, cc_place). */
+void board_front_cells(cc_board *b);
 
 /* A board back to empty, as cc_board_new made it (its size, tile set and farm_points
  * kept), in time of its tiles rather than of its grid: so a batch's games share one

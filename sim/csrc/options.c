@@ -55,36 +55,29 @@ typedef struct {
     int around;              /* tiles among the 8 around (R-BASE-5), -1 not yet known */
 } cellinfo_t;
 
-static void cell_info(const cc_board *b, int x, int y, cellinfo_t *c) {
+/* What frontier cell `at` (b->front[at], at x, y) sees, with its neighbours' features'
+ * roots as they are now. */
+static void cell_info(const cc_board *b, int at, int x, int y, cellinfo_t *c) {
+    const front_cell_t *f = &b->front_cells[at];
     c->x = x;
     c->y = y;
-    /* the neighbours' cells by offset from this one: a cell of the frontier scan
-     * (front_next) is never on the outermost ring */
-    int dim = b->dim, here = (y + b->origin) * dim + x + b->origin;
-    const int step[4] = {dim, 1, -dim, -1};  /* N E S W: y grows to the north */
-    c->sides = c->halves = 0;
-    for (int e = 0; e < 4; e++) {
-        int t = b->grid[here + step[e]];
-        if (t < 0) continue;
-        c->sides |= 1u << e;
-        const placed_t *p = &b->tiles[t];
-        const variant_t *w = variant(b, p->type, p->rot);
-        int theirs = w->edge_seg[(e + 2) % 4];
-        c->their_edge[e] = (int8_t)w->def.edges[(e + 2) % 4];
-        c->theirs[e] = (int8_t)theirs;
-        c->theirs_root[e] = theirs >= 0 ? find_const(b, t * CC_MAX_SEGS + theirs) : -1;
-        for (int h = 2 * e; h < 2 * e + 2; h++) {
-            int ft = w->half_seg[HALF_PARTNER[h]];
-            if (ft < 0) continue;
-            c->halves |= 1u << h;
-            c->ft_root[h] = find_const(b, t * CC_MAX_SEGS + ft);
-        }
+    c->sides = f->sides;
+    c->halves = f->halves;
+    for (unsigned sides = f->sides; sides; sides &= sides - 1) {
+        int e = __builtin_ctz(sides);
+        c->their_edge[e] = f->their_edge[e];
+        c->theirs[e] = f->theirs[e];
+        c->theirs_root[e] = f->theirs[e] >= 0 ? find_const(b, f->theirs_seg[e]) : -1;
+    }
+    for (unsigned halves = f->halves; halves; halves &= halves - 1) {
+        int h = __builtin_ctz(halves);
+        c->ft_root[h] = find_const(b, f->ft_seg[h]);
     }
     c->around = -1;  /* worked out when a monastery asks (cell_around) */
 }
 
 static int cell_around(const cc_board *b, cellinfo_t *c) {
-    if (c->around < 0) c->around = cc_neighbours8(b, c->x, c->y);
+    if (c->around < 0) c->around = around_count(b, cell_in(b, c->x, c->y));
     return c->around;
 }
 
@@ -625,27 +618,28 @@ static void monasteries_around(const cc_board *b, const cc_greedy_params *p, int
     m->nomon = no_value;
     m->n = 0;
     if (!near) return;
-    for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-            int c = (dx || dy) ? cell(b, x + dx, y + dy) : -1;  /* -1 off the grid */
-            int ti = c < 0 ? -1 : b->grid[c];
-            if (ti < 0) continue;
-            const placed_t *pl = &b->tiles[ti];
-            int mon = variant(b, pl->type, pl->rot)->centre;
-            if (mon < 0) continue;
-            const seg_t *ms = &b->segs[find_const(b, ti * CC_MAX_SEGS + mon)];
-            if (!ms->nfig) continue;
-            int around = cc_neighbours8(b, pl->x, pl->y);
-            int worth = monastery_tiles(b, pl->x, pl->y), after_worth = worth + !no_value;
-            double before = weighted_value(p, ms->kind, worth, 0, 0, 0, 0);  /* no field: */
-            double after = weighted_value(p, ms->kind, after_worth, 0, around + 1 == 8, 0, 0);  /* 0 cities */
-            int k = m->n++, holders = 0;
-            for (int q = 0; q < p->nplayers; q++)
-                if (holds_majority(ms->count, ms->strength, p->nplayers, q)) holders |= 1 << q;
-            m->holders[k] = (uint8_t)holders;
-            m->delta[k] = after - before;
-            m->returned[k] = around + 1 == 8 ? ms->count[p->player] : 0;
-        }
+    /* (x, y) is a frontier cell: its 8 around are in the grid; met by y, then x */
+    int here = cell_in(b, x, y), d = b->dim;
+    const int off[8] = {-d - 1, -d, -d + 1, -1, 1, d - 1, d, d + 1};
+    for (int i = 0; i < 8; i++) {
+        int ti = b->grid[here + off[i]];
+        if (ti < 0) continue;
+        const placed_t *pl = &b->tiles[ti];
+        int mon = variant(b, pl->type, pl->rot)->centre;
+        if (mon < 0) continue;
+        const seg_t *ms = &b->segs[find_const(b, ti * CC_MAX_SEGS + mon)];
+        if (!ms->nfig) continue;
+        int around = around_count(b, cell_in(b, pl->x, pl->y));
+        int worth = monastery_tiles(b, pl->x, pl->y), after_worth = worth + !no_value;
+        double before = weighted_value(p, ms->kind, worth, 0, 0, 0, 0);  /* no field: */
+        double after = weighted_value(p, ms->kind, after_worth, 0, around + 1 == 8, 0, 0);  /* 0 cities */
+        int k = m->n++, holders = 0;
+        for (int q = 0; q < p->nplayers; q++)
+            if (holds_majority(ms->count, ms->strength, p->nplayers, q)) holders |= 1 << q;
+        m->holders[k] = (uint8_t)holders;
+        m->delta[k] = after - before;
+        m->returned[k] = around + 1 == 8 ? ms->count[p->player] : 0;
+    }
 }
 
 int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
@@ -688,7 +682,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         if (!rots) {
             if (!front_next(&it, &x, &y, &rots)) break;
             /* (a seat with no figure to place and no valuation asked needs no analysis) */
-            if (params || nrules) cell_info(b, x, y, &ci);
+            if (params || nrules) cell_info(b, it.at, x, y, &ci);
             /* the monasteries around, once per cell (for the tile's no_value, the same in
              * every rotation; asked again below should a rotation's differ) */
             if (params) {
@@ -706,12 +700,13 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
         int returned = 0, me = params ? params->player : 0;
         uint8_t holds[CC_MAX_SEGS];  /* group_gains' answer: a figure is there */
+        uint8_t fits_of[CC_MAX_SEGS];  /* group_fits of each group, asked once (valuation) */
         if (params) {
             for (int q = 0; q < CC_MAX_PLAYERS; q++) gain[q] = 0.0;
             for (int g = 0; g < t.ngroups; g++) {
                 /* adding 0.0 changes no sum (a gain is never -0.0: it starts at +0.0) */
-                holds[g] = (uint8_t)group_gains(&ctx, &t, v, x, y, g, rules, group_fits(masks, &t, g),
-                                               without[g], with[g]);
+                fits_of[g] = (uint8_t)group_fits(masks, &t, g);
+                holds[g] = (uint8_t)group_gains(&ctx, &t, v, x, y, g, rules, fits_of[g], without[g], with[g]);
                 if (holds[g])
                     for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
                 if (t.complete[g] && t.kind[g] != CC_FIELD)
@@ -736,7 +731,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         /* (no rule: t may be unset, see above) */
         for (int s = 0; nrules && s < v->def.nseg && rc == 0; s++) {
           int g = t.group_of[s];
-          for (unsigned fits = group_fits(masks, &t, g); fits; fits &= fits - 1) {
+          for (unsigned fits = params ? fits_of[g] : group_fits(masks, &t, g); fits; fits &= fits - 1) {
             int k = __builtin_ctz(fits);
             if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
             row = &rows[n];

@@ -350,7 +350,8 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
     ok = ok && take(&r, b, sizeof *b);
     if (ok) {
         b->ts = ts;
-        b->grid = NULL; b->need = NULL; b->in_front = NULL; b->front = NULL; b->tiles = NULL;
+        b->grid = NULL; b->need = NULL; b->in_front = NULL; b->front = NULL; b->front_cells = NULL;
+        b->tiles = NULL;
         b->segs = NULL;
         b->fields = NULL;
         ok = b->max_tiles == game_max_tiles(&g->cfg, g->nstack) && b->dim == 2 * b->max_tiles + 3
@@ -365,12 +366,15 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
         if (ok) b->in_front = take_new(&r, cells * sizeof *b->in_front, 0, &ok);
         if (ok && (b->front = malloc((4 * (size_t)b->max_tiles + 4) * sizeof *b->front)) == NULL) ok = 0;
         if (ok) ok = take(&r, b->front, (int64_t)b->nfront * sizeof *b->front);
+        if (ok && (b->front_cells = malloc((4 * (size_t)b->max_tiles + 4) * sizeof *b->front_cells)) == NULL)
+            ok = 0;
         if (ok && (b->tiles = calloc((size_t)b->max_tiles, sizeof *b->tiles)) == NULL) ok = 0;
         if (ok) ok = take(&r, b->tiles, (int64_t)b->ntiles * sizeof *b->tiles);
         if (ok && (b->segs = calloc((size_t)b->max_tiles * CC_MAX_SEGS, sizeof *b->segs)) == NULL) ok = 0;
         if (ok) ok = take(&r, b->segs, (int64_t)b->ntiles * CC_MAX_SEGS * sizeof *b->segs);
         ok = ok && r.at == r.size && board_sane(b, ts);
         ok = ok && board_new_fields(b) == CC_OK;
+        if (ok) board_front_cells(b);  /* derived from the grid, never taken from the blob */
     }
     if (ok) {  /* derived from the figures (as play keeps it), never taken from the blob */
         b->nfig_slots = 0;
