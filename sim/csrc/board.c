@@ -232,44 +232,49 @@ static int frontier_slot(const cc_board *b, int c) {
     return (int)(p - b->front) + (len == 1 && p[0] < c);
 }
 
-/* What the tiles around empty cell c show it (front_cell_t). */
-static void front_cell_make(const cc_board *b, int c, front_cell_t *f) {
-    memset(f, 0, sizeof *f);
-    /* a frontier cell may lie on the grid's outermost ring (no tile goes there): its
-     * neighbours by coordinates, -1 off the grid */
-    int x = c % b->dim - b->origin, y = c / b->dim - b->origin;
-    for (int e = 0; e < 4; e++) {
-        int nc = cell(b, x + DX[e], y + DY[e]), t = nc < 0 ? -1 : b->grid[nc];
-        if (t < 0) continue;
-        const placed_t *p = &b->tiles[t];
-        const variant_t *w = variant(b, p->type, p->rot);
-        int theirs = w->edge_seg[(e + 2) % 4];
-        f->sides |= (uint8_t)(1u << e);
-        f->their_edge[e] = (int8_t)w->def.edges[(e + 2) % 4];
-        f->theirs[e] = (int8_t)theirs;
-        f->theirs_seg[e] = theirs >= 0 ? t * CC_MAX_SEGS + theirs : -1;
-        for (int h = 2 * e; h < 2 * e + 2; h++) {
-            int ft = w->half_seg[HALF_PARTNER[h]];
-            if (ft < 0) continue;
-            f->halves |= (uint8_t)(1u << h);
-            f->ft_seg[h] = t * CC_MAX_SEGS + ft;
-        }
+/* front_cell_t: side e of a frontier cell shows placed tile t. */
+static void front_cell_side(const cc_board *b, front_cell_t *f, int e, int t) {
+    const placed_t *p = &b->tiles[t];
+    const variant_t *w = variant(b, p->type, p->rot);
+    int theirs = w->edge_seg[(e + 2) % 4];
+    f->sides |= (uint8_t)(1u << e);
+    f->their_edge[e] = (int8_t)w->def.edges[(e + 2) % 4];
+    f->theirs[e] = (int8_t)theirs;
+    f->theirs_seg[e] = theirs >= 0 ? t * CC_MAX_SEGS + theirs : -1;
+    for (int h = 2 * e; h < 2 * e + 2; h++) {
+        int ft = w->half_seg[HALF_PARTNER[h]];
+        if (ft < 0) continue;
+        f->halves |= (uint8_t)(1u << h);
+        f->ft_seg[h] = t * CC_MAX_SEGS + ft;
     }
 }
 
 void board_front_cells(cc_board *b) {
-    for (int i = 0; i < b->nfront; i++) front_cell_make(b, b->front[i], &b->front_cells[i]);
+    for (int i = 0; i < b->nfront; i++) {
+        front_cell_t *f = &b->front_cells[i];
+        memset(f, 0, sizeof *f);
+        /* a frontier cell may lie on the grid's outermost ring (no tile goes there): its
+         * neighbours by coordinates, -1 off the grid */
+        int c = b->front[i], x = c % b->dim - b->origin, y = c / b->dim - b->origin;
+        for (int e = 0; e < 4; e++) {
+            int nc = cell(b, x + DX[e], y + DY[e]), t = nc < 0 ? -1 : b->grid[nc];
+            if (t >= 0) front_cell_side(b, f, e, t);
+        }
+    }
 }
 
-/* (the new cell's front_cells entry is written by the caller, cc_place) */
-static void frontier_add(cc_board *b, int c) {
-    if (b->grid[c] >= 0 || b->in_front[c]) return;
+/* Empty cell c in the frontier (if not already): its index there. A new cell's
+ * front_cells entry starts with no side seen (its sides are added by cc_place). */
+static int frontier_add(cc_board *b, int c) {
     int i = frontier_slot(b, c);
+    if (b->in_front[c]) return i;
     memmove(&b->front[i + 1], &b->front[i], (size_t)(b->nfront - i) * sizeof *b->front);
     memmove(&b->front_cells[i + 1], &b->front_cells[i], (size_t)(b->nfront - i) * sizeof *b->front_cells);
     b->front[i] = c;
+    memset(&b->front_cells[i], 0, sizeof b->front_cells[i]);
     b->nfront++;
     b->in_front[c] = 1;
+    return i;
 }
 
 static void frontier_remove(cc_board *b, int c) {
@@ -367,11 +372,11 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
         }
     }
     frontier_remove(b, c);
-    for (int e = 0; e < 4; e++) frontier_add(b, cell(b, x + DX[e], y + DY[e]));
-    /* the empty cells beside the new tile, new to the frontier or not, see it now */
+    /* the empty cells beside the new tile, new to the frontier or not, see it on their
+     * side facing it */
     for (int e = 0; e < 4; e++) {
         int nc = cell(b, x + DX[e], y + DY[e]);
-        if (b->in_front[nc]) front_cell_make(b, nc, &b->front_cells[frontier_slot(b, nc)]);
+        if (b->grid[nc] < 0) front_cell_side(b, &b->front_cells[frontier_add(b, nc)], (e + 2) % 4, idx);
     }
 
     int n = 0;

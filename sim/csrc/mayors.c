@@ -187,18 +187,26 @@ static int decide(cc_game *g, int kind, int seat, int n) {
  * then every cell next to a placed tile (R-MM-10: it fits everywhere), by y, x. */
 static int town_hall_decision(cc_game *g, int first) {
     const cc_board *b = g->board;
-    int n = first >= 0, front = b->nfront;
-    int64_t at = 5 * (int64_t)(front + 2);  /* the placements go behind the rows */
-    int rc = game_grow_rows(g, at + 3 * (int64_t)front + 3);
-    if (rc < 0) return rc;
-    int np = cc_legal_placements(b, g->cfg.town_hall_type, g->rows + at, 3 * front + 3);
-    if (np < 0) return np;
-    if (first >= 0) set_row(g, 0, first, 0, 0);
-    for (int i = 0; i < np; i++) {  /* row n + i ends before placement i starts */
-        int x = g->rows[at + 3 * i], y = g->rows[at + 3 * i + 1];
-        set_row(g, n + i, CC_MM_CELL, x, y);
+    int n = first >= 0, pol = g->seats[g->seat].town_hall;
+    if (first >= 0 && (pol == CC_POL_FIRST || pol == CC_POL_GREEDY)) {
+        /* this seat's own policy answers in C and takes row 0 whatever rows follow
+         * (policy_mayors: draw while there is a tile), so the cells are not listed: a
+         * seat holding its town hall is asked every turn, over the whole frontier */
+        int rc = set_row(g, 0, first, 0, 0);
+        return rc < 0 ? rc : decide(g, CC_DEC_TOWN_HALL, g->seat, 1);
     }
-    return decide(g, CC_DEC_TOWN_HALL, g->seat, n + np);
+    /* a row per legal placement, as cc_legal_placements lists them, read off the
+     * frontier (at most 4 rotations of each of its cells) */
+    int rc = game_grow_rows(g, 5 * (4 * (int64_t)b->nfront + 1));
+    if (rc < 0) return rc;
+    if (first >= 0) set_row(g, 0, first, 0, 0);
+    front_iter_t it;
+    front_begin(b, g->cfg.town_hall_type, &it);
+    int x, y;
+    unsigned fits;
+    while (front_next(&it, &x, &y, &fits))
+        for (; fits; fits &= fits - 1) set_row(g, n++, CC_MM_CELL, x, y);
+    return decide(g, CC_DEC_TOWN_HALL, g->seat, n);
 }
 
 /* At a turn's start (or for a classic message-4 extra tile) the active seat may place
