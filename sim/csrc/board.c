@@ -35,11 +35,14 @@ cc_board *cc_board_new(const cc_tileset *ts, int max_tiles) {
     /* each tile adds at most 4 frontier cells */
     b->front = malloc((4 * (size_t)max_tiles + 4) * sizeof *b->front);
     b->front_cells = malloc((4 * (size_t)max_tiles + 4) * sizeof *b->front_cells);
+    b->front_slot = malloc((4 * (size_t)max_tiles + 4) * sizeof *b->front_slot);
+    b->free_slots = malloc((4 * (size_t)max_tiles + 4) * sizeof *b->free_slots);
     b->tiles = calloc((size_t)max_tiles, sizeof *b->tiles);
     /* a tile's 12 segment slots are written when it is placed (cc_place), and no slot
      * of an unplaced tile is read (seg_valid), so they need no zeroing */
     b->segs = malloc((size_t)max_tiles * CC_MAX_SEGS * sizeof *b->segs);
-    if (!b->grid || !b->need || !b->in_front || !b->front || !b->front_cells || !b->tiles || !b->segs
+    if (!b->grid || !b->need || !b->in_front || !b->front || !b->front_cells || !b->front_slot
+        || !b->free_slots || !b->tiles || !b->segs
         || board_new_fields(b) < 0) {
         cc_board_free(b);
         return NULL;
@@ -56,6 +59,8 @@ void cc_board_free(cc_board *b) {
     free(b->in_front);
     free(b->front);
     free(b->front_cells);
+    free(b->front_slot);
+    free(b->free_slots);
     free(b->tiles);
     free(b->segs);
     if (b->fields) {
@@ -75,7 +80,11 @@ cc_board *cc_board_clone(const cc_board *b) {
     memcpy(c->need, b->need, cells * sizeof *b->need);
     memcpy(c->in_front, b->in_front, cells * sizeof *b->in_front);
     memcpy(c->front, b->front, (size_t)b->nfront * sizeof *b->front);
-    memcpy(c->front_cells, b->front_cells, (size_t)b->nfront * sizeof *b->front_cells);
+    memcpy(c->front_cells, b->front_cells, (size_t)b->nslots * sizeof *b->front_cells);
+    memcpy(c->front_slot, b->front_slot, (size_t)b->nfront * sizeof *b->front_slot);
+    memcpy(c->free_slots, b->free_slots, (size_t)b->nfree * sizeof *b->free_slots);
+    c->nslots = b->nslots;
+    c->nfree = b->nfree;
     memcpy(c->tiles, b->tiles, (size_t)b->ntiles * sizeof *b->tiles);
     memcpy(c->segs, b->segs, (size_t)b->ntiles * CC_MAX_SEGS * sizeof *b->segs);
     memcpy(c->figs, b->figs, sizeof b->figs);
@@ -101,7 +110,7 @@ void board_reset(cc_board *b) {
             b->in_front[c] = 0;
         }
     }
-    b->ntiles = b->nfront = b->nfig_slots = 0;
+    b->ntiles = b->nfront = b->nfig_slots = b->nslots = b->nfree = 0;
     b->fields->n = 0;  /* (a slot's list is cleared when its tile is placed) */
     for (int i = 0; i < CC_MAX_FIGURES; i++) b->figs[i] = (figure_t){0, 0, 0, 0, -1};
 }
@@ -240,18 +249,21 @@ static void front_cell_side(const cc_board *b, front_cell_t *f, int e, int t) {
     f->sides |= (uint8_t)(1u << e);
     f->their_edge[e] = (int8_t)w->def.edges[(e + 2) % 4];
     f->theirs[e] = (int8_t)theirs;
-    f->theirs_seg[e] = theirs >= 0 ? t * CC_MAX_SEGS + theirs : -1;
+    f->tile[e] = (int16_t)t;
     for (int h = 2 * e; h < 2 * e + 2; h++) {
         int ft = w->half_seg[HALF_PARTNER[h]];
         if (ft < 0) continue;
         f->halves |= (uint8_t)(1u << h);
-        f->ft_seg[h] = t * CC_MAX_SEGS + ft;
+        f->ft[h] = (int8_t)ft;
     }
 }
 
 void board_front_cells(cc_board *b) {
+    b->nslots = b->nfront;
+    b->nfree = 0;
     for (int i = 0; i < b->nfront; i++) {
         front_cell_t *f = &b->front_cells[i];
+        b->front_slot[i] = (int16_t)i;
         memset(f, 0, sizeof *f);
         /* a frontier cell may lie on the grid's outermost ring (no tile goes there): its
          * neighbours by coordinates, -1 off the grid */
@@ -263,25 +275,28 @@ void board_front_cells(cc_board *b) {
     }
 }
 
-/* Empty cell c in the frontier (if not already): its index there. A new cell's
- * front_cells entry starts with no side seen (its sides are added by cc_place). */
-static int frontier_add(cc_board *b, int c) {
+/* Empty cell c in the frontier (if not already): what its neighbours show it, which
+ * for a cell new to the frontier is nothing yet (cc_place adds its sides). */
+static front_cell_t *frontier_add(cc_board *b, int c) {
     int i = frontier_slot(b, c);
-    if (b->in_front[c]) return i;
+    if (b->in_front[c]) return &b->front_cells[b->front_slot[i]];
+    int slot = b->nfree ? b->free_slots[--b->nfree] : b->nslots++;
     memmove(&b->front[i + 1], &b->front[i], (size_t)(b->nfront - i) * sizeof *b->front);
-    memmove(&b->front_cells[i + 1], &b->front_cells[i], (size_t)(b->nfront - i) * sizeof *b->front_cells);
+    memmove(&b->front_slot[i + 1], &b->front_slot[i], (size_t)(b->nfront - i) * sizeof *b->front_slot);
     b->front[i] = c;
-    memset(&b->front_cells[i], 0, sizeof b->front_cells[i]);
+    b->front_slot[i] = (int16_t)slot;
+    memset(&b->front_cells[slot], 0, sizeof b->front_cells[slot]);
     b->nfront++;
     b->in_front[c] = 1;
-    return i;
+    return &b->front_cells[slot];
 }
 
 static void frontier_remove(cc_board *b, int c) {
     if (!b->in_front[c]) return;
     int i = frontier_slot(b, c);
     memmove(&b->front[i], &b->front[i + 1], (size_t)(b->nfront - i - 1) * sizeof *b->front);
-    memmove(&b->front_cells[i], &b->front_cells[i + 1], (size_t)(b->nfront - i - 1) * sizeof *b->front_cells);
+    b->free_slots[b->nfree++] = b->front_slot[i];
+    memmove(&b->front_slot[i], &b->front_slot[i + 1], (size_t)(b->nfront - i - 1) * sizeof *b->front_slot);
     b->nfront--;
     b->in_front[c] = 0;
 }
@@ -376,7 +391,7 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
      * side facing it */
     for (int e = 0; e < 4; e++) {
         int nc = cell(b, x + DX[e], y + DY[e]);
-        if (b->grid[nc] < 0) front_cell_side(b, &b->front_cells[frontier_add(b, nc)], (e + 2) % 4, idx);
+        if (b->grid[nc] < 0) front_cell_side(b, frontier_add(b, nc), (e + 2) % 4, idx);
     }
 
     int n = 0;

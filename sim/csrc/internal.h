@@ -75,17 +75,17 @@ typedef struct {
     int32_t *pool;
 } field_lists_t;
 
-/* What a frontier cell's placed neighbours show it, kept beside the frontier
- * (front_cells[i] for front[i]) and written when a tile is placed next to the cell, so
- * that the trials of a turn (options.c) read it instead of looking around every cell
- * each turn. Segments as slots, not roots: a union changes roots, never slots. */
+/* What a frontier cell's placed neighbours show it, written when a tile is placed next
+ * to the cell, so that the trials of a turn (options.c) read it instead of looking
+ * around every cell each turn. Segments by tile and local index, not roots: a union
+ * changes roots, never these. */
 typedef struct {
     uint8_t sides;           /* bit e: a tile on side e */
     uint8_t halves;          /* bit h: that tile has a field on half-edge h's partner */
     int8_t their_edge[4];    /* the edge type it shows this cell */
     int8_t theirs[4];        /* its city or road segment on that edge, -1 if none */
-    int32_t theirs_seg[4];   /* that segment's slot */
-    int32_t ft_seg[8];       /* the slot of its field on half-edge h's partner */
+    int8_t ft[8];            /* its field segment on half-edge h's partner */
+    int16_t tile[4];         /* the tile on side e (its segments' slots: tile * 12 + local) */
 } front_cell_t;
 
 struct cc_board {
@@ -96,7 +96,12 @@ struct cc_board {
     uint16_t *need;        /* dim*dim: what its sides must show (NEED_CODES) */
     uint8_t *in_front;     /* dim*dim: 1 if the cell is on the frontier */
     int32_t *front;        /* frontier cells (empty cells next to a tile), ascending */
-    front_cell_t *front_cells;  /* what each frontier cell's neighbours show it, as front */
+    /* what each frontier cell's neighbours show it: front[i]'s is front_cells[front_slot[i]]
+     * (a cell keeps its slot while in the frontier, so an insert moves 2 bytes a cell);
+     * slots 0..nslots-1 are taken, but for the nfree in free_slots */
+    front_cell_t *front_cells;
+    int16_t *front_slot, *free_slots;  /* 4 * max_tiles + 4 <= 16004 slots */
+    int nslots, nfree;
     placed_t *tiles;
     seg_t *segs;           /* max_tiles * CC_MAX_SEGS */
     figure_t figs[CC_MAX_FIGURES];
@@ -212,8 +217,8 @@ static inline int cell_in(const cc_board *b, int x, int y) {
     return (y + b->origin) * b->dim + x + b->origin;
 }
 
-/* front_cells[i] for each frontier cell front[i], worked out from the grid (a loaded
- * board's, save.c; play keeps them as it places tiles, cc_place). */
+/* A slot and its front_cells entry for each frontier cell, worked out from the grid (a
+ * loaded board's, save.c; play keeps them as it places tiles, cc_place). */
 void board_front_cells(cc_board *b);
 
 /* A board back to empty, as cc_board_new made it (its size, tile set and farm_points

@@ -58,7 +58,7 @@ typedef struct {
 /* What frontier cell `at` (b->front[at], at x, y) sees, with its neighbours' features'
  * roots as they are now. */
 static void cell_info(const cc_board *b, int at, int x, int y, cellinfo_t *c) {
-    const front_cell_t *f = &b->front_cells[at];
+    const front_cell_t *f = &b->front_cells[b->front_slot[at]];
     c->x = x;
     c->y = y;
     c->sides = f->sides;
@@ -67,11 +67,11 @@ static void cell_info(const cc_board *b, int at, int x, int y, cellinfo_t *c) {
         int e = __builtin_ctz(sides);
         c->their_edge[e] = f->their_edge[e];
         c->theirs[e] = f->theirs[e];
-        c->theirs_root[e] = f->theirs[e] >= 0 ? find_const(b, f->theirs_seg[e]) : -1;
+        c->theirs_root[e] = f->theirs[e] >= 0 ? find_const(b, f->tile[e] * CC_MAX_SEGS + f->theirs[e]) : -1;
     }
     for (unsigned halves = f->halves; halves; halves &= halves - 1) {
         int h = __builtin_ctz(halves);
-        c->ft_root[h] = find_const(b, f->ft_seg[h]);
+        c->ft_root[h] = find_const(b, f->tile[h / 2] * CC_MAX_SEGS + f->ft[h]);
     }
     c->around = -1;  /* worked out when a monastery asks (cell_around) */
 }

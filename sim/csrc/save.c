@@ -351,7 +351,7 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
     if (ok) {
         b->ts = ts;
         b->grid = NULL; b->need = NULL; b->in_front = NULL; b->front = NULL; b->front_cells = NULL;
-        b->tiles = NULL;
+        b->front_slot = NULL; b->free_slots = NULL; b->tiles = NULL;
         b->segs = NULL;
         b->fields = NULL;
         ok = b->max_tiles == game_max_tiles(&g->cfg, g->nstack) && b->dim == 2 * b->max_tiles + 3
@@ -366,7 +366,10 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
         if (ok) b->in_front = take_new(&r, cells * sizeof *b->in_front, 0, &ok);
         if (ok && (b->front = malloc((4 * (size_t)b->max_tiles + 4) * sizeof *b->front)) == NULL) ok = 0;
         if (ok) ok = take(&r, b->front, (int64_t)b->nfront * sizeof *b->front);
-        if (ok && (b->front_cells = malloc((4 * (size_t)b->max_tiles + 4) * sizeof *b->front_cells)) == NULL)
+        size_t nslots = 4 * (size_t)b->max_tiles + 4;
+        if (ok && ((b->front_cells = malloc(nslots * sizeof *b->front_cells)) == NULL
+                   || (b->front_slot = malloc(nslots * sizeof *b->front_slot)) == NULL
+                   || (b->free_slots = malloc(nslots * sizeof *b->free_slots)) == NULL))
             ok = 0;
         if (ok && (b->tiles = calloc((size_t)b->max_tiles, sizeof *b->tiles)) == NULL) ok = 0;
         if (ok) ok = take(&r, b->tiles, (int64_t)b->ntiles * sizeof *b->tiles);
