@@ -484,11 +484,12 @@ static unsigned group_fits(const rule_masks_t masks, const trial_t *t, int g) {
 /* Gains of every player from group g: `without` any new figure, and `with[r]` when the
  * deciding player adds the figure of rules[r] there, for the rules in `fits` (the only
  * ones written, and the only ones read). Returns 0 if no figure is there: then
- * `without` would be all 0.0 and is not written, and only the deciding player's slot
- * of each `with[r]` is (the others' would be 0.0). */
+ * `without` would be all 0.0 and no `with[r]` is written, but *alone: what the group is
+ * worth to the deciding player alone on it (with[r] would be that for a scoring figure
+ * and 0.0 for another, in the deciding player's slot, and 0.0 in the others'). */
 static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
                        const cc_figure_rule *rules, unsigned fits, double *without,
-                       double (*with)[CC_MAX_PLAYERS]) {
+                       double (*with)[CC_MAX_PLAYERS], double *alone) {
     const cc_greedy_params *p = c->p;
     int np = p->nplayers, me = p->player, any = 0;
     /* every slot: a fixed count is a few stores, not a memset call; the slots past the
@@ -539,23 +540,28 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
         /* nobody's figure there (so none scores in a root: `before` is all 0): without
          * stays 0, and a figure makes the deciding player the only holder, if it scores
          * (what holds_majority says; x - 0.0 is x) */
-        for (unsigned m = fits; m; m &= m - 1) {
-            int r = __builtin_ctz(m);
-            with[r][me] = (uint16_t)rules[r].scores ? after : 0.0;
-        }
+        *alone = after;
         return 0;
     }
+    /* R-BASE-7 as holds_majority says it: a player present holds the majority when no
+     * one present is stronger, so when its strength is the greatest of those present */
+    const uint16_t *count = t->figs[g].count, *strength = t->figs[g].strength;
+    int others = 0;  /* the greatest strength present but the deciding player's */
     for (int q = 0; q < np; q++)
-        without[q] = (holds_majority(t->figs[g].count, t->figs[g].strength, np, q) ? after : 0.0) - before[q];
+        if (q != me && count[q] && strength[q] > others) others = strength[q];
+    int top = count[me] && strength[me] > others ? strength[me] : others;
+    for (int q = 0; q < np; q++)
+        without[q] = (count[q] && strength[q] >= top ? after : 0.0) - before[q];
     for (unsigned m = fits; m; m &= m - 1) {
         int r = __builtin_ctz(m);
-        uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
-        memcpy(count, t->figs[g].count, sizeof count);
-        memcpy(strength, t->figs[g].strength, sizeof strength);
-        count[me] = (uint16_t)(count[me] + rules[r].scores);
-        strength[me] = (uint16_t)(strength[me] + rules[r].strength);
-        for (int q = 0; q < np; q++)
-            with[r][q] = (holds_majority(count, strength, np, q) ? after : 0.0) - before[q];
+        /* the deciding player with the figure of rules[r] added */
+        uint16_t my_count = (uint16_t)(count[me] + rules[r].scores);
+        int my_strength = (uint16_t)(strength[me] + rules[r].strength);
+        int top_r = my_count && my_strength > others ? my_strength : others;
+        for (int q = 0; q < np; q++) {
+            int holds = q == me ? my_count && my_strength >= top_r : count[q] && strength[q] >= top_r;
+            with[r][q] = (holds ? after : 0.0) - before[q];
+        }
     }
     return 1;
 }
@@ -701,12 +707,14 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         int returned = 0, me = params ? params->player : 0;
         uint8_t holds[CC_MAX_SEGS];  /* group_gains' answer: a figure is there */
         uint8_t fits_of[CC_MAX_SEGS];  /* group_fits of each group, asked once (valuation) */
+        double alone[CC_MAX_SEGS];     /* group_gains' *alone, where no figure is there */
         if (params) {
             for (int q = 0; q < CC_MAX_PLAYERS; q++) gain[q] = 0.0;
             for (int g = 0; g < t.ngroups; g++) {
                 /* adding 0.0 changes no sum (a gain is never -0.0: it starts at +0.0) */
                 fits_of[g] = (uint8_t)group_fits(masks, &t, g);
-                holds[g] = (uint8_t)group_gains(&ctx, &t, v, x, y, g, rules, fits_of[g], without[g], with[g]);
+                holds[g] = (uint8_t)group_gains(&ctx, &t, v, x, y, g, rules, fits_of[g], without[g], with[g],
+                                               &alone[g]);
                 if (holds[g])
                     for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
                 if (t.complete[g] && t.kind[g] != CC_FIELD)
@@ -748,7 +756,8 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
                 } else {
                     /* nobody's figure there: the opponents' gains are the row's without a
                      * figure (gain - 0.0 + 0.0 is gain, never -0.0), and so their mean */
-                    values[n / 5] = combine(params, gain[me] + with[g][k][me], opp, returned - 1 + back);
+                    double mine = (uint16_t)rules[k].scores ? alone[g] : 0.0;
+                    values[n / 5] = combine(params, gain[me] + mine, opp, returned - 1 + back);
                 }
             }
             n += 5;
