@@ -17,6 +17,7 @@ typedef struct {
         uint16_t count[CC_MAX_PLAYERS], strength[CC_MAX_PLAYERS];
     } figs[CC_MAX_SEGS];
     int8_t complete[CC_MAX_SEGS];
+    uint8_t fits[CC_MAX_SEGS];          /* the figure rules that let a figure go there (analyze) */
     uint16_t segs_of[CC_MAX_SEGS];      /* the new tile's segments in each group, a bit each */
     /* the existing cities the new tile joins, and the group each joins (a root is in
      * one group at most: segments reaching one feature are one group) */
@@ -122,7 +123,27 @@ static inline void add_tallies(trial_t *t, int g, const seg_t *rs, int first) {
     }
 }
 
-static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_t *t) {
+/* Which rules let a figure go on a feature, by its kind and whether it already holds a
+ * figure: a bit per rule, in the rules' order. Made once per call, so a trial's group
+ * asks one table entry instead of every rule. */
+typedef uint8_t rule_masks_t[5][2];  /* kinds 0..4: cc_tileset_add rejects others */
+
+static void rule_masks(const cc_figure_rule *rules, int nrules, rule_masks_t masks) {
+    for (int kind = 0; kind < 5; kind++)
+        for (int busy = 0; busy < 2; busy++) {
+            unsigned m = 0;
+            for (int r = 0; r < nrules; r++)
+                if ((rules[r].segment_kinds & (1 << kind)) && !(rules[r].needs_free && busy)) m |= 1u << r;
+            masks[kind][busy] = (uint8_t)m;
+        }
+}
+
+/* The rules that let a figure go on group g of a trial. */
+static unsigned group_fits(const rule_masks_t masks, const trial_t *t, int g) {
+    return masks[t->kind[g]][t->nfig[g] != 0];
+}
+
+static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, const rule_masks_t masks, trial_t *t) {
     int nseg = v->def.nseg;
     int32_t root[MAX_LINKS];
     int8_t seg[MAX_LINKS];
@@ -154,8 +175,9 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
         memcpy(t->segs_of, SEG_BITS, sizeof t->segs_of);
         memcpy(t->kind, v->def.seg_kind, sizeof t->kind);
         for (int s = 0; s < nseg; s++) {
-            int kind = v->def.seg_kind[s], nr = 0, open = 0, coats = v->def.seg_coats[s], nfig = 0;
-            if (kind == CC_CITY || kind == CC_ROAD) open = v->nedges[s] - matched[s];
+            /* (nedges and matched are 0 but for a city or road) */
+            int kind = v->def.seg_kind[s], nr = 0, open = v->nedges[s] - matched[s], coats = v->def.seg_coats[s];
+            int nfig = 0;
             for (unsigned m = seglinks[s]; m; m &= m - 1) {
                 int32_t r = root[__builtin_ctz(m)];
                 if (root_in(t->roots[s], nr, r)) continue;
@@ -174,6 +196,7 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
             t->coats[s] = coats;
             t->nfig[s] = nfig;
             t->nroots[s] = (int8_t)nr;
+            t->fits[s] = masks[kind][nfig != 0];
             t->complete[s] = (kind == CC_CITY || kind == CC_ROAD) ? open == 0
                            : is_centre(kind) ? cell_around(b, c) == 8 : 0;
         }
@@ -222,6 +245,7 @@ static void analyze(const cc_board *b, const variant_t *v, cellinfo_t *c, trial_
                 t->joined[t->njoined] = t->roots[g][k];
                 t->joined_group[t->njoined++] = (int8_t)g;
             }
+        t->fits[g] = masks[kind][t->nfig[g] != 0];
         t->complete[g] = 0;
         if (kind == CC_CITY || kind == CC_ROAD) t->complete[g] = t->open[g] == 0;
         if (is_centre(kind)) t->complete[g] = cell_around(b, c) == 8;
@@ -461,26 +485,6 @@ static double root_value(evalctx_t *c, int32_t r) {
 
 enum { MAX_RULES = 8 };
 
-/* Which rules let a figure go on a feature, by its kind and whether it already holds a
- * figure: a bit per rule, in the rules' order. Made once per call, so a trial's group
- * asks one table entry instead of every rule. */
-typedef uint8_t rule_masks_t[5][2];  /* kinds 0..4: cc_tileset_add rejects others */
-
-static void rule_masks(const cc_figure_rule *rules, int nrules, rule_masks_t masks) {
-    for (int kind = 0; kind < 5; kind++)
-        for (int busy = 0; busy < 2; busy++) {
-            unsigned m = 0;
-            for (int r = 0; r < nrules; r++)
-                if ((rules[r].segment_kinds & (1 << kind)) && !(rules[r].needs_free && busy)) m |= 1u << r;
-            masks[kind][busy] = (uint8_t)m;
-        }
-}
-
-/* The rules that let a figure go on group g of a trial. */
-static unsigned group_fits(const rule_masks_t masks, const trial_t *t, int g) {
-    return masks[t->kind[g]][t->nfig[g] != 0];
-}
-
 /* Gains of every player from group g: `without` any new figure, and `with[r]` when the
  * deciding player adds the figure of rules[r] there, for the rules in `fits` (the only
  * ones written, and the only ones read). Returns 0 if no figure is there: then
@@ -492,10 +496,15 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
                        double (*with)[CC_MAX_PLAYERS], double *alone) {
     const cc_greedy_params *p = c->p;
     int np = p->nplayers, me = p->player, any = 0;
-    /* every slot: a fixed count is a few stores, not a memset call; the slots past the
-     * players hold no figure */
-    if (t->nroots[g])  /* a group joining no feature holds no figure (analyze) */
-        for (int q = 0; q < CC_MAX_PLAYERS; q++) any |= t->figs[g].count[q];
+    if (t->nroots[g]) {  /* a group joining no feature holds no figure (analyze) */
+        /* every slot in two loads (the slots past the players hold no figure) */
+        uint64_t lo;
+        uint32_t hi;
+        _Static_assert(sizeof t->figs[g].count == sizeof lo + sizeof hi, "six figure counts");
+        memcpy(&lo, t->figs[g].count, sizeof lo);
+        memcpy(&hi, (const char *)t->figs[g].count + sizeof lo, sizeof hi);
+        any = (lo | hi) != 0;
+    }
     if (!any && !fits) return 0;
     double before[CC_MAX_PLAYERS] = {0};
     for (int i = 0; any && i < t->nroots[g]; i++) {
@@ -700,20 +709,18 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         rots &= rots - 1;
         const variant_t *v = variant(b, type, r);
         trial_t t;
-        if (params) analyze(b, v, &ci, &t);
+        if (params) analyze(b, v, &ci, masks, &t);
         else if (nrules) analyze_occupancy(b, v, &ci, &t);  /* no valuation: group_fits only */
         double gain[CC_MAX_PLAYERS], base = 0.0, opp = 0.0;  /* (gain: with a valuation) */
         double without[CC_MAX_SEGS][CC_MAX_PLAYERS], with[CC_MAX_SEGS][MAX_RULES][CC_MAX_PLAYERS];
         int returned = 0, me = params ? params->player : 0;
         uint8_t holds[CC_MAX_SEGS];  /* group_gains' answer: a figure is there */
-        uint8_t fits_of[CC_MAX_SEGS];  /* group_fits of each group, asked once (valuation) */
         double alone[CC_MAX_SEGS];     /* group_gains' *alone, where no figure is there */
         if (params) {
             for (int q = 0; q < CC_MAX_PLAYERS; q++) gain[q] = 0.0;
             for (int g = 0; g < t.ngroups; g++) {
                 /* adding 0.0 changes no sum (a gain is never -0.0: it starts at +0.0) */
-                fits_of[g] = (uint8_t)group_fits(masks, &t, g);
-                holds[g] = (uint8_t)group_gains(&ctx, &t, v, x, y, g, rules, fits_of[g], without[g], with[g],
+                holds[g] = (uint8_t)group_gains(&ctx, &t, v, x, y, g, rules, t.fits[g], without[g], with[g],
                                                &alone[g]);
                 if (holds[g])
                     for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
@@ -739,7 +746,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         /* (no rule: t may be unset, see above) */
         for (int s = 0; nrules && s < v->def.nseg && rc == 0; s++) {
           int g = t.group_of[s];
-          for (unsigned fits = params ? fits_of[g] : group_fits(masks, &t, g); fits; fits &= fits - 1) {
+          for (unsigned fits = params ? t.fits[g] : group_fits(masks, &t, g); fits; fits &= fits - 1) {
             int k = __builtin_ctz(fits);
             if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
             row = &rows[n];
