@@ -151,7 +151,9 @@ typedef struct {
  * segment (local order) one row per rule (in the given order) that allows it there.
  * rules/nrules: the figures the player may place now (none: nrules = 0).
  * With params != NULL, values[i] is row i's greedy value for params->player.
- * cap: int32 slots in rows (values needs cap / 5 doubles). Returns the row count. */
+ * cap: int32 slots in rows (values needs cap / 5 doubles). Returns the row count, or
+ * CC_ERR_FULL when cap may be short: each placement asks room for a row per rule on each
+ * of its segments (so cap >= 5 * legal placements * (1 + 12 * nrules) is always enough). */
 int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
                     const cc_greedy_params *params, int32_t *rows, double *values, int cap);
 

@@ -724,8 +724,9 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
                                                &alone[g]);
                 if (holds[g])
                     for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
-                if (t.complete[g] && t.kind[g] != CC_FIELD)
-                    for (int k = 0; k < t.nroots[g]; k++) returned += b->segs[t.roots[g][k]].count[me];
+                /* the deciding player's figures on the features it completes come back:
+                 * its count in the group's tallies (the sum over its roots; unset without one) */
+                if (t.complete[g] && t.kind[g] != CC_FIELD && t.nroots[g]) returned += t.figs[g].count[me];
             }
             /* monasteries around gain a neighbour, and may complete: in the order met */
             if (mons.nomon != v->def.no_value)
@@ -738,19 +739,21 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
             opp = opponents(params, gain);
             base = combine(params, gain[me], opp, returned);
         }
-        if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
+        /* room for as many rows as the placement may give (a row per rule on each
+         * segment), so none is checked: a caller short of it grows rows and asks again */
+        if (n + 5 * (1 + v->def.nseg * nrules) > cap) { rc = CC_ERR_FULL; break; }
         int32_t *row = &rows[n];
+        double *value = params ? &values[n / 5] : NULL;
         row[0] = x; row[1] = y; row[2] = r; row[3] = -1; row[4] = -1;
-        if (params) values[n / 5] = base;
-        n += 5;
+        row += 5;
+        if (params) *value++ = base;
         /* (no rule: t may be unset, see above) */
-        for (int s = 0; nrules && s < v->def.nseg && rc == 0; s++) {
+        for (int s = 0; nrules && s < v->def.nseg; s++) {
           int g = t.group_of[s];
           for (unsigned fits = params ? t.fits[g] : group_fits(masks, &t, g); fits; fits &= fits - 1) {
             int k = __builtin_ctz(fits);
-            if (n + 5 > cap) { rc = CC_ERR_FULL; break; }
-            row = &rows[n];
             row[0] = x; row[1] = y; row[2] = r; row[3] = rules[k].kind; row[4] = s;
+            row += 5;
             if (params) {
                 /* the follower leaves supply, unless its feature scores at once */
                 int back = t.complete[g] && t.kind[g] != CC_FIELD;
@@ -758,18 +761,17 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
                     double with_fig[CC_MAX_PLAYERS];
                     for (int q = 0; q < params->nplayers; q++)
                         with_fig[q] = gain[q] - without[g][q] + with[g][k][q];
-                    values[n / 5] = combine(params, with_fig[me], opponents(params, with_fig),
-                                            returned - 1 + back);
+                    *value++ = combine(params, with_fig[me], opponents(params, with_fig), returned - 1 + back);
                 } else {
                     /* nobody's figure there: the opponents' gains are the row's without a
                      * figure (gain - 0.0 + 0.0 is gain, never -0.0), and so their mean */
                     double mine = (uint16_t)rules[k].scores ? alone[g] : 0.0;
-                    values[n / 5] = combine(params, gain[me] + mine, opp, returned - 1 + back);
+                    *value++ = combine(params, gain[me] + mine, opp, returned - 1 + back);
                 }
             }
-            n += 5;
           }
         }
+        n = (int)(row - rows);
     }
     if (stamp != stamp_local) free(stamp);
     return rc ? rc : n / 5;
