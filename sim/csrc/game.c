@@ -278,19 +278,20 @@ static int options(cc_game *g, int t) {
         g->nrows = n;
         return add_actions(g, pp, NULL, 0);
     }
-    int kept = 0, allowed = 1;
+    int kept = 0, allowed = 1, figures = 1;
     for (int i = 0; i < n; i++) {
         const int32_t *r = &g->rows[5 * i];
         if (r[3] < 0) {  /* a placement's first row (its no-figure row): asked once for all its rows */
             allowed = 1;
             for (int k = 0; k < njudges && allowed; k++) allowed = judges[k]->allows(g, t, r[0], r[1], r[2]) != 0;
+            figures = 1;  /* its figure rows, unless its figure comes after activations */
+            for (int c = 0; c < ncells && figures; c++)
+                figures = r[0] != cells[2 * c] || r[1] != cells[2 * c + 1];
         }
-        int ok = allowed;
-        for (int c = 0; c < ncells && ok && r[3] >= 0; c++)
-            ok = r[0] != cells[2 * c] || r[1] != cells[2 * c + 1];
-        if (!ok) continue;
-        if (kept != i) {
-            memmove(&g->rows[5 * kept], r, 5 * sizeof *r);
+        if (!allowed || (r[3] >= 0 && !figures)) continue;
+        if (kept != i) {  /* rows move down: kept < i, no overlap */
+            int32_t *to = &g->rows[5 * kept];
+            for (int j = 0; j < 5; j++) to[j] = r[j];
             if (pp) g->values[kept] = g->values[i];
         }
         kept++;
