@@ -680,7 +680,9 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         memo.pool_n = 0;
     }
     evalctx_t ctx = {b, params, stamp, 0, memo_ok ? &memo : NULL, b->farm_points};
-    int n = 0, rc = 0;
+    int rc = 0;
+    int32_t *row = rows, *const end = rows + cap;  /* the next row */
+    double *value = values;                          /* and its value (with a valuation) */
     cellinfo_t ci = {.sides = 0};
     monasteries_t mons = {.nomon = -1};
     held_t held = {0};
@@ -741,9 +743,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
         }
         /* room for as many rows as the placement may give (a row per rule on each
          * segment), so none is checked: a caller short of it grows rows and asks again */
-        if (n + 5 * (1 + v->def.nseg * nrules) > cap) { rc = CC_ERR_FULL; break; }
-        int32_t *row = &rows[n];
-        double *value = params ? &values[n / 5] : NULL;
+        if (end - row < 5 * (1 + v->def.nseg * nrules)) { rc = CC_ERR_FULL; break; }
         row[0] = x; row[1] = y; row[2] = r; row[3] = -1; row[4] = -1;
         row += 5;
         if (params) *value++ = base;
@@ -771,8 +771,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
             }
           }
         }
-        n = (int)(row - rows);
     }
     if (stamp != stamp_local) free(stamp);
-    return rc ? rc : n / 5;
+    return rc ? rc : (int)(row - rows) / 5;
 }
