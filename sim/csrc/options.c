@@ -44,30 +44,24 @@ static int lfind(int8_t *p, int s) {
 
 enum { MAX_LINKS = 4 * 3 };  /* per edge: a city or road, and two field halves */
 
-/* What a cell's placed neighbours show it: the same for every rotation tried there,
- * so worked out once per cell (the placements come sorted by cell). */
+/* What a frontier cell's placed neighbours show it (its front_cell_t) and their
+ * features' roots as they are now: the same for every rotation tried there, so worked
+ * out once per cell (the placements come sorted by cell). */
 typedef struct {
     int x, y;
-    unsigned sides;          /* bit e: a tile on side e */
-    unsigned halves;         /* bit h: that tile has a field on half-edge h's partner */
-    int8_t their_edge[4];    /* the edge type it shows this cell */
-    int8_t theirs[4];        /* its city or road segment on that edge, -1 if none */
+    const front_cell_t *f;
     int32_t theirs_root[4], ft_root[8];  /* their features' roots */
     int around;              /* tiles among the 8 around (R-BASE-5), -1 not yet known */
 } cellinfo_t;
 
-/* What frontier cell `at` (b->front[at], at x, y) sees, with its neighbours' features'
- * roots as they are now. */
+/* Frontier cell `at` (b->front[at], at x, y). */
 static void cell_info(const cc_board *b, int at, int x, int y, cellinfo_t *c) {
     const front_cell_t *f = &b->front_cells[b->front_slot[at]];
     c->x = x;
     c->y = y;
-    c->sides = f->sides;
-    c->halves = f->halves;
+    c->f = f;
     for (unsigned sides = f->sides; sides; sides &= sides - 1) {
         int e = __builtin_ctz(sides);
-        c->their_edge[e] = f->their_edge[e];
-        c->theirs[e] = f->theirs[e];
         c->theirs_root[e] = f->theirs[e] >= 0 ? find_const(b, f->tile[e] * CC_MAX_SEGS + f->theirs[e]) : -1;
     }
     for (unsigned halves = f->halves; halves; halves &= halves - 1) {
@@ -87,17 +81,18 @@ static int cell_around(const cc_board *b, cellinfo_t *c) {
  * closes: 2 a matched edge, 1 an edge a town hall closes. Returns the pair count. */
 static inline int links(const variant_t *v, const cellinfo_t *c, int8_t *seg, int32_t *root, int *matched) {
     int n = 0;
-    for (unsigned sides = c->sides; sides; sides &= sides - 1) {  /* in edge order */
+    const front_cell_t *f = c->f;
+    for (unsigned sides = f->sides; sides; sides &= sides - 1) {  /* in edge order */
         int e = __builtin_ctz(sides);
-        int mine = v->edge_seg[e], theirs = c->theirs[e];
-        if (mine >= 0 && theirs >= 0 && v->def.edges[e] == c->their_edge[e]) {
+        int mine = v->edge_seg[e], theirs = f->theirs[e];
+        if (mine >= 0 && theirs >= 0 && v->def.edges[e] == f->their_edge[e]) {
             root[n] = c->theirs_root[e];
             seg[n++] = (int8_t)mine;
             if (matched) matched[mine] += 2;
         } else if (mine >= 0 && matched) {
             matched[mine] += 1;  /* a town hall closes this edge */
         }
-        for (unsigned halves = c->halves >> 2 * e & 3; halves; halves &= halves - 1) {
+        for (unsigned halves = f->halves >> 2 * e & 3; halves; halves &= halves - 1) {
             int h = 2 * e + __builtin_ctz(halves), fm = v->half_seg[h];
             if (fm < 0) continue;
             root[n] = c->ft_root[h];
@@ -683,7 +678,7 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     int rc = 0;
     int32_t *row = rows, *const end = rows + cap;  /* the next row */
     double *value = values;                          /* and its value (with a valuation) */
-    cellinfo_t ci = {.sides = 0};
+    cellinfo_t ci = {.f = NULL};
     monasteries_t mons = {.nomon = -1};
     held_t held = {0};
     if (params) held_monasteries(b, &held);
