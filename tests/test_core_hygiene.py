@@ -410,6 +410,29 @@ def test_a_damaged_board_is_refused(what, change):
         b.load()
 
 
+def test_a_loaded_board_with_longer_paths_has_every_parent_a_root():
+    """Play keeps every segment's parent its feature's root (unite), so a find is one load
+    (find_const); a saved board whose paths are longer (a member pointing at another
+    member: acyclic, of its kind, so accepted) loads with them made one step, and the
+    game plays on as the original."""
+    from strategies import player
+
+    g = _mid_game(decisions=40)
+    b = Blob(g)
+    r, a, c = next((r, *rest[:2]) for r in b.roots()
+                   for rest in [[s for s in b.members(r) if s != r]] if len(rest) >= 2)
+    b.seg(c, "parent", a)  # c -> a -> r: two steps
+    loaded = b.load()
+    board, original = lib.cc_game_board(loaded._ptr), lib.cc_game_board(g._ptr)
+    assert lib.cc_find(board, c) == r
+    assert all(lib.cc_find(board, s) == lib.cc_find(original, s) for s in b.used())
+    first = player("first")
+    for game in (g, loaded):
+        while game.decision is not None:
+            game.apply(first.choose(game, game.decision))
+    assert loaded.result() == g.result()
+
+
 def test_the_reviewers_hang_is_refused_without_hanging():
     """The reproducer: segment 0's next at an unused self-linked slot, its nsegs 0. Load
     accepted it and apply() never returned (shared_tiles walked b->segs[-12..-1]).

@@ -119,7 +119,7 @@ int cc_board_ntiles(const cc_board *b) { return b ? b->ntiles : CC_ERR_ARG; }
 int cc_board_max_tiles(const cc_board *b) { return b ? b->max_tiles : CC_ERR_ARG; }
 
 /* The root of segment s. Unions keep every path one step long (unite); a loaded
- * state may hold longer ones, which this compresses. */
+ * state may hold longer ones, which this compresses (board_flatten). */
 static int find(cc_board *b, int s) {
     int r = s;
     while (b->segs[r].parent != r) r = b->segs[r].parent;
@@ -129,6 +129,11 @@ static int find(cc_board *b, int s) {
         s = nx;
     }
     return r;
+}
+
+void board_flatten(cc_board *b) {
+    for (int s = 0; s < b->ntiles * CC_MAX_SEGS; s++)
+        if (b->segs[s].tile >= 0) find(b, s);
 }
 
 int cc_find(const cc_board *b, int seg) {

@@ -128,9 +128,11 @@ static inline int seg_valid(const cc_board *b, int seg) {
     return seg >= 0 && seg < b->ntiles * CC_MAX_SEGS && b->segs[seg].tile >= 0;
 }
 
+/* The root of segment s: its parent, since every segment's parent is its feature's root
+ * (a new segment is its own; a union points every segment of the smaller feature at the
+ * other's root, unite in board.c; a loaded board's are made so, board_flatten). */
 static inline int find_const(const cc_board *b, int s) {
-    while (b->segs[s].parent != s) s = b->segs[s].parent;
-    return s;
+    return b->segs[s].parent;
 }
 
 /* R-BASE-7: is q among the greatest strengths of those present? */
@@ -216,6 +218,9 @@ static inline int around_count(const cc_board *b, int c) {
 static inline int cell_in(const cc_board *b, int x, int y) {
     return (y + b->origin) * b->dim + x + b->origin;
 }
+
+/* Every used segment's parent made its root (a loaded board's paths may be longer). */
+void board_flatten(cc_board *b);
 
 /* A slot and its front_cells entry for each frontier cell, worked out from the grid (a
  * loaded board's, save.c; play keeps them as it places tiles, cc_place). */

@@ -377,6 +377,7 @@ int cc_game_load(const cc_tileset *ts, const uint8_t *data, int64_t size, cc_gam
         if (ok) ok = take(&r, b->segs, (int64_t)b->ntiles * CC_MAX_SEGS * sizeof *b->segs);
         ok = ok && r.at == r.size && board_sane(b, ts);
         ok = ok && board_new_fields(b) == CC_OK;
+        if (ok) board_flatten(b);  /* every parent a root, as play keeps them (find_const) */
         if (ok) board_front_cells(b);  /* derived from the grid, never taken from the blob */
     }
     if (ok) {  /* derived from the figures (as play keeps it), never taken from the blob */
