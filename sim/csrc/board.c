@@ -118,22 +118,18 @@ void board_reset(cc_board *b) {
 int cc_board_ntiles(const cc_board *b) { return b ? b->ntiles : CC_ERR_ARG; }
 int cc_board_max_tiles(const cc_board *b) { return b ? b->max_tiles : CC_ERR_ARG; }
 
-/* The root of segment s. Unions keep every path one step long (unite); a loaded
- * state may hold longer ones, which this compresses (board_flatten). */
-static int find(cc_board *b, int s) {
-    int r = s;
-    while (b->segs[r].parent != r) r = b->segs[r].parent;
-    while (b->segs[s].parent != r) { /* path compression */
-        int nx = b->segs[s].parent;
-        b->segs[s].parent = r;
-        s = nx;
-    }
-    return r;
-}
+/* The root of segment s: its parent (find_const). */
+static int find(const cc_board *b, int s) { return find_const(b, s); }
 
 void board_flatten(cc_board *b) {
-    for (int s = 0; s < b->ntiles * CC_MAX_SEGS; s++)
-        if (b->segs[s].tile >= 0) find(b, s);
+    /* a loaded state's paths may be longer than play makes them: each segment's walked
+     * to its root (board_sane found no cycle) and pointed at it */
+    for (int s = 0; s < b->ntiles * CC_MAX_SEGS; s++) {
+        if (b->segs[s].tile < 0) continue;
+        int r = s;
+        while (b->segs[r].parent != r) r = b->segs[r].parent;
+        b->segs[s].parent = r;
+    }
 }
 
 int cc_find(const cc_board *b, int seg) {
