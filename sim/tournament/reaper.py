@@ -50,19 +50,33 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _ours(marks: list[tuple[int, float]]):
-    """The processes of `marks` still running as themselves, with their children."""
+def _running(marks: list[tuple[int, float]]):
+    """The processes of `marks` still running as themselves: one read of each one's own
+    /proc entry (the poll's check, several times a second beside the workers)."""
     import psutil
 
     out = []
     for pid, started in marks:
         try:
             p = psutil.Process(pid)
-            if p.create_time() != started:
-                continue
-            out += [p, *p.children(recursive=True)]
+            if p.create_time() == started:
+                out.append(p)
         except psutil.Error:
             continue
+    return out
+
+
+def _ours(marks: list[tuple[int, float]]):
+    """The processes of `marks` still running as themselves, with their children (a
+    scan of every process of the machine: only once the driver is gone)."""
+    import psutil
+
+    out = []
+    for p in _running(marks):
+        try:
+            out += [p, *p.children(recursive=True)]
+        except psutil.Error:
+            out.append(p)
     return out
 
 
@@ -89,7 +103,7 @@ def main(argv: list[str]) -> int:
     driver = int(argv[0])
     marks = [(int(pid), float(t)) for pid, t in (m.split(":", 1) for m in argv[1:])]
     while _alive(driver):
-        if not _ours(marks):
+        if not _running(marks):
             return 0  # the driver shut its Ray down itself
         time.sleep(POLL)
     end(_ours(marks))
