@@ -191,7 +191,8 @@ static int town_hall_decision(cc_game *g, int first) {
     if (first >= 0 && (pol == CC_POL_FIRST || pol == CC_POL_GREEDY)) {
         /* this seat's own policy answers in C and takes row 0 whatever rows follow
          * (policy_mayors: draw while there is a tile), so the cells are not listed: a
-         * seat holding its town hall is asked every turn, over the whole frontier */
+         * seat holding its town hall (R-MM-10) is asked every turn, over the whole
+         * frontier */
         int rc = set_row(g, 0, first, 0, 0);
         return rc < 0 ? rc : decide(g, CC_DEC_TOWN_HALL, g->seat, 1);
     }
