@@ -412,19 +412,20 @@ def test_a_damaged_board_is_refused(what, change):
 
 def test_a_loaded_board_with_longer_paths_has_every_parent_a_root():
     """Play keeps every segment's parent its feature's root (unite), so a find is one load
-    (find_const); a saved board whose paths are longer (a member pointing at another
-    member: acyclic, of its kind, so accepted) loads with them made one step, and the
-    game plays on as the original."""
+    (find_const); a saved board whose paths are longer (every member of a feature chained
+    to the next, the last to the root: acyclic, of its kind, so accepted) loads with them
+    made one step, and the game plays on as the original."""
     from strategies import player
 
     g = _mid_game(decisions=40)
     b = Blob(g)
-    r, a, c = next((r, *rest[:2]) for r in b.roots()
+    r, rest = next((r, rest) for r in b.roots()
                    for rest in [[s for s in b.members(r) if s != r]] if len(rest) >= 2)
-    b.seg(c, "parent", a)  # c -> a -> r: two steps
+    for s, up in zip(rest, [*rest[1:], r]):  # rest[0] -> rest[1] -> ... -> r
+        b.seg(s, "parent", up)
     loaded = b.load()
     board, original = lib.cc_game_board(loaded._ptr), lib.cc_game_board(g._ptr)
-    assert lib.cc_find(board, c) == r
+    assert [lib.cc_find(board, s) for s in rest] == [r] * len(rest)
     assert all(lib.cc_find(board, s) == lib.cc_find(original, s) for s in b.used())
     first = player("first")
     for game in (g, loaded):

@@ -122,13 +122,18 @@ int cc_board_max_tiles(const cc_board *b) { return b ? b->max_tiles : CC_ERR_ARG
 static int find(const cc_board *b, int s) { return find_const(b, s); }
 
 void board_flatten(cc_board *b) {
-    /* a loaded state's paths may be longer than play makes them: each segment's walked
-     * to its root (board_sane found no cycle) and pointed at it */
+    /* a loaded state's paths may be longer than play makes them: each is walked to its
+     * root (board_sane found no cycle) and every segment on it pointed there, so a path
+     * is walked once however the blob chained it */
     for (int s = 0; s < b->ntiles * CC_MAX_SEGS; s++) {
         if (b->segs[s].tile < 0) continue;
         int r = s;
         while (b->segs[r].parent != r) r = b->segs[r].parent;
-        b->segs[s].parent = r;
+        for (int q = s; b->segs[q].parent != r;) {
+            int next = b->segs[q].parent;
+            b->segs[q].parent = r;
+            q = next;
+        }
     }
 }
 
