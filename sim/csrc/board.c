@@ -118,9 +118,6 @@ void board_reset(cc_board *b) {
 int cc_board_ntiles(const cc_board *b) { return b ? b->ntiles : CC_ERR_ARG; }
 int cc_board_max_tiles(const cc_board *b) { return b ? b->max_tiles : CC_ERR_ARG; }
 
-/* The root of segment s: its parent (find_const). */
-static int find(const cc_board *b, int s) { return find_const(b, s); }
-
 void board_flatten(cc_board *b) {
     /* a loaded state's paths may be longer than play makes them: each is walked to its
      * root (board_sane found no cycle) and every segment on it pointed there, so a path
@@ -154,7 +151,7 @@ static int shared_tiles(cc_board *b, int ra, int rb) {
         unsigned others = variant(b, p->type, p->rot)->of_kind[sg->kind] & ~(1u << sg->local);
         for (; others; others &= others - 1) {
             int l = __builtin_ctz(others);
-            int r = find(b, base + l);
+            int r = find_const(b, base + l);
             if (r == ra && l < sg->local) first = 0;
             if (r == rb) hit = 1;
         }
@@ -165,7 +162,7 @@ static int shared_tiles(cc_board *b, int ra, int rb) {
 }
 
 static int unite(cc_board *b, int a, int c) {
-    int ra = find(b, a), rb = find(b, c);
+    int ra = find_const(b, a), rb = find_const(b, c);
     if (ra == rb) return ra;
     if (b->segs[ra].nsegs > b->segs[rb].nsegs) { int t = ra; ra = rb; rb = t; }
     seg_t *A = &b->segs[ra], *B = &b->segs[rb];
@@ -384,8 +381,8 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
             int r = unite(b, base + mine, nbase + theirs);
             b->segs[r].open -= 2;
         } else {
-            if (mine >= 0) b->segs[find(b, base + mine)].open -= 1;
-            if (theirs >= 0) b->segs[find(b, nbase + theirs)].open -= 1;
+            if (mine >= 0) b->segs[find_const(b, base + mine)].open -= 1;
+            if (theirs >= 0) b->segs[find_const(b, nbase + theirs)].open -= 1;
         }
         for (int h = 2 * e; h < 2 * e + 2; h++) {
             int fm = v->half_seg[h], ft = w->half_seg[HALF_PARTNER[h]];
@@ -405,12 +402,12 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
     for (int l = 0; l < v->def.nseg; l++) {
         int k = v->def.seg_kind[l];
         if (k != CC_CITY && k != CC_ROAD) continue;
-        int r = find(b, base + l);
+        int r = find_const(b, base + l);
         if (b->segs[r].open == 0) n = add_unique(found, n, r);
     }
     /* R-MM-10/13: a town hall joins nothing but closes what it touches */
     for (int i = 0; i < nclosed; i++) {
-        int r = find(b, closed[i]);
+        int r = find_const(b, closed[i]);
         if (b->segs[r].open == 0) n = add_unique(found, n, r);
     }
     /* R-BASE-5: a monastery (R-ABB-2: a garden) is complete when its tile and all 8
@@ -423,7 +420,7 @@ int cc_place(cc_board *b, int type, int x, int y, int rot, int32_t *completed, i
         const placed_t *p = &b->tiles[ti];
         int mon = variant(b, p->type, p->rot)->centre;
         if ((t >= 0) & (mon >= 0) && around_count(b, c + off[k]) == 8)
-            n = add_unique(found, n, find(b, t * CC_MAX_SEGS + mon));
+            n = add_unique(found, n, find_const(b, t * CC_MAX_SEGS + mon));
     }
     memcpy(completed, found, (size_t)n * sizeof *found);
     return n;
@@ -533,7 +530,7 @@ int cc_occupied_features(const cc_board *b, int32_t *out, int cap) {
 
 /* Add (sign +1) or take away (-1) a figure's share of its feature's aggregates. */
 static void tally(cc_board *b, const figure_t *f, int sign) {
-    seg_t *r = &b->segs[find(b, f->seg)];
+    seg_t *r = &b->segs[find_const(b, f->seg)];
     r->count[f->player] = (uint16_t)(r->count[f->player] + sign * f->scores);
     r->strength[f->player] = (uint16_t)(r->strength[f->player] + sign * f->strength);
     r->nfig = (int16_t)(r->nfig + sign);
