@@ -312,6 +312,37 @@ def test_a_local_run_listens_on_loopback_only_with_token_auth(tmp_path):
     assert code == 130 and alive == [], err
 
 
+def test_a_local_run_starts_no_monitors_and_no_dashboard(tmp_path):
+    """The private local Ray runs what plays shards (GCS, raylet, its agents, workers)
+    and none of the autoscaler monitor, the log monitor and the dashboard head: nothing
+    scales, no log is forwarded, and each would take half a CPU second from the workers'
+    cores (sim/tournament/lean_ray.py). The run still plays to the same tables as one in
+    this process."""
+    cfg, out, hold = _held_run(tmp_path)
+    proc = _start(cfg, out, "--workers", 1)
+    try:
+        assert _wait_for_shards(proc, out, 0)
+        commands = []
+        for p in psutil.Process(proc.pid).children(recursive=True):
+            try:
+                commands.append(" ".join(p.cmdline()))
+            except psutil.NoSuchProcess:
+                continue
+        assert any("raylet" in c for c in commands) and any("gcs_server" in c for c in commands)
+        unwanted = [c[:120] for c in commands
+                    if any(name in c for name in ("autoscaler/_private/monitor.py", "log_monitor.py",
+                                                  "dashboard/dashboard.py"))]
+        assert unwanted == [], unwanted
+    finally:
+        hold.unlink(missing_ok=True)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    reference = tmp_path / "here"
+    done = _start(cfg, reference, "--workers", 0)
+    assert done.wait(timeout=300) == 0, done.communicate()
+    assert same(tables(out), tables(reference))
+
+
 def test_a_killed_worker_and_an_interrupted_driver_resume_to_the_same_tables(tmp_path, long_whole):
     """Issue 17 item 7: a worker dies mid-shard (Ray retries it), the driver is
     interrupted, and the resumed run's tables equal an uninterrupted run's."""

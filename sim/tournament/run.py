@@ -29,6 +29,7 @@ from sim.errors import InputError
 from sim.tournament.config import Experiment
 from sim.tournament import manifest as mf
 from sim.tournament import reaper
+from sim.tournament.lean_ray import lean_head
 from sim.tournament.lock import RunLock
 from sim.tournament.manifest import RunError
 from sim.tournament.sequential import SPRT, block_outcomes
@@ -462,8 +463,9 @@ def _ray_init(local: bool, address: str | None = None, num_cpus: int | None = No
     if os.environ.get("RAY_AUTH_MODE") == "token":
         private_token_file()
     try:
-        ray.init(address="local", num_cpus=num_cpus, _node_ip_address="127.0.0.1",
-                 include_dashboard=False, **quiet)
+        with lean_head():  # only the processes that play shards (lean_ray.py)
+            ray.init(address="local", num_cpus=num_cpus, _node_ip_address="127.0.0.1",
+                     include_dashboard=False, **quiet)
         # should this driver be killed outright, its Ray goes with it (reaper.py)
         _REAPER.append(reaper.start(os.getpid(), _own_processes()))
     finally:
