@@ -330,8 +330,8 @@ def test_a_local_run_starts_no_monitors_and_no_dashboard(tmp_path):
                 continue
         assert any("raylet" in c for c in commands) and any("gcs_server" in c for c in commands)
         unwanted = [c[:120] for c in commands
-                    if any(name in c for name in ("autoscaler/_private/monitor.py", "log_monitor.py",
-                                                  "dashboard/dashboard.py"))]
+                    # monitor.py: autoscaler v1 and v2 and the log monitor
+                    if any(name in c for name in ("monitor.py", "dashboard/dashboard.py"))]
         assert unwanted == [], unwanted
     finally:
         hold.unlink(missing_ok=True)

@@ -39,15 +39,15 @@ def lean_head():
         if hasattr(self, "include_log_monitor"):
             self.include_log_monitor = False
 
-    def no_api_server(self, *args, include_dashboard=None, **kwargs):
-        if include_dashboard:  # asked for: Ray's own
-            return api_server(self, *args, include_dashboard=include_dashboard, **kwargs)
+    def no_api_server(self, *args, **kwargs):
+        if args or kwargs.get("include_dashboard", False) is not False:
+            return api_server(self, *args, **kwargs)  # a dashboard asked for, or maybe: Ray's own
         return None
 
-    parameter.RayParams.__init__ = lean_params
-    if api_server is not None:
-        node.Node.start_api_server = no_api_server
     try:
+        parameter.RayParams.__init__ = lean_params
+        if api_server is not None:
+            node.Node.start_api_server = no_api_server
         yield
     finally:
         parameter.RayParams.__init__ = params_init
