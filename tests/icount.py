@@ -4,8 +4,9 @@ callgrind, old and new side by side on a machine too busy for seconds (BENCHMARK
     valgrind --tool=callgrind --toggle-collect=cc_game_batch python tests/icount.py CHECKOUT CASE
 
 CHECKOUT is the source tree to import (its build installed in the running Python);
-CASE is random, base, classic or all. The module paths of checkouts from before the
-layers (sim.game, sim.rules, sim.messages) are tried too, so older builds compare.
+CASE is random, base, classic, all (every expansion but the Abbot) or every (all and
+the Abbot). The module paths of checkouts from before the layers (sim.game, sim.rules,
+sim.messages) are tried too, so older builds compare.
 """
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -25,6 +26,9 @@ elif case == "base":
     rules, seats, n = Rules(players=2), ["greedy"] * 2, 300
 elif case == "classic":
     rules, seats, n = Rules(players=2, expansions=("messages",), messages=MessagesOptions("classic")), ["greedy"] * 2, 300
-else:
+elif case == "all":
     rules, seats, n = Rules(players=4, expansions=("messages", "river", "courier", "mayors")), ["greedy"] * 4, 100
+else:
+    rules, seats, n = (Rules(players=4, expansions=("messages", "river", "courier", "mayors", "abbot")),
+                       ["greedy"] * 4, 100)
 play_batch(rules, range(n), [player(s) for s in seats])

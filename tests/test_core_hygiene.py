@@ -247,7 +247,14 @@ class Blob:
         self.front = self.in_front + cells
         self.segs = self.front + 4 * self.nfront + 8 * self.ntiles
         assert self.segs + SEG_SIZE * 12 * self.ntiles == len(self.data)
-        self.figs = self.board + self.board_size - FIG_SIZE * NFIGS
+        # the figures, then nfig_slots and the fields pointer (padded: 16 bytes on LP64)
+        self.figs = self.board + self.board_size - 16 - FIG_SIZE * NFIGS
+        info = ffi.new("int32_t[5]")
+        for f in range(NFIGS):  # the layout is read right: the figures are the board's
+            assert lib.cc_figure_info(b, f, info, 5) == 0
+            at = self.figs + FIG_SIZE * f
+            assert struct.unpack_from("<bbi", self.data, at)[:2] == (info[0], info[1])
+            assert struct.unpack_from("<i", self.data, at + 4)[0] == info[3]
         for s in self.used():  # the layout is read right: the roots are the board's
             r = s
             while self.seg(r, "parent") != r:
@@ -516,11 +523,12 @@ GAME_FIELDS = ("msg.in_hand", "msg.nchoices", "msg.deck", "msg.deck_head", "msg.
                "cfg.river_edge", "cfg.start_type", "scores", "points", "courier.x", "ntypes", "nstack",
                "msg.players[1].position", "river.x", "river.y", "turn", "ndecisions",
                "courier.nmoved", "courier.moved_fig", "courier.moved_seg", "agenda", "nagenda",
-               "dec_kind")
+               "dec_kind", "abbot.players[0].supply", "abbot.players[0].fig")
 # a unit's prefix in GAME_FIELDS: its file, its state's type, its expansion_t
 UNIT_STATES = {"msg": ("messages.c", "msg_state_t", "messages_expansion"),
                "river": ("river.c", "river_state_t", "river_expansion"),
-               "courier": ("courier.c", "courier_state_t", "courier_expansion")}
+               "courier": ("courier.c", "courier_state_t", "courier_expansion"),
+               "abbot": ("abbot.c", "abbot_state_t", "abbot_expansion")}
 
 
 @pytest.fixture(scope="module")
@@ -708,3 +716,74 @@ def test_a_step_or_decision_of_a_unit_out_of_play_is_refused(game_layout):
     for kind in ("TOWN_HALL", "FAVOUR", "SCARECROW", "RIDE", "FIGURE"):
         with pytest.raises(CoreArgumentError, match="cc_game_load"):
             _load(g.rules, g.seed, with_("dec_kind", getattr(lib, "CC_DEC_" + kind)))
+
+
+def _abbot_standing(seed=3):
+    """A 2-seat Abbot game of greedy seats at seat 0's place decision with seat 0's
+    abbot on the board (its take-back rows among the choices)."""
+    from sim.expansions.abbot import RECALL
+    from strategies import player
+
+    greedy = player("greedy")
+    g = Game(Rules(players=2, expansions=("abbot",)), seed)
+    while g.decision is not None:
+        d = g.decision
+        if d.kind == "place" and d.seat == 0 and any(r[4] == RECALL for r in d.choices):
+            return g
+        g.apply(greedy.choose(g, d))
+    raise AssertionError("seat 0's abbot never stood on the board")
+
+
+def _play_out(g):
+    from strategies import player
+
+    greedy = player("greedy")
+    while g.decision is not None:
+        g.apply(greedy.choose(g, g.decision))
+    return g.scores, g.events
+
+
+@pytest.mark.parametrize("hint", [-1, 2**31 - 1, "a follower", "another seat's abbot"])
+def test_the_abbot_is_found_whatever_its_figure_hint_says(game_layout, hint):
+    """R-ABB-5: which figure is a seat's abbot is the board's fact; abbot.c keeps the
+    figure id it was placed as only to find it without a scan (abbot_of). A loaded game
+    whose id is wrong (out of range, another figure) offers the same take-back rows and
+    plays on, greedy valuing them, to the same end as the game it was saved from."""
+    import struct
+
+    from sim.engine.game import _load
+
+    g = _abbot_standing()
+    b = Blob(g)
+    at = 16 + game_layout["abbot.players[0].fig"]
+    fig = struct.unpack_from("<i", b.data, at)[0]
+    kinds = {f: (b.data[b.figs + FIG_SIZE * f], b.data[b.figs + FIG_SIZE * f + 1])
+             for f in range(NFIGS) if struct.unpack_from("<i", b.data, b.figs + FIG_SIZE * f + 4)[0] >= 0}
+    assert kinds[fig] == (0, lib.CC_FIG_ABBOT)  # the hint names seat 0's abbot, as placed
+    if hint == "a follower":
+        hint = next(f for f, (_, kind) in kinds.items() if kind == lib.CC_FIG_FOLLOWER)
+    elif hint == "another seat's abbot":
+        hint = next((f for f, k in kinds.items() if k == (1, lib.CC_FIG_ABBOT)), None)
+        if hint is None:
+            pytest.skip("seat 1's abbot is not on the board in this game")
+    struct.pack_into("<i", b.data, at, hint)
+    h = _load(g.rules, g.seed, bytes(b.data))
+    assert h.decision == g.decision  # the take-back rows found
+    assert _play_out(h) == _play_out(g)
+
+
+@pytest.mark.parametrize("supply", [1, 2])
+def test_an_abbot_both_home_and_on_the_board_is_refused(game_layout, supply):
+    """R-ABB-1: a seat has one abbot, in supply or on the board; abbot.c trusts a
+    supply of 1 to mean it is not on the board, so a loaded game that says both is
+    refused."""
+    import struct
+
+    from sim.engine.game import _load
+
+    g = _abbot_standing()
+    b = Blob(g)
+    _load(g.rules, g.seed, bytes(b.data))  # undamaged, it loads
+    struct.pack_into("<i", b.data, 16 + game_layout["abbot.players[0].supply"], supply)
+    with pytest.raises(CoreArgumentError, match="cc_game_load"):
+        _load(g.rules, g.seed, bytes(b.data))

@@ -62,6 +62,9 @@ CASES = (
          ("messages", "mayors", "river", "courier"), "c3.1"),
     Case("c-all-4p-greedy-batch", "greedy,greedy,greedy,greedy", 500, "batch",
          ("messages", "mayors", "river", "courier"), "c3.1"),
+    # every expansion the product has, the Abbot (added after the row above) too
+    Case("c-every-4p-greedy-batch", "greedy,greedy,greedy,greedy", 500, "batch",
+         ("messages", "mayors", "river", "courier", "abbot"), "c3.1"),
     Case("c-base-2p-random-batch", "random,random", 4000, "batch"),
     Case("c-base-2p-greedy-batch", "greedy,greedy", 1500, "batch"),
     Case("c-messages-c3.1-2p-greedy-batch", "greedy,greedy", 1500, "batch", ("messages",), "c3.1"),

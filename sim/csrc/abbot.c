@@ -27,6 +27,7 @@
 
 typedef struct {
     int32_t supply, placed, recalls, recall_points;  /* R-ABB-1: one abbot */
+    int32_t fig;  /* the figure id it was last placed as: a hint, checked on use (abbot_of) */
 } abbot_player_t;
 
 typedef struct {
@@ -68,16 +69,41 @@ static int abbot_complement(const cc_game *g, int kind) {
     return 1;
 }
 
-/* The figure id of seat's abbot on the board, -1 if it is in supply. */
-static int abbot_of(const cc_board *b, int seat) {
-    for (int f = 0; f < CC_MAX_FIGURES; f++)
-        if (b->figs[f].seg >= 0 && b->figs[f].kind == CC_FIG_ABBOT && b->figs[f].player == seat) return f;
+static int is_abbot_of(const cc_board *b, int f, int seat) {
+    return b->figs[f].seg >= 0 && b->figs[f].kind == CC_FIG_ABBOT && b->figs[f].player == seat;
+}
+
+/* How many abbots of seat's stand on the board (a loaded game's check: at most one). */
+static int abbots_on_board(const cc_board *b, int seat) {
+    int n = 0;
+    for (int f = 0; f < b->nfig_slots; f++) n += is_abbot_of(b, f, seat);
+    return n;
+}
+
+/* The figure id of seat's abbot on the board, -1 if it is in supply. Asked every turn
+ * (actions) and for every placement row (action_value), so not by a scan of the
+ * figures: an abbot in supply is not on the board (R-ABB-1, check_state), and one on
+ * the board is the figure it was placed as (figure_placed) unless a loaded or set-up
+ * game says otherwise, which the scan then finds. */
+static int abbot_of(const cc_game *g, int seat) {
+    const abbot_player_t *a = &cstate(g)->players[seat];
+    const cc_board *b = g->board;
+    if (a->supply) return -1;
+    if (in_range(a->fig, 0, b->nfig_slots - 1) && is_abbot_of(b, a->fig, seat)) return a->fig;
+    for (int f = 0; f < b->nfig_slots; f++)
+        if (is_abbot_of(b, f, seat)) return f;
     return -1;
+}
+
+static void abbot_figure_placed(cc_game *g, int fig, int seg) {
+    (void)seg;
+    const figure_t *f = &g->board->figs[fig];
+    if (f->kind == CC_FIG_ABBOT) state(g)->players[f->player].fig = fig;
 }
 
 /* R-ABB-5: taking the abbot back is an action while it stands on the board */
 static int abbot_actions(const cc_game *g, int seat, int32_t *out, int cap) {
-    if (cap < 1 || abbot_of(g->board, seat) < 0) return 0;
+    if (cap < 1 || abbot_of(g, seat) < 0) return 0;
     out[0] = CC_FIG_ABBOT;
     out[1] = CC_RECALL;
     return 1;
@@ -87,7 +113,7 @@ static int abbot_actions(const cc_game *g, int seat, int32_t *out, int cap) {
  * the round's end) its feature's final-scoring value to the seat. */
 static int abbot_act(cc_game *g, int seat, int kind, int code) {
     const cc_board *b = g->board;
-    int f = abbot_of(b, seat);
+    int f = abbot_of(g, seat);
     if (kind != CC_FIG_ABBOT || code != CC_RECALL || f < 0) return CC_ERR_ARG;
     int seg = b->figs[f].seg, fkind = b->segs[find_const(b, seg)].kind;
     int points = feature_value(b, seg, 1);
@@ -112,11 +138,11 @@ static double abbot_action_value(const cc_game *g, const cc_greedy_params *p, in
     (void)kind;
     (void)code;
     const cc_board *b = g->board;
-    int f = abbot_of(b, p->player);
+    int f = abbot_of(g, p->player);
     if (f < 0) return 0.0;
     int seg = b->figs[f].seg;
     const placed_t *t = &b->tiles[seg / CC_MAX_SEGS];
-    int tiles = monastery_tiles(b, t->x, t->y), around = cc_neighbours8(b, t->x, t->y);
+    int tiles = monastery_tiles(b, t->x, t->y), around = around_count(b, cell_in(b, t->x, t->y));
     if (cell && abs(cell[0] - t->x) <= 1 && abs(cell[1] - t->y) <= 1) {
         tiles += !cell[2];  /* a town hall adds nothing (R-MM-10, R-ABB-4) */
         around++;
@@ -135,8 +161,9 @@ static int abbot_counts_as_follower(int kind, int feature_kind) {
 static int abbot_check_state(const cc_game *g) {
     for (int s = 0; s < g->nplayers; s++) {
         const abbot_player_t *a = &cstate(g)->players[s];
-        int on_board = abbot_of(g->board, s) >= 0;
-        if (!in_range(a->supply, 0, 2) || (game_has(g, CC_X_ABBOT) && a->supply + on_board != 1)
+        int on_board = abbots_on_board(g->board, s);
+        if (!in_range(a->supply, 0, 2) || on_board > 1
+            || (game_has(g, CC_X_ABBOT) && a->supply + on_board != 1)
             || !in_range(a->placed, 0, SAVE_MAX_POINTS) || !in_range(a->recalls, 0, SAVE_MAX_POINTS)
             || !in_range(a->recall_points, 0, SAVE_MAX_POINTS))
             return 0;
@@ -160,7 +187,7 @@ static void abbot_result(const cc_game *g, int seat, int32_t *out) {
 const expansion_t abbot_expansion = {
     .name = "abbot", .bit = CC_X_ABBOT, .start = abbot_start,
     .figure_rule = abbot_rule, .in_supply = abbot_in_supply, .supply_change = abbot_supply_change,
-    .complement = abbot_complement,
+    .complement = abbot_complement, .figure_placed = abbot_figure_placed,
     .actions = abbot_actions, .act = abbot_act, .action_value = abbot_action_value,
     .counts_as_follower = abbot_counts_as_follower,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = abbot_result,

@@ -223,6 +223,11 @@ static int add_actions(cc_game *g, const cc_greedy_params *pp, const int32_t *ce
         int rc = game_grow_rows(g, need);
         if (rc < 0) return rc;
     }
+    /* An action's value is a function of the tile's cell and whether the tile counts
+     * (action_value's `cell`), the same for every rotation of one cell, and a cell's
+     * rotations are next to each other in the rows: worked out once per run of them. */
+    double worth[ACTIONS_CAP];
+    int32_t at[3] = {0, 0, -1};  /* x, y, no_value of the values in worth; -1: none yet */
     int total = n;
     for (int i = 0; i < n; i++) {
         const int32_t *r = &g->rows[5 * i];
@@ -230,10 +235,21 @@ static int add_actions(cc_game *g, const cc_greedy_params *pp, const int32_t *ce
         int deferred = 0;
         for (int c = 0; c < ncells && !deferred; c++)
             deferred = r[0] == cells[2 * c] && r[1] == cells[2 * c + 1];
-        for (int a = 0; a < na && !deferred; a++) {
+        if (deferred) continue;
+        if (pp) {
+            int32_t no_value = variant(g->board, g->drawn_type, r[2])->def.no_value;
+            if (r[0] != at[0] || r[1] != at[1] || no_value != at[2]) {
+                at[0] = r[0]; at[1] = r[1]; at[2] = no_value;
+                for (int a = 0; a < na; a++) {
+                    int32_t row[5] = {r[0], r[1], r[2], acts[2 * a], acts[2 * a + 1]};
+                    worth[a] = game_action_value(g, pp, row, 1);
+                }
+            }
+        }
+        for (int a = 0; a < na; a++) {
             int32_t *o = &g->rows[5 * total];
             o[0] = r[0]; o[1] = r[1]; o[2] = r[2]; o[3] = acts[2 * a]; o[4] = acts[2 * a + 1];
-            if (pp) g->values[total] = g->values[i] + game_action_value(g, pp, o, 1);
+            if (pp) g->values[total] = g->values[i] + worth[a];
             total++;
         }
     }
