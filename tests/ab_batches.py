@@ -6,8 +6,8 @@ of the machine and neither pays its imports in the figures.
     python tests/ab_batches.py OLD_CHECKOUT NEW_CHECKOUT [--rounds N] CASE [CASE ...]
 
 A checkout is a source tree whose C core is built in place (`python setup.py build_ext
---inplace` in it). CASE is random, base, classic, c31 or all (as tests/icount.py, with
-more games a batch). Prints per case each build's median and best batch and the ratios
+--inplace` in it). CASE is random, base, classic, c31, all or every (as tests/icount.py,
+with more games a batch). Prints per case each build's median and best batch and the ratios
 new / old.
 """
 import argparse
@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 
-BATCH_GAMES = {"random": 4000, "base": 1200, "classic": 1200, "c31": 1200, "all": 400}
+BATCH_GAMES = {"random": 4000, "base": 1200, "classic": 1200, "c31": 1200, "all": 400, "every": 400}
 
 
 def worker(checkout: str) -> None:
@@ -34,6 +34,7 @@ def worker(checkout: str) -> None:
                     ["greedy"] * 2),
         "c31": (Rules(players=2, expansions=("messages",)), ["greedy"] * 2),
         "all": (Rules(players=4, expansions=("messages", "river", "courier", "mayors")), ["greedy"] * 4),
+        "every": (Rules(players=4, expansions=("messages", "river", "courier", "mayors", "abbot")), ["greedy"] * 4),
     }
     batches = {}
     for line in sys.stdin:

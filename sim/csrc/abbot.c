@@ -89,7 +89,7 @@ static int abbot_of(const cc_game *g, int seat) {
     const abbot_player_t *a = &cstate(g)->players[seat];
     const cc_board *b = g->board;
     if (a->supply) return -1;
-    if (in_range(a->fig, 0, b->nfig_slots - 1) && is_abbot_of(b, a->fig, seat)) return a->fig;
+    if (in_range(a->fig, 0, b->nfig_slots) && is_abbot_of(b, a->fig, seat)) return a->fig;
     for (int f = 0; f < b->nfig_slots; f++)
         if (is_abbot_of(b, f, seat)) return f;
     return -1;

@@ -25,7 +25,7 @@
  * (supplies, statistics, seat streams) are taken as they are. */
 #include "game.h"
 
-enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 2 };  /* "CCG1" */
+enum { SAVE_MAGIC = 0x31474343, SAVE_VERSION = 3 };  /* "CCG1"; 3: the abbot's figure hint */
 enum { MAX_POINTS = SAVE_MAX_POINTS };
 enum { MAX_DECISIONS = 100000000 };  /* decisions taken: a few per tile in a real game */
 
