@@ -1,6 +1,6 @@
 """The production engine against the reference engine, decision by decision (issue 12).
 
-The default run plays 300 full seeded games covering all 16 expansion combinations,
+The default run plays 300 full seeded games covering all 32 expansion combinations,
 both editions of The Messages (with the ZMG switch), 2-6 players and the built-in
 strategies; the soak (CARCSIM_SOAK=1) plays 10,000. Planted bugs check that the
 harness notices a difference, says what it is and writes a script that replays it.
@@ -155,7 +155,7 @@ def test_check_command_summary(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (("--expansions", "gardens"), "--expansions 'gardens': unknown expansion 'gardens'"),
-    (("--players", "7"), "--players '7': expected a whole number 2..6, or 2-6"),
+    (("--players", "7"), "--players '7': expected a whole number 2..6, or a range such as 2-6"),
     (("--edition", "2025"), "--edition '2025': expected c3.1, classic or both"),
     (("--strategies", "greedy,clever"), "--strategies: unknown strategy 'clever'"),
     (("--games", "0"), "--games 0: expected a whole number of at least 1"),
@@ -166,6 +166,30 @@ def test_check_command_bad_input(args, message):
     assert r.returncode == 2
     assert r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1 and message in r.stderr
+
+
+@pytest.mark.parametrize("players, cycle", [("3", [3, 3, 3, 3]), ("2-4", [2, 3, 4, 2]), (" 5-5 ", [5, 5, 5, 5])])
+def test_check_players_cycle_game_by_game_with_chosen_expansions(players, cycle):
+    options = differential._parse_options(4, "abbot,river", players, "c3.1", "")
+    games = list(differential.plan(4, **options))
+    assert [rules.players for rules, _, _ in games] == cycle
+    assert {rules.expansions for rules, _, _ in games} == {("abbot", "river")}
+
+
+def test_check_players_over_every_combination_stay_a_count_for_each_round_of_32():
+    # the default: 32 games of 2 players, one per combination, then 32 of 3 ...
+    options = differential._parse_options(160, "all", "2-6", "both", "")
+    games = list(differential.plan(160, **options))
+    assert [rules.players for rules, _, _ in games] == [n for n in range(2, 7) for _ in range(32)]
+    assert len({rules.expansions for rules, _, _ in games[:32]}) == 32
+    options = differential._parse_options(64, "all", "4-5", "both", "")
+    assert [r.players for r, _, _ in differential.plan(64, **options)] == [4] * 32 + [5] * 32
+
+
+@pytest.mark.parametrize("players", ["4-3", "2-", "-3", "1-4", "2-7", "2--4", "two"])
+def test_check_players_outside_2_to_6_are_refused(players):
+    with pytest.raises(differential.InputError, match=r"expected a whole number 2\.\.6, or a range"):
+        differential._parse_options(1, "all", players, "both", "")
 
 
 def test_check_command_at_a_divergence_writes_a_script_and_exits_1(monkeypatch, tmp_path, capsys):

@@ -645,7 +645,7 @@ def check(
     expansions: str = typer.Option("all", "--expansions",
                                    help="Comma-separated expansions, 'base' for none, or 'all' to "
                                         "cycle through all 32 combinations."),
-    players: str = typer.Option("2-6", "--players", help="Seats per game: 2..6, or 2-6 to cycle."),
+    players: str = typer.Option("2-6", "--players", help="Seats per game: 2..6, or a range such as 2-4 to cycle."),
     edition: str = typer.Option("both", "--edition", help="The Messages: c3.1, classic or both."),
     zmg: bool = typer.Option(False, "--zmg", help="Every other classic game with R-MSG-C4."),
     strategies: str = typer.Option("", "--strategies",

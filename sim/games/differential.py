@@ -468,13 +468,17 @@ COMBOS = tuple(tuple(e for k, e in enumerate(IMPLEMENTED_EXPANSIONS) if i >> k &
 
 def plan(games: int, expansions=None, players=None, editions=("c3.1",), strategies=DEFAULT_STRATEGIES,
          seed: int = 0, zmg: bool = False):
-    """(rules, seed, seat strategies) for `games` games: each parameter left None
-    cycles (expansions through all 32 combinations, players 2..6), editions and
-    strategies cycle, seeds count up from `seed`. With `zmg`, every other classic
-    game uses the ZMG switch (R-MSG-C4)."""
+    """(rules, seed, seat strategies) for `games` games: expansions left None cycle
+    through all 32 combinations; players (a count, or an inclusive (low, high) range;
+    None: 2..6) cycle through the range, each count over all 32 combinations in turn
+    when the expansions cycle too, game by game otherwise; editions and strategies
+    cycle, seeds count up from `seed`. With `zmg`, every other classic game uses the
+    ZMG switch (R-MSG-C4)."""
+    low, high = (2, 6) if players is None else (players, players) if isinstance(players, int) else players
     for i in range(games):
         exp = COMBOS[i % len(COMBOS)] if expansions is None else tuple(expansions)
-        n = 2 + (i // len(COMBOS)) % 5 if players is None else players
+        turn = i // len(COMBOS) if expansions is None else i
+        n = low + turn % (high - low + 1)
         edition = editions[(i // 3) % len(editions)]
         options = MessagesOptions(edition=edition,
                                   zmg_alone=zmg and edition == "classic" and (i // 7) % 2 == 1)
@@ -529,11 +533,11 @@ def _parse_options(games, expansions, players, edition, strategies) -> dict:
             Rules(expansions=exp)
         except InputError as e:
             raise InputError(f"--expansions {expansions!r}: {str(e).removeprefix('rules: expansions: ')}") from None
-    seats = None
-    if players.strip() != "2-6":
-        if not players.strip().isdigit() or not 2 <= int(players) <= 6:
-            raise InputError(f"--players {players!r}: expected a whole number 2..6, or 2-6")
-        seats = int(players)
+    low, sep, high = players.strip().partition("-")
+    if not (low.isdigit() and (high.isdigit() if sep else True)
+            and 2 <= int(low) <= int(high or low) <= 6):
+        raise InputError(f"--players {players!r}: expected a whole number 2..6, or a range such as 2-6")
+    seats = (int(low), int(high or low))
     editions = {"both": ("c3.1", "classic"), "c3.1": ("c3.1",), "classic": ("classic",)}
     if edition not in editions:
         raise InputError(f"--edition {edition!r}: expected c3.1, classic or both")
