@@ -1,6 +1,7 @@
 """The command line: results, and bad input as one line with exit code 2."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -285,3 +286,29 @@ def test_check_and_bench_say_how_far_they_are():
     assert any(c.engine == "search" for c in bench.standard(everything=True))
     assert [c.name for c in bench.standard(["search-6-base-2p"])] == ["search-6-base-2p"]
     assert bench.estimate_seconds(bench.standard(everything=True), 5) > bench.estimate_seconds(standard, 5) > 0
+
+
+def _flat(text: str) -> str:
+    """Help text without the panels' frames and line wrapping."""
+    return "".join(re.sub(r"[│╭╮╰╯─]", " ", text).split())
+
+
+def test_every_help_shows_its_texts_whole():
+    # Rich markup would take "[default: 0]" in a help text for a style tag and drop it,
+    # and keep a docstring's line breaks inside a sentence; the help is markdown
+    import typer.main
+    from typer.testing import CliRunner
+
+    from sim.cli.main import app
+
+    group = typer.main.get_command(app)
+    runner = CliRunner()
+    top = _flat(runner.invoke(app, ["--help"], terminal_width=200).stdout)
+    for name in group.list_commands(None):
+        command = group.commands[name]
+        shown = _flat(runner.invoke(app, [name, "--help"], terminal_width=200).stdout)
+        first = command.help.split("\n\n")[0].replace("`", "")
+        assert _flat(first) in top, name
+        for param in command.params:
+            for bracket in re.findall(r"\[[^\]]*\]", getattr(param, "help", None) or ""):
+                assert _flat(bracket) in shown, (name, param.name, bracket)

@@ -22,7 +22,10 @@ _UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "Usage
 # report beyond that is `carcsim report`'s, which reads every table)
 FIRST_ANSWER_GAMES = 200_000
 MAX_WORKERS = 100_000  # --workers: CPUs of a local Ray or shards in flight (Ray refuses ~1e14)
-app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True)
+# markdown: help texts are wrapped docstrings with "[default: …]" in them, which Rich
+# markup would keep broken at the docstring's line ends and drop as a style tag
+app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, no_args_is_help=True,
+                  rich_markup_mode="markdown")
 
 
 def _version() -> str:
