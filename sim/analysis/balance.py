@@ -184,6 +184,75 @@ class Pairwise:
                                                ("high", "elo_high"))])
 
 
+class Ahead:
+    """Tables of three or more where different specs sat: for each ordered pair of specs
+    that met at one table, A's share of their meetings in which A finished with more
+    points than B (equal points count 1/2), every seat pooled, with its 95% interval
+    over blocks and p against 1/2. A spec seated twice meets the other in each of its
+    seats. With two players this would be the head-to-head win share (Pairwise), which
+    is where those games are."""
+
+    KEYS = ["players", "player", "opponent"]
+
+    def __init__(self):
+        self.folds = Folds(["s", "c", "g"])  # g: the games they met in (c: their meetings)
+
+    def add(self, b: Batch) -> None:
+        rows = _pairs(b.p.filter(pl.col("players") > 2), "score", "players")
+        if rows.height == 0:
+            return
+        ahead = (pl.when(pl.col("score") > pl.col("oscore")).then(1.0)
+                 .when(pl.col("score") == pl.col("oscore")).then(0.5).otherwise(0.0))
+        self.folds.add(rows.group_by(*self.KEYS, "block").agg(
+            ahead.sum().alias("s"), pl.len().alias("c"), pl.col("game_id").n_unique().alias("g")), self.KEYS)
+
+    def table(self) -> pl.DataFrame:
+        f = self.folds
+        rows = _share_rows(f, self.KEYS)
+        for r, (_, m) in zip(rows, f.items()):
+            r["meetings"], r["games"] = r["games"], int(m.total[f.col("g")])
+        if not rows:
+            return pl.DataFrame()
+        out = pl.DataFrame(rows).rename({"wins": "ahead", "win_share": "share"}).sort(*self.KEYS)
+        # the family: each unordered pair once per table size (B against A mirrors A against B)
+        once = out.with_columns(_holm_within(out, "p", pl.col("player") < pl.col("opponent"), ["players"]))
+        holm = {(n, a, o): h for n, a, o, h in once.select(*self.KEYS, "p_holm").iter_rows()
+                if h is not None}
+        return out.with_columns(pl.Series("p_holm", [holm.get((n, a, o), holm.get((n, o, a)))
+                                                     for n, a, o in out.select(*self.KEYS).iter_rows()],
+                                          dtype=pl.Float64))
+
+
+class PlayerShare:
+    """Tables of three or more where different specs sat: each spec's win share, every
+    seat and every game it sat in pooled (a spec seated twice counts each seat), with its
+    95% interval over blocks and p against 1/players, the share of a spec no better than
+    the others; and its mean score."""
+
+    KEYS = ["players", "player"]
+
+    def __init__(self):
+        self.folds = Folds(["s", "c", "score", "g"])  # g: the games it sat in (c: its seats)
+
+    def add(self, b: Batch) -> None:
+        mixed = b.p.filter((pl.col("players") > 2) & (pl.col("player").n_unique().over("game_id") > 1))
+        if mixed.height:
+            self.folds.add(mixed.group_by(*self.KEYS, "block").agg(
+                *SHARE, pl.col("score").cast(pl.Float64).sum(), pl.col("game_id").n_unique().alias("g")),
+                self.KEYS)
+
+    def table(self) -> pl.DataFrame:
+        f = self.folds
+        rows = _share_rows(f, self.KEYS, lambda key: 1 / key[0])
+        for r, (_, m) in zip(rows, f.items()):
+            r["score"] = float(m.total[f.col("score")] / m.total[f.col("c")])
+            r["seats"], r["games"] = r["games"], int(m.total[f.col("g")])
+        if not rows:
+            return pl.DataFrame()
+        out = pl.DataFrame(rows).sort(*self.KEYS)
+        return out.with_columns(_holm_within(out, "p", pl.lit(True), ["players"]))
+
+
 def pairwise(games: pl.DataFrame, players: pl.DataFrame, kinds=None) -> pl.DataFrame:
     """Pairwise on frames in memory."""
     s = Pairwise(kinds)

@@ -65,9 +65,11 @@ def forest(rows: list[dict], label: str, est: str, low: str, high: str, title: s
     return _svg(fig)
 
 
-def heatmap(pairs: list[dict]) -> str:
-    """Row spec's win share against the column spec, diverging around 0.5, with both
-    axes labelled and a colour key."""
+def heatmap(pairs: list[dict], value: str = "win_share",
+            title: str = "win share of the row's spec against the column's",
+            key: str = "win share (0.5 = even)") -> str:
+    """Row spec's `value` (a share) against the column spec, diverging around 0.5, with
+    both axes labelled and a colour key."""
     names = sorted({p["player"] for p in pairs} | {p["opponent"] for p in pairs})
     if len(names) < 2:
         return ""
@@ -77,7 +79,7 @@ def heatmap(pairs: list[dict]) -> str:
     grid = np.full((k, k), np.nan)
     pos = {n: i for i, n in enumerate(names)}
     for p in pairs:
-        grid[pos[p["player"]], pos[p["opponent"]]] = p["win_share"]
+        grid[pos[p["player"]], pos[p["opponent"]]] = p[value]
     fig, ax = plt.subplots(figsize=(2.5 + 0.9 * k, 1.5 + 0.7 * k))
     im = ax.imshow(np.ma.masked_invalid(grid), cmap="RdBu", vmin=0, vmax=1)
     for i in range(k):
@@ -90,8 +92,8 @@ def heatmap(pairs: list[dict]) -> str:
     ax.set_yticks(range(k), wrapped)
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("player (row)")
-    ax.set_title("win share of the row's spec against the column's")
-    fig.colorbar(im, ax=ax, label="win share (0.5 = even)")
+    ax.set_title(title)
+    fig.colorbar(im, ax=ax, label=key)
     return _svg(fig)
 
 

@@ -266,6 +266,29 @@ def render_html(rep: dict) -> str:
                   _table(rep.get("ratings", []), [("player", "player"), ("rating", "rating"),
                                                   ("low", "low"), ("high", "high"),
                                                   ("bound", "interval")])]
+    if rep.get("player_share"):  # three or more at a table, different strategies
+        shares = [dict(r, label=f"{r['player']} ({r['players']} players)") for r in rep["player_share"]]
+        sections.setdefault("matchups", []).extend([
+                  "<h2>Strategies at tables of three or more</h2>",
+                  figures.forest(shares, "label", "win_share", "low", "high",
+                                 "each strategy's win share, every seat it sat in", "win share",
+                                 1 / cfg["rules"]["players"], bounds=(0, 1), min_blocks=MIN_BLOCKS_SHOWN),
+                  _table(rep["player_share"], [("players", "players"), ("player", "player"),
+                                               ("games", "games"), ("seats", "seats"), ("blocks", "blocks"),
+                                               ("win_share", "win share"), ("low", "low"), ("high", "high"),
+                                               ("p", "p (vs 1/players)"), ("p_holm", "Holm p"),
+                                               ("score", "score")]),
+                  "<h3>Who finished ahead of whom</h3><p class='note'>For each pair of strategies, "
+                  "the share of the games both sat in where the row's ended with more points "
+                  "(equal points count 1/2); a strategy seated twice meets the other once per "
+                  "seat (meetings).</p>",
+                  figures.heatmap(rep["ahead"], "share", "share of games the row's spec finished ahead "
+                                  "of the column's", "share finishing ahead (0.5 = even)"),
+                  _table(rep["ahead"], [("players", "players"), ("player", "player"),
+                                        ("opponent", "opponent"), ("games", "games"),
+                                        ("meetings", "meetings"), ("blocks", "blocks"),
+                                        ("share", "share ahead"), ("low", "low"), ("high", "high"),
+                                        ("p", "p (vs 0.5)"), ("p_holm", "Holm p")])])
     if rep.get("arms"):
         arms = [dict(r, label=f"{r['arm']} ({r['edition']})") for r in rep["arms"]
                 if r["arm"] != r["baseline"]]

@@ -65,7 +65,8 @@ def _row(question, est, low, high, games, blocks, family, p=None, p_adjusted=Non
 # that quantity's unit (the tighter first)
 QUESTIONS = {
     "seats": (lambda h: h["family"] == "seat advantage", (0.01, 0.02), "win share"),
-    "matchups": (lambda h: h["family"] == "head-to-head", (0.01, 0.02), "win share"),
+    "matchups": (lambda h: h["family"] == "head-to-head" or h["family"].startswith("strategies at a table"),
+                 (0.01, 0.02), "win share"),
     "arms": (lambda h: " − " in h["question"] and h["question"].count("win share"), (0.01, 0.02),
              "win share"),
     "message values": (lambda h: h["family"].endswith(", margin"), (0.1, 0.5), "points"),
@@ -109,6 +110,24 @@ def _blocks_needed(question: str, headline: list[dict]) -> dict | None:
     return {"label": widest["question"], "unit": unit, "half_width": hw, "blocks": widest["blocks"],
             "needed": [{"half_width": t, "blocks": math.ceil(widest["blocks"] * (hw / t) ** 2)}
                        for t in targets]}
+
+
+def _table_answers(out: dict, shares_s, ahead_s, tie_note: str) -> list[dict]:
+    """Tables of three or more with different strategies: each strategy's win share
+    against 1/players, then each pair's share of finishing ahead against 1/2."""
+    shares, ahead = shares_s.table(), ahead_s.table()
+    out["player_share"], out["ahead"] = shares.to_dicts(), ahead.to_dicts()
+    rows = [_row(f"{r['player']} win share, {r['players']} players", r["win_share"], r["low"], r["high"],
+                 r["games"], r["blocks"], f"strategies at a table of {r['players']}", r["p"], r["p_holm"],
+                 f"every seat it sat in; p against 1/{r['players']}; {tie_note}")
+            for r in shares.iter_rows(named=True)]
+    if ahead.height:
+        for r in ahead.filter(pl.col("player") < pl.col("opponent")).iter_rows(named=True):
+            rows.append(_row(f"{r['player']} ahead of {r['opponent']}, {r['players']} players", r["share"],
+                             r["low"], r["high"], r["games"], r["blocks"], "head-to-head", r["p"],
+                             r["p_holm"], f"share of the games both sat in where {r['player']} ended with "
+                                          f"more points (equal points 1/2); p against 1/2"))
+    return rows
 
 
 def _convergence(per_block: np.ndarray, points: int = 20) -> list[dict]:
@@ -241,6 +260,7 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
     variants = cfg["design"]["kind"] == "variants"
     totals, seat, by_player, test = Totals(), balance.SeatAdvantage(), balance.SeatByPlayer(), balance.SeatTest()
     pw, rated = balance.Pairwise(expansions.decision_kinds(cfg["rules"]["expansions"])), balance.Ratings()
+    tables = (balance.PlayerShare(), balance.Ahead())  # three or more at a table
     arms = balance.ArmEffects() if variants else None
     series = Series(variants, blocks_stored(manifest))
     extra = {name: ANALYSES[name]() for name in expansions.analyses(cfg["rules"]["expansions"])}
@@ -250,17 +270,17 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
     sprt = Sprt(manifest["sprt"]) if manifest.get("sprt") else None
     swept = (sweep.Sweep(parse_experiment(manifest["config_text"], f"{Path(run_dir) / 'manifest.json'}"))
              if cfg["design"].get("sweep") else None)
-    sections = [s for s in (totals, seat, by_player, test, pw, rated, arms, series, *extra.values(),
+    sections = [s for s in (totals, seat, by_player, test, pw, rated, *tables, arms, series, *extra.values(),
                             cf, fork_sections, sprt, swept) if s is not None]
     for batch in batches(run_dir, manifest, _players_columns(cfg), with_cf):
         for s in sections:
             s.add(batch)
-    return _assemble(run_dir, manifest, totals, seat, by_player, test, pw, rated, arms, series, extra, cf,
-                     fork_sections, sprt, swept, rating_prior)
+    return _assemble(run_dir, manifest, totals, seat, by_player, test, pw, rated, tables, arms, series, extra,
+                     cf, fork_sections, sprt, swept, rating_prior)
 
 
-def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated, arms_s, series, extra, cf_s,
-              fork_sections, sprt, swept, rating_prior) -> dict:
+def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated, tables, arms_s, series, extra,
+              cf_s, fork_sections, sprt, swept, rating_prior) -> dict:
     """The report from its sections' folds."""
     cfg = manifest["config"]
     out: dict = {"provenance": {k: manifest.get(k) for k in (
@@ -308,6 +328,8 @@ def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated,
             headline.append(_row(f"{r['player']} vs {r['opponent']}: win share", r["win_share"],
                                  r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
                                  r["p"], r["p_holm"], f"{elo}; {tie_note}"))
+
+    headline += _table_answers(out, *tables, tie_note)
 
     if arms_s is not None:
         arms = arms_s.table()
