@@ -75,7 +75,8 @@ def runs(tmp_path_factory):
             "b": _run(base, "b", ["random", "greedy"]),
             "cf": _cf(base),
             "other_seed": _run(base, "other_seed", ["greedy", "random"], seed=6, blocks=2),
-            "three": _run(base, "three", ["greedy", "random", "first"], blocks=2)}
+            "three": _run(base, "three", ["greedy", "random", "first"], blocks=2),
+            "three_turned": _run(base, "three_turned", ["first", "greedy", "random"], blocks=2)}
 
 
 def _cf(base: Path) -> Path:
@@ -224,6 +225,29 @@ def test_swapped_seats_give_the_signs_a_reader_expects(runs):
     line = next(l for l in r.stdout.splitlines() if l.startswith("seat 0: win share"))
     interval, rest = line[len("seat 0: win share"):].split("]", 1)
     assert interval.strip().startswith("[") and rest.split()[0].startswith("+")
+
+
+def _ahead_by_block(run: Path, a: str, b: str) -> float:
+    """The mean over blocks of a's share of finishing ahead of b (equal points 1/2), by hand."""
+    p = pl.read_parquet(run / "players")
+    per_block: dict = {}
+    for (_gid,), rows in p.group_by("game_id"):
+        x = rows.filter(pl.col("player") == a).row(0, named=True)
+        y = rows.filter(pl.col("player") == b).row(0, named=True)
+        v = 1.0 if x["score"] > y["score"] else 0.5 if x["score"] == y["score"] else 0.0
+        per_block.setdefault(x["block"], []).append(v)
+    return sum(sum(v) / len(v) for v in per_block.values()) / len(per_block)
+
+
+def test_tables_of_three_compare_who_finished_ahead(runs):
+    c = compare(runs["three"], runs["three_turned"])
+    row = {r["question"]: r for r in c["rows"]}
+    for a, b in (("greedy", "random"), ("first", "greedy"), ("first", "random")):
+        r = row[f"{a} ahead of {b}"]
+        want_a, want_b = _ahead_by_block(runs["three"], a, b), _ahead_by_block(runs["three_turned"], a, b)
+        assert (r["a"], r["b"]) == pytest.approx((want_a, want_b))
+        assert r["difference"] == pytest.approx(want_a - want_b) and r["blocks"] == 2
+    assert "greedy vs random: win share" not in row  # no 2-player games here
 
 
 # --- export ----------------------------------------------------------------------------

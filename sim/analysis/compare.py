@@ -110,6 +110,18 @@ def block_values(games: pl.DataFrame, players: pl.DataFrame, messages: bool,
         add(h2h, "head-to-head", "share",
             pl.col("player") + pl.lit(" vs ") + pl.col("opponent") + pl.lit(": win share"),
             "win_share")
+    # three or more at a table: each pair's share of finishing ahead (report.py's `ahead`)
+    many = p.join(seats.filter(pl.col("n") > 2), on="game_id")
+    met = (many.join(many.select("game_id", pl.col("seat").alias("os"), pl.col("player").alias("opponent"),
+                                 pl.col("score").alias("oscore")), on="game_id")
+           .filter((pl.col("seat") != pl.col("os")) & (pl.col("player") < pl.col("opponent"))))
+    if met.height:
+        ahead = (pl.when(pl.col("score") > pl.col("oscore")).then(1.0)
+                 .when(pl.col("score") == pl.col("oscore")).then(0.5).otherwise(0.0))
+        per_pair = met.group_by("edition", "player", "opponent", "block").agg(
+            ahead.mean().alias("ahead"), pl.col("game_id").n_unique().alias("games"))
+        add(per_pair, "head-to-head", "share",
+            pl.col("player") + pl.lit(" ahead of ") + pl.col("opponent"), "ahead")
 
     focal = p.filter(pl.col("focal") & (pl.col("variant") != ""))
     if focal.height:
