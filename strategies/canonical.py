@@ -36,6 +36,7 @@ import tomllib
 from sim.errors import InputError
 from sim.expansions.messages import ACTIONS, ALL_ACTIONS
 from sim.text import split_top
+from strategies import plugins
 from strategies.registry import DECISION_KINDS, DEFAULTS, REGISTRY, BuiltIn, make
 
 _WEIGHTS = ("road", "city", "monastery", "field", "opponent", "follower")
@@ -119,11 +120,15 @@ def canonical(spec: str, edition: str = "", kinds=None, where: str = "players") 
 def _canonical(spec: str, edition: str, kinds: tuple, where: str) -> str:
     head, *rest = split_top(spec, "+")
     names = [head] + [part.partition("=")[2] for part in rest]
-    if any(n.partition("(")[0].strip() not in REGISTRY for n in names):
+    foreign = [n.partition("(")[0].strip() for n in names if n.partition("(")[0].strip() not in REGISTRY]
+    if foreign:
         # a user's own policy (strategies/plugins.py): its behaviour is its own, so the
-        # spelling is the player; it is checked as strategies.player would
-        from strategies import player
-        player(spec, where)
+        # spelling is the player. A plug-in's file or module is not loaded for its
+        # spelling (a run's tables are read where the file may not be: report, compare,
+        # export); any other name is refused as strategies.player refuses it
+        if not all(plugins.is_target(n) for n in foreign):
+            from strategies import player
+            player(spec, where)
         return spec.strip()
     entries = {"head": _parse(head, where)}
     answered = {}  # kind -> entry name ("head", or the override's kind)

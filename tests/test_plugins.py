@@ -183,6 +183,10 @@ def test_a_run_ships_the_file_and_its_hash_guards_resume_and_replay(mine):
     mine.unlink()  # a report needs no strategy file: the manifest keeps what it needs
     from sim.analysis.report import build
     assert build(mine.parent / "out")["provenance"]["games_stored"] == 8
+    # and in a fresh process, where nothing of the file is cached (the players' spellings)
+    for args in (("report", "out"), ("compare", "out", "out"), ("export", "out", "--csv", "--out", "csv")):
+        r = _cli(*args, cwd=mine.parent)
+        assert r.returncode == 0 and "no such strategy file" not in r.stderr, (args, r.stderr)
     with pytest.raises(InputError, match=r"mine.py: no such strategy file"):
         replay_game(mine.parent / "out", 1)
 

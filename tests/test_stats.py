@@ -370,3 +370,14 @@ def test_share_intervals_stay_inside_zero_and_one():
     assert raw.high > 1
     est = stats.share_by_block([2, 2, 1], [2, 2, 2])
     assert est.high == 1.0 and est.low == raw.low and est.estimate == pytest.approx(5 / 6)
+
+
+def test_no_spread_is_tested_by_signs_not_by_a_zero_standard_error():
+    # every block the same value: a t statistic would divide by 0 (or by rounding's
+    # 1e-17), so the p is the sign test's, every block on one side of the null
+    e = stats.share_by_block([1.0] * 8, [2.0] * 8, null=1 / 3)  # a spec in 2 of 3 seats, always winning
+    assert (e.estimate, e.low, e.high) == (0.5, 0.5, 0.5) and e.p == 2 * 0.5 ** 8
+    e = stats.mean_estimate([0.1] * 7)  # 0.1 is not exact: the spread is rounding's
+    assert e.low == e.high == e.estimate and e.p == 2 * 0.5 ** 7
+    assert stats.mean_estimate([0.25] * 5, null=0.25).p == 1.0
+    assert stats.mean_estimate([0.25, 0.25, 0.26]).p < 1.0 and stats.mean_estimate([0.25, 0.25, 0.26]).se > 0

@@ -71,8 +71,10 @@ def t_estimate(value: float, se: float, units: int, null: float = 0.0) -> Estima
     """Student-t 95% interval and p-value with `units` − 1 degrees of freedom."""
     if units < 2 or not math.isfinite(se):
         return Estimate(value, math.inf, -math.inf, math.inf, 1.0, units)
-    if se == 0:  # every unit agrees exactly: no spread to test against
-        return Estimate(value, 0.0, value, value, 1.0 if value == null else 0.0, units)
+    if se <= 1e-12 * max(1.0, abs(value)):  # every unit agrees (but for rounding): no spread
+        # to test against, so the sign test: every unit on one side of the null
+        p = 1.0 if abs(value - null) <= 1e-12 * max(1.0, abs(value)) else min(1.0, 2 * 0.5 ** units)
+        return Estimate(value, 0.0, value, value, p, units)
     q = float(special.stdtrit(units - 1, 0.975))
     p = float(2 * special.stdtr(units - 1, -abs(value - null) / se))
     return Estimate(value, se, value - q * se, value + q * se, p, units)
