@@ -364,6 +364,18 @@ def test_share_difference_of_a_whole_win_in_every_block_keeps_an_interval():
     assert (down.estimate, down.low) == (-1.0, -1.0) and down.high == pytest.approx(-1 + 2 * b)
 
 
+def test_share_difference_p_agrees_with_its_exact_interval():
+    """Every block differs by the same −1/3 (a 3-player arm always behind by one third):
+    the exact interval [c − b(1 + c), c + b(1 − c)] holds 0 for 10 blocks and excludes it
+    for 14, and p falls below 0.05 exactly then: 2 · 0.75^10 = 0.113, 2 · 0.75^14 = 0.036
+    (the sign test's 2 · 0.5^10 = 0.002 said "significant" beside an interval holding 0)."""
+    for blocks, want in ((10, 2 * 0.75 ** 10), (14, 2 * 0.75 ** 14)):
+        est = stats.share_difference([-1 / 3] * blocks, np.arange(blocks))
+        assert est.p == pytest.approx(want)
+        assert (est.low < 0 < est.high) == (est.p > 0.05)
+    assert stats.share_difference([0.0] * 6, np.arange(6)).p == 1.0
+
+
 def test_share_intervals_stay_inside_zero_and_one():
     """3 blocks winning 2, 2 and 1 of 2 games: the t interval (2 dof) would pass 1."""
     raw = stats.cluster_ratio([2, 2, 1], [2, 2, 2], 0.5)

@@ -183,13 +183,17 @@ def share_difference_from(m: Moments, s: int, c: int, lo: int, hi: int) -> Estim
     would give a zero-width interval; then at most a share b = 1 − 0.025^(1/G) of the G
     blocks can differ from c (the exact one-sided bound on a proportion seen to be 0),
     each by at most its distance to −1 or 1, so the interval is [c − b(1 + c),
-    c + b(1 − c)] (± b for c = 0), with the sign test's p when c ≠ 0."""
+    c + b(1 − c)] (± b for c = 0), and p is the level at which that interval just
+    reaches 0, 2(1 + |c|)^−G (the sign test's when c = ±1): p < 0.05 exactly when the
+    95% interval excludes 0."""
     est = ratio_from(m, s, c)
     if est.n == 0 or m.low[lo] != m.high[hi]:  # a difference of shares stays in [−1, 1]
         return est._replace(low=max(-1.0, est.low), high=min(1.0, est.high)) if est.n else est
     c = float(m.low[lo])
     bound = 1 - ONE_SIDED ** (1 / est.n)
-    p = 1.0 if c == 0 else min(1.0, 2 * 0.5 ** est.n)
+    # the p of the same bound: the interval excludes 0 exactly when b < |c| / (1 + |c|), so
+    # at a one-sided level of (1 + |c|)^-G (the sign test's 0.5^G when one won every block)
+    p = 1.0 if c == 0 else min(1.0, 2 * (1 + abs(c)) ** -est.n)
     return Estimate(c, math.nan, max(-1.0, c - bound * (1 + c)), min(1.0, c + bound * (1 - c)),
                     p, est.n)
 

@@ -160,7 +160,9 @@ def share_difference(values, groups) -> Estimate:
         return est._replace(low=max(-1.0, est.low), high=min(1.0, est.high)) if est.n else est
     c = float(v[0])
     bound = 1 - ONE_SIDED ** (1 / est.n)
-    p = 1.0 if c == 0 else min(1.0, 2 * 0.5 ** est.n)
+    # the p of the same bound: the interval excludes 0 exactly when b < |c| / (1 + |c|), so
+    # at a one-sided level of (1 + |c|)^-G (the sign test's 0.5^G when one won every block)
+    p = 1.0 if c == 0 else min(1.0, 2 * (1 + abs(c)) ** -est.n)  # (changed with sim/analysis/stats.py)
     return Estimate(c, math.nan, max(-1.0, c - bound * (1 + c)), min(1.0, c + bound * (1 - c)),
                     p, est.n)
 
