@@ -157,6 +157,8 @@ def test_check_command_summary(tmp_path):
     (("--expansions", "gardens"), "--expansions 'gardens': unknown expansion 'gardens'"),
     (("--players", "7"), "--players '7': expected a whole number 2..6, or a range such as 2-6"),
     (("--edition", "2025"), "--edition '2025': expected c3.1, classic or both"),
+    (("--expansions", "base", "--edition", "classic"),
+     "--edition classic: does nothing without messages in --expansions"),
     (("--strategies", "greedy,clever"), "--strategies: unknown strategy 'clever'"),
     (("--games", "0"), "--games 0: expected a whole number of at least 1"),
     (("--out", "/nonexistent/dir"), "--out /nonexistent/dir: expected an existing directory"),
@@ -170,7 +172,7 @@ def test_check_command_bad_input(args, message):
 
 @pytest.mark.parametrize("players, cycle", [("3", [3, 3, 3, 3]), ("2-4", [2, 3, 4, 2]), (" 5-5 ", [5, 5, 5, 5])])
 def test_check_players_cycle_game_by_game_with_chosen_expansions(players, cycle):
-    options = differential._parse_options(4, "abbot,river", players, "c3.1", "")
+    options = differential._parse_options(4, "abbot,river", players, "both", "")
     games = list(differential.plan(4, **options))
     assert [rules.players for rules, _, _ in games] == cycle
     assert {rules.expansions for rules, _, _ in games} == {("abbot", "river")}

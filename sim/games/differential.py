@@ -541,6 +541,8 @@ def _parse_options(games, expansions, players, edition, strategies) -> dict:
     editions = {"both": ("c3.1", "classic"), "c3.1": ("c3.1",), "classic": ("classic",)}
     if edition not in editions:
         raise InputError(f"--edition {edition!r}: expected c3.1, classic or both")
+    if edition != "both" and exp is not None and "messages" not in exp:
+        raise InputError(f"--edition {edition}: does nothing without messages in --expansions")
     specs = DEFAULT_STRATEGIES
     if strategies.strip():
         specs = tuple(s.strip() for s in split_top(strategies, ","))

@@ -265,6 +265,10 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
                       variant=tuple(variant.items()), **options)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
+    for e in registry.EXPANSIONS:  # options of an expansion not played would do nothing
+        if e.options is not None and tables[e.options] and e.name not in rules.expansions:
+            raise InputError(f"{w}.{e.options.field}: set, but {e.name!r} is not in rules.expansions: "
+                             f"expected it there, or no [rules.{e.options.field}] table")
 
     design = _get(data, "design", dict, path, "a [design] table")
     check_keys(design, DESIGN_KEYS, f"{path}: design")
