@@ -393,3 +393,28 @@ def test_no_spread_is_tested_by_signs_not_by_a_zero_standard_error():
     assert e.low == e.high == e.estimate and e.p == 2 * 0.5 ** 7
     assert stats.mean_estimate([0.25] * 5, null=0.25).p == 1.0
     assert stats.mean_estimate([0.25, 0.25, 0.26]).p < 1.0 and stats.mean_estimate([0.25, 0.25, 0.26]).se > 0
+
+
+def test_ratings_leave_out_two_spellings_of_one_player():
+    """a and a2 are one player spelt twice: their 2-player games play one seat order, so
+    a2's 0.65 against a is seat 1's share, not a2's; the fit leaves those comparisons out
+    and is the fit of the other games alone (c against each, evenly)."""
+    import polars as pl
+
+    from sim.analysis.balance import Ratings, ratings_from
+    rows = []
+    for block in range(20):
+        rows += [{"block": block, "player": "a2", "opponent": "a", "beat": 0.65},
+                 {"block": block, "player": "a", "opponent": "a2", "beat": 0.35}]
+        for x in ("a", "a2"):
+            won = float(block % 2)
+            rows += [{"block": block, "player": x, "opponent": "c", "beat": won},
+                     {"block": block, "player": "c", "opponent": x, "beat": 1 - won}]
+    r = Ratings()
+    r.parts.append(pl.DataFrame(rows))
+    fit = r.table(boots=20, identical=[("a", "a2")])
+    others = pl.DataFrame(rows).filter(~pl.col("player").is_in(["a", "a2"]) | (pl.col("opponent") == "c"))
+    assert fit.equals(ratings_from(others, 20, 0, 0.1))
+    a, a2 = (fit.filter(pl.col("player") == p)["rating"][0] for p in ("a", "a2"))
+    assert a == pytest.approx(a2)  # without the seat's 0.65 they are equal
+    assert not r.table(boots=20).equals(fit)

@@ -330,10 +330,17 @@ class Ratings:
         if pw.height:
             self.parts.append(pw.group_by("block", "player", "opponent").agg(pl.col("beat").sum()))
 
-    def table(self, boots: int = 200, seed: int = 0, prior: float = RATING_PRIOR) -> pl.DataFrame:
+    def table(self, boots: int = 200, seed: int = 0, prior: float = RATING_PRIOR,
+              identical=()) -> pl.DataFrame:
+        """`identical`: (a, b) pairs of two spellings of one player, whose results are
+        their seats' (a mirror match plays one seat order), left out of the fit."""
         pw = (pl.concat(self.parts) if self.parts else
               pl.DataFrame(schema={"block": pl.Int64, "player": pl.String, "opponent": pl.String,
                                    "beat": pl.Float64}))
+        same = {pair for a, b in identical for pair in ((a, b), (b, a))}
+        if same:
+            pw = pw.filter(~pl.struct("player", "opponent").map_elements(
+                lambda r: (r["player"], r["opponent"]) in same, return_dtype=pl.Boolean))
         return ratings_from(pw, boots, seed, prior)
 
 

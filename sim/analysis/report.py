@@ -310,7 +310,8 @@ def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated,
     pw = pw_s.table()
     out["pairwise"] = pw.to_dicts()
     if pw.height:
-        out["ratings"] = rated.table(prior=rating_prior).to_dicts()
+        same = [(a, b) for a, b, i in pw.select("player", "opponent", "identical").iter_rows() if i]
+        out["ratings"] = rated.table(prior=rating_prior, identical=same).to_dicts()
         out["rating_prior"] = rating_prior
         for r in pw.filter(pl.col("player") < pl.col("opponent")).iter_rows(named=True):
             if r["identical"]:  # a mirror match: 1/2 by construction, so no interval, no test
