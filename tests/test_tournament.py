@@ -244,8 +244,12 @@ def test_a_different_config_in_the_same_directory_is_refused(tmp_path):
     exp = small(tmp_path)
     run_experiment(exp, tmp_path / "out", workers=0, max_shards=1)
     other = small(tmp_path, SMALL.replace("seed = 7", "seed = 8"))
-    with pytest.raises(InputError, match="holds a run of a different config.*--force"):
+    with pytest.raises(InputError, match=r"holds a run of a different config \('small'\): seed is 7 there, "
+                                         r"8 in .*--force"):
         run_experiment(other, tmp_path / "out", workers=0)
+    shards = small(tmp_path, SMALL.replace("shard_blocks = 3", "shard_blocks = 4"))
+    with pytest.raises(InputError, match=r"shard_blocks is \d+ there, \d+ in "):
+        run_experiment(shards, tmp_path / "out", workers=0)
     s = run_experiment(other, tmp_path / "out", workers=0, force=True)
     assert s.shards_run == 4
 

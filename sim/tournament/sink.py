@@ -67,6 +67,18 @@ def _canonical_without_blocks(config: dict) -> dict:
     return {k: v for k, v in config.items() if k != "blocks"}
 
 
+def first_difference(then, now, path: str = "") -> tuple[str, object, object] | None:
+    """The first key (dotted, in sorted order) where two canonical configs differ, with
+    its value in each (None where a side lacks it); None when they are equal."""
+    if isinstance(then, dict) and isinstance(now, dict):
+        for k in sorted(set(then) | set(now)):
+            d = first_difference(then.get(k), now.get(k), f"{path}.{k}" if path else k)
+            if d is not None:
+                return d
+        return None
+    return None if then == now else (path, then, now)
+
+
 def check_target(out: Path, starting_over: bool) -> None:
     """Refuse an output path that is a file, a new directory that cannot be made (the
     nearest existing directory above it is a file or not writable), or a run directory
@@ -168,10 +180,13 @@ class Sink:
             raise RunError(f"{self.out}: the strategy file {changed[0]} changed since this run "
                            f"was made (its sha256 is in manifest.json): restore it, use --force "
                            f"to start over, or --out for another directory")
-        if _canonical_without_blocks(m["config"]) != _canonical_without_blocks(exp.canonical()):
+        diff = first_difference(_canonical_without_blocks(m["config"]),
+                                _canonical_without_blocks(exp.canonical()))
+        if diff is not None:
+            key, there, here = (str(v)[:80] if i else v for i, v in enumerate(diff))
             raise RunError(f"{self.out}: holds a run of a different config "
-                           f"({m['config'].get('name')!r}); use --force to start over or --out for "
-                           f"another directory")
+                           f"({m['config'].get('name')!r}): {key} is {there} there, {here} in "
+                           f"{exp.path}; use --force to start over or --out for another directory")
         if exp.blocks < old:
             raise RunError(f"{exp.path}: run.blocks = {exp.blocks}: the run in {self.out} has "
                            f"{old} blocks; a run can be extended, not shortened (use --force to "
