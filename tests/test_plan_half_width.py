@@ -273,7 +273,9 @@ def _agrees_with_report(exp, run_dir):
             continue
         assert r["estimate"] == pytest.approx(h["estimate"], abs=1e-12), h["question"]
         # a share's interval is clipped to [0, 1], a difference of shares' to [−1, 1]
-        lo, hi = (0, 1) if h["question"].startswith("seat") or " vs " in h["question"] else (-1, 1)
+        share = h["question"].startswith("seat") or any(w in h["question"] for w in (" vs ", " ahead of ",
+                                                                                     " win share, "))
+        lo, hi = (0, 1) if share else (-1, 1)
         unclipped = r["unit"] == "points" or lo < h["low"] and h["high"] < hi
         if r["method"] == "normal" and unclipped:
             t = sps.t.ppf(0.975, h["blocks"] - 1)
@@ -287,6 +289,33 @@ def test_variants_quantities_are_the_report_s(tmp_path):
     exp = parse_experiment(VARIANTS, "arms.toml")
     run_experiment(exp, tmp_path / "arms", workers=0)
     assert _agrees_with_report(exp, tmp_path / "arms") >= 2
+
+
+TABLE_OF_THREE = """
+[run]
+name = "three"
+seed = 4
+blocks = 12
+shard_blocks = 4
+
+[rules]
+players = 3
+
+[design]
+kind = "rotations"
+seats = ["greedy", "random", "greedy(city=2.0)"]
+"""
+
+
+def test_tables_of_three_quantities_are_the_report_s(tmp_path):
+    """Each strategy's win share and each pair's share of finishing ahead, as the report
+    answers them (report.py _table_answers)."""
+    exp = parse_experiment(TABLE_OF_THREE, "three.toml")
+    run_experiment(exp, tmp_path / "three", workers=0)
+    assert _agrees_with_report(exp, tmp_path / "three") >= 2
+    questions = [r["question"] for r in planning.make_plan(exp, 0.05, pilot_run=tmp_path / "three",
+                                                           time_blocks=1)["quantities"]]
+    assert "greedy win share, 3 players" in questions and "greedy ahead of random, 3 players" in questions
 
 
 @pytest.mark.parametrize("forks", ['["messages"]', '["scoring_figure"]'])

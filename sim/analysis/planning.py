@@ -114,7 +114,7 @@ def blocks_for_bound(half_width: float, exact: float) -> int:
 def quantities(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame,
                cf: pl.DataFrame | None = None) -> list[Quantity]:
     """The report's headline quantities of a pilot of `exp`, in the report's order."""
-    out = _seat(games, players) + _head_to_head(exp, games, players)
+    out = _seat(games, players) + _head_to_head(exp, games, players) + _tables(games, players)
     if exp.design == "variants":
         arms = balance.arm_effects(games, players)
         for r in arms.filter(pl.col("arm") != pl.col("baseline")).iter_rows(named=True):
@@ -167,6 +167,32 @@ def _head_to_head(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame) -
         g = per.filter((pl.col("player") == r["player"]) & (pl.col("opponent") == r["opponent"]))
         est = stats.share_by_block(g["s"].to_numpy(), g["c"].to_numpy())
         out.append(_quantity(question, "win share", est, SHARE))
+    return out
+
+
+def _tables(games: pl.DataFrame, players: pl.DataFrame) -> list[Quantity]:
+    """Tables of three or more with different strategies (report.py's answers): each
+    strategy's win share against 1/players, each pair's share of finishing ahead."""
+    p = players.join(games.select("game_id", "players"), on="game_id").filter(
+        (pl.col("players") > 2) & (pl.col("player").n_unique().over("game_id") > 1))
+    if not p.height:
+        return []
+    out = []
+    per = p.group_by("players", "player", "block").agg(pl.col("win_share").sum().alias("s"),
+                                                       pl.len().alias("c")).sort("players", "player", "block")
+    for (n, spec), g in per.group_by("players", "player", maintain_order=True):
+        est = stats.share_by_block(g["s"].to_numpy(), g["c"].to_numpy(), 1 / n)
+        out.append(_quantity(f"{spec} win share, {n} players", "win share", est, SHARE))
+    met = (p.join(p.select("game_id", pl.col("seat").alias("os"), pl.col("player").alias("opponent"),
+                           pl.col("score").alias("oscore")), on="game_id")
+           .filter((pl.col("seat") != pl.col("os")) & (pl.col("player") < pl.col("opponent"))))
+    ahead = (pl.when(pl.col("score") > pl.col("oscore")).then(1.0)
+             .when(pl.col("score") == pl.col("oscore")).then(0.5).otherwise(0.0))
+    per = (met.group_by("players", "player", "opponent", "block").agg(ahead.sum().alias("s"), pl.len().alias("c"))
+           .sort("players", "player", "opponent", "block"))
+    for (n, a, b), g in per.group_by("players", "player", "opponent", maintain_order=True):
+        est = stats.share_by_block(g["s"].to_numpy(), g["c"].to_numpy())
+        out.append(_quantity(f"{a} ahead of {b}, {n} players", "win share", est, SHARE))
     return out
 
 
