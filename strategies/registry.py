@@ -84,9 +84,9 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
             raise InputError(f"{where}: {name}.{key} = {quote(value)}: expected {expected.__name__}")
     try:
         policy = cls(**params)
-    except ValueError as e:
-        raise InputError(f"{where}: {name}: {e}") from None
     except Exception as e:  # noqa: BLE001 - a plug-in's constructor: its error is one line
+        if registered and isinstance(e, ValueError):  # a built-in refusing its parameters
+            raise InputError(f"{where}: {name}: {e}") from None
         if registered:
             raise
         raise InputError(f"{where}: {name}: could not be built: {type(e).__name__}: "

@@ -51,6 +51,15 @@ class Raises:
 class Illegal:
     def choose(self, view, decision, rng):
         return (99, 99, 0, -1, -1)
+
+
+class Picky:
+    def __init__(self, k=2):
+        if k > 1:
+            raise ValueError("k must be 0 or 1")
+
+    def choose(self, view, decision, rng):
+        return decision.choices[0]
 '''
 
 
@@ -113,6 +122,7 @@ def test_a_module_and_an_entry_point_name_a_policy(tmp_path, monkeypatch):
     ("mine.py:", "expected <file.py or module>:<class>"),
     ("no_such_module_anywhere:X", "cannot import the strategy module"),
     ("mine.py:Cautious(q=1)", "could not be built: TypeError"),
+    ("mine.py:Picky(k=3)", "could not be built: ValueError: k must be 0 or 1"),  # its type, as any error's
     ("nobody_registered_this", "unknown strategy 'nobody_registered_this'"),
 ])
 def test_a_bad_plugin_name_is_one_line(mine, spec, fragment):

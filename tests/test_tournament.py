@@ -371,7 +371,7 @@ def test_shipped_sprt_config_scores_blocks_by_the_paired_difference(tmp_path):
     row = build(tmp_path / "out")["headline"][-1]
     assert row["blocks"] == 76 and row["estimate"] == pytest.approx(np.mean(first))
     assert (f"GSPRT H1 (H0 p = 0.5, H1 p = 0.52, α = 0.05, β = 0.05) after 76 blocks, "
-            f"LLR {s.sprt['llr']:.3f} in [-2.944, 2.944]") in row["label"]
+            f"LLR {s.sprt['llr']:.3f}, bounds [-2.944, 2.944]") in row["label"]
 
 
 def test_sprt_config_errors(tmp_path):
@@ -399,7 +399,7 @@ def test_progress_lines_without_a_terminal(tmp_path, capsys, monkeypatch):
     assert captured.out == "" and len(lines) >= 2
     import re
     pattern = (r"progress: [\d,]+ / 800 games \([\d.]+%\), \d+ games/s, ETA (\?|\d+ (s|min)); win share "
-               r"greedy [01]\.\d{3}, random [01]\.\d{3}; SPRT LLR -?\d+\.\d{3} in \[-2\.944, 2\.944\], "
+               r"greedy [01]\.\d{3}, random [01]\.\d{3}; SPRT LLR -?\d+\.\d{3} \(bounds \[-2\.944, 2\.944\]\), "
                r"(continue at|H1 after) \d+ blocks")
     played = [ln for ln in lines if not ln.startswith("progress: 0 /")]  # (before a shard)
     assert played and [ln for ln in played if not re.fullmatch(pattern, ln)] == []

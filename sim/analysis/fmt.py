@@ -36,3 +36,8 @@ def fmt_interval(estimate, low, high, most: int = 3) -> tuple[str, str, str]:
     return tuple("—" if v is None or (isinstance(v, float) and math.isnan(v)) else
                  ("+∞" if v == math.inf else "−∞" if v == -math.inf else f"{v:.{d}f}")
                  for v in (estimate, low, high))
+
+
+def edition_suffix(edition: str) -> str:
+    """" (c3.1)" after a quantity of one edition of The Messages; nothing without one."""
+    return f" ({edition})" if edition else ""

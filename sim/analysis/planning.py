@@ -36,6 +36,7 @@ import polars as pl
 from sim import expansions
 from sim.analysis import balance, compare, stats
 from sim.analysis.balance import MESSAGE_FORK
+from sim.analysis.fmt import edition_suffix as _edition
 from sim.analysis.report import FORK_QUESTIONS
 from sim.analysis.summary import load
 from sim.tournament.config import Experiment
@@ -120,7 +121,7 @@ def quantities(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame,
         for r in arms.filter(pl.col("arm") != pl.col("baseline")).iter_rows(named=True):
             se = math.nan if r["d_win_share_se"] is None else r["d_win_share_se"]
             est = stats.Estimate(r["d_win_share"], se, 0, 0, 0, r["blocks"])
-            out.append(_quantity(f"{r['arm']} − {r['baseline']}: win share ({r['edition']})",
+            out.append(_quantity(f"{r['arm']} − {r['baseline']}: win share{_edition(r['edition'])}",
                                  "win share", est, DIFFERENCE))
     if cf is not None and cf.height:
         out += _forks(cf, games) + _message_forks(cf, games)

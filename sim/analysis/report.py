@@ -22,7 +22,7 @@ import polars as pl
 
 from sim import expansions
 from sim.analysis import balance, forks, stats, sweep
-from sim.analysis.fmt import fmt_interval, fmt_p
+from sim.analysis.fmt import edition_suffix as _edition, fmt_interval, fmt_p
 from sim.analysis.moments import Moments
 from sim.analysis.scan import Batch, batches, blocks_stored
 from sim.expansions.messages import ALL_ACTIONS
@@ -336,9 +336,9 @@ def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated,
         arms = arms_s.table()
         out["arms"] = arms.to_dicts()
         for r in arms.filter(pl.col("arm") != pl.col("baseline")).iter_rows(named=True):
-            headline.append(_row(f"{r['arm']} − {r['baseline']}: win share ({r['edition']})",
+            headline.append(_row(f"{r['arm']} − {r['baseline']}: win share{_edition(r['edition'])}",
                                  r["d_win_share"], r["d_win_share_low"], r["d_win_share_high"],
-                                 r["games"], r["blocks"], f"{r['family']} ({r['edition']})",
+                                 r["games"], r["blocks"], f"{r['family']}{_edition(r['edition'])}",
                                  r["d_win_share_p"], r["d_win_share_p_holm"],
                                  f"paired by block; Δ score {r['d_score']:+.2f}; {tie_note}"))
         if arms.height:
@@ -379,7 +379,7 @@ def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated,
                              low, high, sprt.games, d["blocks"], "sequential test", label=(
                                  f"{name} {d['decision']} (H0 p = {d['p0']}, H1 p = {d['p1']}, "
                                  f"α = {d['alpha']}, β = {d['beta']}) after {d['blocks']} blocks, "
-                                 f"LLR {d['llr']:.3f} in [{d['lower']:.3f}, {d['upper']:.3f}]; "
+                                 f"LLR {d['llr']:.3f}, bounds [{d['lower']:.3f}, {d['upper']:.3f}]; "
                                  f"the interval is not adjusted for the stopping rule")))
         out["sprt"] = d
     if swept is not None:
@@ -433,7 +433,8 @@ def _fork_answers(out: dict, s: "forks.Sections") -> list[dict]:
 
 
 def _signed(v) -> str:
-    return "−∞" if v is None or v == -math.inf else "+∞" if v == math.inf else f"{v:+.0f}"
+    # (an Elo that rounds to 0 is 0, not "-0")
+    return "−∞" if v is None or v == -math.inf else "+∞" if v == math.inf else f"{round(v) + 0:+d}"
 
 
 # ---------------------------------------------------------------- text

@@ -1,7 +1,7 @@
 """`carcsim strategies check SPEC`: a player tried over every combination of the rules
 before it goes into a run (docs/STRATEGIES.md).
 
-Seat 0 plays SPEC, every other seat `greedy`. Each of the 16 expansion combinations is
+Seat 0 plays SPEC, every other seat `greedy`. Each of the 32 expansion combinations is
 played in both editions of The Messages where it is in play, with 2 to 6 players in
 turn (so every player count comes up), twice from the same seed. Reported per game:
 the decisions SPEC answered from Python and its mean time per decision; a fault

@@ -133,7 +133,7 @@ class _Progress:
             # the decision beside the LLR: a log must say whether the run stopped on it
             state = (f"{self.stop.decision['decision']} after" if self.stop.decided
                      else "continue at")
-            text += (f"; SPRT LLR {self.stop.llr:.3f} in [{t.lower:.3f}, {t.upper:.3f}], "
+            text += (f"; SPRT LLR {self.stop.llr:.3f} (bounds [{t.lower:.3f}, {t.upper:.3f}]), "
                      f"{state} {self.stop.blocks} blocks")
         return text
 

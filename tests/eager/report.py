@@ -229,7 +229,7 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
                              d["blocks"], "sequential test", label=(
                                  f"{name} {d['decision']} (H0 p = {d['p0']}, H1 p = {d['p1']}, "
                                  f"α = {d['alpha']}, β = {d['beta']}) after {d['blocks']} blocks, "
-                                 f"LLR {d['llr']:.3f} in [{d['lower']:.3f}, {d['upper']:.3f}]; "
+                                 f"LLR {d['llr']:.3f}, bounds [{d['lower']:.3f}, {d['upper']:.3f}]; "
                                  f"the interval is not adjusted for the stopping rule")))
         out["sprt"] = d
     # Whole-report multiplicity: every row with a p is a test; Holm stays within each
@@ -277,7 +277,7 @@ def _fork_answers(out: dict, cf: pl.DataFrame, games: pl.DataFrame) -> list[dict
 
 
 def _signed(v) -> str:
-    return "−∞" if v is None or v == -math.inf else "+∞" if v == math.inf else f"{v:+.0f}"
+    return "−∞" if v is None or v == -math.inf else "+∞" if v == math.inf else f"{round(v) + 0:+d}"  # (as sim's: no "-0")
 
 
 def _arm_blocks(games, players, baseline):
