@@ -154,3 +154,71 @@ def test_the_checks_see_what_they_look_for():
         changed = ("\n".join(line for line in lines if not line.startswith(old)) if not new
                    else text.replace(old, new))
         assert problems(changed), f"{old!r} -> {new!r} went unnoticed"
+
+
+# --- every value of every example, of the wrong shape ----------------------------------------
+
+WRONG = [[["x"]], [{}], {"a": 1}, "x", 1.5, -1, True, [], [1, 2], 10 ** 30, "", [""], ["x", "x"]]
+
+
+def _config_text(table: dict, head: str = "") -> list[str]:
+    """A config's tables as TOML text (what tomllib reads back as `table`)."""
+    def value(v):
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, str):
+            return json.dumps(v)
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return "{" + ", ".join(f"{k} = {value(x)}" for k, x in v.items()) + "}"
+
+    inline = lambda k, v: not isinstance(v, dict) or k == "sweep"  # noqa: E731
+    out = [f"[{head}]"] if head else []
+    out += [f"{k} = {value(v)}" for k, v in table.items() if inline(k, v)]
+    for k, v in table.items():
+        if not inline(k, v):
+            out += _config_text(v, f"{head}.{k}" if head else k)
+    return out
+
+
+def test_a_wrong_value_anywhere_is_one_line_never_a_crash():
+    """Each value of each example (and each item of its lists) replaced by values of
+    other shapes: the config parses and plans, or is refused with an InputError (one
+    line, exit 2), never another exception (a traceback)."""
+    import copy
+    import tomllib
+
+    from sim.tournament import plan
+
+    tried, crashes = 0, []
+    for block in toml_blocks(DOC.read_text(encoding="utf-8")):
+        base = tomllib.loads(block)
+        assert tomllib.loads("\n".join(_config_text(base))) == base
+        paths = []
+
+        def walk(d, at):
+            for k, v in d.items():
+                paths.append(at + [k])
+                if isinstance(v, dict):
+                    walk(v, at + [k])
+                elif isinstance(v, list):
+                    paths.extend(at + [k, i] for i in range(len(v)))
+        walk(base, [])
+        for path in paths:
+            for wrong in WRONG:
+                config = copy.deepcopy(base)
+                holder = config
+                for k in path[:-1]:
+                    holder = holder[k]
+                holder[path[-1]] = wrong
+                tried += 1
+                try:
+                    exp = parse_experiment("\n".join(_config_text(config)), "fuzz.toml")
+                    plan.layout(exp)
+                except InputError:
+                    pass
+                except Exception as e:  # noqa: BLE001 - what this test looks for
+                    crashes.append(f"{'.'.join(map(str, path))} = {wrong!r}: {type(e).__name__}: {e}")
+    assert tried > 500 and not crashes, "\n".join(crashes[:10])

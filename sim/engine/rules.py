@@ -79,7 +79,7 @@ class Rules:
         if not isinstance(self.expansions, tuple):
             raise InputError(f"{where}: expansions: expected a list of names")
         for e in self.expansions:
-            if e not in registry.BY_NAME:
+            if not isinstance(e, str) or e not in registry.BY_NAME:
                 raise InputError(f"{where}: expansions: unknown expansion {e!r}: expected "
                                  f"one of {', '.join(registry.NAMES)}")
         if len(set(self.expansions)) != len(self.expansions):

@@ -70,6 +70,10 @@ SPRT_KEYS = {"arm", "baseline", "p0", "p1", "alpha", "beta"}
 # [rules] keys: the base game's and one table per expansion with options (sim/expansions/)
 RULES_KEYS = {"players", "expansions", "followers", "variant"} | {o.field for o in registry.options()}
 DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks", "sweep"}
+# the design keys only some kinds read (the others: every kind)
+USED_BY = {"seats": ("fixed", "rotations", "counterfactual"), "pool": ("round_robin",),
+           "arms": ("variants",), "opponents": ("variants",), "rollouts": ("counterfactual",),
+           "forks": ("counterfactual",)}
 # counterfactual fork kinds and the expansion each needs
 FORKS = registry.forks()
 DEFAULT_FORKS = (KIND,)  # a counterfactual design forks at The Messages' message draws
@@ -274,13 +278,18 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
     check_keys(design, DESIGN_KEYS, f"{path}: design")
     w = f"{path}: design"
     kind = _get(design, "kind", str, w, " or ".join(DESIGNS), None, lambda v: v in DESIGNS)
+    for key, kinds in USED_BY.items():  # a key the kind never reads would be silently ignored
+        if key in design and kind not in kinds:
+            raise InputError(f"{w}.{key}: a {kind} design does not use it: expected it only in a "
+                             f"{' or '.join(kinds)} design")
     seats = pool = opponents = ()
     arms: tuple[Arm, ...] = ()
     rollouts = 0
     forks: tuple[str, ...] = ()
     if kind == "counterfactual":
         forks = tuple(_get(design, "forks", list, w, f"a list of {', '.join(FORKS)}", list(DEFAULT_FORKS)))
-        if not forks or len(set(forks)) != len(forks) or any(f not in FORKS for f in forks):
+        if (not forks or not all(isinstance(f, str) for f in forks) or len(set(forks)) != len(forks)
+                or any(f not in FORKS for f in forks)):
             raise InputError(f"{w}.forks = {list(forks)!r}: expected distinct names from "
                              f"{', '.join(FORKS)}")
         for f in forks:
@@ -311,6 +320,9 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
             raise InputError(f"{w}.arms: expected at least one arm, with distinct names")
         arms = tuple(parsed)
         opponents = _specs(design, "opponents", w, rules)
+        if len(opponents) > players - 1:  # fewer are cycled over the seats; more never play
+            raise InputError(f"{w}.opponents: {len(opponents)} specs for the {players - 1} seats "
+                             f"beside the arm: expected at most {players - 1}")
     editions = tuple(_get(design, "editions", list, w, "a list of editions", []))
     if editions:
         if registry.DESIGN_KEYS["editions"] not in rules.expansions:
