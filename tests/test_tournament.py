@@ -480,3 +480,19 @@ def test_a_resume_reads_the_finished_shards_once_not_once_a_shard(tmp_path, monk
     s = run_experiment(exp, tmp_path / "out", workers=0)
     assert s.shards_run == 2 and s.shards_skipped == 2
     assert len(calls) <= 2  # the plan's 4 shards asked against one set
+
+
+def test_a_run_that_stored_no_shard_gives_way_to_another_config(tmp_path, capsys):
+    """A run that failed before its first shard (a strategy that raised, fixed since)
+    left a manifest and no game: the next config, even another one, starts over there
+    without --force, and says so."""
+    exp = small(tmp_path)
+    run_experiment(exp, tmp_path / "out", workers=0, max_shards=0)
+    assert (tmp_path / "out" / "manifest.json").exists()
+    other = small(tmp_path, SMALL.replace("seed = 7", "seed = 8"))
+    s = run_experiment(other, tmp_path / "out", workers=0)
+    assert s.shards_run == 4
+    assert "the run there stored no shard; starting over" in capsys.readouterr().err
+    run_experiment(exp, tmp_path / "kept", workers=0, max_shards=1)  # one shard stored: refused
+    with pytest.raises(InputError, match="holds a run of a different config"):
+        run_experiment(other, tmp_path / "kept", workers=0)

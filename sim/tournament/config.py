@@ -240,6 +240,9 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
     w = f"{path}: run"
     name = _get(run, "name", str, w, "a name of letters, digits, '_', '-', '.' (at most 64)",
                 Path(path).stem, NAME.fullmatch)
+    if "name" not in run and not NAME.fullmatch(name):  # the default, the file's, is held to it too
+        raise InputError(f"{w}.name: missing, and the file's name {quote(name)} is no run name: expected "
+                         f"run.name = a name of letters, digits, '_', '-', '.' (at most 64)")
     question = _get(run, "question", str, w, "one line of text", "",
                     lambda v: v.isprintable() and len(v) <= 200)
     seed = _get(run, "seed", int, w, "a whole number ≥ 0", 0, lambda v: v >= 0)
@@ -331,11 +334,8 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
             raise InputError(f"{w}.editions = {list(editions)!r}: expected distinct names from "
                              f"{', '.join(EDITIONS)}")
     sprt = _parse_sprt(run, f"{path}: run", kind, seats, pool, arms)
-    for e in editions:  # each edition must make valid rules (e.g. zmg_alone is classic only)
-        try:
-            registry.edition_options(rules, e).validate(f"{w}.editions")
-        except InputError as err:
-            raise InputError(f"{path}: {err}") from None
+    for e in editions:  # each edition must make valid rules (e.g. zmg_alone is classic only);
+        registry.edition_options(rules, e).validate(f"{w}.editions")  # its error names the file
     sweep = _parse_sweep(design, w, path, rules, editions)
     specs = [*seats, *pool, *(a.player for a in arms), *opponents]
     shipped = tuple(plugins.sources(specs, f"{path}: design").items()) if strategy_files else ()

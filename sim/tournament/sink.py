@@ -127,6 +127,13 @@ class Sink:
             self.manifest = self._rebuild()
         elif path.exists():
             self.manifest = mf.load(self.out)
+            if not self.manifest["shards"] and self.manifest["fingerprint"] != exp.fingerprint():
+                # the run there stored no game (it failed before its first shard): nothing
+                # of it to keep, so nothing to refuse this config for
+                self.say(f"{self.out}: the run there stored no shard; starting over with {exp.path}")
+                self._wipe()
+                self._create()
+                return
             self._accept(self.manifest)
         else:
             if any(self._table_files()):
