@@ -261,7 +261,7 @@ def _agrees_with_report(exp, run_dir):
     """Each headline row of the report is a planned quantity with the same estimate, and
     its interval's half-width is t(0.975, n − 1)·s/√n where the interval is not clipped."""
     rep = build(run_dir)
-    p = planning.make_plan(exp, 0.05, pilot_run=run_dir, time_blocks=1)
+    p = planning.make_plan(exp, 0.05, 0.5, pilot_run=run_dir, time_blocks=1)
     rows = {r["question"]: r for r in p["quantities"]}
     assert [h["question"] for h in rep["headline"]] == list(rows)
     checked = 0
@@ -328,6 +328,10 @@ def test_counterfactual_quantities_are_the_report_s(tmp_path, forks):
     p = planning.make_plan(exp, 0.05, pilot_run=tmp_path / "cf", time_blocks=1)
     units = {r["unit"] for r in p["quantities"]}
     assert {"points", "win share"} <= units
+    # without --half-width-points a quantity in points is shown, not planned at ±0.05 points
+    assert all(r["blocks_needed"] is None and r["half_width"] is None
+               for r in p["quantities"] if r["unit"] == "points")
+    assert "not planned without --half-width-points" in planning.render_text(p)
     for r in p["quantities"]:
         if r["blocks_holding_it"] is not None:
             assert r["blocks_needed"] == math.ceil(r["blocks_holding_it"] * 6 / r["pilot_blocks"])

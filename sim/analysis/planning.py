@@ -421,9 +421,10 @@ def make_plan(exp: Experiment, half_width: float, half_width_points: float | Non
               time_blocks: int = TIME_BLOCKS, beside: Path | None = None,
               say=lambda line: None) -> dict:
     """Blocks and CPU-seconds per headline quantity of `exp` for ±`half_width` (in each
-    quantity's unit; quantities in points: ±`half_width_points`, default the same).
+    quantity's unit; quantities in points: ±`half_width_points`, and without it they
+    are shown, not planned: a share's half-width is no number of points).
     RunError (one line) for a pilot or a `beside` run that does not fit `exp`."""
-    points = half_width if half_width_points is None else half_width_points
+    points = half_width_points
     other = load_beside(beside, exp) if beside is not None else None
     if pilot_run is not None:  # every check before any game is played
         pilot = load_pilot(pilot_run, exp)
@@ -447,9 +448,9 @@ def make_plan(exp: Experiment, half_width: float, half_width_points: float | Non
     rows = []
     for q in qs:
         h = points if q.unit == POINTS else half_width
-        holding = None if q.identical else blocks_needed(q.sd, h)
+        holding = None if q.identical or h is None else blocks_needed(q.sd, h)
         method = None if holding is None else "normal"
-        if holding is None and q.exact and q.sd == 0:
+        if holding is None and h is not None and q.exact and q.sd == 0:
             holding, method = blocks_for_bound(h, q.exact), "exact bound"
         share = min(1.0, q.blocks / of) if of else 1.0
         n = None if holding is None else math.ceil(holding / share - 1e-9)
@@ -535,6 +536,9 @@ def _line(r: dict, config_blocks: int) -> str:
     s = f"s = {r['sd']:.3g} {r['unit']} a block over {r['pilot_blocks']} pilot blocks"
     if r["pilot_blocks"] < r["pilot_blocks_of"]:
         s += f" (of {r['pilot_blocks_of']}: the others do not hold it)"
+    if r["half_width"] is None:
+        return (f"{head}: {s}; the config's {config_blocks:,} blocks give ±"
+                f"{r['config_half_width']:.2g} {r['unit']} (--half-width-points H plans it)")
     if r["blocks_needed"] is None:
         return f"{head}: {s}: no block differs, so no spread to plan with; play a larger pilot"
     needs = (f"{r['blocks_needed']:,} blocks" if r["blocks_holding_it"] == r["blocks_needed"] else
@@ -554,7 +558,8 @@ def render_text(p: dict) -> str:
     where comparisons go."""
     lines = [f"plan {p['config']}: {100 * p['level']:.0f}% intervals of ±{p['half_width']:g} in "
              f"each quantity's unit" + (f" (±{p['half_width_points']:g} for points)"
-                                        if p["half_width_points"] != p["half_width"] else "")
+                                        if p["half_width_points"] is not None else
+                                        " (points: not planned without --half-width-points)")
              + ", the block as the unit"]
     if p["question"]:
         lines.append(f"question: {p['question']}")

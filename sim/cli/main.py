@@ -414,7 +414,7 @@ def plan_blocks(
                                           "quantity's unit (win share: 0.02 = ±2 pp)."),
     half_width_points: Optional[float] = typer.Option(
         None, "--half-width-points", help="The half-width for quantities in points (final "
-                                          "margin, score; default: --half-width's)."),
+                                          "margin, score); without it they are shown, not planned."),
     pilot: Optional[Path] = typer.Option(None, "--pilot",
                                          help="A stored run of this config's rules and design "
                                               "(any seed and blocks) whose between-block spread "
