@@ -559,7 +559,8 @@ def render_text(p: dict) -> str:
     lines = [f"plan {p['config']}: {100 * p['level']:.0f}% intervals of ±{p['half_width']:g} in "
              f"each quantity's unit" + (f" (±{p['half_width_points']:g} for points)"
                                         if p["half_width_points"] is not None else
-                                        " (points: not planned without --half-width-points)")
+                                        " (points: not planned without --half-width-points)"
+                                        if any(r["unit"] == POINTS for r in p["quantities"]) else "")
              + ", the block as the unit"]
     if p["question"]:
         lines.append(f"question: {p['question']}")
