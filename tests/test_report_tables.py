@@ -135,3 +135,21 @@ def test_no_table_answers_for_two_players_or_one_strategy(tmp_path):
         assert rep["player_share"] == [] and rep["ahead"] == []
         assert not any(h["family"].startswith("strategies at a table") or " ahead of " in h["question"]
                        for h in rep["headline"])
+
+
+def test_each_strategy_in_each_seat_is_tested_against_1_over_players(four):
+    """The 'by strategy' seat table: a spec's win share in one seat, p against 1/4 (it
+    was tested against 1/2, so a strategy at exactly its fair share at a table of four
+    looked significantly weak)."""
+    rep = build(four)
+    games = {r["game_id"]: r["block"] for r in load(four, "games").iter_rows(named=True)}
+    per = defaultdict(lambda: defaultdict(lambda: [0.0, 0]))
+    for r in load(four, "players").iter_rows(named=True):
+        cell = per[r["player"], r["seat"]][games[r["game_id"]]]
+        cell[0] += r["win_share"]
+        cell[1] += 1
+    rows = rep["seat_by_player"]
+    assert len(rows) == len(per)
+    for r in rows:
+        want = _estimate(per[r["player"], r["seat"]], 1 / 4)
+        assert r["players"] == 4 and r["p"] == pytest.approx(want.p, abs=1e-12)

@@ -387,8 +387,14 @@ def test_share_intervals_stay_inside_zero_and_one():
 def test_no_spread_is_tested_by_signs_not_by_a_zero_standard_error():
     # every block the same value: a t statistic would divide by 0 (or by rounding's
     # 1e-17), so the p is the sign test's, every block on one side of the null
-    e = stats.share_by_block([1.0] * 8, [2.0] * 8, null=1 / 3)  # a spec in 2 of 3 seats, always winning
-    assert (e.estimate, e.low, e.high) == (0.5, 0.5, 0.5) and e.p == 2 * 0.5 ** 8
+    # a share every block agrees on (a spec in 2 of 3 seats, always winning) gets the exact
+    # bound [c(1 − b), c + b(1 − c)], b = 1 − 0.025^(1/G), and that bound's p, 2(null/c)^G:
+    # the interval holds the null exactly when p > 0.05 (a zero-width one never did)
+    for blocks in (4, 8, 12):
+        e, b = stats.share_by_block([1.0] * blocks, [2.0] * blocks, null=1 / 3), 1 - 0.025 ** (1 / blocks)
+        assert (e.estimate, e.low, e.high) == pytest.approx((0.5, 0.5 * (1 - b), 0.5 + 0.5 * b))
+        assert e.p == pytest.approx(2 * (2 / 3) ** blocks)
+        assert (e.low <= 1 / 3) == (e.p > 0.05)
     e = stats.mean_estimate([0.1] * 7)  # 0.1 is not exact: the spread is rounding's
     assert e.low == e.high == e.estimate and e.p == 2 * 0.5 ** 7
     assert stats.mean_estimate([0.25] * 5, null=0.25).p == 1.0

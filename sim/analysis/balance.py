@@ -68,7 +68,8 @@ class SeatAdvantage:
 
 
 class SeatByPlayer:
-    """Seat advantage by strategy: each player spec's win share in each seat."""
+    """Seat advantage by strategy: each player spec's win share in each seat, p against
+    1/players (as the seats')."""
 
     KEYS = ["players", "player", "seat"]
 
@@ -81,7 +82,7 @@ class SeatByPlayer:
 
     def table(self) -> pl.DataFrame:
         f = self.folds
-        rows = _share_rows(f, self.KEYS)
+        rows = _share_rows(f, self.KEYS, lambda key: 1 / key[0])
         for r, (_, m) in zip(rows, f.items()):
             r["score"] = float(m.total[f.col("score")] / m.total[f.col("c")])
         if not rows:

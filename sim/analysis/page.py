@@ -26,7 +26,7 @@ svg{max-width:100%;height:auto}
 def _cell(key: str, v, places: int = 3) -> str:
     if v is None:
         return "—"
-    if key == "p" or key.endswith("_p") or "_p_" in key or key in ("p_adjusted", "p_fdr"):
+    if key == "p" or key.startswith("p_") or key.endswith("_p") or "_p_" in key:  # p_holm too
         return fmt_p(v)
     if isinstance(v, float):
         return "—" if not math.isfinite(v) else f"{v:.{places}f}"
@@ -248,7 +248,7 @@ def render_html(rep: dict) -> str:
              _table(rep["seat_by_player"], [("players", "players"), ("player", "player"), ("seat", "seat"),
                                             ("games", "games"), ("blocks", "blocks"),
                                             ("win_share", "win share"), ("low", "low"),
-                                            ("high", "high"), ("p_holm", "Holm p"),
+                                            ("high", "high"), ("p_holm", "Holm p (vs 1/players)"),
                                             ("score", "score")])]
     if rep.get("pairwise"):
         sections["matchups"] = ["<h2>Matchups</h2>", figures.heatmap(rep["pairwise"]),

@@ -73,7 +73,7 @@ class Quantity:
     blocks: int
     identical: bool = False  # the same player by behaviour: nothing to estimate
     # no block differed and the report gives the exact bound instead of the normal
-    # interval: its width is `exact` × (1 − 0.025^(1/blocks)) (a share at 0 or 1: 1, [0, b];
+    # interval: its width is `exact` × (1 − 0.025^(1/blocks)) (a share every block gave alike: 1, [c(1 − b), c + b(1 − c)];
     # a win-share difference: 2, [c − b(1 + c), c + b(1 − c)]); 0 when it gives none
     exact: float = 0
 

@@ -156,17 +156,27 @@ def share_from(m: Moments, s: int = 0, c: int = 1, null: float = 0.5) -> Estimat
     """A share in [0, 1] (win share) from per-block sums and counts (columns `s`, `c`),
     cluster-robust.
 
-    A record with no wins (or no losses) has no spread, so the sandwich would give a
-    zero-width interval; it gets the exact one-sided bound instead, treating each of
-    its G blocks as one trial: 0 wins -> [0, 1 − 0.025^(1/G)] and a sign-test p."""
+    A record where every block gave the same share (always so with no wins, or no
+    losses) has no spread, so the sandwich would give a zero-width interval; it gets the
+    exact bound of `_no_spread` instead, treating each of its G blocks as one trial:
+    0 wins -> [0, 1 − 0.025^(1/G)], with the p of that bound."""
     est = ratio_from(m, s, c, null)
     g = est.n
-    if g == 0 or est.estimate not in (0.0, 1.0):  # a share stays in [0, 1]
-        return est._replace(low=max(0.0, est.low), high=min(1.0, est.high)) if g else est
-    bound = ONE_SIDED ** (1 / g)
-    if est.estimate == 0.0:
-        return Estimate(0.0, math.nan, 0.0, 1 - bound, min(1.0, 2 * (1 - null) ** g), g)
-    return Estimate(1.0, math.nan, bound, 1.0, min(1.0, 2 * null ** g), g)
+    if g == 0:
+        return est
+    if est.estimate not in (0.0, 1.0) and est.se != 0.0:  # a spread: the sandwich, in [0, 1]
+        return est._replace(low=max(0.0, est.low), high=min(1.0, est.high))
+    return _no_spread(est.estimate, g, null)
+
+
+def _no_spread(c: float, g: int, null: float) -> Estimate:
+    """Every one of g blocks gave the share c: at most a share b = 1 − 0.025^(1/g) of
+    blocks could differ, each by at most its distance to 0 or 1, so the interval is
+    [c(1 − b), c + b(1 − c)] (0 wins: [0, b]; all: [1 − b, 1]), and p is the level at
+    which it just reaches the null: 2(null/c)^g below c, 2((1 − null)/(1 − c))^g above."""
+    b = 1 - ONE_SIDED ** (1 / g)
+    p = (1.0 if c == null else 2 * (null / c) ** g if null < c else 2 * ((1 - null) / (1 - c)) ** g)
+    return Estimate(c, math.nan, c * (1 - b), c + b * (1 - c), min(1.0, p), g)
 
 
 def share_by_block(sums, counts, null: float = 0.5) -> Estimate:

@@ -57,7 +57,7 @@ def seat_advantage(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
 def seat_by_player(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     """Seat advantage by strategy: each player spec's win share in each seat."""
     p = players.join(games.select("game_id", "players", "block"), on="game_id")
-    shares = _share_columns(p, ["players", "player", "seat"])
+    shares = _share_columns(p, ["players", "player", "seat"], lambda key: 1 / key[0])  # (fixed with sim's)
     score = p.group_by("players", "player", "seat").agg(pl.col("score").mean())
     out = shares.join(score, on=["players", "player", "seat"]).sort("players", "player", "seat")
     return out.with_columns(_holm_within(out, "p", pl.lit(True), ["players"]))
