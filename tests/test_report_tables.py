@@ -56,7 +56,7 @@ def _by_hand(run):
         seated[r["game_id"]].append(r)
     share = defaultdict(lambda: defaultdict(lambda: [0.0, 0]))
     ahead = defaultdict(lambda: defaultdict(lambda: [0.0, 0]))
-    sat, met = defaultdict(set), defaultdict(set)
+    sat, met, apart = defaultdict(set), defaultdict(set), defaultdict(lambda: defaultdict(int))
     for gid, rows in seated.items():
         if len({r["player"] for r in rows}) < 2:
             continue
@@ -72,7 +72,8 @@ def _by_hand(run):
             cell[0] += 1.0 if a["score"] > b["score"] else 0.5 if a["score"] == b["score"] else 0.0
             cell[1] += 1
             met[a["player"], b["player"]].add(gid)
-    return share, ahead, sat, met
+            apart[a["player"], b["player"]][(b["seat"] - a["seat"]) % len(rows)] += 1
+    return share, ahead, sat, met, apart
 
 
 def _estimate(per_block, null):
@@ -82,7 +83,7 @@ def _estimate(per_block, null):
 
 def test_each_strategy_win_share_at_a_table_of_four(four):
     rep = build(four)
-    share, _, sat, _ = _by_hand(four)
+    share, _, sat, _, _ = _by_hand(four)
     rows = {r["player"]: r for r in rep["player_share"]}
     assert set(rows) == {"greedy", "random", "first"}
     for spec, per_block in share.items():
@@ -100,19 +101,26 @@ def test_each_strategy_win_share_at_a_table_of_four(four):
 
 def test_each_pair_share_of_finishing_ahead(four):
     rep = build(four)
-    _, ahead, _, met = _by_hand(four)
+    _, ahead, _, met, apart = _by_hand(four)
     rows = {(r["player"], r["opponent"]): r for r in rep["ahead"]}
     assert set(rows) == set(ahead) and len(rows) == 6
     for pair, per_block in ahead.items():
         want, r = _estimate(per_block, 0.5), rows[pair]
         assert r["games"] == len(met[pair]) and r["meetings"] == sum(c for _, c in per_block.values())
         assert r["share"] == pytest.approx(want.estimate, abs=1e-12)
-        assert (r["low"], r["high"], r["p"]) == pytest.approx((want.low, want.high, want.p), abs=1e-12)
+        assert (r["low"], r["high"]) == pytest.approx((want.low, want.high), abs=1e-12)
+        # a test only where each seat distance from A to B came as often as its mirror
+        d = apart[pair]
+        assert r["balanced"] == all(d[k] == d.get(4 - k, 0) for k in d)
+        assert r["p"] == (pytest.approx(want.p, abs=1e-12) if r["balanced"] else None)
         # B against A is A against B turned round, meeting for meeting
         other = rows[pair[::-1]]
         assert r["share"] + other["share"] == pytest.approx(1.0)
-        assert r["p_holm"] == other["p_holm"]
+        assert r["p_holm"] == other["p_holm"] and r["balanced"] == other["balanced"]
     assert rows["greedy", "random"]["meetings"] == 2 * rows["greedy", "first"]["meetings"]
+    # seats greedy, random, first, random turned round: first sits opposite greedy (two
+    # seats either way), random beside both, once on each side
+    assert rows["greedy", "first"]["balanced"] and rows["greedy", "random"]["balanced"]
 
 
 def test_the_headline_answers_the_table_first(four):
@@ -153,3 +161,22 @@ def test_each_strategy_in_each_seat_is_tested_against_1_over_players(four):
     for r in rows:
         want = _estimate(per[r["player"], r["seat"]], 1 / 4)
         assert r["players"] == 4 and r["p"] == pytest.approx(want.p, abs=1e-12)
+
+
+def test_a_pair_seated_one_way_round_or_one_player_twice_is_no_test(tmp_path):
+    """Three seats turned round keep the order around the table: greedy always sits just
+    before greedy(road=1.0) and random (a pair never seated the other way), so its share
+    of finishing ahead is shown but is no test (equal players need not get 1/2: the one
+    after may gain); greedy(road=1.0) is greedy spelt another way: no estimate at all."""
+    rep = build(_run(tmp_path, 3, ["greedy", "greedy(road=1.0)", "random"], blocks=6))
+    rows = {(r["player"], r["opponent"]): r for r in rep["ahead"]}
+    twin = rows["greedy", "greedy(road=1.0)"]
+    assert twin["identical"] and twin["share"] is None and twin["p"] is None
+    for pair in (("greedy", "random"), ("greedy(road=1.0)", "random")):
+        r = rows[pair]
+        assert not r["balanced"] and r["share"] is not None and r["p"] is None and r["p_holm"] is None
+    answers = {h["question"]: h for h in rep["headline"]}
+    assert answers["greedy ahead of greedy(road=1.0), 3 players"]["estimate"] is None
+    row = answers["greedy ahead of random, 3 players"]
+    assert row["p"] is None and "not a test" in row["label"]
+    assert "same neighbours" in answers["greedy win share, 3 players"]["label"]

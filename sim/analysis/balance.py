@@ -191,12 +191,22 @@ class Ahead:
     points than B (equal points count 1/2), every seat pooled, with its 95% interval
     over blocks and p against 1/2. A spec seated twice meets the other in each of its
     seats. With two players this would be the head-to-head win share (Pairwise), which
-    is where those games are."""
+    is where those games are.
+
+    Not a test (no p, in no Holm family) where 1/2 is not what two equal players get:
+    two spellings of one player (`identical`, as in Pairwise), and a pair not seated
+    both ways round (`balanced` false): at a table of three or more who sits after whom
+    matters, and seat rotations keep the order around the table, so with rotations only
+    A may always sit just before B; the share then mixes their strengths with that
+    seating. Balanced: each seat distance from A to B (clockwise) as often as its
+    mirror, which holds for every pair when all seat orders are played."""
 
     KEYS = ["players", "player", "opponent"]
 
-    def __init__(self):
+    def __init__(self, kinds=None):
+        self.kinds = kinds
         self.folds = Folds(["s", "c", "g"])  # g: the games they met in (c: their meetings)
+        self.distances: dict[tuple, dict[int, int]] = {}  # key -> {clockwise seat distance: meetings}
 
     def add(self, b: Batch) -> None:
         rows = _pairs(b.p.filter(pl.col("players") > 2), "score", "players")
@@ -206,17 +216,30 @@ class Ahead:
                  .when(pl.col("score") == pl.col("oscore")).then(0.5).otherwise(0.0))
         self.folds.add(rows.group_by(*self.KEYS, "block").agg(
             ahead.sum().alias("s"), pl.len().alias("c"), pl.col("game_id").n_unique().alias("g")), self.KEYS)
+        apart = (pl.col("os") - pl.col("seat")) % pl.col("players")
+        for n, a, o, d, k in (rows.group_by(*self.KEYS, apart.alias("d")).agg(pl.len().alias("k"))
+                              .select(*self.KEYS, "d", "k").iter_rows()):
+            at = self.distances.setdefault((n, a, o), {})
+            at[d] = at.get(d, 0) + k
 
     def table(self) -> pl.DataFrame:
         f = self.folds
         rows = _share_rows(f, self.KEYS)
-        for r, (_, m) in zip(rows, f.items()):
+        for r, (key, m) in zip(rows, f.items()):
             r["meetings"], r["games"] = r["games"], int(m.total[f.col("g")])
+            seen = self.distances.get(tuple(key), {})
+            r["balanced"] = all(seen.get(d, 0) == seen.get(key[0] - d, 0) for d in seen)
         if not rows:
             return pl.DataFrame()
         out = pl.DataFrame(rows).rename({"wins": "ahead", "win_share": "share"}).sort(*self.KEYS)
+        same = _identical(out, None, self.kinds)
+        out = out.with_columns(pl.Series("identical", same, dtype=pl.Boolean)).with_columns(
+            *[pl.when(pl.col("identical")).then(None).otherwise(pl.col(c)).alias(c)
+              for c in ("share", "low", "high")],
+            pl.when(pl.col("identical") | ~pl.col("balanced")).then(None).otherwise(pl.col("p")).alias("p"))
         # the family: each unordered pair once per table size (B against A mirrors A against B)
-        once = out.with_columns(_holm_within(out, "p", pl.col("player") < pl.col("opponent"), ["players"]))
+        tested = (pl.col("player") < pl.col("opponent")) & pl.col("p").is_not_null()
+        once = out.with_columns(_holm_within(out, "p", tested, ["players"]))
         holm = {(n, a, o): h for n, a, o, h in once.select(*self.KEYS, "p_holm").iter_rows()
                 if h is not None}
         return out.with_columns(pl.Series("p_holm", [holm.get((n, a, o), holm.get((n, o, a)))

@@ -114,19 +114,34 @@ def _blocks_needed(question: str, headline: list[dict]) -> dict | None:
 
 def _table_answers(out: dict, shares_s, ahead_s, tie_note: str) -> list[dict]:
     """Tables of three or more with different strategies: each strategy's win share
-    against 1/players, then each pair's share of finishing ahead against 1/2."""
+    against 1/players, then each pair's share of finishing ahead against 1/2 (where 1/2
+    is what equal players get: balance.Ahead)."""
     shares, ahead = shares_s.table(), ahead_s.table()
     out["player_share"], out["ahead"] = shares.to_dicts(), ahead.to_dicts()
+    one_way = ahead.height and not ahead["balanced"].all()
+    seating = ("; each always had the same neighbours (seat rotations keep the order around the "
+               "table), so a share also reflects whom it sat after" if one_way else "")
     rows = [_row(f"{r['player']} win share, {r['players']} players", r["win_share"], r["low"], r["high"],
                  r["games"], r["blocks"], f"strategies at a table of {r['players']}", r["p"], r["p_holm"],
-                 f"every seat it sat in; p against 1/{r['players']}; {tie_note}")
+                 f"every seat it sat in; p against 1/{r['players']}{seating}; {tie_note}")
             for r in shares.iter_rows(named=True)]
-    if ahead.height:
-        for r in ahead.filter(pl.col("player") < pl.col("opponent")).iter_rows(named=True):
-            rows.append(_row(f"{r['player']} ahead of {r['opponent']}, {r['players']} players", r["share"],
-                             r["low"], r["high"], r["games"], r["blocks"], "head-to-head", r["p"],
-                             r["p_holm"], f"share of the games both sat in where {r['player']} ended with "
-                                          f"more points (equal points 1/2); p against 1/2"))
+    for r in (ahead.filter(pl.col("player") < pl.col("opponent")).iter_rows(named=True) if ahead.height else ()):
+        question = f"{r['player']} ahead of {r['opponent']}, {r['players']} players"
+        if r["identical"]:
+            rows.append(_row(question, None, None, None, r["games"], r["blocks"], "head-to-head",
+                             label="identical by construction (the same player by behaviour: 1/2 "
+                                   "by construction): not a test"))
+            continue
+        what = (f"share of their {r['meetings']:,} meetings where {r['player']} ended with more points "
+                f"(equal points 1/2)")
+        if not r["balanced"]:
+            what += (f"; not a test: {r['player']} did not sit after {r['opponent']} as often as "
+                     f"before (rotations keep the order around the table), so the share mixes "
+                     f"their strengths with the seating")
+        else:
+            what += "; p against 1/2"
+        rows.append(_row(question, r["share"], r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
+                         r["p"], r["p_holm"], what))
     return rows
 
 
@@ -260,7 +275,7 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
     variants = cfg["design"]["kind"] == "variants"
     totals, seat, by_player, test = Totals(), balance.SeatAdvantage(), balance.SeatByPlayer(), balance.SeatTest()
     pw, rated = balance.Pairwise(expansions.decision_kinds(cfg["rules"]["expansions"])), balance.Ratings()
-    tables = (balance.PlayerShare(), balance.Ahead())  # three or more at a table
+    tables = (balance.PlayerShare(), balance.Ahead(expansions.decision_kinds(cfg["rules"]["expansions"])))
     arms = balance.ArmEffects() if variants else None
     series = Series(variants, blocks_stored(manifest))
     extra = {name: ANALYSES[name]() for name in expansions.analyses(cfg["rules"]["expansions"])}
