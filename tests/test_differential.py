@@ -159,6 +159,7 @@ def test_check_command_summary(tmp_path):
     (("--edition", "2025"), "--edition '2025': expected c3.1, classic or both"),
     (("--expansions", "base", "--edition", "classic"),
      "--edition classic: does nothing without messages in --expansions"),
+    (("--zmg", "--edition", "c3.1"), "--zmg: does nothing with --edition c3.1"),
     (("--strategies", "greedy,clever"), "--strategies: unknown strategy 'clever'"),
     (("--games", "0"), "--games 0: expected a whole number of at least 1"),
     (("--out", "/nonexistent/dir"), "--out /nonexistent/dir: expected an existing directory"),

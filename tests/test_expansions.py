@@ -229,3 +229,10 @@ def test_each_part_declares_its_own_events_decisions_and_pictures():
         assert bool(e.snapshot) == (e.view is not None), e.name
     assert sorted(expansions.LEGEND_ORDER, key=expansions.PARTS.index) == list(expansions.PARTS)
     assert expansions.LEGEND_ORDER[0] is expansions.BASE  # the follower first
+
+
+def test_rules_take_the_expansions_as_a_list_or_a_tuple():
+    """A library user writes a list, as a config does: the same rules, hashable."""
+    from sim.engine.rules import Rules
+    a, b = Rules(players=2, expansions=["messages", "abbot"]), Rules(players=2, expansions=("messages", "abbot"))
+    assert a == b and hash(a) == hash(b) and a.expansions == ("messages", "abbot")

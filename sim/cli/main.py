@@ -552,7 +552,7 @@ def bench(
 
 @app.command()
 def tiles(source: str = typer.Argument("base", help="A shipped set (base, river, mayors, "
-                                                   "courier) or a tile file path."),
+                                                   "courier, abbot) or a tile file path."),
           as_json: bool = typer.Option(False, "--json", help="Print the tile types as JSON.")) -> None:
     """Validate a tile set or file and print its tile types and counts."""
     from sim.formats.tiles import SETS, load_tile_file, tile_set

@@ -29,6 +29,8 @@ class Rules:
     variant: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self):
+        if isinstance(self.expansions, list):  # a list reads as the tuple it holds
+            object.__setattr__(self, "expansions", tuple(self.expansions))
         variant = self.variant
         if isinstance(variant, dict):
             variant = tuple(variant.items())

@@ -566,6 +566,9 @@ def run_check(games, expansions, players, edition, zmg, strategies, seed, out, s
         summary = Summary(games=1, decisions=compared, divergence=div)
     else:
         options = _parse_options(games, expansions, players, edition, strategies)
+        if zmg and "classic" not in options["editions"]:
+            raise InputError(f"--zmg: does nothing with --edition {edition} (R-MSG-C4 is a classic-edition "
+                             f"switch): expected --edition classic or both")
         summary = check_many(plan(games, seed=seed, zmg=zmg, **options),
                              progress_lines(games, progress or (lambda line: None)))
     div = summary.divergence
