@@ -36,6 +36,10 @@ def _share_rows(folds: Folds, keys: list[str], null=lambda key: 0.5) -> list[dic
 
 
 SHARE = [pl.col("win_share").sum().alias("s"), pl.len().alias("c")]  # a share's block sums
+# a meeting of two specs at one table (a _pairs row): 1 if the first ended with more
+# points, 1/2 with as many, else 0
+AHEAD = (pl.when(pl.col("score") > pl.col("oscore")).then(1.0)
+         .when(pl.col("score") == pl.col("oscore")).then(0.5).otherwise(0.0))
 RANKS = range(1, 7)
 
 
@@ -212,10 +216,8 @@ class Ahead:
         rows = _pairs(b.p.filter(pl.col("players") > 2), "score", "players")
         if rows.height == 0:
             return
-        ahead = (pl.when(pl.col("score") > pl.col("oscore")).then(1.0)
-                 .when(pl.col("score") == pl.col("oscore")).then(0.5).otherwise(0.0))
         self.folds.add(rows.group_by(*self.KEYS, "block").agg(
-            ahead.sum().alias("s"), pl.len().alias("c"), pl.col("game_id").n_unique().alias("g")), self.KEYS)
+            AHEAD.sum().alias("s"), pl.len().alias("c"), pl.col("game_id").n_unique().alias("g")), self.KEYS)
         apart = (pl.col("os") - pl.col("seat")) % pl.col("players")
         for n, a, o, d, k in (rows.group_by(*self.KEYS, apart.alias("d")).agg(pl.len().alias("k"))
                               .select(*self.KEYS, "d", "k").iter_rows()):

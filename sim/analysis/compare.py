@@ -33,6 +33,7 @@ import polars as pl
 
 from sim import expansions
 from sim.analysis import stats
+from sim.analysis.balance import AHEAD
 from sim.analysis.fmt import fmt_interval, fmt_p
 from sim.analysis.scan import KEYS, Batch, batches
 from sim.tournament import manifest as mf
@@ -116,10 +117,8 @@ def block_values(games: pl.DataFrame, players: pl.DataFrame, messages: bool,
                                  pl.col("score").alias("oscore")), on="game_id")
            .filter((pl.col("seat") != pl.col("os")) & (pl.col("player") < pl.col("opponent"))))
     if met.height:
-        ahead = (pl.when(pl.col("score") > pl.col("oscore")).then(1.0)
-                 .when(pl.col("score") == pl.col("oscore")).then(0.5).otherwise(0.0))
         per_pair = met.group_by("edition", "player", "opponent", "block").agg(
-            ahead.mean().alias("ahead"), pl.col("game_id").n_unique().alias("games"))
+            AHEAD.mean().alias("ahead"), pl.col("game_id").n_unique().alias("games"))
         add(per_pair, "head-to-head", "share",
             pl.col("player") + pl.lit(" ahead of ") + pl.col("opponent"), "ahead")
 

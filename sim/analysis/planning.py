@@ -187,9 +187,8 @@ def _tables(games: pl.DataFrame, players: pl.DataFrame) -> list[Quantity]:
     met = (p.join(p.select("game_id", pl.col("seat").alias("os"), pl.col("player").alias("opponent"),
                            pl.col("score").alias("oscore")), on="game_id")
            .filter((pl.col("seat") != pl.col("os")) & (pl.col("player") < pl.col("opponent"))))
-    ahead = (pl.when(pl.col("score") > pl.col("oscore")).then(1.0)
-             .when(pl.col("score") == pl.col("oscore")).then(0.5).otherwise(0.0))
-    per = (met.group_by("players", "player", "opponent", "block").agg(ahead.sum().alias("s"), pl.len().alias("c"))
+    per = (met.group_by("players", "player", "opponent", "block").agg(balance.AHEAD.sum().alias("s"),
+                                                                      pl.len().alias("c"))
            .sort("players", "player", "opponent", "block"))
     for (n, a, b), g in per.group_by("players", "player", "opponent", maintain_order=True):
         est = stats.share_by_block(g["s"].to_numpy(), g["c"].to_numpy())
