@@ -363,10 +363,11 @@ class Ratings:
         pw = (pl.concat(self.parts) if self.parts else
               pl.DataFrame(schema={"block": pl.Int64, "player": pl.String, "opponent": pl.String,
                                    "beat": pl.Float64}))
-        same = {pair for a, b in identical for pair in ((a, b), (b, a))}
-        if same:
-            pw = pw.filter(~pl.struct("player", "opponent").map_elements(
-                lambda r: (r["player"], r["opponent"]) in same, return_dtype=pl.Boolean))
+        same = sorted({pair for a, b in identical for pair in ((a, b), (b, a))})
+        if same:  # (an anti-join: the rows are per block and pair, many on a long run)
+            drop = pl.DataFrame({"player": [a for a, _ in same], "opponent": [b for _, b in same]},
+                                schema={"player": pl.String, "opponent": pl.String})
+            pw = pw.join(drop, on=["player", "opponent"], how="anti", maintain_order="left")
         return ratings_from(pw, boots, seed, prior)
 
 
