@@ -270,15 +270,23 @@ def _agrees_with_report(exp, run_dir):
             assert r["identical"] and r["blocks_needed"] is None
             continue
         assert r["estimate"] == pytest.approx(h["estimate"], abs=1e-12), h["question"]
-        # a share's interval is clipped to [0, 1], a difference of shares' to [−1, 1]
+        # a share's interval is the score interval at the effective trials its t interval
+        # gives (stats.share_from); a difference of shares' is clipped to [−1, 1]
         share = h["question"].startswith("seat") or any(w in h["question"] for w in (" vs ", " ahead of ",
                                                                                      " win share, "))
-        lo, hi = (0, 1) if share else (-1, 1)
-        unclipped = r["unit"] == "points" or lo < h["low"] and h["high"] < hi
-        if r["method"] == "normal" and unclipped:
-            t = sps.t.ppf(0.975, h["blocks"] - 1)
-            assert (h["high"] - h["low"]) / 2 == pytest.approx(t * r["sd"] / math.sqrt(h["blocks"]),
-                                                             rel=1e-9), h["question"]
+        if r["method"] != "normal":
+            continue
+        t = sps.t.ppf(0.975, h["blocks"] - 1)
+        half = t * r["sd"] / math.sqrt(h["blocks"])
+        if share:
+            p_hat, z = h["estimate"], sps.norm.ppf(0.975)
+            n = p_hat * (1 - p_hat) * (z / half) ** 2
+            centre = (p_hat + z * z / (2 * n)) / (1 + z * z / n)
+            w = z * math.sqrt(p_hat * (1 - p_hat) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+            assert (h["low"], h["high"]) == pytest.approx((centre - w, centre + w), rel=1e-9), h["question"]
+            checked += 1
+        elif r["unit"] == "points" or -1 < h["low"] and h["high"] < 1:
+            assert (h["high"] - h["low"]) / 2 == pytest.approx(half, rel=1e-9), h["question"]
             checked += 1
     return checked
 

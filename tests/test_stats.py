@@ -286,6 +286,16 @@ def _statsmodels_ci(y, X, groups):
     return fit.params, fit.conf_int(), fit.pvalues
 
 
+def _score_at(share, ci):
+    """The share's score interval from a t interval [ci]: its half-width h = t·se gives
+    the effective trials n* = p̂(1 − p̂)(z/h)²; Wilson's at n*."""
+    n = share * (1 - share) * (stats.Z95 * 2 / (ci[1] - ci[0])) ** 2
+    z2 = stats.Z95 ** 2
+    centre = (share + z2 / (2 * n)) / (1 + z2 / n)
+    half = stats.Z95 * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return centre - half, centre + half
+
+
 def test_block_intervals_match_statsmodels_cluster_robust_ols():
     """Seat advantage, head-to-head and the naive message difference against
     statsmodels' cluster-robust OLS by block (CR1, t with blocks − 1 dof)."""
@@ -299,7 +309,8 @@ def test_block_intervals_match_statsmodels_cluster_robust_ols():
     s0 = p.filter(pl.col("seat") == 0)
     params, ci, pv = _statsmodels_ci(s0["win_share"], np.ones((s0.height, 1)), s0["block"])
     assert seat0["win_share"] == pytest.approx(params[0])
-    assert (seat0["low"], seat0["high"]) == (pytest.approx(ci[0][0]), pytest.approx(ci[0][1]))
+    # a share's interval: the score interval at the trials statsmodels' CR1 t interval gives
+    assert (seat0["low"], seat0["high"]) == pytest.approx(_score_at(params[0], ci[0]))
     wilson = stats.wilson(seat0["wins"], seat0["games"])  # games as if independent
     assert (seat0["high"] - seat0["low"]) > 1.2 * (wilson[1] - wilson[0])
 
@@ -308,8 +319,8 @@ def test_block_intervals_match_statsmodels_cluster_robust_ols():
     rows = p.filter(pl.col("player") == "x").join(
         p.select("game_id", pl.col("player").alias("o")), on="game_id").filter(pl.col("o") == "y")
     params, ci, pv = _statsmodels_ci(rows["win_share"], np.ones((rows.height, 1)), rows["block"])
-    assert (xy["win_share"], xy["low"], xy["high"]) == (
-        pytest.approx(params[0]), pytest.approx(ci[0][0]), pytest.approx(ci[0][1]))
+    assert xy["win_share"] == pytest.approx(params[0])
+    assert (xy["low"], xy["high"]) == pytest.approx(_score_at(params[0], ci[0]))
     assert (xy["games"], xy["blocks"]) == (80, 40)
     pw = {(r["player"], r["opponent"]): r for r in balance.pairwise(games, players).iter_rows(named=True)}
     want = stats.holm([pw[("x", "y")]["p"], pw[("x", "z")]["p"]])  # the family: 2 unordered pairs
@@ -381,7 +392,62 @@ def test_share_intervals_stay_inside_zero_and_one():
     raw = stats.cluster_ratio([2, 2, 1], [2, 2, 2], 0.5)
     assert raw.high > 1
     est = stats.share_by_block([2, 2, 1], [2, 2, 2])
-    assert est.high == 1.0 and est.low == raw.low and est.estimate == pytest.approx(5 / 6)
+    assert 0.0 <= est.low < est.estimate < est.high <= 1.0 and est.estimate == pytest.approx(5 / 6)
+
+
+def test_a_share_is_the_score_interval_at_its_effective_trials():
+    """One game a block, g blocks: the CR1 se² is p̂(1 − p̂)/(g − 1), so the effective
+    trials are (g − 1)(z/t)², and interval and p are Wilson's and the score test's there
+    (worked out with scipy's binomtest and normal tail, not with the module's own)."""
+    g, wins = 50, 35
+    est = stats.share_by_block([1.0] * wins + [0.0] * (g - wins), [1] * g)
+    n = (g - 1) * (stats.Z95 / sps.t.ppf(0.975, g - 1)) ** 2
+    p_hat = wins / g
+    denom = 1 + stats.Z95 ** 2 / n
+    centre = (p_hat + stats.Z95 ** 2 / (2 * n)) / denom
+    half = stats.Z95 * math.sqrt(p_hat * (1 - p_hat) / n + stats.Z95 ** 2 / (4 * n * n)) / denom
+    assert (est.low, est.high) == pytest.approx((centre - half, centre + half))
+    assert est.p == pytest.approx(2 * sps.norm.sf((p_hat - 0.5) / math.sqrt(0.25 / n)))
+    # integer effective trials: the same as scipy's Wilson interval
+    ci = sps.binomtest(35, 50).proportion_ci(confidence_level=0.95, method="wilson")
+    assert est.low < ci.low and est.high > ci.high  # fewer trials than games: wider
+
+
+def test_one_loss_never_gives_a_narrower_interval_than_none():
+    """139 wins in 140 one-game blocks: the sandwich read [0.979, 1], narrower than the
+    exact bound [0.974, 1] of 140 in 140, and more sure than Clopper–Pearson's 0.961."""
+    one_loss = stats.share_by_block([1.0] * 139 + [0.0], [1] * 140)
+    none = stats.share_by_block([1.0] * 140, [1] * 140)
+    sandwich = stats.cluster_ratio([1.0] * 139 + [0.0], [1] * 140, 0.5)
+    assert sandwich.low > none.low  # the bug: one loss made the interval narrower
+    assert one_loss.low < none.low and one_loss.estimate < one_loss.high < 1.0
+    cp = sps.binomtest(139, 140).proportion_ci(confidence_level=0.95, method="exact")
+    assert one_loss.low == pytest.approx(cp.low, abs=0.003)
+
+
+@pytest.mark.parametrize("p, blocks, games", [(0.97, 60, 2), (0.9, 30, 2), (0.02, 300, 1), (0.6, 200, 2)])
+def test_share_intervals_cover_near_the_boundary(p, blocks, games):
+    """Coverage over 2,000 seeded records of independent games: the sandwich t interval
+    covered 0.97 over 60 two-game blocks 90 % of the time; the score interval at the
+    effective trials stays within [0.93, 0.99] near the boundary and inside."""
+    rng = np.random.default_rng(11)
+    covered = 0
+    for _ in range(2000):
+        x = rng.binomial(games, p, blocks).astype(float)
+        est = stats.share_by_block(x, [games] * blocks)
+        covered += est.low <= p <= est.high
+    assert 0.93 <= covered / 2000 <= 0.99
+
+
+def test_a_share_excludes_its_null_exactly_when_p_is_under_005():
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        blocks, games = int(rng.integers(2, 60)), int(rng.integers(1, 5))
+        x = rng.binomial(games, rng.uniform(0.05, 0.95), blocks).astype(float)
+        null = float(rng.choice([0.5, 1 / 3, 0.25]))
+        est = stats.share_by_block(x, [games] * blocks, null)
+        if est.n >= 2 and abs(est.p - 0.05) > 1e-9:
+            assert (est.low <= null <= est.high) == (est.p > 0.05)
 
 
 def test_no_spread_is_tested_by_signs_not_by_a_zero_standard_error():

@@ -8,7 +8,9 @@ The unit of every interval and test on game records is the block (one seed playe
 under all its seat orders and variants): games of a block share their tiles, so they
 are not independent. Means and differences come with cluster-robust standard errors
 by block (the CR1 sandwich, as statsmodels' OLS with cov_type="cluster") and
-Student-t intervals with blocks − 1 degrees of freedom.
+Student-t intervals with blocks − 1 degrees of freedom. A share in [0, 1] takes the
+score interval and test at the effective number of trials that standard error gives
+(`share_from`), which stays honest near 0 and 1 where the t interval does not.
 
 Every estimate is a function of the sufficient statistics of its per-block values
 (`Moments`, sim/analysis/moments.py: sums, means and centred cross-products over
@@ -154,7 +156,8 @@ ONE_SIDED = 0.025  # the tail of a one-sided bound that stands beside 95% interv
 
 def share_from(m: Moments, s: int = 0, c: int = 1, null: float = 0.5) -> Estimate:
     """A share in [0, 1] (win share) from per-block sums and counts (columns `s`, `c`),
-    cluster-robust.
+    cluster-robust: the score interval and test at its effective number of trials
+    (`_score_interval`).
 
     A record where every block gave the same share (always so with no wins, or no
     losses) has no spread, so the sandwich would give a zero-width interval; it gets the
@@ -164,9 +167,34 @@ def share_from(m: Moments, s: int = 0, c: int = 1, null: float = 0.5) -> Estimat
     g = est.n
     if g == 0:
         return est
-    if est.estimate not in (0.0, 1.0) and est.se != 0.0:  # a spread: the sandwich, in [0, 1]
-        return est._replace(low=max(0.0, est.low), high=min(1.0, est.high))
+    if est.estimate not in (0.0, 1.0) and est.se != 0.0:  # a spread: the score interval
+        return _score_interval(est, null)
     return _no_spread(est.estimate, g, null)
+
+
+def _score_interval(est: Estimate, null: float) -> Estimate:
+    """A share's interval and p from the score test at its effective number of trials
+    (Korn & Graubard 1998): the clustered record read as the binomial one with the same
+    precision, n* = p̂(1 − p̂)/se² from the sandwich's se, times (z/t)² for its blocks − 1
+    degrees of freedom. Its interval is Wilson's at n*, and p the score test's, so the
+    null is outside the interval exactly when p < 0.05. n* may exceed the games: a
+    design that balances seats within a block (rotations) is more precise than as many
+    independent games, and the sandwich's se says by how much.
+
+    The sandwich t interval itself is too sure of itself near 0 or 1, where its se,
+    built from p̂(1 − p̂), vanishes: 139 wins in 140 one-game blocks read [0.979, 1],
+    narrower than the exact bound [0.974, 1] of 140 in 140, and 97 % shares over 60
+    two-game blocks were covered 90 % of the time. The score interval keeps its width
+    there (139 in 140: [0.960, 1]; coverage 97 %) and inside (0, 1) differs from the
+    t interval by the order of 1/n* (tests/test_stats.py)."""
+    g, share, se = est.n, est.estimate, est.se
+    if g < 2 or not math.isfinite(se) or not 0.0 < null < 1.0:
+        return est._replace(low=max(0.0, est.low), high=min(1.0, est.high))
+    q = float(special.stdtrit(g - 1, 0.975))
+    n_eff = share * (1 - share) / (se * se) * (Z95 / q) ** 2
+    low, high = wilson(share * n_eff, n_eff)
+    z = abs(share - null) / math.sqrt(null * (1 - null) / n_eff)
+    return est._replace(low=low, high=high, p=float(special.erfc(z / math.sqrt(2))))
 
 
 def _no_spread(c: float, g: int, null: float) -> Estimate:

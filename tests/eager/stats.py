@@ -142,9 +142,21 @@ def share_by_block(sums, counts, null: float = 0.5) -> Estimate:
     g = est.n
     if g == 0:
         return est
-    if est.estimate not in (0.0, 1.0) and est.se != 0.0:  # a spread: the sandwich, in [0, 1]
-        return est._replace(low=max(0.0, est.low), high=min(1.0, est.high))
+    if est.estimate not in (0.0, 1.0) and est.se != 0.0:  # a spread: the score interval
+        return _score_interval(est, null)
     return _no_spread(est.estimate, g, null)
+
+
+def _score_interval(est: Estimate, null: float) -> Estimate:
+    """Wilson's interval and the score test at the effective number of trials
+    n* = p̂(1 − p̂)/se² · (z/t)² (Korn & Graubard 1998, without their cap at the games)."""
+    g, share, se = est.n, est.estimate, est.se
+    if g < 2 or not math.isfinite(se) or not 0.0 < null < 1.0:
+        return est._replace(low=max(0.0, est.low), high=min(1.0, est.high))
+    n_eff = share * (1 - share) / (se * se) * (Z95 / float(sps.t.ppf(0.975, g - 1))) ** 2
+    low, high = wilson(share * n_eff, n_eff)
+    z = abs(share - null) / math.sqrt(null * (1 - null) / n_eff)
+    return est._replace(low=low, high=high, p=float(2 * sps.norm.sf(z)))
 
 
 def _no_spread(c: float, g: int, null: float) -> Estimate:
