@@ -229,3 +229,27 @@ def test_every_win_share_says_how_ties_count_and_how_often(tmp_path):
     note = f"a tie shares the win; {100 * tied / games.height:.1f}% of the run's games were ties"
     shares = [h for h in rep["headline"] if "win share" in h["question"] and h["estimate"] is not None]
     assert shares and all(note in h["label"] for h in shares)
+
+
+def test_blocks_needed_of_an_exact_bound_shrinks_as_one_over_blocks():
+    """A pair where one won every block gets the exact bound [1 − b, 1], b = 1 − 0.025^(1/G):
+    it narrows as 1/G, so ±1 pp needs ln 0.025 / ln(1 − 0.02) = 183 blocks, not the
+    775 that scaling its half-width (0.044 at 40 blocks) as 1/√blocks would ask."""
+    from sim.analysis.report import _blocks_needed
+    b = 1 - 0.025 ** (1 / 40)
+    assert b == pytest.approx(0.0880, abs=1e-4)
+    row = {"question": "x vs y: win share", "family": "head-to-head", "low": 1 - b, "high": 1.0,
+           "blocks": 40}
+    need = _blocks_needed("matchups", [row])
+    assert need["bound"] == "exact"
+    assert [n["blocks"] for n in need["needed"]] == [
+        math.ceil(math.log(0.025) / math.log(1 - 0.02)), math.ceil(math.log(0.025) / math.log(1 - 0.04))]
+    assert need["needed"][0]["blocks"] == 183
+    # a difference of shares every block agreed on: [c − b(1 + c), c + b(1 − c)], 2b wide
+    arm = {"question": "a − base: win share", "family": "arms", "low": 0.1 - b * 1.1, "high": 0.1 + b * 0.9,
+           "blocks": 40}
+    assert _blocks_needed("arms", [arm])["needed"][0]["blocks"] == math.ceil(math.log(0.025) / math.log(1 - 0.01))
+    # a spread scales as 1/√blocks: ±0.045 over 40 blocks, ±0.01 over 40 · 4.5² = 810
+    spread = dict(row, low=0.9, high=0.99)
+    need = _blocks_needed("matchups", [spread])
+    assert need["bound"] == "spread" and need["needed"][0]["blocks"] == 810

@@ -161,7 +161,11 @@ def _blocks_needed(rep: dict) -> str:
     needs = "; ".join(f"±{n['half_width'] * scale:g} {unit}: {n['blocks']:,} blocks" for n in b["needed"])
     return (f"<p id='blocks-needed'>Blocks needed for this question, from its least precise answer "
             f"('{html.escape(b['label'])}', ±{b['half_width'] * scale:.2g} {unit} over "
-            f"{b['blocks']:,} blocks; half-widths shrink as 1/√blocks): {html.escape(needs)}.</p>")
+            f"{b['blocks']:,} blocks; {SHRINKS[b.get('bound', 'spread')]}): {html.escape(needs)}.</p>")
+
+
+SHRINKS = {"spread": "half-widths shrink as 1/√blocks",
+           "exact": "an exact bound, as no block differed: it shrinks as 1/blocks"}
 
 
 def _sweep_section(rep: dict) -> list[str]:

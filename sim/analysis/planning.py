@@ -102,14 +102,6 @@ def blocks_needed(sd: float, half_width: float, z: float = Z) -> int | None:
     return stats.sample_size_for_sd(half_width, sd, z)
 
 
-def blocks_for_bound(half_width: float, exact: float) -> int:
-    """Blocks for the report's exact bound (no block differs) to be at most 2·half_width
-    wide: its width is exact × b, b = 1 − 0.025^(1/blocks) (stats.share_by_block,
-    stats.share_difference), so blocks = ceil(ln 0.025 / ln(1 − 2·half_width/exact))."""
-    b = 2 * half_width / exact
-    return 1 if b >= 1 else math.ceil(math.log(stats.ONE_SIDED) / math.log1p(-b))
-
-
 # --- the headline quantities, per block --------------------------------------------------
 
 def quantities(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame,
@@ -450,7 +442,7 @@ def make_plan(exp: Experiment, half_width: float, half_width_points: float | Non
         holding = None if q.identical or h is None else blocks_needed(q.sd, h)
         method = None if holding is None else "normal"
         if holding is None and h is not None and q.exact and q.sd == 0:
-            holding, method = blocks_for_bound(h, q.exact), "exact bound"
+            holding, method = stats.blocks_for_bound(h, q.exact), "exact bound"
         share = min(1.0, q.blocks / of) if of else 1.0
         n = None if holding is None else math.ceil(holding / share - 1e-9)
         rows.append({"question": q.question, "unit": q.unit, "estimate": _num(q.estimate),

@@ -100,18 +100,24 @@ def question_of(cfg: dict) -> str:
 
 
 def _blocks_needed(question: str, headline: list[dict]) -> dict | None:
-    """Blocks the question's least precise headline row needs for each target half-width
-    (half-widths shrink as 1/√blocks from this run's), None without an interval."""
+    """Blocks the question's least precise headline row needs for each target half-width,
+    None without an interval. A spread's half-width shrinks as 1/√blocks from this run's;
+    an exact bound (no block differed: its interval is 1 or 2 × stats.exact_bound wide)
+    shrinks as 1/blocks, so it takes that bound's own formula, as `carcsim plan` does."""
     wanted, targets, unit = QUESTIONS[question]
     rows = [h for h in headline if wanted(h) and h["low"] is not None and h["high"] is not None
             and h["high"] > h["low"]]
     if not rows:
         return None
     widest = max(rows, key=lambda h: h["high"] - h["low"])
-    hw = (widest["high"] - widest["low"]) / 2
-    return {"label": widest["question"], "unit": unit, "half_width": hw, "blocks": widest["blocks"],
-            "needed": [{"half_width": t, "blocks": math.ceil(widest["blocks"] * (hw / t) ** 2)}
-                       for t in targets]}
+    width, g = widest["high"] - widest["low"], widest["blocks"]
+    widths = next((k for k in (1, 2) if unit == "win share" and g > 0
+                   and abs(width - k * stats.exact_bound(g)) <= 1e-12), None)
+    needed = [stats.blocks_for_bound(t, widths) if widths else math.ceil(g * (width / 2 / t) ** 2)
+              for t in targets]
+    return {"label": widest["question"], "unit": unit, "half_width": width / 2, "blocks": g,
+            "bound": "exact" if widths else "spread",
+            "needed": [{"half_width": t, "blocks": n} for t, n in zip(targets, needed)]}
 
 
 def _table_answers(out: dict, shares_s, ahead_s, tie_note: str) -> list[dict]:
@@ -511,8 +517,9 @@ def render_text(rep: dict) -> str:
     b = rep.get("blocks_needed")
     if b:  # about the config's question, from its least precise answer
         scale, unit = (100, "pp") if b["unit"] == "win share" else (1, "points")
+        exact = ", an exact bound: no block differed" if b.get("bound") == "exact" else ""
         lines.append(f"blocks needed for '{b['label']}' (now ±{b['half_width'] * scale:.2g} {unit} "
-                     f"over {b['blocks']:,} blocks): "
+                     f"over {b['blocks']:,} blocks{exact}): "
                      + "; ".join(f"±{n['half_width'] * scale:g} {unit}: {n['blocks']:,}" for n in b["needed"]))
     if rep.get("ratings"):
         lines.append(f"ratings (Bradley–Terry, Elo scale, 95% bootstrap over blocks; prior "

@@ -197,12 +197,28 @@ def _score_interval(est: Estimate, null: float) -> Estimate:
     return est._replace(low=low, high=high, p=float(special.erfc(z / math.sqrt(2))))
 
 
+def exact_bound(blocks: int) -> float:
+    """b = 1 − 0.025^(1/blocks): the share of blocks that could differ when none did (the
+    exact one-sided bound on a proportion seen to be 0). The exact-bound interval of a
+    share is b wide, that of a difference of shares 2b (`_no_spread`,
+    `share_difference_from`)."""
+    return 1 - ONE_SIDED ** (1 / blocks)
+
+
+def blocks_for_bound(half_width: float, widths: int) -> int:
+    """Blocks for an exact-bound interval `widths` × b wide (1: a share, 2: a difference
+    of shares) to be at most 2·half_width wide: ceil(ln 0.025 / ln(1 − 2·half_width/widths)).
+    It shrinks as 1/blocks, not as 1/√blocks as a spread's does."""
+    b = 2 * half_width / widths
+    return 1 if b >= 1 else math.ceil(math.log(ONE_SIDED) / math.log1p(-b))
+
+
 def _no_spread(c: float, g: int, null: float) -> Estimate:
     """Every one of g blocks gave the share c: at most a share b = 1 − 0.025^(1/g) of
     blocks could differ, each by at most its distance to 0 or 1, so the interval is
     [c(1 − b), c + b(1 − c)] (0 wins: [0, b]; all: [1 − b, 1]), and p is the level at
     which it just reaches the null: 2(null/c)^g below c, 2((1 − null)/(1 − c))^g above."""
-    b = 1 - ONE_SIDED ** (1 / g)
+    b = exact_bound(g)
     p = (1.0 if c == null else 2 * (null / c) ** g if null < c else 2 * ((1 - null) / (1 - c)) ** g)
     return Estimate(c, math.nan, c * (1 - b), c + b * (1 - c), min(1.0, p), g)
 
@@ -228,7 +244,7 @@ def share_difference_from(m: Moments, s: int, c: int, lo: int, hi: int) -> Estim
     if est.n == 0 or m.low[lo] != m.high[hi]:  # a difference of shares stays in [−1, 1]
         return est._replace(low=max(-1.0, est.low), high=min(1.0, est.high)) if est.n else est
     c = float(m.low[lo])
-    bound = 1 - ONE_SIDED ** (1 / est.n)
+    bound = exact_bound(est.n)
     # the p of the same bound: the interval excludes 0 exactly when b < |c| / (1 + |c|), so
     # at a one-sided level of (1 + |c|)^-G (the sign test's 0.5^G when one won every block)
     p = 1.0 if c == 0 else min(1.0, 2 * (1 + abs(c)) ** -est.n)

@@ -87,17 +87,24 @@ def question_of(cfg: dict) -> str:
 
 
 def _blocks_needed(question: str, headline: list[dict]) -> dict | None:
-    """Blocks the question's least precise headline row needs for each target half-width
-    (half-widths shrink as 1/√blocks from this run's), None without an interval."""
+    """Blocks the least precise headline row needs per target half-width: 1/√blocks for a
+    spread, the exact bound's own ln 0.025 / ln(1 − 2h/k) for a bound k × b wide."""
     wanted, targets, unit = QUESTIONS[question]
     rows = [h for h in headline if wanted(h) and h["low"] is not None and h["high"] is not None
             and h["high"] > h["low"]]
     if not rows:
         return None
     widest = max(rows, key=lambda h: h["high"] - h["low"])
-    hw = (widest["high"] - widest["low"]) / 2
-    return {"label": widest["question"], "unit": unit, "half_width": hw, "blocks": widest["blocks"],
-            "needed": [{"half_width": t, "blocks": math.ceil(widest["blocks"] * (hw / t) ** 2)}
+    width, g = widest["high"] - widest["low"], widest["blocks"]
+    b = 1 - 0.025 ** (1 / g)
+    k = next((k for k in (1, 2) if unit == "win share" and abs(width - k * b) <= 1e-12), None)
+
+    def bound(t):
+        return 1 if 2 * t / k >= 1 else math.ceil(math.log(0.025) / math.log(1 - 2 * t / k))
+
+    return {"label": widest["question"], "unit": unit, "half_width": width / 2, "blocks": g,
+            "bound": "exact" if k else "spread",
+            "needed": [{"half_width": t, "blocks": bound(t) if k else math.ceil(g * (width / 2 / t) ** 2)}
                        for t in targets]}
 
 
@@ -353,8 +360,9 @@ def render_text(rep: dict) -> str:
     b = rep.get("blocks_needed")
     if b:  # about the config's question, from its least precise answer
         scale, unit = (100, "pp") if b["unit"] == "win share" else (1, "points")
+        exact = ", an exact bound: no block differed" if b.get("bound") == "exact" else ""
         lines.append(f"blocks needed for '{b['label']}' (now ±{b['half_width'] * scale:.2g} {unit} "
-                     f"over {b['blocks']:,} blocks): "
+                     f"over {b['blocks']:,} blocks{exact}): "
                      + "; ".join(f"±{n['half_width'] * scale:g} {unit}: {n['blocks']:,}" for n in b["needed"]))
     if rep.get("ratings"):
         lines.append(f"ratings (Bradley–Terry, Elo scale, 95% bootstrap over blocks; prior "
