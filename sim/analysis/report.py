@@ -145,7 +145,8 @@ def _table_answers(out: dict, shares_s, ahead_s, tie_note: str) -> list[dict]:
         if not r["balanced"]:
             what += (f"; not a test: {r['player']} did not sit after {r['opponent']} as often as "
                      f"before (rotations keep the order around the table), so the share mixes "
-                     f"their strengths with the seating")
+                     f"their strengths with the seating; [design] seat_orders = \"all\" plays "
+                     f"every order")
         else:
             what += "; p against 1/2"
         rows.append(_row(question, r["share"], r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
@@ -495,7 +496,8 @@ def first_answer(rep: dict, question: str = "") -> list[str]:
 def render_text(rep: dict) -> str:
     cfg = rep["provenance"]["config"]
     lines = [f"run {cfg['name']}: {rep['provenance']['games_stored']} games in "
-             f"{rep['provenance']['blocks_stored']} blocks, design {cfg['design']['kind']}, "
+             f"{rep['provenance']['blocks_stored']} blocks, design {cfg['design']['kind']}"
+             f"{', every seat order' if cfg['design'].get('seat_orders') == 'all' else ''}, "
              f"rules {cfg['rules']['players']}p {'+'.join(cfg['rules']['expansions']) or 'base'}",
              rep["unit_note"],
              f"{'question':72} {'estimate':>9} {'95% interval':>19} {'games':>7} {'blocks':>6} "

@@ -399,7 +399,8 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
         return
     sharded = (f"{shards} shards" if shards is not None else
                "shards of about a minute each, sized when the run starts (shard_blocks = auto)")
-    typer.echo(f"{exp.path}: ok: {exp.design} design, {exp.blocks} blocks × {per} games = "
+    orders = ", every seat order" if exp.seat_orders == "all" else ""
+    typer.echo(f"{exp.path}: ok: {exp.design} design{orders}, {exp.blocks} blocks × {per} games = "
                f"{exp.blocks * per} games in {sharded}")
     for line in plan.notes(exp):  # equal players by behaviour, one line each
         typer.echo(line)

@@ -30,6 +30,9 @@
                                  vs 2 points, the default), "scoring_figure" (messenger
                                  vs meeple where they land differently), "road_figure"
                                  (messenger meeple vs follower on a road)
+               seat_orders = "rotations" | "all"  (optional, not in fixed: the
+                                 seat orders every table is played under; "all":
+                                 every permutation, at most 5 players)
                editions = ["c3.1", "classic"]  (optional, with The Messages: every
                                  block is played under each edition)
                sweep = {knob = "two_points", values = [0, 2, 4]}  (optional, any
@@ -51,6 +54,7 @@ import difflib
 
 import hashlib
 import json
+import math
 import re
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -69,11 +73,18 @@ RUN_KEYS = {"name", "question", "seed", "blocks", "shard_blocks", "events", "out
 SPRT_KEYS = {"arm", "baseline", "p0", "p1", "alpha", "beta"}
 # [rules] keys: the base game's and one table per expansion with options (sim/expansions/)
 RULES_KEYS = {"players", "expansions", "followers", "variant"} | {o.field for o in registry.options()}
-DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks", "sweep"}
+DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks", "sweep",
+               "seat_orders"}
 # the design keys only some kinds read (the others: every kind)
 USED_BY = {"seats": ("fixed", "rotations", "counterfactual"), "pool": ("round_robin",),
            "arms": ("variants",), "opponents": ("variants",), "rollouts": ("counterfactual",),
-           "forks": ("counterfactual",)}
+           "forks": ("counterfactual",),
+           "seat_orders": ("rotations", "round_robin", "variants", "counterfactual")}
+# [design] seat_orders: the seat orders each table is played under (sim/tournament/plan.py
+# seat_orders); "all" plays players! orders, so at most MAX_ALL_ORDERS_PLAYERS players
+# (120 games a table: the records' rotation column is an 8-bit order index)
+SEAT_ORDERS = ("rotations", "all")
+MAX_ALL_ORDERS_PLAYERS = 5
 # counterfactual fork kinds and the expansion each needs
 FORKS = registry.forks()
 DEFAULT_FORKS = (KIND,)  # a counterfactual design forks at The Messages' message draws
@@ -120,6 +131,9 @@ class Experiment:
     plugins: tuple[tuple[str, str], ...] = ()
     # a sweep: (knob name, its values), every block played under each (sim/tournament/plan.py)
     sweep: tuple = ()
+    # the seat orders every table is played under: "rotations" (players of them) or "all"
+    # (every permutation; sim/tournament/plan.py seat_orders). Not for a fixed design
+    seat_orders: str = "rotations"
 
     def canonical(self) -> dict:
         """Everything that decides the games, as plain JSON values (the run's identity;
@@ -133,6 +147,7 @@ class Experiment:
                            "arms": [[a.name, a.player] for a in self.arms],
                            "opponents": list(self.opponents), "editions": list(self.editions),
                            "rollouts": self.rollouts}
+                | ({"seat_orders": self.seat_orders} if self.seat_orders != "rotations" else {})
                 | ({"forks": list(self.forks)} if self.forks not in ((), DEFAULT_FORKS) else {})
                 | ({"sweep": {"knob": self.sweep[0], "values": list(self.sweep[1])}}
                    if self.sweep else {})}
@@ -337,11 +352,17 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
     for e in editions:  # each edition must make valid rules (e.g. zmg_alone is classic only);
         registry.edition_options(rules, e).validate(f"{w}.editions")  # its error names the file
     sweep = _parse_sweep(design, w, path, rules, editions)
+    seat_orders = _get(design, "seat_orders", str, w, " or ".join(f'"{o}"' for o in SEAT_ORDERS),
+                       "rotations", lambda v: v in SEAT_ORDERS)
+    if seat_orders == "all" and players > MAX_ALL_ORDERS_PLAYERS:
+        raise InputError(f"{w}.seat_orders = {quote(seat_orders)}: {players} players have {math.factorial(players):,} "
+                         f"seat orders: expected at most {MAX_ALL_ORDERS_PLAYERS} players "
+                         f"({math.factorial(MAX_ALL_ORDERS_PLAYERS)} orders)")
     specs = [*seats, *pool, *(a.player for a in arms), *opponents]
     shipped = tuple(plugins.sources(specs, f"{path}: design").items()) if strategy_files else ()
     return Experiment(path, name, seed, blocks, shard_blocks, events, out, rules, kind, seats,
                       pool, arms, opponents, editions, rollouts, sprt, text, forks, question,
-                      shipped, sweep)
+                      shipped, sweep, seat_orders)
 
 
 MAX_SWEEP_VALUES = 50

@@ -1,7 +1,8 @@
-"""The plan of an experiment: blocks × (edition × table × seat rotation) → games.
+"""The plan of an experiment: blocks × (edition × table × seat order) → games.
 
 A block is one game seed, derived from (master seed, block) only, played under every
-seat rotation and every variant being compared, so paired comparisons share their
+seat order (the rotations, or every permutation with `seat_orders = "all"`) and every
+variant being compared, so paired comparisons share their
 tiles (common random numbers). game_id = block × games_per_block + index within the
 block, so any game can be recomputed alone. Shards are runs of `shard_blocks` blocks.
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, permutations
 
 from sim import expansions
 from sim.engine.rules import Rules
@@ -41,7 +42,7 @@ class GameSpec:
     block: int
     seed: int
     variant: str  # arm name, table name ("a+b"), or "" for fixed and rotations
-    rotation: int  # seat s plays table[(s + rotation) % players]
+    rotation: int  # the seat order's index in seat_orders(exp): seat s plays table[order[s]]
     edition: str  # The Messages' edition, "" when not in play
     seats: tuple[str, ...]  # player spec per seat
     focal: tuple[int, ...]  # the seats of the arm's player (variants; two in a mirror), else ()
@@ -101,12 +102,25 @@ def _editions(exp: Experiment) -> list[str]:
     return list(exp.editions) or [expansions.edition(exp.rules)]  # "": no editions in play
 
 
+def seat_orders(exp: Experiment) -> tuple[tuple[int, ...], ...]:
+    """The seat orders every table of a block is played under, each as the table
+    position seat s plays: the identity alone in a fixed design; the rotations
+    (s + r) mod players; with `seat_orders = "all"` every permutation, in
+    itertools.permutations order. A game's `rotation` is its order's index here, so in
+    rotations seat s plays the table's player (s + rotation) mod players."""
+    n = exp.rules.players
+    if exp.design == "fixed":
+        return (tuple(range(n)),)
+    if exp.seat_orders == "all":
+        return tuple(permutations(range(n)))
+    return tuple(tuple((s + r) % n for s in range(n)) for r in range(n))
+
+
 @lru_cache(maxsize=32)
 def layout(exp: Experiment) -> tuple[tuple, ...]:
     """The distinct games of any block: (setting, variant, rotation, seats, focal seats),
     the same for every block."""
     n = exp.rules.players
-    rotations = [0] if exp.design == "fixed" else list(range(n))
     kinds = _kinds(exp)
     out: list[list] = []
     for setting in settings(exp):
@@ -118,9 +132,9 @@ def layout(exp: Experiment) -> tuple[tuple, ...]:
             if focal and key in variants_seen:
                 continue  # this variant is an earlier one's copy in this edition
             variants_seen.add(key)
-            for r in rotations:
-                seats = tuple(table[(s + r) % n] for s in range(n))
-                focal_seat = (n - r) % n if focal else None
+            for r, order in enumerate(seat_orders(exp)):
+                seats = tuple(table[order[s]] for s in range(n))
+                focal_seat = order.index(0) if focal else None
                 eff = tuple(effective_spec(s, edition, kinds) for s in seats)
                 if eff in seen:  # a permutation that replays a game of this block
                     game = out[seen[eff]]

@@ -80,7 +80,9 @@ COLUMNS: dict[str, list[Column]] = {
     "games": [
         Column(("run",), "text", "the config's `run.name`"),
         *_KEYS, *_GAME,
-        Column(("rotation",), "seats", "seat s plays the table's player (s + rotation) mod players"),
+        Column(("rotation",), "seats", "the seat order: seat s plays the table's player (s + rotation) "
+               "mod players; with `seat_orders = \"all\"`, the rotation-th permutation p of the "
+               "table's positions (Python's itertools.permutations order): seat s plays player p[s]"),
         Column(("edition",), "text", "The Messages' edition (\"classic\", \"c3.1\"), \"\" without "
                "The Messages"),
         Column(("seed",), "id", "the game's seed (from the run's seed and the block; the same for "

@@ -1,0 +1,110 @@
+"""[design] seat_orders = "all": every table played under every permutation of its seats,
+so at a table of three or more every pair sits both ways round and "A ahead of B" is a
+test (sim/tournament/plan.py seat_orders, sim/analysis/balance.py Ahead)."""
+
+from itertools import permutations
+
+import polars as pl
+import pytest
+
+from sim.analysis.report import build
+from sim.analysis.summary import load
+from sim.errors import InputError
+from sim.tournament import plan
+from sim.tournament.config import parse_experiment
+from sim.tournament.run import run_experiment
+
+CONFIG = """
+[run]
+name = "orders"
+seed = 21
+blocks = {blocks}
+shard_blocks = 4
+
+[rules]
+players = {players}
+
+[design]
+kind = "{kind}"
+{orders}
+{who}
+"""
+
+
+def exp_of(who, players=3, kind="rotations", orders='seat_orders = "all"', blocks=4):
+    return parse_experiment(CONFIG.format(blocks=blocks, players=players, kind=kind, orders=orders,
+                                          who=who), "orders.toml")
+
+
+def test_all_orders_are_every_permutation_in_itertools_order():
+    exp = exp_of('seats = ["greedy", "random", "greedy(city=2.0)"]')
+    table = exp.seats
+    games = plan.block_games(exp, 0)
+    assert len(games) == 6 == plan.games_per_block(exp)
+    for g, order in zip(games, permutations(range(3))):  # rotation r: the r-th permutation
+        assert g.seats == tuple(table[order[s]] for s in range(3))
+    assert [g.rotation for g in games] == list(range(6))
+    rot = exp_of('seats = ["greedy", "random", "greedy(city=2.0)"]', orders="")
+    # rotations: seat s plays the table's player (s + r) mod players, as before
+    assert [g.seats for g in plan.block_games(rot, 0)] == [
+        tuple(table[(s + r) % 3] for s in range(3)) for r in range(3)]
+    assert {g.seats for g in plan.block_games(rot, 0)} < {g.seats for g in games}
+
+
+def test_a_seat_order_that_replays_a_game_is_played_once():
+    exp = exp_of('seats = ["greedy", "greedy", "random"]')
+    assert sorted(g.seats for g in plan.block_games(exp, 0)) == [
+        ("greedy", "greedy", "random"), ("greedy", "random", "greedy"), ("random", "greedy", "greedy")]
+    four = exp_of('seats = ["greedy", "random", "greedy", "random"]', players=4)
+    assert plan.games_per_block(four) == 6  # 4! / (2! 2!)
+
+
+def test_the_focal_seat_follows_the_arm_in_every_order():
+    exp = exp_of('arms = [{name = "a", player = "greedy(city=2.0)"}, {name = "b", player = "greedy"}]\n'
+                 'opponents = ["random", "greedy(road=2.0)"]', kind="variants")
+    games = plan.block_games(exp, 0)
+    assert len(games) == 12  # 2 arms × 3! orders
+    for g in games:
+        arm = {"a": "greedy(city=2.0)", "b": "greedy"}[g.variant]
+        assert [g.seats[s] for s in g.focal] == [arm] and g.seats.count(arm) == 1
+
+
+def test_identity_and_refusals():
+    spelt = exp_of('seats = ["greedy", "random", "greedy(city=2.0)"]', orders='seat_orders = "rotations"')
+    left_out = exp_of('seats = ["greedy", "random", "greedy(city=2.0)"]', orders="")
+    every = exp_of('seats = ["greedy", "random", "greedy(city=2.0)"]')
+    # the default written out keeps the run's identity; "all" is another run
+    assert spelt.fingerprint() == left_out.fingerprint() != every.fingerprint()
+    assert every.canonical()["design"]["seat_orders"] == "all"
+    with pytest.raises(InputError, match="a fixed design does not use it"):
+        exp_of('seats = ["greedy", "random", "greedy"]', kind="fixed")
+    with pytest.raises(InputError, match=r"6 players have 720 seat orders: expected at most 5"):
+        exp_of('seats = ["greedy", "random", "greedy", "random", "greedy", "random"]', players=6)
+    assert plan.games_per_block(exp_of('seats = ["greedy", "random", "greedy", "random", "random"]',
+                                       players=5)) == 10  # 5! / (2! 3!)
+
+
+def test_every_pair_is_seated_both_ways_round_and_tested(tmp_path):
+    """With rotations of (greedy, random, greedy(city=2.0)) greedy always sits just
+    before random, so "greedy ahead of random" is no test; with every order each pair
+    meets at each seat distance equally and every share has a p. The games both designs
+    play (same seats, same seed) are the same games: equal scores."""
+    who = 'seats = ["greedy", "random", "greedy(city=2.0)"]'
+    every, rot = exp_of(who, blocks=6), exp_of(who, orders="", blocks=6)
+    run_experiment(every, tmp_path / "every", workers=0)
+    run_experiment(rot, tmp_path / "rot", workers=0)
+    a, r = build(tmp_path / "every"), build(tmp_path / "rot")
+    assert all(x["balanced"] for x in a["ahead"]) and all(x["p"] is not None for x in a["ahead"]
+                                                          if not x["identical"])
+    assert not all(x["balanced"] for x in r["ahead"])
+    meetings = {(x["player"], x["opponent"]): x["meetings"] for x in a["ahead"]}
+    assert meetings[("greedy", "random")] == 6 * 6  # every game of every block
+    # the same seating and seed play the same game in either design
+    scores = []
+    for name in ("every", "rot"):
+        g = load(tmp_path / name, "games").select("game_id", "block", "rotation")
+        p = load(tmp_path / name, "players").join(g, on="game_id")
+        scores.append({(b, tuple(pl_ for pl_ in grp.sort("seat")["player"])): tuple(grp.sort("seat")["score"])
+                       for (b, _), grp in p.group_by("block", "game_id")})
+    shared = set(scores[0]) & set(scores[1])
+    assert len(shared) == 6 * 3 and all(scores[0][k] == scores[1][k] for k in shared)
