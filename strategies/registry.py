@@ -166,6 +166,7 @@ class Player:
     def __init__(self, default, by_kind: dict | None = None):
         self.default = default
         self.by_kind = dict(by_kind or {})
+        self._given = tuple(sorted(self.by_kind))  # what the spec named (its name), not the fill-ins
         for kind in DECISION_KINDS:
             if kind not in self.by_kind and kind not in kinds_of(default):
                 self.by_kind[kind] = make(DEFAULTS[kind])
@@ -188,8 +189,9 @@ class Player:
 
     @property
     def name(self) -> str:
-        parts = [self.default.name] + [f"{k}={p.name}" for k, p in sorted(self.by_kind.items())]
-        return "+".join(parts)
+        """The player as its spec named it: the main policy and the decisions given
+        their own (the defaults that answer the kinds it leaves are not repeated)."""
+        return "+".join([self.default.name] + [f"{k}={self.by_kind[k].name}" for k in self._given])
 
 
 def parse_policy(text: str, where: str):

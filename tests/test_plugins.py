@@ -92,7 +92,7 @@ def test_a_file_policy_plays_with_its_parameters_and_composes(mine):
     """Cautious(k=6) never goes below 6 followers in supply (it places one only while
     it holds 7); greedy goes lower; the composition's messages part is always_2."""
     seat = player("mine.py:Cautious(k=6)+messages=always_2")
-    assert seat.name.startswith("mine.py:Cautious+") and "messages=always_2" in seat.name
+    assert seat.name == "mine.py:Cautious+messages=always_2"  # as named: no default fill-ins
     assert type(seat.by_kind["messages"]).__name__ == "AlwaysTwo"
     assert _lowest_supply("mine.py:Cautious(k=6)+messages=always_2") == 6
     assert _lowest_supply("greedy") < 6
@@ -275,3 +275,11 @@ def test_strategies_check_covers_every_combination_and_finds_each_fault(tmp_path
     assert r.returncode == 1 and "48 combinations" in r.stdout and "with a problem" in r.stdout
     r = _cli("strategies", "check", "mine.py:Cautious", cwd=tmp_path)
     assert r.returncode == 0 and r.stdout.splitlines()[-1].endswith("no problem")
+
+
+def test_a_seat_is_named_as_its_spec_named_it():
+    """A policy answering some kinds gets the defaults for the rest, but its name (in a
+    strategy's error line) is what the spec said, not every default filled in."""
+    seat = player("always_2")  # answers `messages` only
+    assert seat.name == "always_2" and seat.by_kind["place"].name == "greedy"
+    assert player("greedy+favour=first").name == "greedy+favour=first"
