@@ -37,12 +37,15 @@ class Scripting:
     kind)`); `misfit(game, turn, tile variant, where)` -> why a scripted tile does
     not fit where the turn puts it, or None; `stop(game, next turn, placed)` -> why
     the game ended before that turn (`placed`: its tile is placed, not drawn), or
-    None."""
+    None; `unused(keys, asked)` -> why some of a played turn's keys did nothing (an
+    answer for a decision the turn never asked: `asked`, decision kind -> how many the
+    turn asked), or None."""
 
     read: Callable | None = None
     answers: dict = field(default_factory=dict)
     misfit: Callable | None = None
     stop: Callable | None = None
+    unused: Callable | None = None
 
 
 @dataclass(frozen=True)

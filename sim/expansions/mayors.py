@@ -381,8 +381,20 @@ def _script_decision(player, game, d):
     raise InputError(f"{head}: not among the legal targets (R-MM-2/R-MM-6)")
 
 
+def _script_unused(keys: dict, asked: dict) -> str | None:
+    """An answer past the favour, ride or scarecrow decisions the turn asked would do
+    nothing."""
+    for kind in ("favour", "ride", "scarecrow"):
+        if len(keys[kind]) > asked.get(kind, 0):
+            n = asked.get(kind, 0)
+            return (f"{kind}: {len(keys[kind])} answer{'' if len(keys[kind]) == 1 else 's'}, but the turn asked {n} {kind} "
+                    f"decision{'' if n == 1 else 's'}: expected one answer per decision")
+    return None
+
+
 SCRIPTING = Scripting(_script_read, {"town_hall": _script_town_hall, "favour": _script_decision,
-                                     "ride": _script_decision, "scarecrow": _script_decision})
+                                     "ride": _script_decision, "scarecrow": _script_decision},
+                      unused=_script_unused)
 
 
 MAYORS = Expansion(

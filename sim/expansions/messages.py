@@ -433,7 +433,23 @@ def _script_message(player, game, d):
                      f"(R-MSG-10)")
 
 
-SCRIPTING = Scripting(_script_read, {"scoring_figure": _script_figure, KIND: _script_message})
+def _script_unused(keys: dict, asked: dict) -> str | None:
+    """A message answer past the messages the turn drew, or a target for a message
+    that is not an action taken from the script, would do nothing."""
+    drawn, answers, targets = asked.get(KIND, 0), keys["message"], keys["message_target"]
+    if len(answers) > drawn:
+        return (f"message: {len(answers)} answer{'' if len(answers) == 1 else 's'}, but the turn drew {drawn} message"
+                f"{'' if drawn == 1 else 's'}: expected one answer per message drawn")
+    for i, text in enumerate(targets):
+        if i >= len(answers) or answers[i] == TWO_POINTS:
+            given = "no answer" if i >= len(answers) else '"2"'
+            return (f"message_target {i + 1} = {quote(text)}: message {i + 1} has {given}: "
+                    f"expected a target only for a message answered \"action\"")
+    return None
+
+
+SCRIPTING = Scripting(_script_read, {"scoring_figure": _script_figure, KIND: _script_message},
+                      unused=_script_unused)
 
 
 def _messages_options(t: dict) -> MessagesOptions:

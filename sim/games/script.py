@@ -311,5 +311,11 @@ def play_script(script: Script, new_game=scripted_game):
         else:
             reason = next((r for r in stops if r is not None), "the game ended before the script did")
         raise InputError(f"{script.path}: turn {played + 1}: {reason}")
+    for n, turn in enumerate(script.turns, 1):  # an answer nothing asked for: refused
+        asked = {kind: k for (t, kind), k in scripted.seen.items() if t == n}
+        for e in parts:
+            reason = e.scripting.unused(turn.keys, asked) if e.scripting.unused else None
+            if reason is not None:
+                raise InputError(f"{script.path}: turn {n}: {reason}")
     return game
 
