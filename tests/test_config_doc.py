@@ -24,6 +24,16 @@ from sim.tournament.config import (DESIGN_KEYS, DESIGNS, FORKS, RULES_KEYS, RUN_
 from strategies.registry import DECISION_KINDS, REGISTRY
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "CONFIG.md"
+
+
+@pytest.fixture(autouse=True)
+def _tile_file(tmp_path, monkeypatch):
+    """The tile file the [rules.tiles] example names, in the working directory: the
+    shipped Messengers & Mayors set with one tile's count changed."""
+    from importlib import resources
+    text = resources.files("sim").joinpath("data", "tiles", "mayors.tiles").read_text()
+    (tmp_path / "my_mayors.tiles").write_text(text.replace("MM05 x1", "MM05 x2"))
+    monkeypatch.chdir(tmp_path)
 FIXED = '[design]\nkind = "fixed"\nseats = ["greedy", "random"]\n'
 
 

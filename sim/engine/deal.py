@@ -10,6 +10,7 @@ orders from Python for the reference engine (sim/games/differential.py) and the 
 
 from __future__ import annotations
 
+import functools
 import struct
 from typing import NamedTuple
 
@@ -23,7 +24,7 @@ from sim.expansions.mayors import KIND_NAMES
 from sim.expansions.river import is_river_tile
 from sim.engine.rng import Stream, derive
 from sim.engine.rules import Rules
-from sim.formats.tiles import KINDS, Tile, tile_set
+from sim.formats.tiles import KINDS, Tile, parse_tiles, tile_set
 
 FIGURE_KINDS = KIND_NAMES  # index = the kind code stored in the C core
 
@@ -121,24 +122,58 @@ def _left_out(rules: Rules) -> frozenset[str]:
     return frozenset(k for k in KINDS if k not in brought)
 
 
+@functools.lru_cache(maxsize=64)
+def _given_set(name: str, text: str) -> tuple[Tile, ...]:
+    """A tile set replaced by a tile list ([rules.tiles]): its text parsed."""
+    return tuple(parse_tiles(text, f"rules.tiles.{name}"))
+
+
 def _set_tiles(rules: Rules) -> list[Tile]:
-    """The tile types of the rules' tile sets, in catalogue order, as these rules play
-    them (segments of kinds not in play left out)."""
-    out = _left_out(rules)
-    return [t.without(out) for name in rules.tile_sets for t in tile_set(name)]
+    """The tile types of the rules' tile sets (or the tile lists replacing them), in
+    catalogue order, as these rules play them (segments of kinds not in play left out)."""
+    out, given = _left_out(rules), dict(rules.tiles)
+    return [t.without(out) for name in rules.tile_sets
+            for t in (_given_set(name, given[name]) if name in given else tile_set(name))]
 
 
-_keys: dict[tuple[str, ...], tuple] = {}
+_keys: dict[tuple, tuple] = {}
 
 
 def _catalogue_key(rules: Rules) -> tuple:
-    """(tile sets, built-in tile ids, feature kinds left out): what a catalogue is made
-    of (looked up once per expansion list: every game asks)."""
-    key = _keys.get(rules.expansions)
+    """(tile sets, the tile lists replacing some, built-in tile ids, feature kinds left
+    out): what a catalogue is made of (looked up once per expansion list and tile lists:
+    every game asks)."""
+    key = _keys.get((rules.expansions, rules.tiles))
     if key is None:
-        key = _keys[rules.expansions] = (rules.tile_sets, tuple(t.id for t in _built_in_tiles(rules)),
-                                         _left_out(rules))
+        key = _keys[rules.expansions, rules.tiles] = (
+            rules.tile_sets, rules.tiles, tuple(t.id for t in _built_in_tiles(rules)), _left_out(rules))
     return key
+
+
+MAX_STACK = 3000  # tiles a game's stack may hold (the C game's bound, game.c game_check_config)
+
+
+def check_tiles(rules: Rules) -> None:
+    """Raises InputError when the rules' tiles cannot make a game: a tile id in two
+    sets, no start tile (or spring), a `replaces` without copies to spare, or a stack
+    past MAX_STACK tiles. Tile lists ([rules.tiles]) are checked here before any game."""
+    seen: dict[str, str] = {}
+    given = dict(rules.tiles)
+    for name in rules.tile_sets:
+        for t in (_given_set(name, given[name]) if name in given else tile_set(name)):
+            if t.id in seen:
+                raise InputError(f"tile {t.id} ({t.source}): also in tile set {seen[t.id]}: "
+                                 f"expected tile ids that differ across the sets in play")
+            seen[t.id] = name
+    for t in _built_in_tiles(rules):
+        if t.id in seen:
+            raise InputError(f"tile {t.id} (tile set {seen[t.id]}): {t.id} is a built-in tile of "
+                             f"these rules: expected another id")
+    start, river, lake, land = stack_plan(rules)
+    if len(river) + len(lake) + len(land) > MAX_STACK:
+        raise InputError(f"{len(river) + len(lake) + len(land):,} tiles in the stack: expected at "
+                         f"most {MAX_STACK:,}")
+    catalogue_for(rules)
 
 
 def catalogue_for(rules: Rules) -> Catalogue:
@@ -169,7 +204,7 @@ def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
     A tile marked `replaces(<ID>)` takes the place of one copy of <ID> per copy of its
     own (R-ABB-1: the garden copies).
     """
-    key = rules.expansions
+    key = (rules.expansions, rules.tiles)
     if key not in _plans:
         tiles = _set_tiles(rules)
         copies = {t.id: t.count for t in tiles}

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import hashlib
+
 from sim import expansions as registry
 from sim.errors import InputError
 from sim.expansions.messages import MessagesOptions
+from sim.formats.tiles import SETS
 
 IMPLEMENTED_EXPANSIONS: tuple[str, ...] = registry.NAMES  # sim/expansions/ declares them
 
@@ -27,10 +30,25 @@ class Rules:
     # rule variants ([rules.variant], the parts' knobs): (name, value) pairs, kept
     # without the knobs at their defaults and in registry order (a dict is taken too)
     variant: tuple[tuple[str, int], ...] = ()
+    # tile sets replaced by a tile list ([rules.tiles], TILES.md R-MM-0): (set name, the
+    # tile file's text) pairs in sim/formats/tiles.py SETS order (a dict is taken too);
+    # the text, not a path, so a run's workers play the same tiles wherever they are
+    tiles: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
         if isinstance(self.expansions, list):  # a list reads as the tuple it holds
             object.__setattr__(self, "expansions", tuple(self.expansions))
+        tiles = self.tiles
+        if isinstance(tiles, dict):
+            tiles = tuple(tiles.items())
+        if not isinstance(tiles, tuple) or any(
+                not isinstance(p, tuple) or len(p) != 2 or not all(isinstance(v, str) for v in p)
+                for p in tiles):
+            raise InputError("rules: tiles: expected a [rules.tiles] table of tile set = tile file")
+        if len(dict(tiles)) != len(tiles):
+            raise InputError("rules: [rules.tiles]: a tile set is replaced twice")
+        object.__setattr__(self, "tiles", tuple(
+            sorted(tiles, key=lambda p: SETS.index(p[0]) if p[0] in SETS else len(SETS))))
         variant = self.variant
         if isinstance(variant, dict):
             variant = tuple(variant.items())
@@ -67,8 +85,10 @@ class Rules:
     def __repr__(self) -> str:
         options = "".join(f", {o.field}={getattr(self, o.field)!r}" for o in registry.options())
         variant = f", variant={self.variant!r}" if self.variant else ""
+        tiles = (f", tiles={{{', '.join(f'{n!r}: <{tiles_hash(t)}>' for n, t in self.tiles)}}}"
+                 if self.tiles else "")
         return (f"Rules(players={self.players}, expansions={self.expansions!r}, "
-                f"followers={self.followers}{options}{variant})")
+                f"followers={self.followers}{options}{variant}{tiles})")
 
     def validate(self, where: str) -> None:
         """Raise InputError naming `where` (a file or section) for a bad field."""
@@ -89,19 +109,32 @@ class Rules:
         for options in registry.options():
             getattr(self, options.field).validate(f"{where}.{options.field}")
         registry.check_variant(self.variant, self.expansions, where, self)
+        for name, _ in self.tiles:
+            if name not in self.tile_sets:
+                raise InputError(f"{where}.tiles.{name}: not a tile set of these rules: expected "
+                                 f"one of {', '.join(self.tile_sets)}")
 
     @property
     def ruleset(self) -> str:
         """The parts of the rules in play with their versions, e.g. "base-1+messages-1"
         (sim/expansions/ `version`), each with its knobs that differ from their defaults
-        ("base-1(farm_points=4)+messages-1"): the records' ruleset column."""
+        ("base-1(farm_points=4)+messages-1") and the mark of a tile set replaced by a
+        tile list ("mayors-1(tiles=3fa2b1c0)", `tiles_hash`): the records' ruleset column."""
         parts = []
+        replaced = dict(self.tiles)
         for e in registry.in_play(self.expansions):
             set_here = [f"{k.name}={self.knob(k.name)}" for k in e.knobs
                         if self.knob(k.name) != k.default]
+            set_here += [f"tiles={tiles_hash(replaced[s])}" for s in e.tile_sets if s in replaced]
             parts.append(f"{e.name}-{e.version}" + (f"({','.join(set_here)})" if set_here else ""))
         return "+".join(parts)
 
     @property
     def tile_sets(self) -> tuple[str, ...]:
         return registry.tile_sets(self.expansions)
+
+
+def tiles_hash(text: str) -> str:
+    """A replaced tile set's mark in the ruleset: the first 8 hex digits of its text's
+    SHA-256 ("mayors-1(tiles=3fa2b1c0)")."""
+    return hashlib.sha256(text.encode()).hexdigest()[:8]

@@ -64,7 +64,9 @@ from pathlib import Path, PurePosixPath
 from sim import expansions as registry
 from sim.errors import InputError, check_keys, quote
 from sim.expansions.messages import EDITIONS, KIND
+from sim.engine import deal
 from sim.engine.rules import Rules
+from sim.formats.tiles import SETS, parse_tiles
 from sim.text import parse_toml, read_input, split_top
 from strategies import player, plugins
 
@@ -72,7 +74,7 @@ DESIGNS = ("fixed", "rotations", "round_robin", "variants", "counterfactual")
 RUN_KEYS = {"name", "question", "seed", "blocks", "shard_blocks", "events", "out", "sprt"}
 SPRT_KEYS = {"arm", "baseline", "p0", "p1", "alpha", "beta"}
 # [rules] keys: the base game's and one table per expansion with options (sim/expansions/)
-RULES_KEYS = {"players", "expansions", "followers", "variant"} | {o.field for o in registry.options()}
+RULES_KEYS = {"players", "expansions", "followers", "variant", "tiles"} | {o.field for o in registry.options()}
 DESIGN_KEYS = {"kind", "seats", "pool", "arms", "opponents", "editions", "rollouts", "forks", "sweep",
                "seat_orders"}
 # the design keys only some kinds read (the others: every kind)
@@ -180,7 +182,10 @@ def rules_dict(rules: Rules) -> dict:
             "followers": rules.followers,
             **{o.field: o.plain(getattr(rules, o.field)) for o in registry.options()},
             # rule variants only when set: the rules as written keep their identity
-            **({"variant": dict(rules.variant)} if rules.variant else {})}
+            **({"variant": dict(rules.variant)} if rules.variant else {}),
+            # tile lists only when set, as their texts: a run's identity is its tiles, not
+            # where their files were
+            **({"tiles": dict(rules.tiles)} if rules.tiles else {})}
 
 
 def check_player(spec: str, rules: Rules, where: str):
@@ -230,15 +235,46 @@ def _specs(table: dict, key: str, where: str, rules: Rules) -> tuple[str, ...]:
     return tuple(v)
 
 
-def parse_experiment(text: str, path: str, strategy_files: bool = True) -> Experiment:
+def _tile_lists(rules_t: dict, w: str, texts: dict | None, expansions) -> dict[str, str]:
+    """[rules.tiles]: tile set = a tile file (named as from the working directory, as
+    strategy files are) whose tile list replaces that shipped set (TILES.md R-MM-0).
+    Returns {set: the file's text}; `texts` ({set: text}, a stored run's) stand in for
+    the files."""
+    table = _get(rules_t, "tiles", dict, w, "a [rules.tiles] table of tile set = tile file", {})
+    out = {}
+    for name, file in table.items():
+        if name not in SETS:
+            raise InputError(f"{w}.tiles.{name}: unknown tile set: expected one of {', '.join(SETS)}")
+        if (all(isinstance(e, str) and e in registry.BY_NAME for e in expansions)
+                and name not in registry.tile_sets(expansions)):
+            raise InputError(f"{w}.tiles.{name}: not a tile set of these rules: expected one of "
+                             f"{', '.join(registry.tile_sets(expansions))}")
+        if not isinstance(file, str) or not file.strip():
+            raise InputError(f"{w}.tiles.{name} = {quote(file)}: expected the path of a tile file")
+        if texts is not None:
+            if not isinstance(texts.get(name), str):
+                raise InputError(f"{w}.tiles.{name}: the run stored no tile list for it")
+            out[name] = texts[name]
+            continue
+        try:
+            out[name] = read_input(file, "tile file")
+            parse_tiles(out[name], file)  # errors name the file and line
+        except InputError as e:
+            raise InputError(f"{w}.tiles.{name}: {e}") from None
+    return out
+
+
+def parse_experiment(text: str, path: str, strategy_files: bool = True,
+                     tile_texts: dict | None = None) -> Experiment:
     """Parse and validate an experiment. Raises InputError `FILE: field: expected …`.
 
     `strategy_files` False: a seat naming a user's strategy file is taken as written,
     neither loaded nor shipped (reading a finished run's manifest, on a machine that
-    need not hold the file)."""
+    need not hold the file). `tile_texts` ({tile set: text}, a stored run's): the tile
+    lists of [rules.tiles] taken from there, not read from their files."""
     token = _LOAD_FILES.set(strategy_files)
     try:
-        return _parse_experiment(text, path, strategy_files)
+        return _parse_experiment(text, path, strategy_files, tile_texts)
     finally:
         _LOAD_FILES.reset(token)
 
@@ -247,7 +283,7 @@ def parse_experiment(text: str, path: str, strategy_files: bool = True) -> Exper
 _LOAD_FILES: ContextVar[bool] = ContextVar("load_strategy_files", default=True)
 
 
-def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
+def _parse_experiment(text: str, path: str, strategy_files: bool, tile_texts: dict | None) -> Experiment:
     data = parse_toml(text, path)
     check_keys(data, {"run", "rules", "design"}, f"{path}:")
     run = _get(data, "run", dict, path, "a [run] table", {})
@@ -281,12 +317,18 @@ def _parse_experiment(text: str, path: str, strategy_files: bool) -> Experiment:
         tables[o] = _get(rules_t, o.field, dict, w, f"a [rules.{o.field}] table", {})
         check_keys(tables[o], o.keys, f"{path}: rules.{o.field}")
     variant = _get(rules_t, "variant", dict, w, "a [rules.variant] table of knob = value", {})
+    tiles = _tile_lists(rules_t, w, tile_texts, expansions)
     try:
         options = {o.field: o.build(t) for o, t in tables.items()}
         rules = Rules(players=players, expansions=tuple(expansions), followers=followers,
-                      variant=tuple(variant.items()), **options)
+                      variant=tuple(variant.items()), tiles=tiles, **options)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
+    if rules.tiles:
+        try:
+            deal.check_tiles(rules)
+        except InputError as e:
+            raise InputError(f"{w}.tiles: {e}") from None
     for e in registry.EXPANSIONS:  # options of an expansion not played would do nothing
         if e.options is not None and tables[e.options] and e.name not in rules.expansions:
             raise InputError(f"{w}.{e.options.field}: set, but {e.name!r} is not in rules.expansions: "

@@ -219,7 +219,10 @@ def experiment_of(path: Path, m: dict) -> Experiment:
     plain = isinstance(name, str) and re.fullmatch(r"[\w.-]{1,64}", name)
     label = f"{name if plain else 'config'}.toml"
     try:
-        return parse_experiment(m["config_text"], label, strategy_files=False)
+        rules = m["config"].get("rules")  # its tile lists as the run stored them, not the files
+        texts = rules.get("tiles") if isinstance(rules, dict) else None
+        return parse_experiment(m["config_text"], label, strategy_files=False,
+                                tile_texts=texts if isinstance(texts, dict) else {})
     except InputError as e:
         _fail(path, f"config_text: not a valid config ({str(e).replace(label, 'config_text', 1)[:200]})")
 

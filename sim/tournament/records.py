@@ -89,8 +89,9 @@ COLUMNS: dict[str, list[Column]] = {
                "every game of a block)"),
         Column(("ruleset",), "text", "the parts of the rules in play with their versions and "
                "the knobs that differ from the rules as written, e.g. `base-1+messages-1` or "
-               "`base-1+messages-1(two_points=4)`; in a sweep it names the game's value of the "
-               "swept knob"),
+               "`base-1+messages-1(two_points=4)`, and a tile set replaced by a tile list "
+               "([rules.tiles]) by its text's mark, `mayors-1(tiles=1f90f783)`; in a sweep it "
+               "names the game's value of the swept knob"),
         Column(("players",), "seats", "seats of the game (2..6)"),
         Column(("expansions",), "text", "the expansions in play, comma-separated (\"\" for the "
                "base game)"),

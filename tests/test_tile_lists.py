@@ -1,0 +1,125 @@
+"""[rules.tiles]: a tile set replaced by a tile list of the user's (TILES.md R-MM-0: "a
+configuration may replace it with any tile list"). The list's text is part of the
+rules, the run's identity and its records' ruleset, and travels with the run, so a run
+reads, reports and replays without the file."""
+
+import hashlib
+import json
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from sim.engine.deal import stack_tiles
+from sim.engine.game import Game
+from sim.engine.rules import Rules
+from sim.errors import InputError
+from sim.tournament.config import parse_experiment
+from sim.tournament.run import run_experiment
+from cli_here import carcsim
+
+SHIPPED = resources.files("sim").joinpath("data", "tiles", "mayors.tiles").read_text()
+MORE = SHIPPED.replace("MM05 x1", "MM05 x3")  # two more copies of the four-road monastery
+
+CONFIG = """
+[run]
+name = "own_tiles"
+seed = 3
+blocks = 4
+shard_blocks = 2
+
+[rules]
+expansions = ["mayors"]
+{tiles}
+
+[design]
+kind = "rotations"
+seats = ["greedy", "random"]
+"""
+
+
+def config(tiles='[rules.tiles]\nmayors = "mine.tiles"') -> str:
+    return CONFIG.format(tiles=tiles)
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    (tmp_path / "mine.tiles").write_text(MORE)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_list_replaces_the_set_in_the_stack_and_the_games():
+    shipped, mine = Rules(expansions=("mayors",)), Rules(expansions=("mayors",), tiles={"mayors": MORE})
+    _, a = stack_tiles(shipped)
+    _, b = stack_tiles(mine)
+    assert b.count("MM05") == 3 and a.count("MM05") == 1
+    assert sorted(b) == sorted(a + ["MM05", "MM05"])
+    # every tile of the longer stack is drawn: two more tile turns in a seeded game
+    for seed in (1, 2):
+        g, h = Game(shipped, seed), Game(mine, seed)
+        for game in (g, h):
+            while game.decision is not None:
+                game.apply(game.decision.choices[0])
+        placed = lambda game: sum(e["e"] in ("place", "discard") for e in game.events)  # noqa: E731
+        assert placed(h) - placed(g) == 2
+
+
+def test_the_ruleset_marks_a_replaced_set_by_its_text():
+    mark = hashlib.sha256(MORE.encode()).hexdigest()[:8]
+    assert Rules(expansions=("mayors",), tiles={"mayors": MORE}).ruleset == f"base-1+mayors-1(tiles={mark})"
+    assert Rules(expansions=("mayors",)).ruleset == "base-1+mayors-1"
+
+
+def test_identity_is_the_text_not_the_path(here):
+    (here / "copy.tiles").write_text(MORE)
+    a = parse_experiment(config(), "own.toml")
+    b = parse_experiment(config('[rules.tiles]\nmayors = "copy.tiles"'), "own.toml")
+    plain = parse_experiment(config(""), "own.toml")
+    assert a.fingerprint() == b.fingerprint() != plain.fingerprint()
+    assert a.canonical()["rules"]["tiles"] == {"mayors": MORE}
+    assert "tiles" not in plain.canonical()["rules"]  # the shipped sets keep their identity
+
+
+@pytest.mark.parametrize("tiles, text, expect", [
+    ('[rules.tiles]\nriver = "mine.tiles"', None,
+     "rules.tiles.river: not a tile set of these rules: expected one of base, mayors"),
+    ('[rules.tiles]\nmoon = "mine.tiles"', None,
+     "rules.tiles.moon: unknown tile set: expected one of base, river, mayors, courier, abbot"),
+    ('[rules.tiles]\nmayors = "gone.tiles"', None, "rules.tiles.mayors: gone.tiles: cannot read tile file"),
+    ('[rules.tiles]\nmayors = 3', None, "rules.tiles.mayors = 3: expected the path of a tile file"),
+    ('[rules.tiles]\nmayors = "bad.tiles"', "MM01 x1 CCCC C:NESW R:- F:- X:-\nMM02 x0 CCCC C:NESW R:- F:- X:-\n",
+     "rules.tiles.mayors: bad.tiles:2: count 'x0': expected x1..x99"),
+    ('[rules.tiles]\nmayors = "bad.tiles"', "A x1 CCCC C:NESW R:- F:- X:-\n",
+     "rules.tiles: tile A (rules.tiles.mayors:1): also in tile set base"),
+    ('[rules.tiles]\nbase = "bad.tiles"', "A2 x1 CCCC C:NESW R:- F:- X:-\n",
+     "rules.tiles: tile sets base, mayors: expected exactly one start tile"),
+    ('[rules.tiles]\nmayors = "bad.tiles"', "".join(f"Q{i} x99 CCCC C:NESW R:- F:- X:-\n" for i in range(31)),
+     "rules.tiles: 3,140 tiles in the stack: expected at most 3,000"),
+])
+def test_a_tile_list_that_cannot_make_a_game_is_refused_in_one_line(here, tiles, text, expect):
+    if text is not None:
+        (here / "bad.tiles").write_text(text)
+    with pytest.raises(InputError) as e:
+        parse_experiment(config(tiles), "own.toml")
+    assert str(e.value).startswith("own.toml: ") and expect in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_run_reads_reports_and_replays_without_the_file(here):
+    exp = parse_experiment(config(), "own.toml")
+    (here / "own.toml").write_text(config())
+    run_experiment(exp, here / "out", workers=0)
+    (here / "mine.tiles").unlink()
+    # a fresh process: nothing of this one's caches
+    code = ("import sys; from sim.cli.main import main; sys.argv = ['carcsim', *sys.argv[1:]]; main()")
+    report = subprocess.run([sys.executable, "-c", code, "report", "out"], cwd=here,
+                            capture_output=True, text=True)
+    assert report.returncode == 0, report.stderr
+    replay = carcsim("replay", "out", "5", "--json")
+    assert replay.returncode == 0 and json.loads(replay.stdout)["equal"], replay.stderr
+    # another text under the same name: a different run, refused naming the key
+    (here / "mine.tiles").write_text(SHIPPED.replace("MM05 x1", "MM05 x2"))
+    again = carcsim("run", "own.toml", "--out", "out", "--workers", "0")
+    assert again.returncode == 2 and "rules.tiles.mayors is the tile list " in again.stderr
