@@ -123,3 +123,47 @@ def test_a_run_reads_reports_and_replays_without_the_file(here):
     (here / "mine.tiles").write_text(SHIPPED.replace("MM05 x1", "MM05 x2"))
     again = carcsim("run", "own.toml", "--out", "out", "--workers", "0")
     assert again.returncode == 2 and "rules.tiles.mayors is the tile list " in again.stderr
+
+
+# a base game of other counts and two new shapes: a city cap with a road ending in it,
+# and a four-way crossing of two separate roads under a bridge (C-shaped geometry the
+# shipped sets lack), checked by both engines at every decision
+OWN_BASE = (resources.files("sim").joinpath("data", "tiles", "base.tiles").read_text()
+            .replace("C x1 CCCC", "C x3 CCCC").replace("X x1 RRRR", "X x4 RRRR")
+            + "Z1 x4 CRFF C:N R:E>c F:En/N;Es,Se,Sw,Ws,Wn/N X:-\n"
+            + "Z2 x3 RRRR C:- R:N-S;E-W F:Nw,Wn/-;Ne,En/-;Es,Se/-;Sw,Ws/- X:bridge\n")
+
+
+def test_both_engines_play_a_tile_list_decision_for_decision():
+    from sim.games.differential import check_many, plan
+
+    tiles = {"base": OWN_BASE, "mayors": MORE}
+    summary = check_many(plan(24, expansions=("messages", "mayors"), players=(2, 4), tiles=tiles))
+    assert summary.divergence is None and summary.games == 24 and summary.decisions > 2000
+    assert sum(1 for _ in plan(1, tiles=tiles)) == 1  # base only: the mayors list is left out
+
+
+def test_the_harness_sees_a_reference_that_ignores_the_tile_list(monkeypatch):
+    """The reference reads the list itself; one that read the shipped set instead is a
+    divergence at the first check (its stack differs), so the harness does compare the
+    tiles the production game plays."""
+    from sim.games import differential
+    from sim.reference import game as ref_game
+
+    real = ref_game.tile_types
+    monkeypatch.setattr(ref_game, "tile_types", lambda sets, given=None: real(sets))
+    rules = Rules(expansions=("mayors",), tiles={"mayors": MORE})
+    _, div = differential.check_game(rules, 5, ["greedy", "random"])
+    assert div is not None
+
+
+def test_check_takes_tile_lists_and_refuses_bad_ones(here):
+    ok = carcsim("check", "--games", "6", "--expansions", "mayors", "--tiles", "mayors=mine.tiles")
+    assert ok.returncode == 0 and "6 games, 0 divergences" in ok.stdout, ok.stderr
+    for args, expect in (
+            (["--tiles", "moon=mine.tiles"], "--tiles 'moon=mine.tiles': expected SET=FILE"),
+            (["--expansions", "messages", "--tiles", "mayors=mine.tiles"],
+             "--tiles mayors: the tile set is not in play with --expansions messages"),
+            (["--tiles", "base=gone.tiles"], "--tiles base: gone.tiles: cannot read tile file")):
+        r = carcsim("check", "--games", "2", *args)
+        assert r.returncode == 2 and expect in r.stderr, r.stderr

@@ -658,6 +658,9 @@ def check(
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the first game; the next ones count up."),
     out: str = typer.Option(".", "--out", help="Directory for a divergence's scripted game."),
     script: Optional[Path] = typer.Option(None, "--script", help="Check one scripted game instead."),
+    tiles: list[str] = typer.Option([], "--tiles",
+                                    help="SET=FILE: play tile set SET as the tile list in FILE, as a "
+                                         "config's [rules.tiles] does (repeatable)."),
 ) -> int:
     """Play games in the production and the reference engine, comparing every decision."""
     from sim.games import differential
@@ -665,7 +668,7 @@ def check(
     _check_out(out)
     summary = differential.run_check(games, expansions, players, edition, zmg, strategies, seed,
                                      out, script, typer.echo,
-                                     progress=lambda line: typer.echo(line, err=True))
+                                     progress=lambda line: typer.echo(line, err=True), tiles=tiles)
     return 0 if summary.divergence is None else 1
 
 

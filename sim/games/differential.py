@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim import expansions
+from sim.expansions import tile_sets
 from sim.engine.deal import FIGURE_KINDS, deck_order, tile_order
 from sim.errors import InputError
 from sim.engine.game import Game
@@ -467,13 +468,15 @@ COMBOS = tuple(tuple(e for k, e in enumerate(IMPLEMENTED_EXPANSIONS) if i >> k &
 
 
 def plan(games: int, expansions=None, players=None, editions=("c3.1",), strategies=DEFAULT_STRATEGIES,
-         seed: int = 0, zmg: bool = False):
+         seed: int = 0, zmg: bool = False, tiles=None):
     """(rules, seed, seat strategies) for `games` games: expansions left None cycle
     through all 32 combinations; players (a count, or an inclusive (low, high) range;
     None: 2..6) cycle through the range, each count over all 32 combinations in turn
     when the expansions cycle too, game by game otherwise; editions and strategies
     cycle, seeds count up from `seed`. With `zmg`, every other classic game uses the
-    ZMG switch (R-MSG-C4)."""
+    ZMG switch (R-MSG-C4). `tiles` (tile set -> the text of a tile list replacing it)
+    replaces the sets of each game's rules that are in play."""
+    tiles = tiles or {}
     low, high = (2, 6) if players is None else (players, players) if isinstance(players, int) else players
     for i in range(games):
         exp = COMBOS[i % len(COMBOS)] if expansions is None else tuple(expansions)
@@ -483,7 +486,9 @@ def plan(games: int, expansions=None, players=None, editions=("c3.1",), strategi
         options = MessagesOptions(edition=edition,
                                   zmg_alone=zmg and edition == "classic" and (i // 7) % 2 == 1)
         seats = [strategies[(i + s) % len(strategies)] for s in range(n)]
-        yield Rules(players=n, expansions=exp, messages=options), seed + i, seats
+        sets = tile_sets(exp)
+        yield (Rules(players=n, expansions=exp, messages=options,
+                     tiles={k: v for k, v in tiles.items() if k in sets}), seed + i, seats)
 
 
 def check_many(games, progress=None) -> Summary:
@@ -522,7 +527,7 @@ def progress_lines(total: int, say, every: int | None = None):
     return report
 
 
-def _parse_options(games, expansions, players, edition, strategies) -> dict:
+def _parse_options(games, expansions, players, edition, strategies, tiles=()) -> dict:
     """The `check` command's options as plan() arguments. Raises InputError."""
     if games < 1:
         raise InputError(f"--games {games}: expected a whole number of at least 1")
@@ -548,11 +553,48 @@ def _parse_options(games, expansions, players, edition, strategies) -> dict:
         specs = tuple(s.strip() for s in split_top(strategies, ","))
     for s in specs:
         player(s, "--strategies")  # an unknown name fails here, before any game
-    return {"expansions": exp, "players": seats, "editions": editions[edition], "strategies": specs}
+    return {"expansions": exp, "players": seats, "editions": editions[edition], "strategies": specs,
+            "tiles": _tile_lists(tiles, exp)}
+
+
+def _tile_lists(given, exp) -> dict[str, str]:
+    """--tiles SET=FILE (repeatable): {set: the file's text}, each checked by the
+    production reader and, with every combination of expansions the check plays that
+    holds the set, by the production deal (deal.check_tiles). Raises InputError."""
+    from sim.engine.deal import check_tiles
+    from sim.formats.tiles import SETS, parse_tiles
+    from sim.text import read_input
+
+    out = {}
+    for item in given:
+        name, eq, file = item.partition("=")
+        if not eq or name.strip() not in SETS or not file.strip():
+            raise InputError(f"--tiles {item!r}: expected SET=FILE with SET one of {', '.join(SETS)}")
+        if name.strip() in out:
+            raise InputError(f"--tiles {item!r}: tile set {name.strip()} given twice")
+        try:
+            text = read_input(file.strip(), "tile file")
+            parse_tiles(text, file.strip())
+        except InputError as e:
+            raise InputError(f"--tiles {name.strip()}: {e}") from None
+        out[name.strip()] = text
+    combos = COMBOS if exp is None else (exp,)
+    for name in out:
+        playing = [c for c in combos if name in tile_sets(c)]
+        if not playing:
+            raise InputError(f"--tiles {name}: the tile set is not in play with --expansions "
+                             f"{','.join(exp) or 'base'}")
+        for c in playing:
+            sets = tile_sets(c)
+            try:
+                check_tiles(Rules(expansions=c, tiles={k: v for k, v in out.items() if k in sets}))
+            except InputError as e:
+                raise InputError(f"--tiles (with {','.join(c) or 'base'}): {e}") from None
+    return out
 
 
 def run_check(games, expansions, players, edition, zmg, strategies, seed, out, script, echo,
-              progress=None) -> Summary:
+              progress=None, tiles=()) -> Summary:
     """The `carcsim check` command: check games or one script, print the outcome and,
     at a divergence, write its scripted game to `out`; `progress` (a line printer, e.g.
     to stderr) hears how far the check is."""
@@ -565,7 +607,7 @@ def run_check(games, expansions, players, edition, zmg, strategies, seed, out, s
         compared, div = check_script(script)
         summary = Summary(games=1, decisions=compared, divergence=div)
     else:
-        options = _parse_options(games, expansions, players, edition, strategies)
+        options = _parse_options(games, expansions, players, edition, strategies, tiles)
         if zmg and "classic" not in options["editions"]:
             raise InputError(f"--zmg: does nothing with --edition {edition} (R-MSG-C4 is a classic-edition "
                              f"switch): expected --edition classic or both")
@@ -574,7 +616,9 @@ def run_check(games, expansions, players, edition, zmg, strategies, seed, out, s
     div = summary.divergence
     if div is not None:
         echo(div.report())
-        if div.script:
+        if div.script and tiles:  # a script plays the shipped tile sets: it could not replay it
+            echo("no scripted game: scripts play the shipped tile sets, not --tiles")
+        elif div.script:
             path = Path(out) / f"divergence-seed{div.seed}.toml"
             write_file(path, div.script, f"--out {out}: {path.name}")  # whole or untouched
             _, again = check_script(path)

@@ -51,7 +51,7 @@ def stack_problem(rules, stack: list[str]) -> str | None:
     tiles each instead of one copy of their base tile. The message deck is
     checked by sorted contents (R-MSG-11: all 8 actions once)."""
     exp = rules.expansions
-    by_id = tile_types(sets_for(exp))
+    by_id = tile_types(sets_for(exp), dict(getattr(rules, "tiles", ())))
     types = [t for t in by_id.values() if t.id != TOWN_HALL]
     if "river" not in exp:
         types = [t for t in types if not t.river]
@@ -81,7 +81,7 @@ class RefGame:
         self.rules = rules
         self.players = n = rules.players  # R-BASE-1: 2-6
         exp = rules.expansions
-        self.types = tile_types(sets_for(exp))
+        self.types = tile_types(sets_for(exp), dict(getattr(rules, "tiles", ())))
         for i, tid in enumerate(stack, 1):
             if tid not in self.types:
                 raise InputError(f"tile {i} of the stack: unknown tile id {tid!r}")

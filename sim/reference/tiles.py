@@ -181,13 +181,15 @@ def read_line(line: str, where: str, gardens: bool = False) -> TileType:
 
 
 @cache
-def tile_set(name: str, gardens: bool = False) -> tuple:
-    """The shipped set `name` (sim/data/tiles/<name>.tiles), read line by line;
-    `gardens`: with the Abbot (R-ABB-1)."""
-    try:
-        text = resources.files("sim").joinpath("data", "tiles", f"{name}.tiles").read_text()
-    except OSError:
-        raise InputError(f"{name}.tiles: no such shipped tile set") from None
+def tile_set(name: str, gardens: bool = False, text: str | None = None) -> tuple:
+    """The shipped set `name` (sim/data/tiles/<name>.tiles), or the tile list `text`
+    that replaces it ([rules.tiles]), read line by line; `gardens`: with the Abbot
+    (R-ABB-1)."""
+    if text is None:
+        try:
+            text = resources.files("sim").joinpath("data", "tiles", f"{name}.tiles").read_text()
+        except OSError:
+            raise InputError(f"{name}.tiles: no such shipped tile set") from None
     out = []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -202,13 +204,14 @@ def sets_for(expansions) -> tuple:
     return ("base",) + tuple(e for e in ("river", "mayors", "courier", "abbot") if e in expansions)
 
 
-def tile_types(sets) -> dict:
-    """id -> TileType over the given sets, with the town hall when Messengers &
-    Mayors is in play (R-MM-10: a tile from supply, not from the stack). With the
-    Abbot the tiles have their gardens, and each `replaces(X)` tile takes one copy
-    away from X (R-ABB-1: the base game keeps 72 tiles)."""
-    gardens = "abbot" in sets
-    types = {t.id: t for s in sets for t in tile_set(s, gardens)}
+def tile_types(sets, given: dict | None = None) -> dict:
+    """id -> TileType over the given sets (`given`: set -> the text of a tile list
+    replacing it), with the town hall when Messengers & Mayors is in play (R-MM-10: a
+    tile from supply, not from the stack). With the Abbot the tiles have their gardens,
+    and each `replaces(X)` tile takes one copy away from X (R-ABB-1: the base game
+    keeps 72 tiles)."""
+    gardens, given = "abbot" in sets, given or {}
+    types = {t.id: t for s in sets for t in tile_set(s, gardens, given.get(s))}
     for t in list(types.values()):
         for x in t.extras:
             if x.startswith("replaces(") and x.endswith(")"):
