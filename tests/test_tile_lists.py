@@ -167,3 +167,55 @@ def test_check_takes_tile_lists_and_refuses_bad_ones(here):
             (["--tiles", "base=gone.tiles"], "--tiles base: gone.tiles: cannot read tile file")):
         r = carcsim("check", "--games", "2", *args)
         assert r.returncode == 2 and expect in r.stderr, r.stderr
+
+
+def test_a_divergence_with_tile_lists_writes_them_beside_its_script(here, monkeypatch):
+    """A planted reference bug in a game of a base tile list with new shapes: the
+    scripted game names the list, written beside it, and replays the divergence."""
+    from sim.reference import scoring as ref_scoring
+
+    (here / "base.tiles").write_text(OWN_BASE)
+    (here / "div").mkdir()
+    real = ref_scoring.value
+    monkeypatch.setattr(ref_scoring, "value", lambda board, f, final: real(board, f, final)
+                        + (f.kind == "city" and not final))  # a city 1 point too many
+    r = carcsim("check", "--games", "5", "--expansions", "base", "--players", "2", "--out", "div",
+                "--tiles", "base=base.tiles")
+    assert r.returncode == 1 and "(replays the divergence)" in r.stdout, r.stdout + r.stderr
+    names = sorted(p.name for p in (here / "div").iterdir())
+    assert len(names) == 2 and names[0].endswith("-base.tiles") and names[1].endswith(".toml")
+    assert (here / "div" / names[0]).read_text() == OWN_BASE
+    assert f'[rules.tiles]\nbase = "div/{names[0]}"' in (here / "div" / names[1]).read_text()
+
+
+SCRIPT = """
+[rules]
+players = 2
+{tiles}
+
+[[turns]]
+tile = "Z1"
+at = [0, 1]
+rotation = 2
+figure = "follower road W"
+"""
+
+
+def test_a_scripted_game_plays_a_tile_list(here):
+    """Z1 turned twice has its city south, on the start tile's city, and its road
+    west, ending at the city's gate: a one-tile open road, 1 point at the end (R-BASE-8)."""
+    from sim.games.differential import check_script
+    from sim.games.script import load_script, play_script
+
+    (here / "base.tiles").write_text(OWN_BASE)
+    (here / "s.toml").write_text(SCRIPT.format(tiles='[rules.tiles]\nbase = "base.tiles"'))
+    game = play_script(load_script(here / "s.toml"))
+    assert [p["score"] for p in game.result()["players"]] == [1, 0]
+    compared, div = check_script(here / "s.toml")
+    assert div is None and compared >= 1
+    (here / "plain.toml").write_text(SCRIPT.format(tiles=""))
+    with pytest.raises(InputError, match="turn 1: unknown tile id 'Z1'"):
+        play_script(load_script(here / "plain.toml"))
+    (here / "bad.toml").write_text(SCRIPT.format(tiles='[rules.tiles]\nmayors = "base.tiles"'))
+    with pytest.raises(InputError, match="rules.tiles.mayors: not a tile set of these rules"):
+        load_script(here / "bad.toml")

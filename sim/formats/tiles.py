@@ -24,7 +24,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from sim.errors import InputError
+from sim.errors import InputError, quote
 from sim.text import read_input, split_top
 
 EDGES = "NESW"
@@ -340,3 +340,33 @@ def tile_set(name: str) -> tuple[Tile, ...]:
         raise InputError(f"tile set {name!r}: expected one of {', '.join(SETS)}")
     text = resources.files("sim").joinpath("data", "tiles", f"{name}.tiles").read_text()
     return tuple(parse_tiles(text, f"{name}.tiles"))
+
+
+def read_tile_lists(table, where: str, in_play=None, texts: dict | None = None) -> dict[str, str]:
+    """A [rules.tiles] table (tile set = a tile file, named as from the working
+    directory) as {set: the file's text}, each file read and parsed (errors name
+    `where`.tiles.<set> and the file's line). `in_play`: the tile sets of the rules, when
+    known (a set not among them is refused before its file is read); `texts` ({set:
+    text}, a stored run's) stand in for the files. Raises InputError."""
+    if not isinstance(table, dict):
+        raise InputError(f"{where}.tiles: expected a [rules.tiles] table of tile set = tile file")
+    out = {}
+    for name, file in table.items():
+        if name not in SETS:
+            raise InputError(f"{where}.tiles.{name}: unknown tile set: expected one of {', '.join(SETS)}")
+        if in_play is not None and name not in in_play:
+            raise InputError(f"{where}.tiles.{name}: not a tile set of these rules: expected one of "
+                             f"{', '.join(in_play)}")
+        if not isinstance(file, str) or not file.strip():
+            raise InputError(f"{where}.tiles.{name} = {quote(file)}: expected the path of a tile file")
+        if texts is not None:
+            if not isinstance(texts.get(name), str):
+                raise InputError(f"{where}.tiles.{name}: the run stored no tile list for it")
+            out[name] = texts[name]
+            continue
+        try:
+            out[name] = read_input(file, "tile file")
+            parse_tiles(out[name], file)
+        except InputError as e:
+            raise InputError(f"{where}.tiles.{name}: {e}") from None
+    return out

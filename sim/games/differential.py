@@ -616,11 +616,18 @@ def run_check(games, expansions, players, edition, zmg, strategies, seed, out, s
     div = summary.divergence
     if div is not None:
         echo(div.report())
-        if div.script and tiles:  # a script plays the shipped tile sets: it could not replay it
-            echo("no scripted game: scripts play the shipped tile sets, not --tiles")
-        elif div.script:
+        if div.script:
             path = Path(out) / f"divergence-seed{div.seed}.toml"
-            write_file(path, div.script, f"--out {out}: {path.name}")  # whole or untouched
+            text = div.script
+            if div.rules.tiles:  # the game's tile lists beside it, which its [rules.tiles] names
+                named = []
+                for name, tiles_text in div.rules.tiles:
+                    file = Path(out) / f"divergence-seed{div.seed}-{name}.tiles"
+                    write_file(file, tiles_text, f"--out {out}: {file.name}")
+                    named.append(f'{name} = "{file.as_posix()}"')
+                text = text.replace("\n\n[[turns]]", "\n\n[rules.tiles]\n" + "\n".join(named)
+                                    + "\n\n[[turns]]", 1)
+            write_file(path, text, f"--out {out}: {path.name}")  # whole or untouched
             _, again = check_script(path)
             echo(f"scripted game: {path} ("
                  + ("replays the divergence" if again is not None else

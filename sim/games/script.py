@@ -15,13 +15,13 @@ from pathlib import Path
 from sim import expansions as registry
 from sim.formats import notation
 from sim.errors import CoreError, InputError, check_keys, quote
-from sim.engine.deal import FIGURE_KINDS, stack_tiles
+from sim.engine.deal import FIGURE_KINDS, check_tiles, stack_tiles
 from sim.engine.game import Game
 from sim.engine.play import play
 from sim.engine.rules import Rules
 from sim.formats.notation import MAX_COORD
 from sim.text import parse_toml, read_input
-from sim.formats.tiles import CENTRE, canonical_rotation
+from sim.formats.tiles import CENTRE, canonical_rotation, read_tile_lists
 from strategies import player
 
 # a turn's keys: the base game's, and each expansion's (sim/expansions/ `script_keys`)
@@ -29,7 +29,7 @@ TURN_KEYS = {"tile", "at", "rotation", "figure", "discarded"} | {
     k for e in registry.EXPANSIONS for k in e.script_keys}
 # [rules]: players, expansions, each expansion's options table (sim/expansions/) and
 # the rule variants ([rules.variant], the parts' knobs)
-RULES_KEYS = {"players", "expansions", "variant"} | {o.field for o in registry.options()}
+RULES_KEYS = {"players", "expansions", "variant", "tiles"} | {o.field for o in registry.options()}
 # [policies]: the decisions a turn may leave open, and who answers them by default
 POLICY_DEFAULTS = {d.name: d.scripted for e in registry.PARTS for d in e.decisions if d.scripted}
 # each expansion's answers from the script, by decision kind (sim/expansions/ `scripting`)
@@ -88,12 +88,20 @@ def load_script(path: str | Path) -> Script:
         tables[o] = _field(rules_t, o.field, dict, f"{path}: rules", "a table", {})
         check_keys(tables[o], o.keys, f"{path}: rules.{o.field}")
     variant = _field(rules_t, "variant", dict, f"{path}: rules", "a [rules.variant] table", {})
+    known = all(isinstance(e, str) and e in registry.BY_NAME for e in expansions)
+    tiles = read_tile_lists(_field(rules_t, "tiles", dict, f"{path}: rules", "a [rules.tiles] table", {}),
+                            f"{path}: rules", registry.tile_sets(expansions) if known else None)
     try:
         options = {o.field: o.build(t) for o, t in tables.items()}
         rules = Rules(players=players, expansions=tuple(expansions), variant=tuple(variant.items()),
-                      **options)
+                      tiles=tiles, **options)
     except InputError as e:
         raise InputError(f"{path}: {e}") from None
+    if rules.tiles:
+        try:
+            check_tiles(rules)
+        except InputError as e:
+            raise InputError(f"{path}: rules.tiles: {e}") from None
     policies_t = data.get("policies", {})
     if not isinstance(policies_t, dict):
         raise InputError(f"{path}: policies: expected a table")

@@ -66,7 +66,7 @@ from sim.errors import InputError, check_keys, quote
 from sim.expansions.messages import EDITIONS, KIND
 from sim.engine import deal
 from sim.engine.rules import Rules
-from sim.formats.tiles import SETS, parse_tiles
+from sim.formats.tiles import read_tile_lists
 from sim.text import parse_toml, read_input, split_top
 from strategies import player, plugins
 
@@ -235,35 +235,6 @@ def _specs(table: dict, key: str, where: str, rules: Rules) -> tuple[str, ...]:
     return tuple(v)
 
 
-def _tile_lists(rules_t: dict, w: str, texts: dict | None, expansions) -> dict[str, str]:
-    """[rules.tiles]: tile set = a tile file (named as from the working directory, as
-    strategy files are) whose tile list replaces that shipped set (TILES.md R-MM-0).
-    Returns {set: the file's text}; `texts` ({set: text}, a stored run's) stand in for
-    the files."""
-    table = _get(rules_t, "tiles", dict, w, "a [rules.tiles] table of tile set = tile file", {})
-    out = {}
-    for name, file in table.items():
-        if name not in SETS:
-            raise InputError(f"{w}.tiles.{name}: unknown tile set: expected one of {', '.join(SETS)}")
-        if (all(isinstance(e, str) and e in registry.BY_NAME for e in expansions)
-                and name not in registry.tile_sets(expansions)):
-            raise InputError(f"{w}.tiles.{name}: not a tile set of these rules: expected one of "
-                             f"{', '.join(registry.tile_sets(expansions))}")
-        if not isinstance(file, str) or not file.strip():
-            raise InputError(f"{w}.tiles.{name} = {quote(file)}: expected the path of a tile file")
-        if texts is not None:
-            if not isinstance(texts.get(name), str):
-                raise InputError(f"{w}.tiles.{name}: the run stored no tile list for it")
-            out[name] = texts[name]
-            continue
-        try:
-            out[name] = read_input(file, "tile file")
-            parse_tiles(out[name], file)  # errors name the file and line
-        except InputError as e:
-            raise InputError(f"{w}.tiles.{name}: {e}") from None
-    return out
-
-
 def parse_experiment(text: str, path: str, strategy_files: bool = True,
                      tile_texts: dict | None = None) -> Experiment:
     """Parse and validate an experiment. Raises InputError `FILE: field: expected …`.
@@ -317,7 +288,9 @@ def _parse_experiment(text: str, path: str, strategy_files: bool, tile_texts: di
         tables[o] = _get(rules_t, o.field, dict, w, f"a [rules.{o.field}] table", {})
         check_keys(tables[o], o.keys, f"{path}: rules.{o.field}")
     variant = _get(rules_t, "variant", dict, w, "a [rules.variant] table of knob = value", {})
-    tiles = _tile_lists(rules_t, w, tile_texts, expansions)
+    known = all(isinstance(e, str) and e in registry.BY_NAME for e in expansions)
+    tiles = read_tile_lists(_get(rules_t, "tiles", dict, w, "a [rules.tiles] table of tile set = tile file", {}),
+                            w, registry.tile_sets(expansions) if known else None, tile_texts)
     try:
         options = {o.field: o.build(t) for o, t in tables.items()}
         rules = Rules(players=players, expansions=tuple(expansions), followers=followers,
