@@ -108,3 +108,10 @@ def test_every_pair_is_seated_both_ways_round_and_tested(tmp_path):
                        for (b, _), grp in p.group_by("block", "game_id")})
     shared = set(scores[0]) & set(scores[1])
     assert len(shared) == 6 * 3 and all(scores[0][k] == scores[1][k] for k in shared)
+
+
+def test_at_two_players_every_order_is_the_rotations():
+    """(0, 1) and (1, 0) are both orders and both rotations: one run, one identity."""
+    rot = exp_of('seats = ["greedy", "random"]', players=2, orders="")
+    every = exp_of('seats = ["greedy", "random"]', players=2)
+    assert every.fingerprint() == rot.fingerprint() and every.seat_orders == "rotations"

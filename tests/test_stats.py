@@ -425,6 +425,27 @@ def test_one_loss_never_gives_a_narrower_interval_than_none():
     assert one_loss.low == pytest.approx(cp.low, abs=0.003)
 
 
+def test_near_the_boundary_the_blocks_are_the_trials():
+    """139 of 140 two-game blocks won and one split: about one game in 280 lost, but one
+    block makes the whole spread, so its trials are at most the 140 blocks: a lower end
+    below the exact bound's for 140 won (0.974), not 0.980 as from 280 games."""
+    split = stats.share_by_block([2.0] * 139 + [1.0], [2] * 140)
+    won = stats.share_by_block([2.0] * 140, [2] * 140)
+    assert split.low < won.low < split.estimate < split.high < 1.0
+    n = 140  # the blocks, as n*·min(p, 1 − p) ≈ 1 < 5
+    p = 279 / 280
+    centre = (p + stats.Z95 ** 2 / (2 * n)) / (1 + stats.Z95 ** 2 / n)
+    half = stats.Z95 * math.sqrt(p * (1 - p) / n + stats.Z95 ** 2 / (4 * n * n)) / (1 + stats.Z95 ** 2 / n)
+    assert (split.low, split.high) == pytest.approx((centre - half, centre + half))
+    # far from the boundary the effective trials may pass the blocks (rotations' balance)
+    rng = np.random.default_rng(3)
+    x = rng.binomial(4, 0.5, 50).astype(float)
+    wide = stats.cluster_ratio(x, [4] * 50, 0.5)
+    assert stats.share_by_block(x, [4] * 50).high - stats.share_by_block(x, [4] * 50).low < \
+        2 * 1.96 * math.sqrt(0.25 / 50)  # narrower than 50 trials would give
+    assert wide.n == 50
+
+
 @pytest.mark.parametrize("p, blocks, games", [(0.97, 60, 2), (0.9, 30, 2), (0.02, 300, 1), (0.6, 200, 2)])
 def test_share_intervals_cover_near_the_boundary(p, blocks, games):
     """Coverage over 2,000 seeded records of independent games: the sandwich t interval

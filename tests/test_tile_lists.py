@@ -68,7 +68,8 @@ def test_the_list_replaces_the_set_in_the_stack_and_the_games():
 
 
 def test_the_ruleset_marks_a_replaced_set_by_its_text():
-    mark = hashlib.sha256(MORE.encode()).hexdigest()[:8]
+    normal = "".join(f"{x}\n" for x in (line.split("#")[0].strip() for line in MORE.splitlines()) if x)
+    mark = hashlib.sha256(normal.encode()).hexdigest()[:8]
     assert Rules(expansions=("mayors",), tiles={"mayors": MORE}).ruleset == f"base-1+mayors-1(tiles={mark})"
     assert Rules(expansions=("mayors",)).ruleset == "base-1+mayors-1"
 
@@ -79,8 +80,17 @@ def test_identity_is_the_text_not_the_path(here):
     b = parse_experiment(config('[rules.tiles]\nmayors = "copy.tiles"'), "own.toml")
     plain = parse_experiment(config(""), "own.toml")
     assert a.fingerprint() == b.fingerprint() != plain.fingerprint()
-    assert a.canonical()["rules"]["tiles"] == {"mayors": MORE}
+    lines = [line.split("#")[0].strip() for line in MORE.splitlines()]
+    assert a.canonical()["rules"]["tiles"] == {"mayors": "".join(f"{x}\n" for x in lines if x)}
     assert "tiles" not in plain.canonical()["rules"]  # the shipped sets keep their identity
+    # the same tiles written otherwise (comments, spacing, line ends) are the same tile list
+    (here / "other.tiles").write_text("# mine\r\n" + MORE.replace(" x3 ", "  x3   ").replace("\n", "\r\n"))
+    c = parse_experiment(config('[rules.tiles]\nmayors = "other.tiles"'), "own.toml")
+    assert c.fingerprint() == a.fingerprint() and c.rules.ruleset == a.rules.ruleset
+    # a copy of the shipped set is the shipped set: the rules as written
+    (here / "same.tiles").write_text("# a copy\n" + SHIPPED)
+    d = parse_experiment(config('[rules.tiles]\nmayors = "same.tiles"'), "own.toml")
+    assert d.fingerprint() == plain.fingerprint() and d.rules.ruleset == "base-1+mayors-1"
 
 
 @pytest.mark.parametrize("tiles, text, expect", [
@@ -184,7 +194,8 @@ def test_a_divergence_with_tile_lists_writes_them_beside_its_script(here, monkey
     assert r.returncode == 1 and "(replays the divergence)" in r.stdout, r.stdout + r.stderr
     names = sorted(p.name for p in (here / "div").iterdir())
     assert len(names) == 2 and names[0].endswith("-base.tiles") and names[1].endswith(".toml")
-    assert (here / "div" / names[0]).read_text() == OWN_BASE
+    assert (here / "div" / names[0]).read_text().split() == " ".join(
+        x.split("#")[0] for x in OWN_BASE.splitlines()).split()  # its tiles, in their normal form
     assert f'[rules.tiles]\nbase = "div/{names[0]}"' in (here / "div" / names[1]).read_text()
 
 
@@ -219,3 +230,50 @@ def test_a_scripted_game_plays_a_tile_list(here):
     (here / "bad.toml").write_text(SCRIPT.format(tiles='[rules.tiles]\nmayors = "base.tiles"'))
     with pytest.raises(InputError, match="rules.tiles.mayors: not a tile set of these rules"):
         load_script(here / "bad.toml")
+
+
+RIVER = resources.files("sim").joinpath("data", "tiles", "river.tiles").read_text()
+BASE = resources.files("sim").joinpath("data", "tiles", "base.tiles").read_text()
+
+
+@pytest.mark.parametrize("sets, expect", [
+    # R-RIV-1: the river stack starts at one spring and ends at one lake
+    ({"river": "U2 x3 FRFR C:- R:E-W F:Wn,Nw,Ne,En/-;Es,Se,Sw,Ws/- X:-\n"},
+     "expected exactly one spring tile among the river tiles (R-RIV-1)"),
+    ({"river": RIVER.replace("RL x1", "RL x3")}, "expected one spring and one lake tile, one copy each (R-RIV-1)"),
+    ({"river": RIVER.replace("RA x1", "RA x2")}, "expected one spring and one lake tile, one copy each (R-RIV-1)"),
+    ({"river": "\n".join(x for x in RIVER.splitlines() if not x.startswith("RL "))},
+     "expected one spring and one lake tile, one copy each (R-RIV-1)"),
+    # R-BASE-2 and R-ABB-1: a replaced tile keeps a copy to start with
+    ({"base": BASE + "Dz x4 CRFR C:N R:E-W F:Wn,En/N;Es,Se,Sw,Ws/- X:replaces(D)\n"},
+     "the start tile: every copy is replaced"),
+    ({"base": BASE + "Zz x1 CRFR C:N R:E-W F:Wn,En/N;Es,Se,Sw,Ws/- X:replaces(Zz)\n"},
+     "expected one replaces(<ID>) naming another tile's id"),
+    ({"base": BASE + "Zz x1 CRFR C:N R:E-W F:Wn,En/N;Es,Se,Sw,Ws/- X:replaces()\n"},
+     "expected one replaces(<ID>) naming another tile's id"),
+    ({"base": BASE + "Zz x1 CRFR C:N R:E-W F:Wn,En/N;Es,Se,Sw,Ws/- X:replaces(A),replaces(B)\n"},
+     "expected one replaces(<ID>) naming another tile's id"),
+])
+def test_a_river_or_replacement_that_cannot_start_a_game_is_refused(sets, expect):
+    from sim.engine.deal import check_tiles
+
+    with pytest.raises(InputError, match=expect.replace("(", r"\(").replace(")", r"\)")):
+        check_tiles(Rules(expansions=("river",) if "river" in sets else (), tiles=sets))
+
+
+def test_both_engines_take_a_copy_away_per_copy_of_a_replacing_tile():
+    """Z x2 replaces(A): A's two copies both go (the reference took one away per tile)."""
+    from sim.games.differential import check_many, plan
+
+    own = BASE + "Zz x2 FFRF C:- R:S>m F:Nw,Ne,En,Es,Se,Sw,Ws,Wn/- X:mon,replaces(A)\n"
+    _, stack = stack_tiles(Rules(tiles={"base": own}))
+    assert stack.count("A") == 0 and stack.count("Zz") == 2
+    assert check_many(plan(4, expansions=(), players=2, tiles={"base": own})).divergence is None
+
+
+def test_a_sweep_reports_without_the_file(here):
+    text = config().replace('kind = "rotations"', 'kind = "rotations"\nsweep = {knob = "farm_points", values = [2, 3]}')
+    run_experiment(parse_experiment(text, "own.toml"), here / "swept", workers=0)
+    (here / "mine.tiles").unlink()
+    from sim.analysis.report import build
+    assert build(here / "swept")["sweep"]

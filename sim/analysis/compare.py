@@ -37,11 +37,12 @@ from sim.analysis.balance import AHEAD
 from sim.analysis.fmt import fmt_interval, fmt_p
 from sim.analysis.scan import KEYS, Batch, batches
 from sim.tournament import manifest as mf
+from sim.tournament.config import shown
 from sim.tournament.manifest import RunError
 from sim.tournament.sink import read_manifest
 
 # the rules that decide a block's tiles and seats: runs differing in them share no game
-SAME_GAME = ("players", "expansions")
+SAME_GAME = ("players", "expansions", "tiles")  # the rules that make a block's games
 FAMILIES = ("players", "seats", "head-to-head", "arms", "games")
 
 NOTE = ("A − B, paired by block: each block's value in A minus its value in B, over the "
@@ -187,10 +188,10 @@ def _refuse_other_games(a: dict, b: dict) -> list[str]:
     for key in SAME_GAME:
         va, vb = ra.get(key), rb.get(key)
         if (sorted(va) if isinstance(va, list) else va) != (sorted(vb) if isinstance(vb, list) else vb):
-            raise RunError(f"{a['dir']} and {b['dir']}: different games (rules.{key} = {va!r} and "
-                           f"{vb!r}): a difference paired by block needs the same seats and tiles "
-                           f"in both runs")
-    notes = [f"note: rules.{key} differs: {ra.get(key)!r} in A, {rb.get(key)!r} in B"
+            raise RunError(f"{a['dir']} and {b['dir']}: different games (rules.{key} = "
+                           f"{shown(key, va)} and {shown(key, vb)}): a difference paired by block "
+                           f"needs the same seats and tiles in both runs")
+    notes = [f"note: rules.{key} differs: {shown(key, ra.get(key))} in A, {shown(key, rb.get(key))} in B"
              for key in sorted(set(ra) | set(rb)) if key not in SAME_GAME and ra.get(key) != rb.get(key)]
     ea, eb = a["editions"], b["editions"]
     if ea != eb:

@@ -39,12 +39,12 @@ from sim.analysis.balance import MESSAGE_FORK
 from sim.analysis.fmt import edition_suffix as _edition
 from sim.analysis.report import FORK_QUESTIONS
 from sim.analysis.summary import load
-from sim.tournament.config import Experiment
+from sim.tournament.config import Experiment, shown
 from sim.tournament.manifest import RunError, tables_of
 from sim.tournament.plan import games_per_block
 from sim.tournament.shards import size_for
 from sim.tournament.sequential import block_outcomes
-from sim.tournament.sink import read_manifest
+from sim.tournament.sink import first_difference, read_manifest
 
 LEVEL = 0.95  # the report's intervals
 Z = stats.Z95  # the normal quantile of LEVEL, two-sided
@@ -347,17 +347,6 @@ def stored_bytes(tables: dict, game_blocks) -> dict:
     return out
 
 
-def _differs(mine, theirs, where: str) -> tuple[str, object, object] | None:
-    """The first field (dotted) where two canonical values differ, with both values."""
-    if isinstance(mine, dict) and isinstance(theirs, dict):
-        for key in sorted(set(mine) | set(theirs)):
-            d = _differs(mine.get(key), theirs.get(key), f"{where}.{key}")
-            if d:
-                return d
-        return None
-    return None if mine == theirs else (where, mine, theirs)
-
-
 def _read_run(run_dir: Path, option: str) -> dict:
     try:
         return read_manifest(run_dir)
@@ -371,11 +360,11 @@ def load_pilot(run_dir: Path, exp: Experiment) -> Pilot:
     m = _read_run(run_dir, "--pilot")
     mine, theirs = exp.canonical(), m["config"]
     for key in ("rules", "design", "forks", "plugins"):
-        d = _differs(mine.get(key), theirs.get(key), key)
+        d = first_difference(mine.get(key), theirs.get(key), key)
         if d:
             field, a, b = d
-            raise RunError(f"--pilot {run_dir}: a run of another config: {field} = {b!r} there, "
-                           f"{a!r} in {exp.path}: its blocks' spread is not this config's (a pilot "
+            raise RunError(f"--pilot {run_dir}: a run of another config: {field} = {shown(field, b)} "
+                           f"there, {shown(field, a)} in {exp.path}: its blocks' spread is not this config's (a pilot "
                            f"has the same rules and design; its seed and blocks may differ)")
     pilot = Pilot(load(run_dir, "games"), load(run_dir, "players"),
                   load(run_dir, "counterfactuals") if "counterfactuals" in m["plan"]["tables"]
@@ -393,11 +382,11 @@ def load_beside(run_dir: Path, exp: Experiment) -> Pilot:
     m = _read_run(run_dir, "--beside")
     cfg = m["config"]
     for key in compare.SAME_GAME:
-        a, b = exp.canonical()["rules"][key], cfg["rules"].get(key)
+        a, b = exp.canonical()["rules"].get(key), cfg["rules"].get(key)
         if (sorted(a) if isinstance(a, list) else a) != (sorted(b) if isinstance(b, list) else b):
-            raise RunError(f"--beside {run_dir}: a run of another game: rules.{key} = {b!r} there, "
-                           f"{a!r} in {exp.path}: `carcsim compare` pairs blocks of the same seats "
-                           f"and tiles only")
+            raise RunError(f"--beside {run_dir}: a run of another game: rules.{key} = {shown(key, b)} "
+                           f"there, {shown(key, a)} in {exp.path}: `carcsim compare` pairs blocks of "
+                           f"the same seats and tiles only")
     if cfg["seed"] != exp.seed:
         raise RunError(f"--beside {run_dir}: run.seed = {cfg['seed']} there, {exp.seed} in "
                        f"{exp.path}: blocks pair by seed, so `carcsim compare` would find no "

@@ -26,9 +26,8 @@ from sim.analysis.fmt import edition_suffix as _edition, fmt_interval, fmt_p
 from sim.analysis.moments import Moments
 from sim.analysis.scan import Batch, batches, blocks_stored
 from sim.expansions.messages import ALL_ACTIONS
-from sim.tournament.manifest import REMEDY, RunError
+from sim.tournament.manifest import REMEDY, RunError, experiment_of
 from sim.tournament.sequential import block_outcomes
-from sim.tournament.config import parse_experiment
 from sim.tournament.sink import read_manifest
 
 # The report sections an expansion asks for (sim/expansions/ `analyses`), by name: each
@@ -292,8 +291,7 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
     cf = balance.CounterfactualValues() if with_cf else None
     fork_sections = forks.Sections() if with_cf else None
     sprt = Sprt(manifest["sprt"]) if manifest.get("sprt") else None
-    swept = (sweep.Sweep(parse_experiment(manifest["config_text"], f"{Path(run_dir) / 'manifest.json'}"))
-             if cfg["design"].get("sweep") else None)
+    swept = sweep.Sweep(experiment_of(Path(run_dir), manifest)) if cfg["design"].get("sweep") else None
     sections = [s for s in (totals, seat, by_player, test, pw, rated, *tables, arms, series, *extra.values(),
                             cf, fork_sections, sprt, swept) if s is not None]
     for batch in batches(run_dir, manifest, _players_columns(cfg), with_cf):
@@ -498,7 +496,8 @@ def render_text(rep: dict) -> str:
     lines = [f"run {cfg['name']}: {rep['provenance']['games_stored']} games in "
              f"{rep['provenance']['blocks_stored']} blocks, design {cfg['design']['kind']}"
              f"{', every seat order' if cfg['design'].get('seat_orders') == 'all' else ''}, "
-             f"rules {cfg['rules']['players']}p {'+'.join(cfg['rules']['expansions']) or 'base'}",
+             f"rules {cfg['rules']['players']}p {'+'.join(cfg['rules']['expansions']) or 'base'}"
+             + (f" (tile lists of your own: {', '.join(cfg['rules']['tiles'])})" if cfg['rules'].get('tiles') else ""),
              rep["unit_note"],
              f"{'question':72} {'estimate':>9} {'95% interval':>19} {'games':>7} {'blocks':>6} "
              f"{'p':>8} {'p adj.':>8} {'q (BH)':>8}  family: note"]

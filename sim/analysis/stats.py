@@ -152,6 +152,9 @@ def cluster_mean(values, groups, null: float = 0.0) -> Estimate:
 
 
 ONE_SIDED = 0.025  # the tail of a one-sided bound that stands beside 95% intervals
+# a share's effective trials times its smaller side under which it counts as near 0 or 1
+# (the usual n·p ≥ 5 of a normal approximation): its trials are then at most its blocks
+FEW = 5
 
 
 def share_from(m: Moments, s: int = 0, c: int = 1, null: float = 0.5) -> Estimate:
@@ -179,7 +182,12 @@ def _score_interval(est: Estimate, null: float) -> Estimate:
     degrees of freedom. Its interval is Wilson's at n*, and p the score test's, so the
     null is outside the interval exactly when p < 0.05. n* may exceed the games: a
     design that balances seats within a block (rotations) is more precise than as many
-    independent games, and the sandwich's se says by how much.
+    independent games, and the sandwich's se says by how much. Near 0 or 1 (fewer than
+    FEW expected outcomes on the far side, n*·min(p̂, 1 − p̂) < 5) a handful of blocks
+    make the whole spread, too few to say how much a block's games tell apart; there n*
+    is at most the blocks, as in the exact bound of a record with none on the far side,
+    so a record one block short of that one never gets the narrower interval (139 of
+    140 two-game blocks won and one split: [0.967, 1.000], beside 140 won: [0.974, 1]).
 
     The sandwich t interval itself is too sure of itself near 0 or 1, where its se,
     built from p̂(1 − p̂), vanishes: 139 wins in 140 one-game blocks read [0.979, 1],
@@ -192,6 +200,8 @@ def _score_interval(est: Estimate, null: float) -> Estimate:
         return est._replace(low=max(0.0, est.low), high=min(1.0, est.high))
     q = float(special.stdtrit(g - 1, 0.975))
     n_eff = share * (1 - share) / (se * se) * (Z95 / q) ** 2
+    if n_eff * min(share, 1 - share) < FEW:  # near 0 or 1: the blocks are the trials
+        n_eff = min(n_eff, g)
     low, high = wilson(share * n_eff, n_eff)
     z = abs(share - null) / math.sqrt(null * (1 - null) / n_eff)
     return est._replace(low=low, high=high, p=float(special.erfc(z / math.sqrt(2))))

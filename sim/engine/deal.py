@@ -216,16 +216,26 @@ def stack_plan(rules: Rules) -> tuple[Tile, list[str], list[str], list[str]]:
                 copies[t.replaces()] -= t.count
         # R-RIV-1: a part in play deals the river tiles as a stack of their own, else
         # none plays (MMR joins only with the River, R-MM-0)
-        if not any(e.river_stack for e in expansions.in_play(rules.expansions)):
+        river_stack = any(e.river_stack for e in expansions.in_play(rules.expansions))
+        if not river_stack:
             tiles = [t for t in tiles if not is_river_tile(t)]
         river = [t for t in tiles if is_river_tile(t)]
         land = [t for t in tiles if not is_river_tile(t)]
-        mark = "spring" if river else "start"
-        starts = [t for t in tiles if t.has(mark)]
+        mark = "spring" if river_stack else "start"
+        starts = [t for t in (river if river_stack else land) if t.has(mark)]
+        sets = ", ".join(rules.tile_sets)
         if len(starts) != 1:
-            raise InputError(f"tile sets {', '.join(rules.tile_sets)}: expected exactly one {mark} tile")
+            raise InputError(f"tile sets {sets}: expected exactly one {mark} tile"
+                             + (" among the river tiles (R-RIV-1)" if river_stack else " (R-BASE-2)"))
         start = starts[0]
-        lake = [t.id for t in river if t.has("lake")]
+        if copies[start.id] < 1:  # R-BASE-2: the start tile is one of its copies
+            raise InputError(f"tile {start.id} ({start.source}): the {mark} tile: every copy is "
+                             f"replaced (replaces): expected one left to start with")
+        lakes = [t for t in river if t.has("lake")]
+        if river_stack and (len(lakes) != 1 or copies[lakes[0].id] != 1 or copies[start.id] != 1):
+            raise InputError(f"tile sets {sets}: expected one spring and one lake tile, one copy "
+                             f"each (R-RIV-1)")
+        lake = [t.id for t in lakes]
         flowing = [t.id for t in river if t is not start and not t.has("lake")
                    for _ in range(copies[t.id])]
         land_ids = [t.id for t in land for _ in range(copies[t.id] - (t is start))]

@@ -13,7 +13,7 @@ import hashlib
 from sim import expansions as registry
 from sim.errors import InputError
 from sim.expansions.messages import MessagesOptions
-from sim.formats.tiles import SETS
+from sim.formats.tiles import SETS, normal_form, shipped_form
 
 IMPLEMENTED_EXPANSIONS: tuple[str, ...] = registry.NAMES  # sim/expansions/ declares them
 
@@ -47,8 +47,12 @@ class Rules:
             raise InputError("rules: tiles: expected a [rules.tiles] table of tile set = tile file")
         if len(dict(tiles)) != len(tiles):
             raise InputError("rules: [rules.tiles]: a tile set is replaced twice")
-        object.__setattr__(self, "tiles", tuple(
-            sorted(tiles, key=lambda p: SETS.index(p[0]) if p[0] in SETS else len(SETS))))
+        # each list in its normal form (the same tiles written otherwise are the same
+        # rules), and a list of a shipped set's own tiles is that set (no replacement)
+        normal = [(n, normal_form(t, f"rules.tiles.{n}")) for n, t in tiles]
+        object.__setattr__(self, "tiles", tuple(sorted(
+            ((n, t) for n, t in normal if n not in SETS or t != shipped_form(n)),
+            key=lambda p: SETS.index(p[0]) if p[0] in SETS else len(SETS))))
         variant = self.variant
         if isinstance(variant, dict):
             variant = tuple(variant.items())

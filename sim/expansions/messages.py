@@ -440,11 +440,12 @@ def _script_unused(keys: dict, asked: dict) -> str | None:
     if len(answers) > drawn:
         return (f"message: {len(answers)} answer{'' if len(answers) == 1 else 's'}, but the turn drew {drawn} message"
                 f"{'' if drawn == 1 else 's'}: expected one answer per message drawn")
-    for i, text in enumerate(targets):
-        if i >= len(answers) or answers[i] == TWO_POINTS:
+    for i, text in enumerate(targets):  # "-" holds the place of a message answered "2"
+        if i >= len(answers) or (answers[i] == TWO_POINTS and text.strip() != "-"):
             given = "no answer" if i >= len(answers) else '"2"'
             return (f"message_target {i + 1} = {quote(text)}: message {i + 1} has {given}: "
-                    f"expected a target only for a message answered \"action\"")
+                    f"expected a target only for a message answered \"action\" (\"-\" holds "
+                    f"the place of one answered \"2\")")
     return None
 
 

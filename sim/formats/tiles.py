@@ -289,6 +289,12 @@ def parse_line(text: str, source: str = "") -> Tile:
         if len(extras) > MAX_EXTRAS or len(set(extras)) != len(extras):
             raise _LineError(f"{len(extras):,} extras{' with repeats' if len(set(extras)) != len(extras) else ''}: "
                              f"expected at most {MAX_EXTRAS} different extras after X:")
+        replacing = [x for x in extras if x.startswith("replaces(")]
+        if replacing:  # R-ABB-1's garden copies: one tile id, not the tile's own
+            target = replacing[0][len("replaces("):-1] if replacing[0].endswith(")") else ""
+            if len(replacing) > 1 or not TILE_ID.fullmatch(target) or target == tid:
+                raise _LineError(f"{', '.join(replacing)[:60]!r}: expected one replaces(<ID>) "
+                                 f"naming another tile's id")
         mon = [Segment("monastery", frozenset())] if "mon" in extras else []
         if not mon and any(s.end == "monastery" for s in roads):
             raise _LineError("a road ends at a monastery (>m), but the tile has none: expected "
@@ -338,8 +344,7 @@ def tile_set(name: str) -> tuple[Tile, ...]:
     """A shipped tile set: `base`, `river`, `mayors`, `courier` or `abbot`."""
     if name not in SETS:
         raise InputError(f"tile set {name!r}: expected one of {', '.join(SETS)}")
-    text = resources.files("sim").joinpath("data", "tiles", f"{name}.tiles").read_text()
-    return tuple(parse_tiles(text, f"{name}.tiles"))
+    return tuple(parse_tiles(_shipped_text(name), f"{name}.tiles"))
 
 
 def read_tile_lists(table, where: str, in_play=None, texts: dict | None = None) -> dict[str, str]:
@@ -366,7 +371,25 @@ def read_tile_lists(table, where: str, in_play=None, texts: dict | None = None) 
             continue
         try:
             out[name] = read_input(file, "tile file")
-            parse_tiles(out[name], file)
+            normal_form(out[name], file)  # a malformed line: named by the file's own name
         except InputError as e:
             raise InputError(f"{where}.tiles.{name}: {e}") from None
     return out
+
+
+@cache
+def normal_form(text: str, name: str = "tile list") -> str:
+    """A tile file's tile lines alone, one a line, each with single spaces (comments,
+    blank lines and spacing dropped): what the tiles are, so two files of the same
+    tiles are one tile list (a run's identity, the ruleset's mark). Raises InputError
+    naming `name` for a malformed file."""
+    return "".join(" ".join(t.line.split()) + "\n" for t in parse_tiles(text, name))
+
+
+def shipped_form(name: str) -> str:
+    """The normal form of shipped tile set `name`."""
+    return normal_form(_shipped_text(name), f"{name}.tiles")
+
+
+def _shipped_text(name: str) -> str:
+    return resources.files("sim").joinpath("data", "tiles", f"{name}.tiles").read_text()

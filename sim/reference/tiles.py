@@ -216,7 +216,7 @@ def tile_types(sets, given: dict | None = None) -> dict:
         for x in t.extras:
             if x.startswith("replaces(") and x.endswith(")"):
                 old = types[x[len("replaces("):-1]]
-                types[old.id] = replace(old, count=old.count - 1, _turns={})
+                types[old.id] = replace(old, count=old.count - t.count, _turns={})  # a copy per copy
     if "mayors" in sets:
         types[TOWN_HALL] = TOWN_HALL_TILE
     return types

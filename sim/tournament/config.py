@@ -65,7 +65,7 @@ from sim import expansions as registry
 from sim.errors import InputError, check_keys, quote
 from sim.expansions.messages import EDITIONS, KIND
 from sim.engine import deal
-from sim.engine.rules import Rules
+from sim.engine.rules import Rules, tiles_hash
 from sim.formats.tiles import read_tile_lists
 from sim.text import parse_toml, read_input, split_top
 from strategies import player, plugins
@@ -174,6 +174,18 @@ def run_id_of(canonical: dict) -> str:
     a run extended to more blocks keeps its id (and its rows their keys), and two
     directories of one config, whose games are the same, have the same id."""
     return fingerprint_of({k: v for k, v in canonical.items() if k != "blocks"})
+
+
+def shown(key: str, value, limit: int = 80) -> str:
+    """A config value in a one-line message: a tile list ([rules.tiles]) by its mark, not
+    its text ("the tile list 1f90f783"; a table of them: {set: mark}); anything else as
+    text, at most `limit` characters."""
+    if key.split(".")[-1] == "tiles" and isinstance(value, dict):
+        return repr({k: f"<{tiles_hash(v)}>" if isinstance(v, str) else v for k, v in value.items()})
+    if ".tiles." in f".{key}" and isinstance(value, str):
+        return f"the tile list {tiles_hash(value)}"
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def rules_dict(rules: Rules) -> dict:
@@ -369,6 +381,8 @@ def _parse_experiment(text: str, path: str, strategy_files: bool, tile_texts: di
     sweep = _parse_sweep(design, w, path, rules, editions)
     seat_orders = _get(design, "seat_orders", str, w, " or ".join(f'"{o}"' for o in SEAT_ORDERS),
                        "rotations", lambda v: v in SEAT_ORDERS)
+    if seat_orders == "all" and players == 2:  # both orders are the two rotations: the same run
+        seat_orders = "rotations"
     if seat_orders == "all" and players > MAX_ALL_ORDERS_PLAYERS:
         raise InputError(f"{w}.seat_orders = {quote(seat_orders)}: {players} players have {math.factorial(players):,} "
                          f"seat orders: expected at most {MAX_ALL_ORDERS_PLAYERS} players "

@@ -212,6 +212,15 @@ def run_id(m: dict) -> str:
     return m.get("run_id") or run_id_of(m["config"])
 
 
+def stored_tiles(m: dict) -> dict:
+    """The tile lists ([rules.tiles]) a run stored in its manifest's config, {set: text}:
+    what its games played, read instead of the files (which may be gone or changed)."""
+    config = m.get("config")
+    rules = config.get("rules") if isinstance(config, dict) else None
+    texts = rules.get("tiles") if isinstance(rules, dict) else None
+    return texts if isinstance(texts, dict) else {}
+
+
 def experiment_of(path: Path, m: dict) -> Experiment:
     """The experiment of the manifest's `config_text`, parsed as the run's own config was
     (its name defaults to the config file's, which the manifest records)."""
@@ -219,10 +228,7 @@ def experiment_of(path: Path, m: dict) -> Experiment:
     plain = isinstance(name, str) and re.fullmatch(r"[\w.-]{1,64}", name)
     label = f"{name if plain else 'config'}.toml"
     try:
-        rules = m["config"].get("rules")  # its tile lists as the run stored them, not the files
-        texts = rules.get("tiles") if isinstance(rules, dict) else None
-        return parse_experiment(m["config_text"], label, strategy_files=False,
-                                tile_texts=texts if isinstance(texts, dict) else {})
+        return parse_experiment(m["config_text"], label, strategy_files=False, tile_texts=stored_tiles(m))
     except InputError as e:
         _fail(path, f"config_text: not a valid config ({str(e).replace(label, 'config_text', 1)[:200]})")
 

@@ -14,6 +14,7 @@ from sim.engine.play import play
 from sim.tournament import plan
 from sim.tournament.counterfactual import play_with_branches
 from sim.tournament.records import player_row
+from sim.tournament.manifest import stored_tiles
 from sim.tournament.sink import read_manifest
 from sim.tournament.worker import _player
 
@@ -23,10 +24,8 @@ def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
     manifest = read_manifest(run_dir)
     recorded = manifest["config"].get("plugins", {}) if isinstance(manifest.get("config"), dict) else {}
     plugins.check_unchanged(recorded if isinstance(recorded, dict) else {}, f"{run_dir}/manifest.json")
-    rules = manifest["config"].get("rules") if isinstance(manifest.get("config"), dict) else None
-    texts = rules.get("tiles") if isinstance(rules, dict) else None  # the tiles the run played
     exp = parse_experiment(manifest["config_text"], f"{run_dir}/manifest.json",
-                           tile_texts=texts if isinstance(texts, dict) else {})
+                           tile_texts=stored_tiles(manifest))  # the tiles the run played
     try:
         spec = plan.game_spec(exp, game_id)
     except ValueError as e:

@@ -36,8 +36,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim import safe_files as sf
-from sim.engine.rules import tiles_hash
-from sim.tournament.config import DEFAULT_SHARD_BLOCKS, Experiment
+from sim.tournament.config import DEFAULT_SHARD_BLOCKS, Experiment, shown
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import MANIFEST, RunError
 from sim.tournament.records import SCHEMA_VERSION, TABLES
@@ -78,13 +77,6 @@ def first_difference(then, now, path: str = "") -> tuple[str, object, object] | 
                 return d
         return None
     return None if then == now else (path, then, now)
-
-
-def _shown(key: str, value) -> str:
-    """A config value in a refusal: a tile list by its mark, not its text."""
-    if key.startswith("rules.tiles.") and isinstance(value, str):
-        return f"the tile list {tiles_hash(value)}"
-    return str(value)[:80]
 
 
 def check_target(out: Path, starting_over: bool) -> None:
@@ -199,7 +191,7 @@ class Sink:
                                 _canonical_without_blocks(exp.canonical()))
         if diff is not None:
             key, there, here = diff
-            there, here = (_shown(key, v) for v in (there, here))
+            there, here = (shown(key, v) for v in (there, here))
             raise RunError(f"{self.out}: holds a run of a different config "
                            f"({m['config'].get('name')!r}): {key} is {there} there, {here} in "
                            f"{exp.path}; use --force to start over or --out for another directory")
