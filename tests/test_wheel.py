@@ -67,3 +67,18 @@ def test_installed_wheel_runs_from_the_checkout_and_elsewhere(tmp_path):
     rows = json.loads(sh(carcsim, "bench", "--json", "--case", "c-base-2p-random", "--repeats", "1",
                          "--scale", "0.025", cwd=checkout, env=env))
     assert rows[0]["case"] == "c-base-2p-random" and rows[0]["games"] == 100
+    # built by pip in its isolated environment (only the build requirements): with GCC the
+    # training games ran there and the core is profile-guided, not left instrumented
+    python = venv / "bin" / "python"
+    guided = sh(python, "-c", "from sim.core import lib; print(lib.cc_profile_guided())", cwd=elsewhere,
+                env=env)
+    if _gcc() and env.get("CARCSIM_PGO") != "0":
+        assert guided == "1\n"
+    core = next((venv / "lib").glob("python3*/site-packages/sim/core/_sim_core*.so"))
+    assert b"__gcov" not in core.read_bytes()
+
+
+def _gcc() -> bool:
+    import runpy
+    build = runpy.run_path(str(ROOT / "sim" / "core" / "build.py"))
+    return build["is_gcc"](build["compiler"]())
