@@ -3,7 +3,7 @@
 CPython.
 
 With GCC the core is built profile-guided (BENCHMARKS.md, "Profile-guided build"):
-once instrumented, then sim/core/training.py plays a mix of seeded games with it, then
+once instrumented, then sim/games/training.py plays a mix of seeded games with it, then
 again with the counts those games left. CARCSIM_PGO=0 builds it once, unguided; so
 does another compiler, and so does any failure of the first build or of the training
 (with a warning): the games are the same either way, only slower.
@@ -56,7 +56,7 @@ class ProfileGuided(build_ext):
             ext.extra_compile_args, ext.extra_link_args = compile_args + extra, link_args + extra
 
     def _train(self, tree: Path) -> None:
-        """Play sim/core/training.py's games with the instrumented core, in a copy of
+        """Play sim/games/training.py's games with the instrumented core, in a copy of
         the packages holding it (the source tree may not be writable)."""
         ignore = shutil.ignore_patterns("*.so", "*.pyd", "__pycache__")
         for package in ("sim", "strategies"):
@@ -66,7 +66,7 @@ class ProfileGuided(build_ext):
             shutil.copy2(built, tree.joinpath(*ext.name.split(".")[:-1], built.name))
         env = {**os.environ, "PYTHONPATH": str(tree)}
         env.pop("CARCSIM_CORE", None)
-        subprocess.run([sys.executable, "-m", "sim.core.training"], cwd=tree, env=env, check=True,
+        subprocess.run([sys.executable, "-m", "sim.games.training"], cwd=tree, env=env, check=True,
                        timeout=900)
 
 

@@ -355,6 +355,7 @@ COMMANDS = {
         "seed": row(Number()),
         "out": row(OutDir(creates=False, manifest=False)),
         "script": row(InFile("s.toml")),
+        "tiles": row(Name(("moon=x.tiles", "base")), InFile("b.tiles", form="base={}")),
     }, tokens=("--games", "1")),
 }
 

@@ -96,7 +96,7 @@ def test_the_players_schema_is_base_then_each_expansions_columns():
 
 
 def test_options_are_the_rules_tables_of_the_config():
-    assert RULES_KEYS == {"players", "expansions", "followers", "messages", "variant"}
+    assert RULES_KEYS == {"players", "expansions", "followers", "messages", "variant", "tiles"}
     (o,) = expansions.options()
     assert o.build({"edition": "classic", "deck": ["extra_tile"]}) == MessagesOptions(
         "classic", False, ("extra_tile",))

@@ -1,4 +1,4 @@
-"""The C core's profile-guided build (setup.py, sim/core/training.py): the training runs
+"""The C core's profile-guided build (setup.py, sim/games/training.py): the training runs
 where only the build requirements are installed, and the build this suite runs on is
 guided when GCC builds it."""
 
@@ -15,14 +15,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_training_imports_nothing_the_build_environment_lacks():
     heavy = ("numpy", "polars", "pyarrow", "scipy", "ray", "typer", "rich", "matplotlib")
-    code = ("import sys, sim.core.training as t; "
+    code = ("import sys, sim.games.training as t; "
             f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r})))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout
 
 
 def test_the_training_plays_every_case():
-    from sim.core import training
+    from sim.games import training
     assert training.train() == sum(n for _, _, n in training.CASES) > 5000
     expansions = {e for rules, _, _ in training.CASES for e in rules.expansions}
     assert expansions == set(training.EVERY)

@@ -529,10 +529,10 @@ def bench(
                      f"({r['decisions_per_game']} decisions a game)")
         typer.echo(text, err=as_json)
 
-    from sim.core import lib
+    from sim.engine.game import profile_guided
 
     chosen = benchmark.standard(case, everything)
-    guided = "profile-guided" if lib.cc_profile_guided() else "not profile-guided (CARCSIM_PGO=0 or not GCC)"
+    guided = "profile-guided" if profile_guided() else "not profile-guided (CARCSIM_PGO=0 or not GCC)"
     typer.echo(f"bench: {len(chosen)} cases, about {_minutes(benchmark.estimate_seconds(chosen, repeats, scale))}"
                + ("" if case or everything else " (the search cases too: --all)")
                + f"; the C core's build: {guided}", err=True)

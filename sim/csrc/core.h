@@ -300,7 +300,7 @@ enum { CC_NAMES_EVENT = 0,     /* CC_EV_* */
  * an unknown table (CC_DEC_NONE's name is "none"). Static strings: never freed. */
 const char *cc_name(int32_t table, int32_t index);
 /* 1 when this build of the core is profile-guided (setup.py: built again with the counts
- * sim/core/training.py's games left in an instrumented build), 0 when not. */
+ * sim/games/training.py's games left in an instrumented build), 0 when not. */
 int32_t cc_profile_guided(void);
 /* 1 if a cc_seat_policy decision field for decision kind `decision` (CC_DEC_*) accepts
  * policy code `policy` (CC_POL_*; CC_POL_PYTHON always), 0 if not; CC_ERR_ARG for a

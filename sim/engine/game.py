@@ -147,6 +147,12 @@ def _seat_policies(rules: Rules, seats, built_in_only: bool = False):
     return pol
 
 
+def profile_guided() -> bool:
+    """Whether the loaded C core was built profile-guided (setup.py; `carcsim bench`
+    says so beside its figures)."""
+    return bool(lib.cc_profile_guided())
+
+
 def play_batch(rules: Rules, seeds, players) -> dict:
     """A shard of seeded games of built-in seats in one C call (issue 13 item 4): the
     same games as Game(rules, seed, players), without events or history.

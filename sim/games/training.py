@@ -11,7 +11,7 @@ no fast-math), only their speed: tests/game_digest.py gives the same digest eith
 It imports only the engine and the strategies (no NumPy, Polars or Ray): it runs in
 the build's isolated environment, where only the build requirements are installed.
 
-    python -m sim.core.training
+    python -m sim.games.training
 """
 
 from __future__ import annotations
@@ -46,4 +46,4 @@ def train() -> int:
 
 
 if __name__ == "__main__":
-    print(f"sim.core.training: {train():,} games played")
+    print(f"sim.games.training: {train():,} games played")
