@@ -19,6 +19,8 @@ MAX_INPUT_BYTES = 1 << 20  # 1 MiB: the largest shipped input is under 5 KB
 
 def read_input(path: str | Path, what: str) -> str:
     """The text of the input file `path` (`what`: "config", "script", "tile file")."""
+    if "\0" in str(path):  # no file system takes it (open() raises ValueError)
+        raise InputError(f"{str(path)!r}: a NUL character in the name: expected the path of a {what}")
     try:
         with open(path, "rb") as fh:
             data = fh.read(MAX_INPUT_BYTES + 1)

@@ -56,8 +56,8 @@ def _read(path: str, where: str, shipped: bool = True) -> str:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(f"{where}: {path}: no such strategy file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"{where}: {path}: cannot read the strategy file: "
+    except (OSError, UnicodeDecodeError, ValueError) as e:  # ValueError: a NUL in the name
+        raise InputError(f"{where}: {path!r}: cannot read the strategy file: "
                          f"{getattr(e, 'strerror', None) or e}") from None
 
 

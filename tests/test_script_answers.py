@@ -34,7 +34,19 @@ def test_a_placeholder_holds_the_place_of_a_message_answered_2(tmp_path):
     ('message = "2"\nmessage_target = "3,0 road S"', "message_target 1 = '3,0 road S': message 1 has \"2\""),
     ('message = ["action", "2"]\nmessage_target = ["3,0 road S"]', "message: 2 answers, but the turn drew 1 message"),
     ('message_target = "3,0 road S"', "message_target 1 = '3,0 road S': message 1 has no answer"),
+    ('message = "action"\nmessage_target = "-"',
+     "message 1 (smallest_road): message_target = '-' holds the place of a message answered \"2\""),
 ])
 def test_an_answer_nothing_asks_for_is_refused_naming_the_turn(tmp_path, answers, expect):
     with pytest.raises(InputError, match="turn 5: " + expect.replace("(", r"\(").replace(")", r"\)")):
         play(tmp_path, answers)
+
+
+def test_the_differential_check_refuses_what_play_refuses(tmp_path):
+    """`carcsim check --script` plays the same script player: the same refusal."""
+    from sim.games.differential import check_script
+
+    path = tmp_path / "s.toml"
+    path.write_text(SCRIPT.replace(TURN5, 'message = ["action", "2"]\nmessage_target = ["3,0 road S"]'))
+    with pytest.raises(InputError, match="turn 5: message: 2 answers, but the turn drew 1 message"):
+        check_script(path)

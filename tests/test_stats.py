@@ -407,7 +407,9 @@ def test_a_share_is_the_score_interval_at_its_effective_trials():
     centre = (p_hat + stats.Z95 ** 2 / (2 * n)) / denom
     half = stats.Z95 * math.sqrt(p_hat * (1 - p_hat) / n + stats.Z95 ** 2 / (4 * n * n)) / denom
     assert (est.low, est.high) == pytest.approx((centre - half, centre + half))
-    assert est.p == pytest.approx(2 * sps.norm.sf((p_hat - 0.5) / math.sqrt(0.25 / n)))
+    # the score statistic on the t scale of 49 degrees of freedom
+    t = (p_hat - 0.5) / math.sqrt(0.25 / n) * sps.t.ppf(0.975, g - 1) / stats.Z95
+    assert est.p == pytest.approx(2 * sps.t.sf(t, g - 1))
     # integer effective trials: the same as scipy's Wilson interval
     ci = sps.binomtest(35, 50).proportion_ci(confidence_level=0.95, method="wilson")
     assert est.low < ci.low and est.high > ci.high  # fewer trials than games: wider
@@ -511,3 +513,14 @@ def test_ratings_leave_out_two_spellings_of_one_player():
     a, a2 = (fit.filter(pl.col("player") == p)["rating"][0] for p in ("a", "a2"))
     assert a == pytest.approx(a2)  # without the seat's 0.65 they are equal
     assert not r.table(boots=20).equals(fit)
+
+
+def test_a_share_of_few_blocks_has_the_tails_of_few_blocks():
+    """10 blocks of 120 games each (every seat order of a 5-player table): the interval
+    is narrow, but the p of a share far from its null is the t test's order over 9
+    degrees of freedom, not a normal tail's (it read 1e-39)."""
+    rng = np.random.default_rng(8)
+    wins = rng.binomial(120, 0.675, 10).astype(float)
+    est = stats.share_by_block(wins, [120] * 10, 0.25)
+    t_test = stats.cluster_ratio(wins, [120] * 10, 0.25)
+    assert 1e-15 < est.p and 0.1 < est.p / t_test.p < 10

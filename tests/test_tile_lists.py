@@ -103,7 +103,7 @@ def test_identity_is_the_text_not_the_path(here):
     ('[rules.tiles]\nmayors = "bad.tiles"', "MM01 x1 CCCC C:NESW R:- F:- X:-\nMM02 x0 CCCC C:NESW R:- F:- X:-\n",
      "rules.tiles.mayors: bad.tiles:2: count 'x0': expected x1..x99"),
     ('[rules.tiles]\nmayors = "bad.tiles"', "A x1 CCCC C:NESW R:- F:- X:-\n",
-     "rules.tiles: tile A (rules.tiles.mayors:1): also in tile set base"),
+     "rules.tiles: tile A (the tile list of rules.tiles.mayors): also in tile set base"),
     ('[rules.tiles]\nbase = "bad.tiles"', "A2 x1 CCCC C:NESW R:- F:- X:-\n",
      "rules.tiles: tile sets base, mayors: expected exactly one start tile"),
     ('[rules.tiles]\nmayors = "bad.tiles"', "".join(f"Q{i} x99 CCCC C:NESW R:- F:- X:-\n" for i in range(31)),
@@ -277,3 +277,14 @@ def test_a_sweep_reports_without_the_file(here):
     (here / "mine.tiles").unlink()
     from sim.analysis.report import build
     assert build(here / "swept")["sweep"]
+
+
+def test_a_copy_of_the_shipped_set_runs_as_the_shipped_set(here):
+    """A file still holding the shipped tiles (just copied, not yet edited) is no
+    replacement: the run stores no list for it and its manifest verifies."""
+    (here / "mine.tiles").write_text("# copied, not edited yet\n" + SHIPPED)
+    exp = parse_experiment(config(), "own.toml")
+    assert exp.rules.tiles == ()
+    run_experiment(exp, here / "copy", workers=0)
+    from sim.analysis.report import build
+    assert build(here / "copy")["provenance"]["config"]["rules"].get("tiles") is None

@@ -93,6 +93,18 @@ def test_plan_blocks_share_seeds_and_ids_are_unique(tmp_path):
     assert plan.game_spec(exp, 37) == specs[37]
 
 
+def test_a_run_named_by_its_file_replays(tmp_path):
+    """No [run] name: the run is named for its config file (run_id and all), and replay
+    takes that name, not the manifest's file name (it replayed another run_id)."""
+    exp = parse_experiment('[run]\nblocks = 2\n[design]\nkind = "rotations"\n'
+                           'seats = ["greedy", "random"]\n', str(tmp_path / "plain.toml"))
+    assert exp.name == "plain"
+    run_experiment(exp, tmp_path / "out", workers=0)
+    for game_id in range(4):
+        _, problems = replay_game(tmp_path / "out", game_id)
+        assert problems == []
+
+
 def test_in_process_run_and_replay(tmp_path):
     exp = small(tmp_path)
     s = run_experiment(exp, tmp_path / "out", workers=0)

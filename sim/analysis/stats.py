@@ -179,8 +179,9 @@ def _score_interval(est: Estimate, null: float) -> Estimate:
     """A share's interval and p from the score test at its effective number of trials
     (Korn & Graubard 1998): the clustered record read as the binomial one with the same
     precision, n* = p̂(1 − p̂)/se² from the sandwich's se, times (z/t)² for its blocks − 1
-    degrees of freedom. Its interval is Wilson's at n*, and p the score test's, so the
-    null is outside the interval exactly when p < 0.05. n* may exceed the games: a
+    degrees of freedom. Its interval is Wilson's at n*, and p the score test's with
+    Student-t tails of blocks − 1 degrees of freedom, so the null is outside the interval
+    exactly when p < 0.05. n* may exceed the games: a
     design that balances seats within a block (rotations) is more precise than as many
     independent games, and the sandwich's se says by how much. Near 0 or 1 (fewer than
     FEW expected outcomes on the far side, n*·min(p̂, 1 − p̂) < 5) a handful of blocks
@@ -203,8 +204,11 @@ def _score_interval(est: Estimate, null: float) -> Estimate:
     if n_eff * min(share, 1 - share) < FEW:  # near 0 or 1: the blocks are the trials
         n_eff = min(n_eff, g)
     low, high = wilson(share * n_eff, n_eff)
+    # the score statistic at n*, read on the t scale of the blocks (× t/z, as n* took
+    # (z/t)²): the null is outside the interval exactly when p < 0.05, and ten blocks
+    # are ten blocks in the tails too (a normal tail gave p 1e-39 there)
     z = abs(share - null) / math.sqrt(null * (1 - null) / n_eff)
-    return est._replace(low=low, high=high, p=float(special.erfc(z / math.sqrt(2))))
+    return est._replace(low=low, high=high, p=float(2 * special.stdtr(g - 1, -z * q / Z95)))
 
 
 def exact_bound(blocks: int) -> float:

@@ -552,7 +552,8 @@ def bench(
     if as_json:
         keys = ("case", "games_per_s_per_core", "peak_rss_mb", "games", "ms_per_decision",
                 "us_overhead_per_decision", "decisions_per_game")
-        typer.echo(json.dumps([{k: r[k] for k in keys if k in r} for r in rows]))
+        typer.echo(json.dumps([{k: r[k] for k in keys if k in r} | {"profile_guided": profile_guided()}
+                               for r in rows]))
 
 
 @app.command()

@@ -10,6 +10,7 @@ orders from Python for the reference engine (sim/games/differential.py) and the 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import struct
 from typing import NamedTuple
@@ -124,8 +125,10 @@ def _left_out(rules: Rules) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=64)
 def _given_set(name: str, text: str) -> tuple[Tile, ...]:
-    """A tile set replaced by a tile list ([rules.tiles]): its text parsed."""
-    return tuple(parse_tiles(text, f"rules.tiles.{name}"))
+    """A tile set replaced by a tile list ([rules.tiles]): its text parsed, each tile's
+    source the list (its normal form has lost the file's line numbers)."""
+    return tuple(dataclasses.replace(t, source=f"the tile list of rules.tiles.{name}")
+                 for t in parse_tiles(text, f"rules.tiles.{name}"))
 
 
 def _set_tiles(rules: Rules) -> list[Tile]:

@@ -410,6 +410,10 @@ def _script_message(player, game, d):
     if n >= len(turn["message_target"]):
         return actions[0]
     text = turn["message_target"][n]
+    if text.strip() == "-":
+        raise InputError(f"{head}: message_target = '-' holds the place of a message answered "
+                         f"\"2\", and this one is answered \"action\": expected 'x,y <feature> "
+                         f"[<where>]'")
     try:
         xy, _, name = text.strip().partition(" ")
         x, y = (int(v) for v in xy.split(","))

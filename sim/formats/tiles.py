@@ -364,10 +364,9 @@ def read_tile_lists(table, where: str, in_play=None, texts: dict | None = None) 
                              f"{', '.join(in_play)}")
         if not isinstance(file, str) or not file.strip():
             raise InputError(f"{where}.tiles.{name} = {quote(file)}: expected the path of a tile file")
-        if texts is not None:
-            if not isinstance(texts.get(name), str):
-                raise InputError(f"{where}.tiles.{name}: the run stored no tile list for it")
-            out[name] = texts[name]
+        if texts is not None:  # a set the run stored no list for played as shipped (its file
+            if isinstance(texts.get(name), str):  # held the shipped tiles: no replacement)
+                out[name] = texts[name]
             continue
         try:
             out[name] = read_input(file, "tile file")

@@ -319,11 +319,18 @@ def play_script(script: Script, new_game=scripted_game):
         else:
             reason = next((r for r in stops if r is not None), "the game ended before the script did")
         raise InputError(f"{script.path}: turn {played + 1}: {reason}")
-    for n, turn in enumerate(script.turns, 1):  # an answer nothing asked for: refused
+    check_answers_used(script, scripted)
+    return game
+
+
+def check_answers_used(script: Script, scripted: _ScriptPlayer) -> None:
+    """Raises InputError naming the turn when a played script gave an answer nothing
+    asked for (each part's `unused`): it would do nothing, so it is a mistake."""
+    parts = registry.in_play(script.rules.expansions)
+    for n, turn in enumerate(script.turns, 1):
         asked = {kind: k for (t, kind), k in scripted.seen.items() if t == n}
         for e in parts:
             reason = e.scripting.unused(turn.keys, asked) if e.scripting.unused else None
             if reason is not None:
                 raise InputError(f"{script.path}: turn {n}: {reason}")
-    return game
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pyarrow.dataset as ds
 
-from sim.tournament.config import parse_experiment
 from strategies import plugins
 from sim.errors import InputError
 from sim.engine.game import Game
@@ -14,7 +13,7 @@ from sim.engine.play import play
 from sim.tournament import plan
 from sim.tournament.counterfactual import play_with_branches
 from sim.tournament.records import player_row
-from sim.tournament.manifest import stored_tiles
+from sim.tournament.manifest import experiment_of
 from sim.tournament.sink import read_manifest
 from sim.tournament.worker import _player
 
@@ -24,8 +23,7 @@ def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
     manifest = read_manifest(run_dir)
     recorded = manifest["config"].get("plugins", {}) if isinstance(manifest.get("config"), dict) else {}
     plugins.check_unchanged(recorded if isinstance(recorded, dict) else {}, f"{run_dir}/manifest.json")
-    exp = parse_experiment(manifest["config_text"], f"{run_dir}/manifest.json",
-                           tile_texts=stored_tiles(manifest))  # the tiles the run played
+    exp = experiment_of(Path(run_dir), manifest, strategy_files=True)  # the run's own name and tiles
     try:
         spec = plan.game_spec(exp, game_id)
     except ValueError as e:

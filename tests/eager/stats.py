@@ -153,12 +153,13 @@ def _score_interval(est: Estimate, null: float) -> Estimate:
     g, share, se = est.n, est.estimate, est.se
     if g < 2 or not math.isfinite(se) or not 0.0 < null < 1.0:
         return est._replace(low=max(0.0, est.low), high=min(1.0, est.high))
-    n_eff = share * (1 - share) / (se * se) * (Z95 / float(sps.t.ppf(0.975, g - 1))) ** 2
+    q = float(sps.t.ppf(0.975, g - 1))
+    n_eff = share * (1 - share) / (se * se) * (Z95 / q) ** 2
     if n_eff * min(share, 1 - share) < 5:  # near 0 or 1: at most the blocks
         n_eff = min(n_eff, g)
     low, high = wilson(share * n_eff, n_eff)
     z = abs(share - null) / math.sqrt(null * (1 - null) / n_eff)
-    return est._replace(low=low, high=high, p=float(2 * sps.norm.sf(z)))
+    return est._replace(low=low, high=high, p=float(2 * sps.t.sf(z * q / Z95, g - 1)))
 
 
 def _no_spread(c: float, g: int, null: float) -> Estimate:
