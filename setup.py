@@ -34,18 +34,33 @@ class ProfileGuided(build_ext):
         with tempfile.TemporaryDirectory(prefix="carcsim-pgo-") as tmp:
             profile = Path(tmp, "profile")
             try:
-                self._flags([f"-fprofile-generate={profile}", "-fprofile-update=single"])
-                super().run()
+                self._pass([f"-fprofile-generate={profile}", "-fprofile-update=single"], chosen)
                 self._train(Path(tmp, "tree"))
-                flags = [f"-fprofile-use={profile}", "-fprofile-partial-training", "-Wno-missing-profile",
-                         "-DCC_PROFILE_GUIDED=1"]  # lib.cc_profile_guided() says so
+                if not any(profile.rglob("*.gcda")):  # the games left no counts: nothing to use
+                    raise RuntimeError(f"the training games wrote no profile in {profile}")
+                guided = [f"-fprofile-use={profile}", "-fprofile-partial-training", "-Wno-missing-profile",
+                          "-DCC_PROFILE_GUIDED=1"]  # lib.cc_profile_guided() says so
+                self._pass(guided, chosen)
+                return
             except Exception as e:  # noqa: BLE001 - any failure: the unguided build
                 print(f"warning: carcsim: profile-guided build failed ({type(e).__name__}: {e}); "
                       f"building without a profile", file=sys.stderr)
-                flags = []
-            self._flags(flags)
-            self.compiler, self.force = chosen, True  # every file again, with the profile
-            super().run()
+            except BaseException:  # Ctrl-C: leave no instrumented core behind
+                self._remove_built()
+                raise
+            self._remove_built()  # no instrumented core stays, even if this pass fails too
+            self._pass([], chosen)
+
+    def _pass(self, extra: list[str], chosen) -> None:
+        """One whole build of every file with `extra` flags (none skipped as up to date:
+        each pass's objects differ from the last pass's)."""
+        self._flags(extra)
+        self.compiler, self.force = chosen, True
+        super().run()
+
+    def _remove_built(self) -> None:
+        for ext in self.extensions:
+            Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
 
     def _flags(self, extra: list[str]) -> None:
         """Each extension's own compile and link flags, and `extra`."""
@@ -64,7 +79,10 @@ class ProfileGuided(build_ext):
         for ext in self.extensions:
             built = Path(self.get_ext_fullpath(ext.name))
             shutil.copy2(built, tree.joinpath(*ext.name.split(".")[:-1], built.name))
-        env = {**os.environ, "PYTHONPATH": str(tree)}
+        # the copy first, then whatever the build's Python was given (pip's isolated build
+        # environment, where cffi is, reaches it through PYTHONPATH)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(tree), os.environ.get("PYTHONPATH"))
+                                                          if p)}
         env.pop("CARCSIM_CORE", None)
         subprocess.run([sys.executable, "-m", "sim.games.training"], cwd=tree, env=env, check=True,
                        timeout=900)

@@ -524,3 +524,14 @@ def test_a_share_of_few_blocks_has_the_tails_of_few_blocks():
     est = stats.share_by_block(wins, [120] * 10, 0.25)
     t_test = stats.cluster_ratio(wins, [120] * 10, 0.25)
     assert 1e-15 < est.p and 0.1 < est.p / t_test.p < 10
+
+
+def test_blocks_of_different_sizes_at_one_share_have_no_spread():
+    """3 of 4 games won in every block, blocks of 4 to 20 games: the centred sums cancel
+    to about 1e-9, not 0; that is rounding, so the record gets the exact bound, not a
+    zero-width interval with p 1e-287."""
+    sizes = np.random.default_rng(2).integers(1, 6, 39) * 4
+    est = stats.share_by_block(sizes * 0.75, sizes)
+    b = 1 - 0.025 ** (1 / 39)
+    assert (est.low, est.high) == pytest.approx((0.75 * (1 - b), 0.75 + 0.25 * b))
+    assert est.p == pytest.approx(2 * (0.5 / 0.75) ** 39)

@@ -35,15 +35,19 @@ def test_installed_wheel_runs_from_the_checkout_and_elsewhere(tmp_path):
     assert not list((checkout / "sim" / "core").glob("_sim_core*"))
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "VIRTUAL_ENV", "RAY_ADDRESS", "CARCSIM_CORE")}
-    sh(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp_path / "dist", checkout,
-       cwd=tmp_path, env=env)
+    # built by a fresh venv's pip, as a user's first `pip install .` is: nothing but pip
+    # in it, so the build's own isolated environment is all the training games can use
+    venv = tmp_path / "venv"
+    sh(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=env)
+    build = subprocess.run([venv / "bin" / "pip", "wheel", "-v", "--no-deps", "-w", tmp_path / "dist",
+                            checkout], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert build.returncode == 0, build.stderr[-3000:]
+    assert "profile-guided build failed" not in build.stdout + build.stderr, build.stderr[-3000:]
     (wheel,) = (tmp_path / "dist").glob("*.whl")
     assert wheel.name.startswith("carcsim-") and "-cp311-abi3-" in wheel.name, wheel.name
     names = zipfile.ZipFile(wheel).namelist()
     assert "sim/configs/quickstart.toml" in names and "sim/core/_sim_core.abi3.so" in names
 
-    venv = tmp_path / "venv"
-    sh(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=env)
     # --no-compile: pip would byte-compile every installed module (Ray's, SciPy's, ...), some
     # ten CPU-seconds of the test, and Python compiles what it imports anyway
     sh(venv / "bin" / "pip", "install", "-q", "--no-compile", wheel, cwd=tmp_path, env=env)

@@ -155,6 +155,7 @@ ONE_SIDED = 0.025  # the tail of a one-sided bound that stands beside 95% interv
 # a share's effective trials times its smaller side under which it counts as near 0 or 1
 # (the usual n·p ≥ 5 of a normal approximation): its trials are then at most its blocks
 FEW = 5
+NO_SPREAD = 1e-7  # a share's se at most this is rounding's, not a spread (no real record gets one)
 
 
 def share_from(m: Moments, s: int = 0, c: int = 1, null: float = 0.5) -> Estimate:
@@ -170,7 +171,9 @@ def share_from(m: Moments, s: int = 0, c: int = 1, null: float = 0.5) -> Estimat
     g = est.n
     if g == 0:
         return est
-    if est.estimate not in (0.0, 1.0) and est.se != 0.0:  # a spread: the score interval
+    # a spread: the score interval. An se of rounding's size is none: blocks of different
+    # sizes at one share leave ~1e-9 after the centred cross-products cancel
+    if est.estimate not in (0.0, 1.0) and est.se > NO_SPREAD:
         return _score_interval(est, null)
     return _no_spread(est.estimate, g, null)
 

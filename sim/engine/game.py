@@ -165,26 +165,40 @@ def play_batch(rules: Rules, seeds, players) -> dict:
     Raises InputError as Game does; every seat must be built in."""
     import numpy as np
 
+    games, n = len(seeds := list(seeds)), rules.players
+    out = {"turns": np.zeros(games, dtype=np.int32), "winners": np.zeros(games, dtype=np.int32),
+           "results": np.zeros((games, n, RESULT_INTS), dtype=np.int32)}
+    _batch(rules, seeds, players, *(ffi.from_buffer(a) for a in out.values()))
+    return out
+
+
+def play_batch_only(rules: Rules, seeds, players) -> int:
+    """play_batch's games, their results into cffi buffers and dropped: no NumPy, for
+    the build's training games (sim/games/training.py), which run where only the build
+    requirements are. Returns the number of games played."""
+    games = len(seeds := list(seeds))
+    _batch(rules, seeds, players, ffi.new("int32_t[]", games or 1), ffi.new("int32_t[]", games or 1),
+           ffi.new("int32_t[]", games * rules.players * RESULT_INTS or 1))
+    return games
+
+
+def _batch(rules: Rules, seeds: list, players, turns, winners, results) -> None:
+    """cc_game_batch into three int32 buffers (games; games; games × players ×
+    RESULT_INTS)."""
     if any(p is None for p in players):
         raise InputError("seats: a batch plays built-in seats only")
     pol = _seat_policies(rules, players, built_in_only=True)
     cfg, stack, nstack = dealt(rules, 0)
-    seeds = list(seeds)
     n = rules.players
     purposes = ("tiles", "messages", *(f"seat{s}" for s in range(n)))
     # game i's streams at i * (2 + n) (one list handed to cffi: no index arithmetic per item)
     streams = ffi.new("uint64_t[]", [derive(seed, purpose) for seed in seeds for purpose in purposes] or 1)
-    turns = np.zeros(len(seeds), dtype=np.int32)
-    winners = np.zeros(len(seeds), dtype=np.int32)
-    results = np.zeros((len(seeds), n, RESULT_INTS), dtype=np.int32)
     flags = tile_flags(rules)
-    buf = ffi.from_buffer
+    size = len(seeds) * n * RESULT_INTS
     check(lib.cc_game_batch(catalogue_for(rules)._ts, cfg, stack, nstack, flags, len(flags), pol,
-                            len(seeds), streams,
-                            ffi.cast("int32_t *", buf(turns)), ffi.cast("int32_t *", buf(winners)),
-                            ffi.cast("int32_t *", buf(results)), results.size),
+                            len(seeds), streams, ffi.cast("int32_t *", turns),
+                            ffi.cast("int32_t *", winners), ffi.cast("int32_t *", results), size),
           "cc_game_batch", rules=rules, games=len(seeds))
-    return {"turns": turns, "winners": winners, "results": results}
 
 
 def _load(rules: Rules, seed: int, state: bytes, town_halls_at_end: bool = True,

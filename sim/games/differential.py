@@ -35,7 +35,7 @@ from pathlib import Path
 from sim import expansions
 from sim.expansions import tile_sets
 from sim.engine.deal import FIGURE_KINDS, deck_order, tile_order
-from sim.errors import InputError
+from sim.errors import CarcsimError, InputError
 from sim.engine.game import Game
 from sim.formats.log import event_line, format_log
 from sim.expansions.mayors import MAYOR, MESSENGER, SCARECROW
@@ -633,7 +633,7 @@ def run_check(games, expansions, players, edition, zmg, strategies, seed, out, s
                 _, again = check_script(path)
                 how = ("replays the divergence" if again is not None else
                        "replays without a divergence: decisions a script cannot name follow its policies")
-            except InputError as e:  # the script is written, whatever its replay says
+            except CarcsimError as e:  # the script is written, whatever its replay says
                 how = f"does not replay: {e}"
             echo(f"scripted game: {path} ({how})")
     echo(summary.line())

@@ -16,7 +16,7 @@ the build's isolated environment, where only the build requirements are installe
 
 from __future__ import annotations
 
-from sim.engine.game import play_batch
+from sim.engine.game import play_batch_only
 from sim.engine.rules import Rules
 from sim.expansions.messages import MessagesOptions
 from strategies import player
@@ -40,8 +40,7 @@ def train() -> int:
     """Play every case's games; returns how many were played."""
     played = 0
     for rules, seats, games in CASES:
-        play_batch(rules, range(games), [player(s) for s in seats])
-        played += games
+        played += play_batch_only(rules, range(games), [player(s) for s in seats])
     return played
 
 

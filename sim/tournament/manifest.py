@@ -221,17 +221,16 @@ def stored_tiles(m: dict) -> dict:
     return texts if isinstance(texts, dict) else {}
 
 
-def experiment_of(path: Path, m: dict, strategy_files: bool = False) -> Experiment:
+def experiment_of(path: Path, m: dict) -> Experiment:
     """The experiment of the manifest's `config_text`, parsed as the run's own config was
     (its name defaults to the config file's, which the manifest records), with the tile
-    lists the run stored; `strategy_files`: load the strategy files its seats name (to
-    play them: replay), else take them as written."""
+    lists the run stored; the strategy files its seats name are taken as written (a seat
+    that plays loads its file then: replay)."""
     name = m["config"].get("name")
     plain = isinstance(name, str) and re.fullmatch(r"[\w.-]{1,64}", name)
     label = f"{name if plain else 'config'}.toml"
     try:
-        return parse_experiment(m["config_text"], label, strategy_files=strategy_files,
-                                tile_texts=stored_tiles(m))
+        return parse_experiment(m["config_text"], label, strategy_files=False, tile_texts=stored_tiles(m))
     except InputError as e:
         _fail(path, f"config_text: not a valid config ({str(e).replace(label, 'config_text', 1)[:200]})")
 

@@ -23,7 +23,7 @@ def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
     manifest = read_manifest(run_dir)
     recorded = manifest["config"].get("plugins", {}) if isinstance(manifest.get("config"), dict) else {}
     plugins.check_unchanged(recorded if isinstance(recorded, dict) else {}, f"{run_dir}/manifest.json")
-    exp = experiment_of(Path(run_dir), manifest, strategy_files=True)  # the run's own name and tiles
+    exp = experiment_of(Path(run_dir), manifest)  # the run's own name and tiles
     try:
         spec = plan.game_spec(exp, game_id)
     except ValueError as e:

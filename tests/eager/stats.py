@@ -142,7 +142,7 @@ def share_by_block(sums, counts, null: float = 0.5) -> Estimate:
     g = est.n
     if g == 0:
         return est
-    if est.estimate not in (0.0, 1.0) and est.se != 0.0:  # a spread: the score interval
+    if est.estimate not in (0.0, 1.0) and est.se > 1e-7:  # a spread (not rounding's): the score interval
         return _score_interval(est, null)
     return _no_spread(est.estimate, g, null)
 
