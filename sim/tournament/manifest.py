@@ -221,14 +221,19 @@ def stored_tiles(m: dict) -> dict:
     return texts if isinstance(texts, dict) else {}
 
 
+def config_label(m: dict) -> str:
+    """The file name a run's config_text is parsed under, so that a run named after its
+    config file (no `[run] name`) keeps its name: "<name>.toml"."""
+    name = m["config"].get("name")
+    plain = isinstance(name, str) and re.fullmatch(r"[\w.-]{1,64}", name)
+    return f"{name if plain else 'config'}.toml"
+
+
 def experiment_of(path: Path, m: dict) -> Experiment:
     """The experiment of the manifest's `config_text`, parsed as the run's own config was
     (its name defaults to the config file's, which the manifest records), with the tile
-    lists the run stored; the strategy files its seats name are taken as written (a seat
-    that plays loads its file then: replay)."""
-    name = m["config"].get("name")
-    plain = isinstance(name, str) and re.fullmatch(r"[\w.-]{1,64}", name)
-    label = f"{name if plain else 'config'}.toml"
+    lists the run stored; the strategy files its seats name are taken as written."""
+    label = config_label(m)
     try:
         return parse_experiment(m["config_text"], label, strategy_files=False, tile_texts=stored_tiles(m))
     except InputError as e:

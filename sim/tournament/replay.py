@@ -13,7 +13,8 @@ from sim.engine.play import play
 from sim.tournament import plan
 from sim.tournament.counterfactual import play_with_branches
 from sim.tournament.records import player_row
-from sim.tournament.manifest import experiment_of
+from sim.tournament.config import parse_experiment
+from sim.tournament.manifest import config_label, stored_tiles
 from sim.tournament.sink import read_manifest
 from sim.tournament.worker import _player
 
@@ -23,7 +24,12 @@ def replay_game(run_dir: str | Path, game_id: int) -> tuple[Game, list[str]]:
     manifest = read_manifest(run_dir)
     recorded = manifest["config"].get("plugins", {}) if isinstance(manifest.get("config"), dict) else {}
     plugins.check_unchanged(recorded if isinstance(recorded, dict) else {}, f"{run_dir}/manifest.json")
-    exp = experiment_of(Path(run_dir), manifest)  # the run's own name and tiles
+    # parsed as the run was (its name, its tile lists), its strategy files loaded to play
+    label = config_label(manifest)
+    try:
+        exp = parse_experiment(manifest["config_text"], label, tile_texts=stored_tiles(manifest))
+    except InputError as e:
+        raise InputError(str(e).replace(label, f"{run_dir}/manifest.json", 1)) from None
     try:
         spec = plan.game_spec(exp, game_id)
     except ValueError as e:
