@@ -131,12 +131,17 @@ def _given_set(name: str, text: str) -> tuple[Tile, ...]:
                  for t in parse_tiles(text, f"rules.tiles.{name}"))
 
 
+def _types_of(rules: Rules, name: str) -> tuple[Tile, ...]:
+    """Tile set `name` as the rules have it: the tile list replacing it, or the shipped set."""
+    given = dict(rules.tiles)
+    return _given_set(name, given[name]) if name in given else tile_set(name)
+
+
 def _set_tiles(rules: Rules) -> list[Tile]:
     """The tile types of the rules' tile sets (or the tile lists replacing them), in
     catalogue order, as these rules play them (segments of kinds not in play left out)."""
-    out, given = _left_out(rules), dict(rules.tiles)
-    return [t.without(out) for name in rules.tile_sets
-            for t in (_given_set(name, given[name]) if name in given else tile_set(name))]
+    out = _left_out(rules)
+    return [t.without(out) for name in rules.tile_sets for t in _types_of(rules, name)]
 
 
 _keys: dict[tuple, tuple] = {}
@@ -161,9 +166,8 @@ def check_tiles(rules: Rules) -> None:
     sets, no start tile (or spring), a `replaces` without copies to spare, or a stack
     past MAX_STACK tiles. Tile lists ([rules.tiles]) are checked here before any game."""
     seen: dict[str, str] = {}
-    given = dict(rules.tiles)
     for name in rules.tile_sets:
-        for t in (_given_set(name, given[name]) if name in given else tile_set(name)):
+        for t in _types_of(rules, name):
             if t.id in seen:
                 raise InputError(f"tile {t.id} ({t.source}): also in tile set {seen[t.id]}: "
                                  f"expected tile ids that differ across the sets in play")

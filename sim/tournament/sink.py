@@ -321,8 +321,8 @@ class Sink:
             mf.check(self.out / MANIFEST, self.manifest)
         except RunError as e:
             raise RunError(f"refusing to write a manifest carcsim would refuse (a bug): {e}") from None
-        for folder, tmp, name, shown in self._pending:
-            sf.rename_at(folder, tmp, name, shown, RunError)
+        for folder, tmp, name, label in self._pending:
+            sf.rename_at(folder, tmp, name, label, RunError)
         self._pending = []
         blob = json.dumps(self.manifest, indent=1, sort_keys=True).encode()
         sf.replace_at(self._root, MANIFEST, lambda f: f.write(blob), self.out / MANIFEST, RunError)
