@@ -26,7 +26,7 @@ equals (R-MSG-8: an impossible action gets the 2 points).
 
 from __future__ import annotations
 
-from sim.expansions.messages import ALL_ACTIONS, TWO_POINTS
+from sim.expansions.messages import ALL_ACTIONS
 from strategies.registry import BuiltIn, register
 
 

@@ -41,7 +41,6 @@ reads it (Game.msg, Game.mm, Game.courier_at, Game.river_end: sim/expansions/ `s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from sim import expansions

@@ -31,9 +31,7 @@ from itertools import combinations, permutations
 from sim import expansions
 from sim.engine.rules import Rules
 from sim.tournament.config import Experiment, sweep_rules
-from sim.expansions.messages import ACTIONS, ALL_ACTIONS
 from sim.engine.rng import derive
-from sim.text import split_top
 
 
 @dataclass(frozen=True)
