@@ -271,21 +271,25 @@ def _agrees_with_report(exp, run_dir):
             continue
         assert r["estimate"] == pytest.approx(h["estimate"], abs=1e-12), h["question"]
         # a share's interval is the score interval at the effective trials its t interval
-        # gives (stats.share_from); a difference of shares' is clipped to [−1, 1]
+        # gives (stats.share_from), a difference of shares' that of (1 + d)/2
+        # (stats.share_difference_from)
         share = h["question"].startswith("seat") or any(w in h["question"] for w in (" vs ", " ahead of ",
                                                                                      " win share, "))
         if r["method"] != "normal":
             continue
         t = sps.t.ppf(0.975, h["blocks"] - 1)
         half = t * r["sd"] / math.sqrt(h["blocks"])
-        if share:
-            p_hat, z = h["estimate"], sps.norm.ppf(0.975)
-            n = p_hat * (1 - p_hat) * (z / half) ** 2
+        if share or r["unit"] == "win share":
+            # a difference of shares d is the share u = (1 + d)/2, its t half-width halved
+            shift = 0.0 if share else 1.0
+            p_hat, z = (h["estimate"] + shift) / (1 + shift), sps.norm.ppf(0.975)
+            n = p_hat * (1 - p_hat) * (z / (half / (1 + shift))) ** 2
             if n * min(p_hat, 1 - p_hat) < 5:  # near 0 or 1: at most the blocks
                 n = min(n, h["blocks"])
             centre = (p_hat + z * z / (2 * n)) / (1 + z * z / n)
             w = z * math.sqrt(p_hat * (1 - p_hat) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-            assert (h["low"], h["high"]) == pytest.approx((centre - w, centre + w), rel=1e-9), h["question"]
+            want = ((centre - w) * (1 + shift) - shift, (centre + w) * (1 + shift) - shift)
+            assert (h["low"], h["high"]) == pytest.approx(want, rel=1e-9, abs=1e-12), h["question"]
             checked += 1
         elif r["unit"] == "points" or -1 < h["low"] and h["high"] < 1:
             assert (h["high"] - h["low"]) / 2 == pytest.approx(half, rel=1e-9), h["question"]

@@ -359,8 +359,77 @@ def test_share_difference_never_gives_a_zero_width_interval():
     assert (est.estimate, est.p) == (0.0, 1.0)
     assert est.high == pytest.approx(1 - 0.025 ** (1 / 20)) and est.low == -est.high
     assert est.high == pytest.approx(0.168, abs=0.001)
-    v = [0.0] * 39 + [1.0]
-    assert stats.share_difference(v, np.arange(40)) == stats.cluster_mean(v, np.arange(40))
+    v = [0.0] * 39 + [1.0]  # with a spread: the score interval (see below), near the t one
+    t = stats.cluster_mean(v, np.arange(40))
+    est = stats.share_difference(v, np.arange(40))
+    assert est.estimate == t.estimate and (est.low, est.high) == pytest.approx((t.low, t.high), abs=2e-4)
+
+
+def test_a_share_difference_is_the_score_interval_of_its_half_shifted_share():
+    """30 one-game blocks, A − B = 1 in 27, 0 in 3 (mean 0.9): read as the share
+    u = (1 + d)/2 = 0.95 with se/2, n* = u(1 − u)/(se/2)² · (z/t)² = 56; n*·(1 − u) < 5,
+    so the blocks are the trials (30); the interval is Wilson's there, mapped back by
+    2u − 1, and p the score test's against u = 1/2 on the t scale of 29 degrees of
+    freedom (worked out here with numpy and scipy, not with the module's functions)."""
+    d = np.array([1.0] * 27 + [0.0] * 3)
+    est = stats.share_difference(d, np.arange(30))
+    se = d.std(ddof=1) / math.sqrt(30)
+    u, q = 0.95, sps.t.ppf(0.975, 29)
+    n_eff = u * (1 - u) / (se / 2) ** 2 * (stats.Z95 / q) ** 2
+    assert n_eff == pytest.approx(56.2, abs=0.1) and n_eff * (1 - u) < 5
+    n = 30  # near the boundary: the blocks
+    denom = 1 + stats.Z95 ** 2 / n
+    centre = (u + stats.Z95 ** 2 / (2 * n)) / denom
+    half = stats.Z95 * math.sqrt(u * (1 - u) / n + stats.Z95 ** 2 / (4 * n * n)) / denom
+    assert est.estimate == pytest.approx(0.9)
+    assert (est.low, est.high) == pytest.approx((2 * (centre - half) - 1, 2 * (centre + half) - 1))
+    z = (u - 0.5) / math.sqrt(0.25 / n) * q / stats.Z95
+    assert est.p == pytest.approx(2 * sps.t.sf(z, 29))
+    t = stats.cluster_mean(d, np.arange(30))
+    assert est.low < t.low and est.high < 1.0 < t.high  # wider below, inside [−1, 1] above
+
+
+def test_blocks_that_differ_alike_get_the_exact_bound_whatever_their_games_do():
+    """Two-game blocks where A won one game and lost one, B lost both: every block's
+    difference is 0.5 although its games differ by 1 and 0; no spread between blocks,
+    so the exact bound [c − b(1 + c), c + b(1 − c)] and its p 2(1 + c)^−G, not a
+    zero-width interval."""
+    blocks = 12
+    d = np.tile([1.0, 0.0], blocks)
+    est = stats.share_difference(d, np.repeat(np.arange(blocks), 2))
+    b = 1 - 0.025 ** (1 / blocks)
+    assert (est.estimate, est.low, est.high) == pytest.approx((0.5, 0.5 - 1.5 * b, 0.5 + 0.5 * b))
+    assert est.p == pytest.approx(2 * 1.5 ** -blocks)
+
+
+@pytest.mark.parametrize("probs, blocks, games", [((0.9, 0.1, 0.0), 40, 2), ((0.99, 0.01, 0.0), 300, 1),
+                                                  ((0.97, 0.02, 0.01), 100, 2), ((0.3, 0.5, 0.2), 50, 2)])
+def test_share_differences_cover_near_the_boundary(probs, blocks, games):
+    """Coverage over 1,500 seeded records of paired games whose difference is 1, 0 or −1
+    with the given chances: the t interval covered a difference of 0.98 over 300 one-game
+    blocks 85 % of the time and 0.8 over 40 two-game blocks 90 %; the score interval
+    stays within [0.93, 0.99] there and inside."""
+    rng = np.random.default_rng(12)
+    values = np.array([1.0, 0.0, -1.0])
+    truth = float(values @ np.array(probs))
+    groups = np.repeat(np.arange(blocks), games)
+    covered = 0
+    for _ in range(1500):
+        est = stats.share_difference(rng.choice(values, blocks * games, p=probs), groups)
+        covered += est.low <= truth <= est.high
+    assert 0.93 <= covered / 1500 <= 0.99
+
+
+def test_a_share_difference_excludes_0_exactly_when_p_is_under_005():
+    rng = np.random.default_rng(6)
+    for _ in range(300):
+        blocks, games = int(rng.integers(2, 60)), int(rng.integers(1, 4))
+        a = rng.uniform(0.0, 1.0)
+        probs = rng.dirichlet([a + 0.1, 1.0, 0.3])
+        d = rng.choice([1.0, 0.0, -1.0], blocks * games, p=probs)
+        est = stats.share_difference(d, np.repeat(np.arange(blocks), games))
+        if est.n >= 2 and abs(est.p - 0.05) > 1e-9:
+            assert (est.low <= 0 <= est.high) == (est.p > 0.05)
 
 
 def test_share_difference_of_a_whole_win_in_every_block_keeps_an_interval():

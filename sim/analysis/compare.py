@@ -7,8 +7,9 @@ same seed) are paired on their common blocks: the blocks both stored with the sa
 block in each run (the mean over the block's rows: the designs are balanced, so it is
 the report's estimate too), and its difference A − B is the mean of the per-block
 differences over the common blocks, with a Student-t interval over blocks
-(stats.paired_difference); a win share's difference whose every block differs alike
-(not at all, or by a whole win) gets the exact bound instead of a zero-width interval
+(stats.paired_difference); a win share's difference d takes the score interval of the
+share (1 + d)/2 at its effective trials, and one whose every block differs alike (not
+at all, or by a whole win) gets the exact bound instead of a zero-width interval
 (stats.share_difference).
 
 The quantities (`block_values`): each player spec's win share, mean score and (with The
@@ -47,8 +48,9 @@ FAMILIES = ("players", "seats", "head-to-head", "arms", "games")
 
 NOTE = ("A − B, paired by block: each block's value in A minus its value in B, over the "
         "blocks both runs stored with the same seed; Student-t 95% intervals over blocks "
-        "(blocks − 1 degrees of freedom); a win share whose every block differs alike (not "
-        "at all, or by a whole win) gets the exact bound instead; q is the "
+        "(blocks − 1 degrees of freedom); a win share's difference d the score interval of "
+        "(1 + d)/2 at its effective trials, or where every block differs alike (not at all, "
+        "or by a whole win) the exact bound; q is the "
         "Benjamini–Hochberg adjustment over every row.")
 
 

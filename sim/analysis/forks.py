@@ -6,7 +6,8 @@ it simple rules of thumb capture.
 Every fork row is one rollout of one decision: d_margin = margin with the messenger
 (or the action) − margin with the other option, d_win likewise for win share. Forks of
 one block share their tiles, so every estimate is a mean over fork rows with standard
-errors cluster-robust by block (stats.cluster_mean) and t intervals; Holm adjusts the
+errors cluster-robust by block (stats.cluster_mean) and t intervals (a win probability's
+difference d: the score interval of the share (1 + d)/2, stats.share_difference_from); Holm adjusts the
 strata of an edition together and the levels of each context within its stratum (each
 a family).
 

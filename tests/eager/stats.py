@@ -173,21 +173,27 @@ def _no_spread(c: float, g: int, null: float) -> Estimate:
 
 
 def share_difference(values, groups) -> Estimate:
-    """Mean of paired differences of win shares (each in [−1, 1]), cluster-robust. When
-    every pair differs by the same c (none differs: c = 0; or A won every block B lost:
-    c = 1), the sandwich would give a zero-width interval; then at most a share
-    b = 1 − 0.025^(1/G) of the G blocks can differ from c (the exact one-sided bound on
-    a proportion seen to be 0), each by at most its distance to −1 or 1, so the interval
-    is [c − b(1 + c), c + b(1 − c)] (± b for c = 0), with the sign test's p when c ≠ 0."""
+    """Mean of paired differences of win shares (each in [−1, 1]), cluster-robust. With
+    a spread between blocks, the score interval of the share u = (1 + d)/2 (se/2, null
+    1/2), mapped back. When every block differs by the same c (none differs: c = 0; or A
+    won every block B lost: c = 1), the sandwich would give a zero-width interval; then
+    at most a share b = 1 − 0.025^(1/G) of the G blocks can differ from c (the exact
+    one-sided bound on a proportion seen to be 0), each by at most its distance to −1 or
+    1, so the interval is [c − b(1 + c), c + b(1 − c)] (± b for c = 0), with the p of
+    that bound, 2(1 + |c|)^−G, when c ≠ 0. (Changed with sim/analysis/stats.py.)"""
     est = cluster_mean(values, groups)
     v = np.asarray(values, dtype=float)
-    if est.n == 0 or v.min() != v.max():  # a difference of shares stays in [−1, 1]
-        return est._replace(low=max(-1.0, est.low), high=min(1.0, est.high)) if est.n else est
-    c = float(v[0])
+    if est.n == 0:
+        return est
+    alike = v.min() == v.max()
+    if not alike and not math.isfinite(est.se):
+        return est._replace(low=max(-1.0, est.low), high=min(1.0, est.high))
+    if not alike and est.se > 1e-7:
+        u = _score_interval(est._replace(estimate=(1 + est.estimate) / 2, se=est.se / 2), 0.5)
+        return est._replace(low=max(-1.0, 2 * u.low - 1), high=min(1.0, 2 * u.high - 1), p=u.p)
+    c = float(v[0]) if alike else est.estimate
     bound = 1 - ONE_SIDED ** (1 / est.n)
-    # the p of the same bound: the interval excludes 0 exactly when b < |c| / (1 + |c|), so
-    # at a one-sided level of (1 + |c|)^-G (the sign test's 0.5^G when one won every block)
-    p = 1.0 if c == 0 else min(1.0, 2 * (1 + abs(c)) ** -est.n)  # (changed with sim/analysis/stats.py)
+    p = 1.0 if c == 0 else min(1.0, 2 * (1 + abs(c)) ** -est.n)
     return Estimate(c, math.nan, max(-1.0, c - bound * (1 + c)), min(1.0, c + bound * (1 - c)),
                     p, est.n)
 
