@@ -115,3 +115,23 @@ def test_at_two_players_every_order_is_the_rotations():
     rot = exp_of('seats = ["greedy", "random"]', players=2, orders="")
     every = exp_of('seats = ["greedy", "random"]', players=2)
     assert every.fingerprint() == rot.fingerprint() and every.seat_orders == "rotations"
+
+
+def test_a_block_many_times_the_rotations_says_what_it_holds():
+    """A round robin of a pool of 10 at 5 players: C(10, 5) = 252 tables, × 120 orders =
+    30,240 games a block, × 5 rotations = 1,260 without; the note says so and that the
+    block stays the unit (10 blocks: 9 degrees of freedom). At 3 players (6 orders
+    against 3 rotations) and under the rotations there is none."""
+    pool = [f'"greedy(city={1 + k / 10})"' for k in range(10)]
+    five = exp_of(f"pool = [{', '.join(pool)}]", players=5, kind="round_robin", blocks=10)
+    five = parse_experiment(five.source.replace("shard_blocks = 4", "shard_blocks = 1"), "orders.toml")
+    assert plan.games_per_block(five) == 252 * 120 == 30_240
+    note = [line for line in plan.notes(five) if "seat_orders" in line]
+    assert note == ['note: design.seat_orders = "all": a block is 30,240 games (1,260 under the '
+                    'rotations), and still one unit of every interval: a run\'s intervals narrow '
+                    'with its blocks (10, 9 degrees of freedom), not its games']
+    four = exp_of('seats = ["greedy", "random", "first", "greedy(city=2.0)"]', players=4)
+    assert any("24 games (4 under the rotations)" in line for line in plan.notes(four))
+    for quiet in (exp_of('seats = ["greedy", "random", "first"]'),
+                  exp_of('seats = ["greedy", "random", "first", "greedy(city=2.0)"]', players=4, orders="")):
+        assert not any("seat_orders" in line for line in plan.notes(quiet))

@@ -24,7 +24,7 @@ has the same number of games and game ids stay dense.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations, permutations
 
@@ -149,10 +149,12 @@ def notes(exp: Experiment) -> list[str]:
     (by behaviour: a mirror match, whose win shares are 1/players by construction; a
     table spelt `greedy` vs `greedy` is a mirror on purpose and needs no note), and
     for each arm that plays as an earlier one (its games are that arm's, so the plan
-    gives it none). `carcsim validate` and `run` print them."""
+    gives it none); and, when every seat order makes a block several times the games of
+    the rotations (4 players or more), what a block then holds. `carcsim validate` and
+    `run` print them."""
     kinds = _kinds(exp)
     editions = _editions(exp)
-    out = []
+    out = _orders_note(exp)
     earlier: dict[tuple, str] = {}
     for name, table, focal in tables(exp):
         who = f"arm {name}" if focal else (f"table {name}" if name else "seats")
@@ -173,6 +175,25 @@ def notes(exp: Experiment) -> list[str]:
                 out.append(f"note: {who} plays as arm {other} ({', '.join(canon[where[0]])})"
                            f"{_in(where, editions)}: no games of its own")
     return out
+
+
+ORDERS_NOTE_FACTOR = 4  # every seat order this many times the rotations' games: say so
+
+
+def _orders_note(exp: Experiment) -> list[str]:
+    """A block under every seat order holds players!/players times the rotations' games
+    (6× at 4 players, 24× at 5) while staying one unit of every interval: say what a
+    block is, so that a run is not planned by its games (a pool of 10 at 5 players is
+    30,240 games a block)."""
+    if exp.seat_orders != "all" or exp.design == "fixed":
+        return []
+    every = games_per_block(exp)
+    rotations = games_per_block(replace(exp, seat_orders="rotations"))
+    if every < ORDERS_NOTE_FACTOR * rotations:
+        return []
+    return [f"note: design.seat_orders = \"all\": a block is {every:,} games ({rotations:,} under "
+            f"the rotations), and still one unit of every interval: a run's intervals narrow "
+            f"with its blocks ({exp.blocks:,}, {exp.blocks - 1:,} degrees of freedom), not its games"]
 
 
 def _in(some: list[str], editions: list[str]) -> str:
