@@ -15,6 +15,7 @@ record columns and its scoreboard figures; the C game plays the rules
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -366,32 +367,59 @@ def _message_line(e: dict, turn: str) -> str:
 
 # ---------------------------------------------------------------- scripted games
 
+def _figure_answers(value, key: str, where: str, rules):
+    """One seat's scoring-figure answers of a turn (R-MSG-C1/N1): "meeple" or "messenger",
+    or under the classic edition a table from sources to one of them (every points of
+    that source this turn) or to a list of them (the source's points in the order they
+    come)."""
+    by_source = isinstance(value, dict)
+    if by_source and rules.messages.edition != "classic":
+        raise InputError(f"{where}: {key}: a table by source needs the classic edition "
+                         f"(c3.1 moves one figure per turn, R-MSG-N1)")
+    values = [value] if not by_source else [
+        w for v in value.values() for w in (v if isinstance(v, list) and v else [v])]
+    if any(v not in FIGURES for v in values) or (by_source and any(k not in base.SOURCES for k in value)):
+        raise InputError(f"{where}: {key} = {value!r}: expected \"meeple\" or \"messenger\", "
+                         f"or a table from sources ({', '.join(base.SOURCES)}) to them (one, or "
+                         f"a list in the order the points come)")
+    return value
+
+
 def _script_read(t: dict, where: str, rules) -> dict:
-    """score_on (R-MSG-C1/N1), message and message_target of one scripted turn."""
+    """score_on and score_on_others (R-MSG-C1/N1), message and message_target of one
+    scripted turn."""
     score_on = t.get("score_on")
     if score_on is not None:
-        by_source = isinstance(score_on, dict)
-        values = list(score_on.values()) if by_source else [score_on]
-        if by_source and rules.messages.edition != "classic":
-            raise InputError(f"{where}: score_on: a table by source needs the classic edition "
-                             f"(c3.1 moves one figure per turn, R-MSG-N1)")
-        if any(v not in FIGURES for v in values) or (by_source and any(
-                k not in base.SOURCES for k in score_on)):
-            raise InputError(f"{where}: score_on = {score_on!r}: expected \"meeple\" or "
-                             f"\"messenger\", or a table from sources ({', '.join(base.SOURCES)}) to them")
-    return {"score_on": score_on, "message": text_list(t, "message", where, ("action", TWO_POINTS)),
+        _figure_answers(score_on, "score_on", where, rules)
+    others = t.get("score_on_others", {})
+    if not isinstance(others, dict):
+        raise InputError(f"{where}: score_on_others = {others!r}: expected a table from seats "
+                         f"(seat1, seat2, ...) to scoring-figure answers")
+    by_seat = {}
+    for name, value in others.items():
+        m = re.fullmatch(r"seat(\d{1,2})", name)
+        if not m or int(m[1]) >= rules.players:
+            raise InputError(f"{where}: score_on_others.{name}: expected a seat, seat0 .. "
+                             f"seat{rules.players - 1}")
+        by_seat[int(m[1])] = _figure_answers(value, f"score_on_others.{name}", where, rules)
+    return {"score_on": score_on, "score_on_others": by_seat,
+            "message": text_list(t, "message", where, ("action", TWO_POINTS)),
             "message_target": text_list(t, "message_target", where, None)}
 
 
 def _script_figure(player, game, d):
-    """score_on covers the active seat's points of this turn; the rest is policy."""
-    score_on = player.turn(game).keys["score_on"]
-    if score_on is not None and d.seat == game.seat:
-        if isinstance(score_on, str):
-            return score_on
-        if d.info["source"] in score_on:
-            return score_on[d.info["source"]]
-    return player.policies.choose(game, d)
+    """score_on answers the active seat's points of this turn, score_on_others another
+    seat's; the rest is policy. A list by source answers that source's points in turn."""
+    keys = player.turn(game).keys
+    active = d.seat == game.seat
+    on = keys["score_on"] if active else keys["score_on_others"].get(d.seat)
+    source = d.info.get("source", "")
+    n = player.next(game, f"scoring_figure {'active' if active else f'seat{d.seat}'} {source}")
+    if isinstance(on, dict):
+        on = on.get(source)
+        if isinstance(on, list):
+            on = on[n] if n < len(on) else None
+    return on if on is not None else player.policies.choose(game, d)
 
 
 def _script_message(player, game, d):
@@ -438,8 +466,23 @@ def _script_message(player, game, d):
 
 
 def _script_unused(keys: dict, asked: dict) -> str | None:
-    """A message answer past the messages the turn drew, or a target for a message
-    that is not an action taken from the script, would do nothing."""
+    """A message answer past the messages the turn drew, a target for a message that is
+    not an action taken from the script, a scoring-figure answer for a seat that
+    received no points, or more answers for a source than points it gave, would do
+    nothing."""
+    for seat, on in keys["score_on_others"].items():
+        mine = {k.rsplit(" ", 1)[1]: c for k, c in asked.items() if k.startswith(f"scoring_figure seat{seat} ")}
+        if not mine:
+            return (f"score_on_others.seat{seat}: seat {seat} received no points in this turn "
+                    f"as a seat other than the active one: expected answers only for seats that "
+                    f"score (the active seat's go in score_on)")
+        reason = _too_many(on, mine, f"score_on_others.seat{seat}")
+        if reason:
+            return reason
+    mine = {k.rsplit(" ", 1)[1]: c for k, c in asked.items() if k.startswith("scoring_figure active ")}
+    reason = _too_many(keys["score_on"], mine, "score_on")
+    if reason:
+        return reason
     drawn, answers, targets = asked.get(KIND, 0), keys["message"], keys["message_target"]
     if len(answers) > drawn:
         return (f"message: {len(answers)} answer{'' if len(answers) == 1 else 's'}, but the turn drew {drawn} message"
@@ -450,6 +493,17 @@ def _script_unused(keys: dict, asked: dict) -> str | None:
             return (f"message_target {i + 1} = {quote(text)}: message {i + 1} has {given}: "
                     f"expected a target only for a message answered \"action\" (\"-\" holds "
                     f"the place of one answered \"2\")")
+    return None
+
+
+def _too_many(on, asked: dict, key: str) -> str | None:
+    """A list by source longer than the points that source gave the seat this turn."""
+    for source, answers in (on.items() if isinstance(on, dict) else ()):
+        if isinstance(answers, list) and len(answers) > asked.get(source, 0):
+            got = asked.get(source, 0)
+            return (f"{key}.{source}: {len(answers)} answers, but the seat received points from "
+                    f"{got} {source} source{'' if got == 1 else 's'} this turn: expected one "
+                    f"answer per points received")
     return None
 
 
@@ -489,7 +543,7 @@ MESSAGES = Expansion(
     result_keys=("scoring_meeple", "messenger", "messages"), columns=MESSAGES_COLUMNS,
     column_docs=COLUMN_DOCS, column_sets={ACTION: ALL_ACTIONS},
     row=_messages_row, analyses=("naive_messages",), design_keys=("editions",),
-    script_keys=("score_on", "message", "message_target"), scripting=SCRIPTING, snapshot="messages",
+    script_keys=("score_on", "score_on_others", "message", "message_target"), scripting=SCRIPTING, snapshot="messages",
     view=_view,
     editions=EDITIONS, deck=True, bit=lib.CC_X_MESSAGES,
     fill_config=_messages_config, read_result=_messages_result, read_batch=_messages_batch,

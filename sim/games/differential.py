@@ -265,11 +265,10 @@ class _Recorder:
             t["figure"] = f"{FIGURE_KINDS[choice[0]]} {where}"
         elif d.kind == "town_hall" and isinstance(choice, tuple):
             self._turn(g.turn + 1).update(tile="townhall", at=list(choice))
-        elif d.kind == "scoring_figure" and d.seat == g.seat:
-            if g.rules.messages.edition == "classic":
-                t.setdefault("score_on", {}).setdefault(d.info["source"], choice)
-            else:
-                t.setdefault("score_on", choice)
+        elif d.kind == "scoring_figure":  # every seat's, by source in the order asked
+            seat = "active" if d.seat == g.seat else d.seat
+            by_source = t.setdefault("score_on", {}).setdefault(seat, {})
+            by_source.setdefault(d.info.get("source", ""), []).append(choice)
         elif d.kind == "messages":
             t.setdefault("message", []).append("2" if choice[0] == "2" else "action")
             targets = t.setdefault("message_target", [])
@@ -322,11 +321,14 @@ class _Recorder:
                     lines.append("discarded = [" + ", ".join(f'"{d}"' for d in discards[n]) + "]")
             if "figure" in t:
                 lines.append(f'figure = "{t["figure"]}"')
-            on = t.get("score_on")
-            if isinstance(on, dict):
-                lines.append("score_on = { " + ", ".join(f'{k} = "{v}"' for k, v in on.items()) + " }")
-            elif on:
-                lines.append(f'score_on = "{on}"')
+            on = t.get("score_on", {})
+            classic = o.edition == "classic"
+            if "active" in on:
+                lines.append(f"score_on = {_figure_answers(on['active'], classic)}")
+            others = [f"seat{seat} = {_figure_answers(a, classic)}" for seat, a in sorted(
+                (k, v) for k, v in on.items() if k != "active")]
+            if others:
+                lines.append("score_on_others = { " + ", ".join(others) + " }")
             if t.get("message"):
                 lines.append("message = [" + ", ".join(f'"{m}"' for m in t["message"]) + "]")
                 targets = t["message_target"]
@@ -340,6 +342,17 @@ class _Recorder:
                 if t.get(key):
                     lines.append(f"{key} = [" + ", ".join(f'"{v}"' for v in t[key]) + "]")
         return "\n".join(lines) + "\n"
+
+
+def _figure_answers(by_source: dict, classic: bool) -> str:
+    """One seat's scoring-figure answers of a turn in script TOML (docs/SCRIPTS.md): the
+    figure (c3.1: one a turn, R-MSG-N1), or under classic a table by source, each the
+    figure or, where a source's points went to both, the list in their order."""
+    if not classic:
+        return f'"{next(iter(by_source.values()))[0]}"'
+    return "{ " + ", ".join(
+        f'{k} = "{v[0]}"' if len(set(v)) == 1 else f"{k} = [" + ", ".join(f'"{x}"' for x in v) + "]"
+        for k, v in by_source.items()) + " }"
 
 
 def _compare(g: Game, r: RefGame, choose, on_choice=None) -> tuple[int, tuple[str, str] | None]:
