@@ -397,11 +397,11 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
                                "shards": shards, "design": canon["design"],
                                "rules": canon["rules"], "notes": plan.notes(exp)}))
         return
-    sharded = (f"{shards} shards" if shards is not None else
+    sharded = (f"{shards:,} shards" if shards is not None else
                "shards of about a minute each, sized when the run starts (shard_blocks = auto)")
     orders = ", every seat order" if exp.seat_orders == "all" else ""
-    typer.echo(f"{exp.path}: ok: {exp.design} design{orders}, {exp.blocks} blocks × {per} games = "
-               f"{exp.blocks * per} games in {sharded}")
+    typer.echo(f"{exp.path}: ok: {exp.design} design{orders}, {exp.blocks:,} block{'s' * (exp.blocks != 1)} × {per:,} game{'s' * (per != 1)} = "
+               f"{exp.blocks * per:,} games in {sharded}")
     for line in plan.notes(exp):  # equal players by behaviour, one line each
         typer.echo(line)
 
