@@ -35,7 +35,7 @@ def test_a_placeholder_holds_the_place_of_a_message_answered_2(tmp_path):
     ('message = ["action", "2"]\nmessage_target = ["3,0 road S"]', "message: 2 answers, but the turn drew 1 message"),
     ('message_target = "3,0 road S"', "message_target 1 = '3,0 road S': message 1 has no answer"),
     ('message = "action"\nmessage_target = "-"',
-     "message 1 (smallest_road): message_target = '-' holds the place of a message answered \"2\""),
+     "message 1 (smallest_road): message_target = '-' names no target, and this action chooses one of 1"),
 ])
 def test_an_answer_nothing_asks_for_is_refused_naming_the_turn(tmp_path, answers, expect):
     with pytest.raises(InputError, match="turn 5: " + expect.replace("(", r"\(").replace(")", r"\)")):

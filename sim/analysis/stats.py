@@ -191,7 +191,9 @@ def _score_interval(est: Estimate, null: float) -> Estimate:
     make the whole spread, too few to say how much a block's games tell apart; there n*
     is at most the blocks, as in the exact bound of a record with none on the far side,
     so a record one block short of that one never gets the narrower interval (139 of
-    140 two-game blocks won and one split: [0.967, 1.000], beside 140 won: [0.974, 1]).
+    140 two-game blocks won and one split: [0.967, 1.000], beside 140 won: [0.974, 1]);
+    over a handful of blocks, where Wilson's interval at G trials is narrower than the
+    exact bound, the interval and p are held to that record's.
 
     The sandwich t interval itself is too sure of itself near 0 or 1, where its se,
     built from p̂(1 − p̂), vanishes: 139 wins in 140 one-game blocks read [0.979, 1],
@@ -204,14 +206,26 @@ def _score_interval(est: Estimate, null: float) -> Estimate:
         return est._replace(low=max(0.0, est.low), high=min(1.0, est.high))
     q = float(special.stdtrit(g - 1, 0.975))
     n_eff = share * (1 - share) / (se * se) * (Z95 / q) ** 2
-    if n_eff * min(share, 1 - share) < FEW:  # near 0 or 1: the blocks are the trials
+    near = n_eff * min(share, 1 - share) < FEW
+    if near:  # near 0 or 1: the blocks are the trials
         n_eff = min(n_eff, g)
     low, high = wilson(share * n_eff, n_eff)
     # the score statistic at n*, read on the t scale of the blocks (× t/z, as n* took
     # (z/t)²): the null is outside the interval exactly when p < 0.05, and ten blocks
     # are ten blocks in the tails too (a normal tail gave p 1e-39 there)
     z = abs(share - null) / math.sqrt(null * (1 - null) / n_eff)
-    return est._replace(low=low, high=high, p=float(2 * special.stdtr(g - 1, -z * q / Z95)))
+    p = float(2 * special.stdtr(g - 1, -z * q / Z95))
+    if not near:
+        return est._replace(low=low, high=high, p=p)
+    # where the blocks are the trials, never surer than the record with none on the far
+    # side: over few blocks (3–8 two-game blocks) Wilson's interval at G trials is
+    # narrower than that record's exact bound, so one split block would have read as
+    # stronger evidence than none. Its interval reaches 1 − b (0 wins: b) and its p is
+    # 2·null^G (2(1 − null)^G): the null stays outside exactly when p < 0.05, as both
+    # parts keep that
+    b = exact_bound(g)
+    perfect_p = 2 * null ** g if share > null else 2 * (1 - null) ** g
+    return est._replace(low=min(low, 1 - b), high=max(high, b), p=max(p, min(1.0, perfect_p)))
 
 
 def exact_bound(blocks: int) -> float:
@@ -266,7 +280,7 @@ def share_difference_from(m: Moments, s: int, c: int, lo: int, hi: int) -> Estim
     interval just reaches 0, 2(1 + |c|)^−G (the sign test's when c = ±1): p < 0.05
     exactly when the 95% interval excludes 0."""
     est = ratio_from(m, s, c)
-    if est.n == 0:
+    if est.n == 0 or not math.isfinite(est.estimate):  # (a NaN row: no estimate to give)
         return est
     alike = m.low[lo] == m.high[hi]  # every pair differs by the same c
     if not alike and not math.isfinite(est.se):  # one block: no spread to read

@@ -402,7 +402,7 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
     orders = ", every seat order" if exp.seat_orders == "all" else ""
     typer.echo(f"{exp.path}: ok: {exp.design} design{orders}, {exp.blocks:,} block{'s' * (exp.blocks != 1)} × {per:,} game{'s' * (per != 1)} = "
                f"{exp.blocks * per:,} games in {sharded}")
-    for line in plan.notes(exp):  # equal players by behaviour, one line each
+    for line in plan.notes(exp):  # what the design gives that one might not expect, one line each
         typer.echo(line)
 
 

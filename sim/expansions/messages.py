@@ -378,10 +378,17 @@ def _figure_answers(value, key: str, where: str, rules):
                          f"(c3.1 moves one figure per turn, R-MSG-N1)")
     values = [value] if not by_source else [
         w for v in value.values() for w in (v if isinstance(v, list) and v else [v])]
-    if any(v not in FIGURES for v in values) or (by_source and any(k not in base.SOURCES for k in value)):
-        raise InputError(f"{where}: {key} = {value!r}: expected \"meeple\" or \"messenger\", "
-                         f"or a table from sources ({', '.join(base.SOURCES)}) to them (one, or "
-                         f"a list in the order the points come)")
+    bad = next((k for k in value if k not in base.SOURCES), None) if by_source else None
+    if bad is not None:
+        raise InputError(f"{where}: {key}.{bad}: not a source of points: expected one of "
+                         f"{', '.join(base.SOURCES)}")
+    if any(v not in FIGURES for v in values):
+        shown = (next((f"{k} = {v!r}" for k, v in value.items() if not (
+                     v in FIGURES or isinstance(v, list) and v and all(w in FIGURES for w in v))), "")
+                 if by_source else "a list" if isinstance(value, list) else repr(value))
+        table = (", or a table from sources to them (one, or a list in the order the points "
+                 "come)" if rules.messages.edition == "classic" else " (c3.1: one figure a turn, R-MSG-N1)")
+        raise InputError(f"{where}: {key}: {shown}: expected \"meeple\" or \"messenger\"{table}")
     return value
 
 
@@ -397,7 +404,7 @@ def _script_read(t: dict, where: str, rules) -> dict:
                          f"(seat1, seat2, ...) to scoring-figure answers")
     by_seat = {}
     for name, value in others.items():
-        m = re.fullmatch(r"seat(\d{1,2})", name)
+        m = re.fullmatch(r"seat(0|[1-9][0-9]?)", name)
         if not m or int(m[1]) >= rules.players:
             raise InputError(f"{where}: score_on_others.{name}: expected a seat, seat0 .. "
                              f"seat{rules.players - 1}")
@@ -438,10 +445,11 @@ def _script_message(player, game, d):
     if n >= len(turn["message_target"]):
         return actions[0]
     text = turn["message_target"][n]
-    if text.strip() == "-":
-        raise InputError(f"{head}: message_target = '-' holds the place of a message answered "
-                         f"\"2\", and this one is answered \"action\": expected 'x,y <feature> "
-                         f"[<where>]'")
+    if text.strip() == "-":  # no target: a message answered "2", or an action choosing none
+        if len(actions) == 1 and actions[0][1] is None:
+            return actions[0]
+        raise InputError(f"{head}: message_target = '-' names no target, and this action "
+                         f"chooses one of {len(actions)}: expected 'x,y <feature> [<where>]'")
     try:
         xy, _, name = text.strip().partition(" ")
         x, y = (int(v) for v in xy.split(","))
@@ -467,22 +475,21 @@ def _script_message(player, game, d):
 
 def _script_unused(keys: dict, asked: dict) -> str | None:
     """A message answer past the messages the turn drew, a target for a message that is
-    not an action taken from the script, a scoring-figure answer for a seat that
-    received no points, or more answers for a source than points it gave, would do
-    nothing."""
-    for seat, on in keys["score_on_others"].items():
-        mine = {k.rsplit(" ", 1)[1]: c for k, c in asked.items() if k.startswith(f"scoring_figure seat{seat} ")}
-        if not mine:
-            return (f"score_on_others.seat{seat}: seat {seat} received no points in this turn "
-                    f"as a seat other than the active one: expected answers only for seats that "
-                    f"score (the active seat's go in score_on)")
-        reason = _too_many(on, mine, f"score_on_others.seat{seat}")
-        if reason:
-            return reason
-    mine = {k.rsplit(" ", 1)[1]: c for k, c in asked.items() if k.startswith("scoring_figure active ")}
-    reason = _too_many(keys["score_on"], mine, "score_on")
-    if reason:
-        return reason
+    not an action taken from the script, or a list of scoring figures longer than the
+    points its source gave the seat, would do nothing. (A scoring figure given as one
+    word, for a seat or a source, stands for whatever points come, if any: SCRIPTS.md's
+    `score_on` has always read so.)"""
+    answers = [("score_on", "active", keys["score_on"])] + [
+        (f"score_on_others.seat{seat}", f"seat{seat}", on) for seat, on in keys["score_on_others"].items()]
+    for key, who, on in answers:
+        got = {k.rsplit(" ", 1)[1]: c for k, c in asked.items() if k.startswith(f"scoring_figure {who} ")}
+        for source, answer in (on.items() if isinstance(on, dict) else ()):
+            n = got.get(source, 0)
+            if isinstance(answer, list) and len(answer) > n:
+                return (f"{key}.{source}: {len(answer)} answer{'s' * (len(answer) != 1)}, but the "
+                        f"seat received points from "
+                        f"{n} {source} source{'s' * (n != 1)} this turn: expected a list of at most "
+                        f"one answer per points received (or one word for all of them)")
     drawn, answers, targets = asked.get(KIND, 0), keys["message"], keys["message_target"]
     if len(answers) > drawn:
         return (f"message: {len(answers)} answer{'' if len(answers) == 1 else 's'}, but the turn drew {drawn} message"
@@ -493,17 +500,6 @@ def _script_unused(keys: dict, asked: dict) -> str | None:
             return (f"message_target {i + 1} = {quote(text)}: message {i + 1} has {given}: "
                     f"expected a target only for a message answered \"action\" (\"-\" holds "
                     f"the place of one answered \"2\")")
-    return None
-
-
-def _too_many(on, asked: dict, key: str) -> str | None:
-    """A list by source longer than the points that source gave the seat this turn."""
-    for source, answers in (on.items() if isinstance(on, dict) else ()):
-        if isinstance(answers, list) and len(answers) > asked.get(source, 0):
-            got = asked.get(source, 0)
-            return (f"{key}.{source}: {len(answers)} answers, but the seat received points from "
-                    f"{got} {source} source{'' if got == 1 else 's'} this turn: expected one "
-                    f"answer per points received")
     return None
 
 

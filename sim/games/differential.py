@@ -281,7 +281,7 @@ class _Recorder:
             elif choice[0] == "2":
                 targets.append("-")  # never read: the message took 2 points
             else:
-                targets.append(None)  # an action without a target: nothing to name
+                targets.append("-")  # an action without a target: nothing to name
         elif d.kind == "favour":
             t.setdefault("favour", []).append(
                 "none" if choice == "none" else "{},{}".format(*g.board.segment_place(g.board.figure(choice).segment)[:2]))
@@ -331,9 +331,7 @@ class _Recorder:
                 lines.append("score_on_others = { " + ", ".join(others) + " }")
             if t.get("message"):
                 lines.append("message = [" + ", ".join(f'"{m}"' for m in t["message"]) + "]")
-                targets = t["message_target"]
-                cut = targets.index(None) if None in targets else len(targets)
-                targets = targets[:cut]
+                targets = list(t["message_target"])
                 while targets and targets[-1] == "-":
                     targets.pop()
                 if targets:
@@ -450,13 +448,26 @@ def check_game(rules: Rules, seed: int, strategies: list[str]) -> tuple[int, Div
     if diff is None:
         return compared, None
     turn, log = g.turn, format_log(g.events)
-    # finish the production turn, so the script holds the whole of it
-    while g.decision is not None and not (g.turn > turn and g.decision.kind in ("place", "town_hall")):
-        d = g.decision
-        recorder.note(g, d, choice := choose(g, d))
-        g.apply(choice)
+    last = finish_turn(g, choose, recorder)
     return compared, Divergence(rules, seed, list(strategies), turn, diff[0], diff[1], log,
-                                recorder.script(g, turn))
+                                recorder.script(g, last))
+
+
+def finish_turn(g: Game, choose, recorder: _Recorder) -> int:
+    """Play production game `g` to the end of its turn, recording every choice, and on
+    through the extra tiles or turns its messages gave (message 4: a script ending
+    before them would find the action impossible, with no tile left to draw); the last
+    turn played, which a script of the game may end with."""
+    last = g.turn
+    while True:
+        while g.decision is not None and not (g.turn > last and g.decision.kind in ("place", "town_hall")):
+            d = g.decision
+            recorder.note(g, d, choice := choose(g, d))
+            g.apply(choice)
+        if g.decision is None or not any(e["e"] == "message" and e["turn"] == last and e["extra"]
+                                         for e in g.events):
+            return last
+        last += 1
 
 
 def check_script(path: str | Path) -> tuple[int, Divergence | None]:

@@ -191,9 +191,12 @@ def _orders_note(exp: Experiment) -> list[str]:
     rotations = games_per_block(replace(exp, seat_orders="rotations"))
     if every < ORDERS_NOTE_FACTOR * rotations:
         return []
+    blocks = ("1 block: too few for an interval" if exp.blocks == 1 else
+              f"{exp.blocks:,}, {exp.blocks - 1:,} degrees of freedom"
+              + (", or fewer where the sequential test stops" if exp.sprt else ""))
     return [f"note: design.seat_orders = \"all\": a block is {every:,} games ({rotations:,} under "
             f"the rotations), and still one unit of every interval: a run's intervals narrow "
-            f"with its blocks ({exp.blocks:,}, {exp.blocks - 1:,} degrees of freedom), not its games"]
+            f"with its blocks ({blocks}), not its games"]
 
 
 def _in(some: list[str], editions: list[str]) -> str:

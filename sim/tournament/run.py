@@ -180,7 +180,7 @@ def _run_experiment(exp, out, workers, address, force, progress, max_shards, rep
     with RunLock(Path(out or exp.out)) as lock:
         lock.acquire(create=False)
         for line in notes(exp):  # after the refusals: a refused run says one line alone
-            say(line)  # equal players by behaviour: a result that is no answer
+            say(line)  # what the design gives that a researcher might not expect (plan.notes)
         return _locked(exp, out, workers, address, force, progress, max_shards, repair,
                        connect_timeout, say, lock)
 

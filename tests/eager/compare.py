@@ -46,8 +46,9 @@ FAMILIES = ("players", "seats", "head-to-head", "arms", "games")
 
 NOTE = ("A − B, paired by block: each block's value in A minus its value in B, over the "
         "blocks both runs stored with the same seed; Student-t 95% intervals over blocks "
-        "(blocks − 1 degrees of freedom); a win share whose every block differs alike (not "
-        "at all, or by a whole win) gets the exact bound instead; q is the "
+        "(blocks − 1 degrees of freedom); a win share's difference d the score interval of "
+        "(1 + d)/2 at its effective trials, or where every block differs alike (not at all, "
+        "or by a whole win) the exact bound; q is the "
         "Benjamini–Hochberg adjustment over every row.")
 
 

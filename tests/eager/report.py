@@ -33,8 +33,9 @@ ANALYSES = {
 
 UNIT_NOTE = ("Unit of every interval and test: the block (one seed under all its seat orders "
              "and variants); cluster-robust or block-mean standard errors, Student-t intervals "
-             "with blocks − 1 degrees of freedom, and for shares the score (Wilson) interval "
-             "and test at the effective number of games these give; each distinct game "
+             "with blocks − 1 degrees of freedom, and for shares (and differences of shares, "
+             "read as (1 + d)/2) the score (Wilson) interval and test at the effective "
+             "number of games these give; each distinct game "
              "counted once.")
 
 

@@ -155,11 +155,17 @@ def _score_interval(est: Estimate, null: float) -> Estimate:
         return est._replace(low=max(0.0, est.low), high=min(1.0, est.high))
     q = float(sps.t.ppf(0.975, g - 1))
     n_eff = share * (1 - share) / (se * se) * (Z95 / q) ** 2
-    if n_eff * min(share, 1 - share) < 5:  # near 0 or 1: at most the blocks
+    near = n_eff * min(share, 1 - share) < 5
+    if near:  # near 0 or 1: at most the blocks
         n_eff = min(n_eff, g)
     low, high = wilson(share * n_eff, n_eff)
     z = abs(share - null) / math.sqrt(null * (1 - null) / n_eff)
-    return est._replace(low=low, high=high, p=float(2 * sps.t.sf(z * q / Z95, g - 1)))
+    p = float(2 * sps.t.sf(z * q / Z95, g - 1))
+    if near:  # no surer than the record with none on the far side (its exact bound)
+        b = 1 - ONE_SIDED ** (1 / g)
+        low, high = min(low, 1 - b), max(high, b)
+        p = max(p, min(1.0, 2 * null ** g if share > null else 2 * (1 - null) ** g))
+    return est._replace(low=low, high=high, p=p)
 
 
 def _no_spread(c: float, g: int, null: float) -> Estimate:
