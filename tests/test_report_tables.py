@@ -179,4 +179,4 @@ def test_a_pair_seated_one_way_round_or_one_player_twice_is_no_test(tmp_path):
     assert answers["greedy ahead of greedy(road=1.0), 3 players"]["estimate"] is None
     row = answers["greedy ahead of random, 3 players"]
     assert row["p"] is None and "not a test" in row["label"]
-    assert "same neighbours" in answers["greedy win share, 3 players"]["label"]
+    assert "both ways round alike (rotations keep the order" in answers["greedy win share, 3 players"]["label"]

@@ -120,15 +120,19 @@ def _blocks_needed(question: str, headline: list[dict]) -> dict | None:
             "needed": [{"half_width": t, "blocks": n} for t, n in zip(targets, needed)]}
 
 
-def _table_answers(out: dict, shares_s, ahead_s, tie_note: str) -> list[dict]:
+def _table_answers(out: dict, shares_s, ahead_s, tie_note: str, all_orders: bool) -> list[dict]:
     """Tables of three or more with different strategies: each strategy's win share
     against 1/players, then each pair's share of finishing ahead against 1/2 (where 1/2
-    is what equal players get: balance.Ahead)."""
+    is what equal players get: balance.Ahead). `all_orders`: the run played every seat
+    order (a pair is then unbalanced only where one player was spelt twice, which a
+    config may no longer do: plan.check_seating)."""
     shares, ahead = shares_s.table(), ahead_s.table()
     out["player_share"], out["ahead"] = shares.to_dicts(), ahead.to_dicts()
     one_way = ahead.height and not ahead["balanced"].all()
-    seating = ("; each always had the same neighbours (seat rotations keep the order around the "
-               "table), so a share also reflects whom it sat after" if one_way else "")
+    why = ("two spellings of one player made some seat orders one game" if all_orders else
+           "rotations keep the order around the table")
+    seating = (f"; each did not sit beside the others both ways round alike ({why}), so a share "
+               f"also reflects whom it sat after" if one_way else "")
     rows = [_row(f"{r['player']} win share, {r['players']} players", r["win_share"], r["low"], r["high"],
                  r["games"], r["blocks"], f"strategies at a table of {r['players']}", r["p"], r["p_holm"],
                  f"every seat it sat in; p against 1/{r['players']}{seating}; {tie_note}")
@@ -144,9 +148,8 @@ def _table_answers(out: dict, shares_s, ahead_s, tie_note: str) -> list[dict]:
                 f"(equal points 1/2)")
         if not r["balanced"]:
             what += (f"; not a test: {r['player']} did not sit after {r['opponent']} as often as "
-                     f"before (rotations keep the order around the table), so the share mixes "
-                     f"their strengths with the seating; [design] seat_orders = \"all\" plays "
-                     f"every order")
+                     f"before ({why}), so the share mixes their strengths with the seating"
+                     + ("" if all_orders else "; [design] seat_orders = \"all\" plays every order"))
         else:
             what += "; p against 1/2"
         rows.append(_row(question, r["share"], r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
@@ -353,7 +356,7 @@ def _assemble(run_dir, manifest, totals, seat_s, by_player, test_s, pw_s, rated,
                                  r["low"], r["high"], r["games"], r["blocks"], "head-to-head",
                                  r["p"], r["p_holm"], f"{elo}; {tie_note}"))
 
-    headline += _table_answers(out, *tables, tie_note)
+    headline += _table_answers(out, *tables, tie_note, cfg["design"].get("seat_orders") == "all")
 
     if arms_s is not None:
         arms = arms_s.table()

@@ -384,6 +384,7 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
 
     exp = load_experiment(config)
     check_limits(exp)
+    plan.check_seating(exp)
     per = plan.games_per_block(exp)
     # counted, not listed: blocks may be huge; an auto run's are sized when it starts
     shards = -(-exp.blocks // exp.shard_blocks) if exp.shard_blocks else None
@@ -438,6 +439,7 @@ def plan_blocks(
     import math
 
     from sim.analysis import planning
+    from sim.tournament import plan
     from sim.tournament.config import load_experiment
     from sim.tournament.manifest import check_limits
 
@@ -453,6 +455,7 @@ def plan_blocks(
                          f"played here is timed)")
     exp = load_experiment(config)
     check_limits(exp)
+    plan.check_seating(exp)
     result = planning.make_plan(exp, half_width, half_width_points, pilot,
                                 pilot_blocks or planning.PILOT_BLOCKS,
                                 time_blocks or planning.TIME_BLOCKS, beside,

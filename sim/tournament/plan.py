@@ -30,6 +30,7 @@ from itertools import combinations, permutations
 
 from sim import expansions
 from sim.engine.rules import Rules
+from sim.errors import InputError, quote
 from sim.tournament.config import Experiment, sweep_rules
 from sim.engine.rng import derive
 
@@ -90,6 +91,39 @@ def effective_spec(spec: str, edition: str, kinds=None) -> str:
     from strategies.canonical import canonical
 
     return canonical(spec, edition, kinds)
+
+
+def check_seating(exp: Experiment) -> None:
+    """InputError (naming the file and field) for two players spelt differently that
+    play alike where the plan would play their games once for both and so unbalance the
+    seating: at a table of three or more, two members of a round robin's pool (a table
+    with both seats the player against itself, and each table with one of them is
+    played for the first spelling only, so neither spelling's share is its own), or two
+    seats under every seat order (orders that swap them are one game, so a pair no
+    longer sits both ways round as often). With two players the tables are mirror
+    matches or copies, which `notes` states and the report leaves untested; under the
+    rotations, seats are never swapped. A config, not a stored run: a run made before
+    this check still reads."""
+    if exp.rules.players < 3 or not (exp.design == "round_robin" or (
+            exp.design == "rotations" and exp.seat_orders == "all")):
+        return
+    field, specs = ("pool", exp.pool) if exp.design == "round_robin" else ("seats", exp.seats)
+    kinds, editions = _kinds(exp), _editions(exp)
+    for edition in editions:
+        first: dict[str, int] = {}
+        for i, spec in enumerate(specs):
+            j = first.setdefault(effective_spec(spec, edition, kinds), i)
+            if specs[j] == spec:
+                continue
+            where = f" under the {edition} edition" if len(editions) > 1 else ""
+            why = ("a round robin at a table of three or more would seat it against itself and "
+                   "play each table with one of them for the first spelling only; keep one" if
+                   field == "pool" else "every seat order plays the orders that swap them once, "
+                   "so pairs no longer sit both ways round alike; spell them the same (one player "
+                   "seated twice) or keep one")
+            raise InputError(f"{exp.path}: design.{field}[{i}] = {quote(spec)} plays as design."
+                             f"{field}[{j}] = {quote(specs[j])}{where} (one player spelt twice): "
+                             f"{why}")
 
 
 def _kinds(exp: Experiment) -> tuple[str, ...]:
