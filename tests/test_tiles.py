@@ -102,12 +102,29 @@ def test_distinct_rotations_of_symmetric_tiles():
     ("E x5 CFFF C:N R:- F:En,Es,Se,Sw,Ws,Wx/N X:-", "field half-edge 'Wx'"),
     ("E x5 CFFF C:N R:- F:En,Es,Se,Sw,Ws,Wn/S X:-", "city 'S' is not one of"),
     ("L x3 CRRR C:N R:E>q;S>v;W>v F:Wn,En/N;Ws,Sw/-;Es,Se/- X:-", "road 'E>q'"),
+    # an extra one letter from one the engine reads is a typo, not a note: B without its
+    # monastery would have played as a plain field tile
+    ("B x4 FFFF C:- R:- F:Nw,Ne,En,Es,Se,Sw,Ws,Wn/- X:mno", "X:mno: not an extra the engine reads, "
+     "and one letter from 'mon': expected 'mon'"),
+    ("B x4 FFFF C:- R:- F:Nw,Ne,En,Es,Se,Sw,Ws,Wn/- X:monastery", "expected 'mon'"),
+    ("B x4 FFFF C:- R:- F:Nw,Ne,En,Es,Se,Sw,Ws,Wn/- X:gardn", "expected 'garden'"),
+    ("B x4 FFFF C:- R:- F:Nw,Ne,En,Es,Se,Sw,Ws,Wn/- X:well,replace(A)", "expected 'replaces'"),
 ])
 def test_malformed_lines_name_the_line(line, message):
     with pytest.raises(InputError) as err:
         parse_tiles(f"# header\n\n{line}\n", "bad.tiles")
     assert str(err.value).startswith("bad.tiles:3: ")
     assert message in str(err.value)
+
+
+def test_notes_after_x_stay_notes():
+    """TILES.md: X: holds the extras the engine reads "plus notes": words far from those
+    (every note the rule book's tile list uses) are kept and change nothing."""
+    plain = parse_line("B x4 FFFF C:- R:- F:Nw,Ne,En,Es,Se,Sw,Ws,Wn/- X:mon", "t.tiles:1")
+    for note in ("letter", "bridge", "walkway-bridge", "tunnel", "farmhouse", "well", "river",
+                 "city-touches-corners", "field-joined-across-river"):
+        t = parse_line(f"B x4 FFFF C:- R:- F:Nw,Ne,En,Es,Se,Sw,Ws,Wn/- X:mon,{note}", "t.tiles:1")
+        assert t.segments == plain.segments and note in t.extras
 
 
 def test_duplicate_id_and_unreadable_file(tmp_path):

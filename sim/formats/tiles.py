@@ -38,6 +38,31 @@ SETS = ("base", "river", "mayors", "courier", "abbot")
 TILE_ID = re.compile(r"[A-Za-z0-9_]{1,16}")
 MAX_COUNT = 99  # copies of one tile type; the largest real count is 9
 MAX_EXTRAS = 8  # extras of one tile; the most a shipped tile has is 2
+# the extras the engine reads; any other word after X: is a note (TILES.md), unless it is
+# one edit from one of these: `mno` for `mon` took a monastery off a tile without a word
+READ_EXTRAS = ("mon", "garden", "replaces", "start", "spring", "lake")
+
+
+def _misspelt(word: str) -> str | None:
+    """The extra `word` is one edit (a letter changed, added, dropped, or two swapped)
+    away from, if it is not one of READ_EXTRAS itself; "monastery" and "monk" read as
+    meaning `mon`."""
+    if word in READ_EXTRAS:
+        return None
+    if word in ("monastery", "monk"):
+        return "mon"
+    for known in READ_EXTRAS:
+        a, b = (word, known) if len(word) <= len(known) else (known, word)
+        if len(b) - len(a) > 1:
+            continue
+        if len(a) == len(b):
+            diff = [i for i in range(len(a)) if a[i] != b[i]]
+            if len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]):
+                return known
+        elif any(b[:i] + b[i + 1:] == a for i in range(len(b))):
+            return known
+    return None
 MAX_COATS = 9  # coats of arms on one city segment (the C core keeps them in 8 bits)
 
 
@@ -289,6 +314,11 @@ def parse_line(text: str, source: str = "") -> Tile:
         if len(extras) > MAX_EXTRAS or len(set(extras)) != len(extras):
             raise _LineError(f"{len(extras):,} extras{' with repeats' if len(set(extras)) != len(extras) else ''}: "
                              f"expected at most {MAX_EXTRAS} different extras after X:")
+        for extra in extras:
+            meant = _misspelt(extra.split("(")[0])
+            if meant is not None:
+                raise _LineError(f"X:{extra[:40]}: not an extra the engine reads, and one letter "
+                                 f"from {meant!r}: expected {meant!r} (a note must not look like one)")
         replacing = [x for x in extras if x.startswith("replaces(")]
         if replacing:  # R-ABB-1's garden copies: one tile id, not the tile's own
             target = replacing[0][len("replaces("):-1] if replacing[0].endswith(")") else ""
