@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.analysis import sweep
+from sim.analysis import stats, sweep
 from sim.analysis.report import build, render_text
 from sim.analysis.page import render_html
 from sim.errors import InputError
@@ -179,6 +179,39 @@ def test_the_report_draws_every_metric_as_a_curve_recomputed_from_the_raw_tables
     # the headline is the curves' points: no pooled answer over different rules
     assert all(h["family"].startswith("sweep") for h in rep["headline"])
     assert rep["question"] == "sweep message values"
+
+
+def test_a_sweep_of_different_players_has_each_one_s_win_share_curve(tmp_path):
+    """Which strategy is stronger under each value: every player spec's win share over
+    its seats, per value, recomputed here from the raw tables (the value read from the
+    ruleset) as a share of per-block sums; a mirror match (the module's swept run) has
+    none, its shares being 1/2 by construction."""
+    exp = parse_experiment(_config(ROTATIONS + 'sweep = {knob = "dark_every", values = [3, 10]}',
+                                   blocks=8), str(tmp_path / "p.toml"))
+    run_experiment(exp, tmp_path / "out", workers=0)
+    rep = build(tmp_path / "out")
+    curves = {c["player"]: c for c in rep["sweep"]["curves"] if c["metric"] == "player_win"}
+    assert set(curves) == {"greedy", "random"}
+    games = pl.read_parquet(tmp_path / "out" / "games").with_columns(pl.col("ruleset").map_elements(
+        lambda r: _value_of(r, "dark_every", 5), return_dtype=pl.Int64).alias("v"))
+    rows = pl.read_parquet(tmp_path / "out" / "players").select("game_id", "player", "win_share").join(
+        games.select("game_id", "block", "v"), on="game_id")
+    for player, c in curves.items():
+        assert [p["value"] for p in c["points"]] == [3, 10]
+        for p in c["points"]:
+            mine = rows.filter((pl.col("player") == player) & (pl.col("v") == p["value"]))
+            per = mine.group_by("block").agg(pl.col("win_share").sum().alias("s"), pl.len().alias("c"))
+            want = stats.share_by_block(per["s"].to_numpy(), per["c"].to_numpy(), 0.5)
+            assert p["blocks"] == 8 and p["games"] == 16
+            assert (p["estimate"], p["low"], p["high"]) == pytest.approx((want.estimate, want.low, want.high))
+            assert p["estimate"] == pytest.approx(mine["win_share"].mean())
+    shares = [p["estimate"] for c in curves.values() for p in c["points"]]
+    assert shares[0] + shares[2] == pytest.approx(1.0)  # greedy and random at dark_every = 3
+    assert "greedy win share" in render_html(rep)  # the table (8 blocks: too few for a chart)
+
+
+def test_a_mirror_sweep_has_no_player_curves(swept_run):
+    assert not [c for c in build(swept_run)["sweep"]["curves"] if c["metric"] == "player_win"]
 
 
 def test_the_message_curves_are_the_forks_within_each_value(swept_run):

@@ -180,10 +180,14 @@ def _sweep_section(rep: dict) -> list[str]:
            f"<p class='note' id='pooled-note'>{html.escape(rep['pooled_note'])}</p>"]
     for metric in dict.fromkeys(c["metric"] for c in sw["curves"]):
         cs = [c for c in sw["curves"] if c["metric"] == metric]
-        bounds = (0.0, 1.0) if metric == "seat0_win" else (0.0, math.inf)
-        reference = 1 / rep["provenance"]["config"]["rules"]["players"] if metric == "seat0_win" else None
-        out.append(figures.curves([dict(c, label=c["edition"] or c["words"]) for c in cs], knob,
-                                  cs[0]["words"], cs[0]["unit"], reference, bounds))
+        share = metric in ("seat0_win", "player_win")
+        bounds = (0.0, 1.0) if share else (0.0, math.inf)
+        reference = 1 / rep["provenance"]["config"]["rules"]["players"] if share else None
+        label = (lambda c: c["player"] + (f" ({c['edition']})" if c["edition"] else "")) \
+            if metric == "player_win" else (lambda c: c["edition"] or c["words"])
+        out.append(figures.curves([dict(c, label=label(c)) for c in cs], knob,
+                                  "win share by player" if metric == "player_win" else cs[0]["words"],
+                                  cs[0]["unit"], reference, bounds))
     for edition in dict.fromkeys(m["edition"] for m in sw["message_curves"]):
         ms = [dict(m, label=m["action"]) for m in sw["message_curves"] if m["edition"] == edition]
         out.append(figures.curves(ms, knob, f"message values ({edition}): action − {knob} points",

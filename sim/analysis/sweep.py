@@ -10,6 +10,10 @@ as everywhere in the report); the metrics are
   game length          per game: tile placements
   messages per game    per game: message tiles drawn, all seats (with The Messages)
   score spread         per game: the top score minus the bottom score
+  <spec> win share     per seat a player spec sat in: its win share, where the run
+                       seats different players (not in a mirror match), with a share's
+                       score interval over blocks (stats.share_by_block): which
+                       strategy is stronger under each value
   message values       per draw (counterfactual runs): the action − the swept points'
                        alternative, in the drawer's final margin (sim/analysis/balance.py
                        CounterfactualValues, within one value)
@@ -79,6 +83,12 @@ class Sweep:
         self.metric_blocks: list[pl.DataFrame] = []
         self.message_blocks: list[pl.DataFrame] = []
         self.values: dict[int, CounterfactualValues] = {}  # value -> its forks' fold
+        self.player_blocks: list[pl.DataFrame] = []  # per (edition, value, block, player)
+        kinds = expansions.decision_kinds(exp.rules.expansions)
+        # the editions where the seats are different players (a mirror's shares are 1/n)
+        self.contested = {e for e in (list(exp.editions) or [expansions.edition(exp.rules)])
+                          if len({plan.effective_spec(s, e, kinds)
+                                  for _, table, _ in plan.tables(exp) for s in table}) > 1}
 
     def _valued(self, games: pl.DataFrame) -> pl.DataFrame:
         """games with each one's setting: its index within its block picks it."""
@@ -95,6 +105,11 @@ class Sweep:
         g = valued.select("game_id", "block", "setting_edition", "value", "turns").join(by_game, on="game_id")
         self.metric_blocks.append(g.group_by("setting_edition", "value", "block").agg(
             *(pl.col(key).cast(pl.Float64).mean() for key, *_ in METRICS), pl.len().alias("n")))
+        if self.contested:
+            seats = b.players.select("game_id", "player", "win_share").join(
+                valued.select("game_id", "block", "setting_edition", "value"), on="game_id")
+            self.player_blocks.append(seats.group_by("setting_edition", "value", "block", "player").agg(
+                pl.col("win_share").cast(pl.Float64).sum().alias("s"), pl.len().alias("c")))
         cf = b.counterfactuals
         if cf is None or cf.height == 0:
             return
@@ -120,6 +135,26 @@ class Sweep:
                           for (v,), d in part.group_by("value", maintain_order=True)]
                 out.append({"metric": key, "words": words, "unit": unit, "edition": edition,
                             "points": points})
+        return out + self._player_curves()
+
+    def _player_curves(self) -> list[dict]:
+        """Per (edition, player spec) where the seats differ: its win share over the
+        swept values, each point a share's score interval over blocks (null 1/players)."""
+        if not self.player_blocks:
+            return []
+        per_block = pl.concat(self.player_blocks).filter(pl.col("setting_edition").is_in(list(self.contested)))
+        per_block = per_block.group_by("setting_edition", "value", "block", "player").agg(
+            pl.col("s").sum(), pl.col("c").sum()).sort("setting_edition", "player", "value", "block")
+        out, fair = [], 1 / self.exp.rules.players
+        for (edition, player), part in per_block.group_by("setting_edition", "player", maintain_order=True):
+            points = []
+            for (v,), d in part.group_by("value", maintain_order=True):
+                e = stats.share_by_block(d["s"].to_numpy(), d["c"].to_numpy(), fair)
+                points.append({"value": v, "estimate": e.estimate, "low": e.low, "high": e.high,
+                               "blocks": e.n, "few": e.n < MIN_BLOCKS, "games": int(d["c"].sum())})
+            out.append({"metric": "player_win", "words": f"{player} win share", "unit": "win share",
+                        "edition": edition, "player": player, "points": points,
+                        "how": "every seat it sat in; score interval over blocks"})
         return out
 
     def message_curves(self) -> list[dict]:
@@ -226,7 +261,7 @@ def headline(sw: dict, _row) -> list[dict]:
             rows.append(_row(f"{c['words']}, {knob} = {p['value']}{where}", p["estimate"],
                              None if p["few"] else p["low"], None if p["few"] else p["high"],
                              p["games"], p["blocks"], f"sweep: {c['words']}",
-                             label=f"{c['unit']}; mean of block means" +
+                             label=f"{c['unit']}; {c.get('how', 'mean of block means')}" +
                              ("; too few blocks" if p["few"] else "")))
     holm = {}
     for edition in dict.fromkeys(m["edition"] for m in sw["message_curves"]):
