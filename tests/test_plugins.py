@@ -4,6 +4,7 @@ a file, a module or an installed entry point, composed with built-ins, in `play`
 hash in the manifest; its faults as one line."""
 
 import pickle
+import re
 import subprocess
 import sys
 import textwrap
@@ -16,7 +17,8 @@ from sim.engine.game import Game
 from sim.engine.play import play
 from sim.engine.rules import Rules
 from sim.errors import InputError, StrategyError
-from sim.tournament.config import load_experiment
+from sim.tournament import plan
+from sim.tournament.config import load_experiment, parse_experiment
 from sim.tournament.replay import replay_game
 from sim.tournament.run import run_experiment
 from strategies import make, player, plugins
@@ -154,6 +156,20 @@ def test_a_faulty_strategy_ends_the_game_in_one_line(mine, name, fragment):
     r = _cli("play", "--seed", 11, "--players", f"greedy,mine.py:{name}", cwd=mine.parent)
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
     assert "seed 11: seat 1 (mine.py:" in r.stderr
+
+
+def test_a_faulty_strategy_in_a_run_names_its_block_and_game(mine, tmp_path):
+    """A run's fault names the block and game id as well as the seed: which game of the
+    plan it was (plan.game_spec), not only a seed to search the plan for."""
+    exp = parse_experiment(CONFIG.replace("mine.py:Cautious(k=4)", "mine.py:Raises"), str(mine.parent / "m.toml"))
+    with pytest.raises(StrategyError) as err:
+        run_experiment(exp, tmp_path / "run", workers=0)
+    m = re.match(r"block (\d+), game (\d+), seed (\d+): seat (\d) \(mine.py:Raises\), its place decision",
+                 str(err.value))
+    assert m, str(err.value)
+    spec = plan.game_spec(exp, int(m[2]))
+    assert (spec.block, spec.seed) == (int(m[1]), int(m[3]))
+    assert spec.seats[int(m[4])] == "mine.py:Raises"
 
 
 CONFIG = """

@@ -25,6 +25,7 @@ from sim.tournament.config import Experiment
 from sim.engine.game import Game, play_batch
 from sim.engine.play import play
 from sim.engine.seats import PAUSABLE, built_in
+from sim.errors import StrategyError
 from sim.tournament import plan
 from sim.tournament.counterfactual import play_with_branches
 from sim.tournament.records import COUNTERFACTUALS, EVENTS, GAMES, PLAYERS, player_row, players_table
@@ -48,7 +49,14 @@ def _cached_player(spec: str, _plugins: int):
 
 def play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
     """Play one planned game. Returns (result dict, turns, Game or None, counterfactual
-    rows)."""
+    rows). A strategy's fault names the block and game as well as the seed."""
+    try:
+        return _play_spec(exp, spec, events)
+    except StrategyError as e:
+        raise StrategyError(f"block {spec.block}, game {spec.game_id}, {e}") from None
+
+
+def _play_spec(exp: Experiment, spec: plan.GameSpec, events: bool):
     rules = spec.rules
     seats = [_player(s) for s in spec.seats]
     if exp.design == "counterfactual":
