@@ -383,6 +383,22 @@ def test_beside_a_run_of_the_same_seed_plans_the_paired_difference(tmp_path):
 
 # --- bad input: one line, exit 2, nothing written -----------------------------------------
 
+def test_shares_or_points_alone_and_never_fewer_than_two_blocks(work):
+    """--half-width-points alone plans points and shows shares unplanned (the fake pilot
+    has none in points: nothing is planned, each share says which option plans it); a
+    half-width so wide that ceil((z·s/H)²) is 1 still needs 2 blocks, the fewest an
+    interval over blocks has (1 degree of freedom)."""
+    p = plan_json(work, "pilot.toml", "--half-width-points", 2, "--pilot", "fake", "--time-blocks", 1)
+    assert p["half_width"] is None and all(r["blocks_needed"] is None for r in p["quantities"])
+    r = carcsim("plan", "pilot.toml", "--half-width-points", "2", "--pilot", "fake", "--time-blocks", "1",
+                cwd=work)
+    assert "shares: not planned without --half-width" in r.stdout and "(--half-width H plans it)" in r.stdout
+    wide = plan_json(work, "pilot.toml", "--half-width", 0.99, "--pilot", "fake", "--time-blocks", 1)
+    assert all(r["blocks_needed"] == 2 for r in wide["quantities"])
+    from sim.analysis.planning import blocks_needed
+    assert blocks_needed(0.1, 0.9) == 2  # ceil((1.96 · 0.1 / 0.9)²) = 1
+
+
 @pytest.mark.parametrize("args, words", [
     (("--half-width", "0"), "--half-width 0: expected a number > 0"),
     (("--half-width", "-0.1"), "--half-width -0.1: expected a number > 0"),
@@ -393,6 +409,8 @@ def test_beside_a_run_of_the_same_seed_plans_the_paired_difference(tmp_path):
      "--pilot-blocks 3: does nothing with --pilot"),
     (("--half-width", "0.1", "--time-blocks", "3"), "--time-blocks 3: does nothing without"),
     (("--half-width", "0.1", "--beside", "missing"), "--beside: missing: no manifest.json"),
+    (("--half-width", "1"), "--half-width 1: expected less than 1 (a win share lies in [0, 1]"),
+    ((), "plan: expected --half-width H (shares), --half-width-points H (points), or both"),
 ])
 def test_bad_options_are_one_line(work, args, words):
     before = tree(work)

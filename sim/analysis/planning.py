@@ -96,10 +96,11 @@ def spread(est: stats.Estimate) -> float:
 
 def blocks_needed(sd: float, half_width: float, z: float = Z) -> int | None:
     """Blocks for a ±`half_width` interval on a mean whose per-block sd is `sd`:
-    ceil((z·sd/half_width)²); None when the pilot shows no spread (or too few blocks)."""
+    ceil((z·sd/half_width)²), and at least 2 (an interval over blocks has blocks − 1
+    degrees of freedom); None when the pilot shows no spread (or too few blocks)."""
     if not math.isfinite(sd) or sd <= 0:
         return None
-    return stats.sample_size_for_sd(half_width, sd, z)
+    return max(2, stats.sample_size_for_sd(half_width, sd, z))
 
 
 # --- the headline quantities, per block --------------------------------------------------
@@ -517,17 +518,18 @@ def _line(r: dict, config_blocks: int) -> str:
     if r["pilot_blocks"] < r["pilot_blocks_of"]:
         s += f" (of {r['pilot_blocks_of']}: the others do not hold it)"
     if r["half_width"] is None:
+        option = "--half-width-points" if r["unit"] == POINTS else "--half-width"
         return (f"{head}: {s}; the config's {config_blocks:,} blocks give ±"
-                f"{r['config_half_width']:.2g} {r['unit']} (--half-width-points H plans it)")
+                f"{r['config_half_width']:.2g} {r['unit']} ({option} H plans it)")
     if r["blocks_needed"] is None:
         return f"{head}: {s}: no block differs, so no spread to plan with; play a larger pilot"
-    needs = (f"{r['blocks_needed']:,} blocks" if r["blocks_holding_it"] == r["blocks_needed"] else
-             f"{r['blocks_holding_it']:,} blocks holding it, so about {r['blocks_needed']:,} "
-             f"blocks")
+    needs = (_blocks(r["blocks_needed"]) if r["blocks_holding_it"] == r["blocks_needed"] else
+             f"{_blocks(r['blocks_holding_it'])} holding it, so about {_blocks(r['blocks_needed'])}")
     if r["method"] == "exact bound":
         return (f"{head}: {s} (every block {_fmt(r['estimate'])}): if none differs in the run "
-                f"either, the report's exact bound (not the normal interval) spans ±"
-                f"{r['half_width']:g} {r['unit']} after {needs}, {_cpu(r['cpu_seconds'])}")
+                f"either, the report's exact bound (not the normal interval) is at most "
+                f"{2 * r['half_width']:g} {r['unit']} wide (±{r['half_width']:g}) after {needs}, "
+                f"{_cpu(r['cpu_seconds'])}")
     return (f"{head}: {s}; ±{r['half_width']:g} {r['unit']} needs {needs}, "
             f"{_cpu(r['cpu_seconds'])} (the config's {config_blocks:,} blocks give "
             f"±{r['config_half_width']:.2g})")
@@ -536,12 +538,16 @@ def _line(r: dict, config_blocks: int) -> str:
 def render_text(p: dict) -> str:
     """The plan as the terminal shows it: one line per quantity, the assumption, and
     where comparisons go."""
-    lines = [f"plan {p['config']}: {100 * p['level']:.0f}% intervals of ±{p['half_width']:g} in "
-             f"each quantity's unit" + (f" (±{p['half_width_points']:g} for points)"
-                                        if p["half_width_points"] is not None else
-                                        " (points: not planned without --half-width-points)"
-                                        if any(r["unit"] == POINTS for r in p["quantities"]) else "")
-             + ", the block as the unit"]
+    h, hp = p["half_width"], p["half_width_points"]
+    if h is None:
+        wanted = f"±{hp:g} for points (shares: not planned without --half-width)"
+    else:
+        wanted = f"±{h:g} in each quantity's unit" + (
+            f" (±{hp:g} for points)" if hp is not None else
+            " (points: not planned without --half-width-points)"
+            if any(r["unit"] == POINTS for r in p["quantities"]) else "")
+    lines = [f"plan {p['config']}: {100 * p['level']:.0f}% intervals of {wanted}, the block as "
+             f"the unit"]
     if p["question"]:
         lines.append(f"question: {p['question']}")
     cpu = p["cpu"]

@@ -411,9 +411,10 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
 def plan_blocks(
     config: str = typer.Argument(..., help="Experiment config: a TOML file or a shipped "
                                            "config's name."),
-    half_width: float = typer.Option(..., "--half-width",
-                                     help="The 95% interval's half-width wanted, in each "
-                                          "quantity's unit (win share: 0.02 = ±2 pp)."),
+    half_width: Optional[float] = typer.Option(
+        None, "--half-width", help="The 95% interval's half-width wanted for shares (win "
+                                   "share: 0.02 = ±2 pp; less than 1); without it they are "
+                                   "shown, not planned."),
     half_width_points: Optional[float] = typer.Option(
         None, "--half-width-points", help="The half-width for quantities in points (final "
                                           "margin, score); without it they are shown, not planned."),
@@ -443,10 +444,16 @@ def plan_blocks(
     from sim.tournament.config import load_experiment
     from sim.tournament.manifest import check_limits
 
+    if half_width is None and half_width_points is None:
+        raise InputError("plan: expected --half-width H (shares), --half-width-points H "
+                         "(points), or both")
     for option, value in (("half-width", half_width), ("half-width-points", half_width_points)):
         if value is not None and not (math.isfinite(value) and value > 0):
             raise InputError(f"--{option} {value:g}: expected a number > 0 (the interval's "
                              f"half-width, in the quantity's unit)")
+    if half_width is not None and half_width >= 1:  # a share, or a difference of two, spans 1 or 2
+        raise InputError(f"--half-width {half_width:g}: expected less than 1 (a win share lies in "
+                         f"[0, 1], a difference of two in [−1, 1])")
     if pilot is not None and pilot_blocks is not None:
         raise InputError(f"--pilot-blocks {pilot_blocks}: does nothing with --pilot (its stored "
                          f"blocks are the pilot)")
