@@ -95,10 +95,10 @@ CASES = {
         r"s.toml: turn 1.rotaton: unknown key: expected one of at, "),
     "bad player count": (
         lambda t: ("play", "--script", bad(t, "s.toml", '[rules]\nplayers = 9\n[[turns]]\ntile = "E"\nat = [0, 1]\n')),
-        r"s.toml: rules: players = 9: expected a whole number 2..6"),
+        r"s.toml: rules.players = 9: expected a whole number 2..6"),
     "unimplemented expansion": (
         lambda t: ("play", "--script", bad(t, "s.toml", '[rules]\nexpansions = ["warp"]\n[[turns]]\ntile = "E"\nat = [0, 1]\n')),
-        r"s.toml: rules: expansions: unknown expansion 'warp'"),
+        r"s.toml: rules.expansions: unknown expansion 'warp'"),
     "not TOML": (
         lambda t: ("play", "--script", bad(t, "s.toml", "[[turns]\n")),
         r"s.toml: not valid TOML"),

@@ -288,7 +288,7 @@ def test_strategies_check_covers_every_combination_and_finds_each_fault(tmp_path
     meddler = strategy_check.check("checked.py:Meddler")
     assert all(o.problem.startswith("tried to change the game: seed ") for o in meddler)
     r = _cli("strategies", "check", "checked.py:Meddler", cwd=tmp_path)
-    assert r.returncode == 1 and "48 combinations" in r.stdout and "with a problem" in r.stdout
+    assert r.returncode == 1 and "48 games (every combination" in r.stdout and "with a problem" in r.stdout
     r = _cli("strategies", "check", "mine.py:Cautious", cwd=tmp_path)
     assert r.returncode == 0 and r.stdout.splitlines()[-1].endswith("no problem")
 

@@ -273,7 +273,7 @@ BAD = {
                    r"design.seats\[0\]: greedy: unknown parameter 'cty'"),
     "wrong type": ("blocks = 10", 'blocks = "ten"', r"run.blocks = 'ten': expected a whole number"),
     "unknown expansion": ('expansions = ["messages"]', 'expansions = ["tunnels"]',
-                          r"rules: expansions: unknown expansion 'tunnels'"),
+                          r"rules.expansions: unknown expansion 'tunnels'"),
     "negative games": ("blocks = 10", "blocks = -5", r"run.blocks = -5: expected a whole number ≥ 1"),
     "unknown key": ("seed = 1", "sed = 1", r"run.sed: unknown key"),
     "bad edition": ('edition = "c3.1"', 'edition = "c4"', r"rules.messages: edition = 'c4'"),

@@ -61,7 +61,7 @@ class Rules:
             raise InputError("rules: variant: expected a [rules.variant] table of knob = value")
         given = dict(variant)
         if len(given) != len(variant):
-            raise InputError("rules: [rules.variant]: a knob is set twice")
+            raise InputError("rules.variant: a knob is set twice")
         # a knob with a Rules field of its own (followers) is kept in the field
         for name, (_, knob) in registry.KNOBS.items():
             if knob.field and name in given:
@@ -69,7 +69,7 @@ class Rules:
                 knob.check(value, "rules")
                 mine = getattr(self, knob.field)
                 if mine != knob.default and mine != value:
-                    raise InputError(f"rules: {knob.field} = {mine!r} and [rules.variant] {name} = "
+                    raise InputError(f"rules.{knob.field} = {mine!r} and rules.variant.{name} = "
                                      f"{value!r}: expected it set once")
                 object.__setattr__(self, knob.field, value)
         object.__setattr__(self, "variant", tuple(given.items()))
@@ -98,18 +98,18 @@ class Rules:
         """Raise InputError naming `where` (a file or section) for a bad field."""
         if isinstance(self.players, bool) or not isinstance(self.players, int) \
                 or not 2 <= self.players <= 6:
-            raise InputError(f"{where}: players = {self.players!r}: expected a whole number 2..6")
+            raise InputError(f"{where}.players = {self.players!r}: expected a whole number 2..6")
         if isinstance(self.followers, bool) or not isinstance(self.followers, int) \
                 or not 0 <= self.followers <= 30:
-            raise InputError(f"{where}: followers = {self.followers!r}: expected a whole number 0..30")
+            raise InputError(f"{where}.followers = {self.followers!r}: expected a whole number 0..30")
         if not isinstance(self.expansions, tuple):
-            raise InputError(f"{where}: expansions: expected a list of names")
+            raise InputError(f"{where}.expansions: expected a list of names")
         for e in self.expansions:
             if not isinstance(e, str) or e not in registry.BY_NAME:
-                raise InputError(f"{where}: expansions: unknown expansion {e!r}: expected "
+                raise InputError(f"{where}.expansions: unknown expansion {e!r}: expected "
                                  f"one of {', '.join(registry.NAMES)}")
         if len(set(self.expansions)) != len(self.expansions):
-            raise InputError(f"{where}: expansions: an expansion is listed twice")
+            raise InputError(f"{where}.expansions: an expansion is listed twice")
         for options in registry.options():
             getattr(self, options.field).validate(f"{where}.{options.field}")
         registry.check_variant(self.variant, self.expansions, where, self)

@@ -186,11 +186,11 @@ def check_variant(variant, expansions, where: str, rules=None) -> None:
     together (each part's `check_rules`): one line naming it."""
     for name, value in variant:
         if name not in KNOBS:
-            raise InputError(f"{where}: [rules.variant] {name}: unknown knob: expected one of "
+            raise InputError(f"{where}.variant.{name}: unknown knob: expected one of "
                              f"{', '.join(KNOBS)}")
         part, knob = KNOBS[name]
         if part is not BASE and part.name not in expansions:
-            raise InputError(f"{where}: [rules.variant] {name}: {part.title} is not among the expansions")
+            raise InputError(f"{where}.variant.{name}: {part.title} is not among the expansions")
         knob.check(value, where)
     if rules is not None:
         for part in in_play(expansions):

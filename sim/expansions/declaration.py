@@ -81,7 +81,7 @@ class Knob:
     def check(self, value, where: str) -> None:
         """Raise InputError, one line naming [rules.variant] and the knob, for a bad value."""
         if isinstance(value, bool) or not isinstance(value, self.type) or not self.lo <= value <= self.hi:
-            raise InputError(f"{where}: [rules.variant] {self.name} = {value!r}: expected a whole "
+            raise InputError(f"{where}.variant.{self.name} = {value!r}: expected a whole "
                              f"number {self.lo}..{self.hi} ({self.ruling}: {self.words}; "
                              f"default {self.default})")
 

@@ -162,20 +162,20 @@ def _messages_rules(rules, where: str) -> None:
     one tile, holding every tile a fixed deck lists; under classic no chain without end."""
     tiles = deck_tiles(rules)
     if not tiles:
-        raise InputError(f"{where}: [rules.variant] deck_*: every copy count is 0: expected "
+        raise InputError(f"{where}.variant.deck_*: every copy count is 0: expected "
                          f"a deck of at least one message tile")
     for a in set(rules.messages.deck):
         if rules.messages.deck.count(a) > tiles.count(a):
             code = DECK_CODES[ACTION_NAMES[rules.messages.edition].index(a)]
-            raise InputError(f"{where}: messages.deck lists {a!r} {rules.messages.deck.count(a)} "
-                             f"times, but the deck holds {tiles.count(a)} ([rules.variant] deck_{code})")
+            raise InputError(f"{where}.messages.deck lists {a!r} {rules.messages.deck.count(a)} "
+                             f"times, but the deck holds {tiles.count(a)} (rules.variant.deck_{code})")
     points, every = rules.knob(TWO_POINTS_KNOB.name), rules.knob(DARK_EVERY_KNOB.name)
     # R-MSG-C3: under classic a message's points are a round of their own; a positive
     # multiple of a spacing that divides the 50 spaces lands from every dark space on a
     # dark space again, drawing messages for ever (another spacing ends at the wrap)
     if rules.messages.edition == "classic" and points > 0 and base.SPACES % every == 0 and points % every == 0:
         raise InputError(
-            f"{where}: [rules.variant] two_points = {points}: under the classic edition a "
+            f"{where}.variant.two_points = {points}: under the classic edition a "
             f"multiple of the dark spaces' spacing (dark_every = {every}) lands on a dark space "
             f"again and draws messages without end (R-MSG-C3): expected two_points not "
             f"divisible by {every}")

@@ -109,7 +109,8 @@ def report(outcomes: list[Outcome]) -> list[str]:
     bad = sum(bool(o.problem) for o in outcomes)
     total = sum(o.decisions for o in outcomes)
     seconds = sum(o.seconds for o in outcomes)
-    lines.append(f"{len(outcomes)} combinations, {total} decisions"
+    lines.append(f"{len(outcomes)} games (every combination of the expansions, in both "
+                 f"editions where The Messages plays), {total} decisions"
                  + (f", {1e6 * seconds / total:,.0f} µs a decision" if total else "")
                  + f": {'no problem' if not bad else f'{bad} with a problem'}")
     return lines
