@@ -105,13 +105,18 @@ class _Progress:
                             eta=self.eta(), shares=self.shares())
 
     def rate(self) -> float:
-        """Games a second since the first shard arrived (0 until a second one has)."""
+        """Games a second since the first shard arrived (0 until a second one has; a
+        run of one shard: since it started, the workers' start included)."""
         if self.first_at is None:
             return 0.0
         played = self.games - self.first_games
+        if not played and self.done + self.games >= self.total:
+            return self.games / max(1e-9, time.perf_counter() - self.start)
         return played / max(1e-9, time.perf_counter() - self.first_at) if played else 0.0
 
     def eta(self) -> str:
+        if self.done + self.games >= self.total:
+            return "0 s"
         rate = self.rate()
         if rate <= 0:
             return "?"
