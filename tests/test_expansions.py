@@ -102,7 +102,7 @@ def test_options_are_the_rules_tables_of_the_config():
         "classic", False, ("extra_tile",))
     assert o.plain(MessagesOptions()) == {"edition": "c3.1", "zmg_alone": False, "deck": []}
     from sim.errors import InputError
-    with pytest.raises(InputError, match="rules.messages: deck = 'abc': expected a list"):
+    with pytest.raises(InputError, match="rules.messages.deck = 'abc': expected a list"):
         o.build({"deck": "abc"})  # not read as the messages 'a', 'b', 'c'
 
 

@@ -260,7 +260,7 @@ def test_a_huge_plan_is_refused_in_bounded_memory(tmp_path):
     cfg.write_text(SMALL.replace("blocks = 12", "blocks = 10_000_000").replace("shard_blocks = 3",
                                                                             "shard_blocks = 1000"))
     r = carcsim("validate", cfg)
-    assert r.returncode == 0 and "60000000 games in 10000 shards" in r.stdout
+    assert r.returncode == 0 and "60,000,000 games in 10,000 shards" in r.stdout
 
 
 def test_report_during_a_run_sees_only_recorded_shards(tmp_path):

@@ -511,5 +511,5 @@ def test_script_message_errors(tmp_path):
     with pytest.raises(InputError, match=r"turn 5: message = 'maybe': expected \"action\" or \"2\""):
         load_script(bad)
     bad.write_text(base.replace('deck = ["smallest_road", "extra_turn"]', 'deck = ["extra_tile"]'))
-    with pytest.raises(InputError, match=r"rules.messages: deck: 'extra_tile' is not a c3.1 message"):
+    with pytest.raises(InputError, match=r"rules.messages.deck: 'extra_tile' is not a c3.1 message"):
         load_script(bad)

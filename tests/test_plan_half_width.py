@@ -409,7 +409,6 @@ def test_shares_or_points_alone_and_never_fewer_than_two_blocks(work):
      "--pilot-blocks 3: does nothing with --pilot"),
     (("--half-width", "0.1", "--time-blocks", "3"), "--time-blocks 3: does nothing without"),
     (("--half-width", "0.1", "--beside", "missing"), "--beside: missing: no manifest.json"),
-    (("--half-width", "1"), "--half-width 1: expected less than 1 (a win share lies in [0, 1]"),
     ((), "plan: expected --half-width H (shares), --half-width-points H (points), or both"),
 ])
 def test_bad_options_are_one_line(work, args, words):

@@ -276,7 +276,7 @@ BAD = {
                           r"rules.expansions: unknown expansion 'tunnels'"),
     "negative games": ("blocks = 10", "blocks = -5", r"run.blocks = -5: expected a whole number ≥ 1"),
     "unknown key": ("seed = 1", "sed = 1", r"run.sed: unknown key"),
-    "bad edition": ('edition = "c3.1"', 'edition = "c4"', r"rules.messages: edition = 'c4'"),
+    "bad edition": ('edition = "c3.1"', 'edition = "c4"', r"rules.messages.edition = 'c4'"),
     "seat count": ('seats = ["greedy", "random"]', 'seats = ["greedy"]',
                    r"design.seats: 1 players for a 2-player game"),
 }

@@ -398,7 +398,7 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
                                "shards": shards, "design": canon["design"],
                                "rules": canon["rules"], "notes": plan.notes(exp)}))
         return
-    sharded = (f"{shards:,} shards" if shards is not None else
+    sharded = (f"{shards:,} shard{'s' * (shards != 1)}" if shards is not None else
                "shards of about a minute each, sized when the run starts (shard_blocks = auto)")
     orders = ", every seat order" if exp.seat_orders == "all" else ""
     typer.echo(f"{exp.path}: ok: {exp.design} design{orders}, {exp.blocks:,} block{'s' * (exp.blocks != 1)} × {per:,} game{'s' * (per != 1)} = "
@@ -412,9 +412,9 @@ def plan_blocks(
     config: str = typer.Argument(..., help="Experiment config: a TOML file or a shipped "
                                            "config's name."),
     half_width: Optional[float] = typer.Option(
-        None, "--half-width", help="The 95% interval's half-width wanted for shares (win "
-                                   "share: 0.02 = ±2 pp; less than 1); without it they are "
-                                   "shown, not planned."),
+        None, "--half-width", help="The 95% interval's half-width wanted, in each quantity's "
+                                   "unit but points (win share: 0.02 = ±2 pp); without it "
+                                   "those are shown, not planned."),
     half_width_points: Optional[float] = typer.Option(
         None, "--half-width-points", help="The half-width for quantities in points (final "
                                           "margin, score); without it they are shown, not planned."),
@@ -451,9 +451,6 @@ def plan_blocks(
         if value is not None and not (math.isfinite(value) and value > 0):
             raise InputError(f"--{option} {value:g}: expected a number > 0 (the interval's "
                              f"half-width, in the quantity's unit)")
-    if half_width is not None and half_width >= 1:  # a share, or a difference of two, spans 1 or 2
-        raise InputError(f"--half-width {half_width:g}: expected less than 1 (a win share lies in "
-                         f"[0, 1], a difference of two in [−1, 1])")
     if pilot is not None and pilot_blocks is not None:
         raise InputError(f"--pilot-blocks {pilot_blocks}: does nothing with --pilot (its stored "
                          f"blocks are the pilot)")

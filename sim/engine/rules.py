@@ -44,9 +44,9 @@ class Rules:
         if not isinstance(tiles, tuple) or any(
                 not isinstance(p, tuple) or len(p) != 2 or not all(isinstance(v, str) for v in p)
                 for p in tiles):
-            raise InputError("rules: tiles: expected a [rules.tiles] table of tile set = tile file")
+            raise InputError("rules.tiles: expected a [rules.tiles] table of tile set = tile file")
         if len(dict(tiles)) != len(tiles):
-            raise InputError("rules: [rules.tiles]: a tile set is replaced twice")
+            raise InputError("rules.tiles: a tile set is replaced twice")
         # each list in its normal form (the same tiles written otherwise are the same
         # rules), and a list of a shipped set's own tiles is that set (no replacement)
         normal = [(n, normal_form(t, f"rules.tiles.{n}")) for n, t in tiles]
@@ -58,7 +58,7 @@ class Rules:
             variant = tuple(variant.items())
         if not isinstance(variant, tuple) or any(
                 not isinstance(p, tuple) or len(p) != 2 for p in variant):
-            raise InputError("rules: variant: expected a [rules.variant] table of knob = value")
+            raise InputError("rules.variant: expected a [rules.variant] table of knob = value")
         given = dict(variant)
         if len(given) != len(variant):
             raise InputError("rules.variant: a knob is set twice")

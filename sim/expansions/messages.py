@@ -56,15 +56,15 @@ class MessagesOptions:
 
     def validate(self, where: str) -> None:
         if self.edition not in EDITIONS:
-            raise InputError(f"{where}: edition = {self.edition!r}: expected one of {', '.join(EDITIONS)}")
+            raise InputError(f"{where}.edition = {self.edition!r}: expected one of {', '.join(EDITIONS)}")
         if not isinstance(self.zmg_alone, bool):
-            raise InputError(f"{where}: zmg_alone = {self.zmg_alone!r}: expected true or false")
+            raise InputError(f"{where}.zmg_alone = {self.zmg_alone!r}: expected true or false")
         if self.zmg_alone and self.edition != "classic":
-            raise InputError(f"{where}: zmg_alone: the ZMG variant (R-MSG-C4) is a classic-edition switch")
+            raise InputError(f"{where}.zmg_alone: the ZMG variant (R-MSG-C4) is a classic-edition switch")
         names = ACTIONS[self.edition]
         if not isinstance(self.deck, tuple) or any(a not in names for a in self.deck):
             bad = next((a for a in self.deck if a not in names), self.deck)
-            raise InputError(f"{where}: deck: {bad!r} is not a {self.edition} message: expected "
+            raise InputError(f"{where}.deck: {bad!r} is not a {self.edition} message: expected "
                              f"names from {', '.join(names)}")
 
 
@@ -510,7 +510,7 @@ SCRIPTING = Scripting(_script_read, {"scoring_figure": _script_figure, KIND: _sc
 def _messages_options(t: dict) -> MessagesOptions:
     deck = t.get("deck", [])
     if not isinstance(deck, list):
-        raise InputError(f"rules.messages: deck = {deck!r}: expected a list of action names")
+        raise InputError(f"rules.messages.deck = {deck!r}: expected a list of action names")
     return MessagesOptions(t.get("edition", "c3.1"), t.get("zmg_alone", False), tuple(deck))
 
 

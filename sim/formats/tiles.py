@@ -39,16 +39,27 @@ TILE_ID = re.compile(r"[A-Za-z0-9_]{1,16}")
 MAX_COUNT = 99  # copies of one tile type; the largest real count is 9
 MAX_EXTRAS = 8  # extras of one tile; the most a shipped tile has is 2
 # the extras the engine reads; any other word after X: is a note (TILES.md), unless it is
-# one edit from one of these: `mno` for `mon` took a monastery off a tile without a word
+# one of these misspelt: in another case (MON), two letters swapped (mno: a monastery
+# silently lost), or the feature's name in full (monastery). A letter changed, added or
+# dropped is not taken for one: notes such as "star", "lane" or "warden" are words too
 READ_EXTRAS = ("mon", "garden", "replaces", "start", "spring", "lake")
 
 
 def _misspelt(word: str) -> str | None:
-    """The extra `word` is one edit (a letter changed, added, dropped, or two swapped)
-    away from, if it is not one of READ_EXTRAS itself; "monastery" and "monk" read as
-    meaning `mon`."""
+    """The extra of READ_EXTRAS that `word` misspells, or None."""
     if word in READ_EXTRAS:
         return None
+    if word.lower() in ("monastery", "monk"):
+        return "mon"
+    for known in READ_EXTRAS:
+        w = word.lower()
+        if w == known:
+            return known
+        diff = [i for i in range(len(w)) if len(w) == len(known) and w[i] != known[i]]
+        if len(diff) == 2 and diff[1] == diff[0] + 1 and w[diff[0]] == known[diff[1]] \
+                and w[diff[1]] == known[diff[0]]:
+            return known
+    return None
     if word in ("monastery", "monk"):
         return "mon"
     for known in READ_EXTRAS:
@@ -317,8 +328,8 @@ def parse_line(text: str, source: str = "") -> Tile:
         for extra in extras:
             meant = _misspelt(extra.split("(")[0])
             if meant is not None:
-                raise _LineError(f"X:{extra[:40]}: not an extra the engine reads, and one letter "
-                                 f"from {meant!r}: expected {meant!r} (a note must not look like one)")
+                raise _LineError(f"X:{extra[:40]}: not an extra the engine reads, but a misspelling "
+                                 f"of {meant!r}: expected {meant!r} (a note must not look like one)")
         replacing = [x for x in extras if x.startswith("replaces(")]
         if replacing:  # R-ABB-1's garden copies: one tile id, not the tile's own
             target = replacing[0][len("replaces("):-1] if replacing[0].endswith(")") else ""

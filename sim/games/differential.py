@@ -562,7 +562,7 @@ def _parse_options(games, expansions, players, edition, strategies, tiles=()) ->
         try:
             Rules(expansions=exp)
         except InputError as e:
-            raise InputError(f"--expansions {expansions!r}: {str(e).removeprefix('rules: expansions: ')}") from None
+            raise InputError(f"--expansions {expansions!r}: {str(e).removeprefix('rules.expansions: ')}") from None
     low, sep, high = players.strip().partition("-")
     if not (low.isdigit() and (high.isdigit() if sep else True)
             and 2 <= int(low) <= int(high or low) <= 6):

@@ -377,7 +377,7 @@ def _parse_experiment(text: str, path: str, strategy_files: bool, tile_texts: di
                              f"{', '.join(EDITIONS)}")
     sprt = _parse_sprt(run, f"{path}: run", kind, seats, pool, arms)
     for e in editions:  # each edition must make valid rules (e.g. zmg_alone is classic only);
-        registry.edition_options(rules, e).validate(f"{w}.editions")  # its error names the file
+        registry.edition_options(rules, e).validate(f"{w}.editions = {e!r}: rules.messages")  # names the file
     sweep = _parse_sweep(design, w, path, rules, editions)
     seat_orders = _get(design, "seat_orders", str, w, " or ".join(f'"{o}"' for o in SEAT_ORDERS),
                        "rotations", lambda v: v in SEAT_ORDERS)
