@@ -144,6 +144,11 @@ def test_a_block_many_times_the_rotations_says_what_it_holds():
      "pool[3] = 'greedy(city=1.5)' plays as design.pool[0] = 'greedy'"),
     ('seats = ["greedy", "random", "greedy(city=1.5)"]', 3, "rotations", 'seat_orders = "all"',
      "seats[2] = 'greedy(city=1.5)' plays as design.seats[0] = 'greedy'"),
+    ('seats = ["greedy", "random", "greedy(city=1.5)"]\nrollouts = 1', '3\nexpansions = ["messages"]', "counterfactual",
+     'seat_orders = "all"', "seats[2] = 'greedy(city=1.5)' plays as design.seats[0] = 'greedy'"),
+    ('opponents = ["random", "greedy(city=1.5)"]\narms = [{name = "g", player = "greedy"}, '
+     '{name = "f", player = "first"}]', 3, "variants", 'seat_orders = "all"',
+     "opponents[1] = 'greedy(city=1.5)' plays as design.arms[0].player = 'greedy'"),
 ])
 def test_one_player_spelt_twice_where_it_unbalances_the_seating_is_refused(tmp_path, who, players, kind,
                                                                           orders, field):
@@ -167,8 +172,23 @@ def test_one_player_spelt_twice_where_it_unbalances_the_seating_is_refused(tmp_p
     ('seats = ["greedy", "random", "greedy(city=1.5)"]', 3, "rotations", ""),  # never swapped
     ('seats = ["greedy", "random", "greedy"]', 3, "rotations", 'seat_orders = "all"'),  # one spelling
     ('pool = ["greedy", "greedy(city=1.5)", "random"]', 2, "round_robin", ""),  # a mirror: a note
+    ('opponents = ["greedy", "greedy"]\narms = [{name = "g", player = "greedy"}, '
+     '{name = "f", player = "first"}]', 3, "variants", 'seat_orders = "all"'),  # spelt alike
 ])
 def test_one_player_spelt_twice_is_allowed_where_the_seating_stays_balanced(who, players, kind, orders):
     from sim.tournament.plan import check_seating
 
     check_seating(exp_of(who, players=players, kind=kind, orders=orders))
+
+
+def test_two_spellings_alike_in_one_edition_only_are_named_with_it():
+    """greedy(extra_tile="2") is greedy where no extra_tile message exists (c3.1 has
+    extra_turn): alike under c3.1 only, so the refusal says so, and how to keep the other."""
+    from sim.tournament.plan import check_seating
+
+    text = CONFIG.format(blocks=4, players=3, kind="round_robin", orders="",
+                         who='pool = ["greedy", "greedy(extra_tile=\\"2\\")", "random", "first"]\n'
+                             'editions = ["classic", "c3.1"]')
+    exp = parse_experiment(text.replace("players = 3", 'players = 3\nexpansions = ["messages"]'), "orders.toml")
+    with pytest.raises(InputError, match=r"under c3.1 \(not classic: give each edition a run of its own\)"):
+        check_seating(exp)

@@ -125,7 +125,7 @@ def _table_answers(out: dict, shares_s, ahead_s, tie_note: str, all_orders: bool
     against 1/players, then each pair's share of finishing ahead against 1/2 (where 1/2
     is what equal players get: balance.Ahead). `all_orders`: the run played every seat
     order (a pair is then unbalanced only where one player was spelt twice, which a
-    config may no longer do: plan.check_seating)."""
+    config may no longer do, plan.check_seating: a run made before that)."""
     shares, ahead = shares_s.table(), ahead_s.table()
     out["player_share"], out["ahead"] = shares.to_dicts(), ahead.to_dicts()
     one_way = ahead.height and not ahead["balanced"].all()

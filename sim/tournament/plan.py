@@ -94,36 +94,47 @@ def effective_spec(spec: str, edition: str, kinds=None) -> str:
 
 
 def check_seating(exp: Experiment) -> None:
-    """InputError (naming the file and field) for two players spelt differently that
-    play alike where the plan would play their games once for both and so unbalance the
-    seating: at a table of three or more, two members of a round robin's pool (a table
-    with both seats the player against itself, and each table with one of them is
-    played for the first spelling only, so neither spelling's share is its own), or two
-    seats under every seat order (orders that swap them are one game, so a pair no
-    longer sits both ways round as often). With two players the tables are mirror
-    matches or copies, which `notes` states and the report leaves untested; under the
-    rotations, seats are never swapped. A config, not a stored run: a run made before
-    this check still reads."""
-    if exp.rules.players < 3 or not (exp.design == "round_robin" or (
-            exp.design == "rotations" and exp.seat_orders == "all")):
+    """InputError (naming the file and both fields) for one player spelt two ways where
+    the plan would play their games once for both and so unbalance the seating, at a
+    table of three or more: two members of a round robin's pool (a table with both seats
+    the player against itself, and each table with one of them is played for the first
+    spelling only, so neither spelling's share is its own), or two seats of one table
+    under every seat order (orders that swap them are one game, so pairs no longer sit
+    both ways round alike). With two players the tables are mirror matches or copies,
+    which `notes` states and the report leaves untested; under the rotations a table's
+    seats are never swapped. A config, not a stored run: a run made before this check
+    still reads."""
+    if exp.rules.players < 3:
         return
-    field, specs = ("pool", exp.pool) if exp.design == "round_robin" else ("seats", exp.seats)
+    if exp.design == "round_robin":
+        groups = [[(f"pool[{i}]", s) for i, s in enumerate(exp.pool)]]
+        why = ("a round robin at a table of three or more would seat it against itself and "
+               "play each table with one of them for the first spelling only; keep one")
+    elif exp.seat_orders == "all" and exp.design != "fixed":
+        why = ("every seat order plays the orders that swap them once, so pairs no longer sit "
+               "both ways round alike; spell them the same (one player seated twice) or keep one")
+        if exp.design == "variants":
+            opp = [f"opponents[{i % len(exp.opponents)}]" for i in range(exp.rules.players - 1)]
+            groups = [[(f"arms[{k}].player", a.player)]
+                      + [(f, exp.opponents[int(f[10:-1])]) for f in opp] for k, a in enumerate(exp.arms)]
+        else:
+            groups = [[(f"seats[{i}]", s) for i, s in enumerate(exp.seats)]]
+    else:
+        return
     kinds, editions = _kinds(exp), _editions(exp)
-    for edition in editions:
-        first: dict[str, int] = {}
-        for i, spec in enumerate(specs):
-            j = first.setdefault(effective_spec(spec, edition, kinds), i)
-            if specs[j] == spec:
-                continue
-            where = f" under the {edition} edition" if len(editions) > 1 else ""
-            why = ("a round robin at a table of three or more would seat it against itself and "
-                   "play each table with one of them for the first spelling only; keep one" if
-                   field == "pool" else "every seat order plays the orders that swap them once, "
-                   "so pairs no longer sit both ways round alike; spell them the same (one player "
-                   "seated twice) or keep one")
-            raise InputError(f"{exp.path}: design.{field}[{i}] = {quote(spec)} plays as design."
-                             f"{field}[{j}] = {quote(specs[j])}{where} (one player spelt twice): "
-                             f"{why}")
+    for group in groups:
+        for edition in editions:
+            first: dict[str, tuple[str, str]] = {}
+            for field, spec in group:
+                other, was = first.setdefault(effective_spec(spec, edition, kinds), (field, spec))
+                if was == spec:
+                    continue
+                alike = [e for e in editions if effective_spec(spec, e, kinds) == effective_spec(was, e, kinds)]
+                others = [e for e in editions if e not in alike]
+                where = (f" under {', '.join(alike)} (not {', '.join(others)}: give each edition a "
+                         f"run of its own)") if others else ""
+                raise InputError(f"{exp.path}: design.{field} = {quote(spec)} plays as design."
+                                 f"{other} = {quote(was)}{where} (one player spelt twice): {why}")
 
 
 def _kinds(exp: Experiment) -> tuple[str, ...]:
