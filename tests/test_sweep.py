@@ -210,6 +210,28 @@ def test_a_sweep_of_different_players_has_each_one_s_win_share_curve(tmp_path):
     assert "greedy win share" in render_html(rep)  # the table (8 blocks: too few for a chart)
 
 
+def test_a_variants_sweep_has_each_arm_s_own_seat_as_its_curve(tmp_path):
+    """In a variants design the opponents' seats are no arm's: arm g (greedy, a mirror of
+    its greedy opponent: one game a block, both seats its own) and arm f (first: two
+    games a block, one seat each) over their own seats, with their games counted once."""
+    text = _config('kind = "variants"\narms = [{name = "g", player = "greedy"}, {name = "f", player = '
+                   '"first"}]\nopponents = ["greedy"]\nsweep = {knob = "two_points", values = [0, 4]}',
+                   blocks=4)
+    run_experiment(parse_experiment(text, str(tmp_path / "v.toml")), tmp_path / "out", workers=0)
+    curves = {c["player"]: c for c in build(tmp_path / "out")["sweep"]["curves"] if c["metric"] == "player_win"}
+    assert set(curves) == {"g", "f"} and curves["g"]["words"] == "arm g win share"
+    players = pl.read_parquet(tmp_path / "out" / "players")
+    games = pl.read_parquet(tmp_path / "out" / "games").with_columns(pl.col("ruleset").map_elements(
+        lambda r: _value_of(r, "two_points", 2), return_dtype=pl.Int64).alias("v"))
+    own = players.filter(pl.col("focal")).join(games.select("game_id", "v", "variant"), on="game_id")
+    for arm, c in curves.items():
+        for p in c["points"]:
+            mine = own.filter((pl.col("variant") == arm) & (pl.col("v") == p["value"]))
+            assert p["estimate"] == pytest.approx(mine["win_share"].mean())
+            assert p["games"] == mine["game_id"].n_unique() == (4 if arm == "g" else 8)
+    assert all(p["estimate"] == 0.5 for p in curves["g"]["points"])  # a mirror: 1/2 by construction
+
+
 def test_a_mirror_sweep_has_no_player_curves(swept_run):
     assert not [c for c in build(swept_run)["sweep"]["curves"] if c["metric"] == "player_win"]
 

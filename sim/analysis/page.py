@@ -175,7 +175,8 @@ def _sweep_section(rep: dict) -> list[str]:
     sw, knob = rep["sweep"], rep["sweep"]["knob"]
     out = [f"<h2>Sweep over {html.escape(knob)}</h2><p class='note'>Every block is played under each "
            f"value ({html.escape(', '.join(map(str, sw['values'])))}) on the same tiles; each point "
-           f"is a mean of block means with its 95% t interval over blocks; points over fewer than "
+           f"is a mean of block means with its 95% t interval over blocks (a player's win share: "
+           f"a share of its seats with the score interval over blocks); points over fewer than "
            f"{MIN_BLOCKS_SHOWN} blocks are left out of the charts.</p>",
            f"<p class='note' id='pooled-note'>{html.escape(rep['pooled_note'])}</p>"]
     for metric in dict.fromkeys(c["metric"] for c in sw["curves"]):

@@ -11,9 +11,11 @@ as everywhere in the report); the metrics are
   messages per game    per game: message tiles drawn, all seats (with The Messages)
   score spread         per game: the top score minus the bottom score
   <spec> win share     per seat a player spec sat in: its win share, where the run
-                       seats different players (not in a mirror match), with a share's
-                       score interval over blocks (stats.share_by_block): which
-                       strategy is stronger under each value
+                       seats different players (not in a mirror match, not a fixed
+                       design, whose seat 0 curve is the answer), with a share's score
+                       interval over blocks (stats.share_by_block): which strategy is
+                       stronger under each value; in a variants design per arm, its
+                       own seat only (the opponents' seats are no arm's)
   message values       per draw (counterfactual runs): the action − the swept points'
                        alternative, in the drawer's final margin (sim/analysis/balance.py
                        CounterfactualValues, within one value)
@@ -89,6 +91,8 @@ class Sweep:
         self.contested = {e for e in (list(exp.editions) or [expansions.edition(exp.rules)])
                           if len({plan.effective_spec(s, e, kinds)
                                   for _, table, _ in plan.tables(exp) for s in table}) > 1}
+        if exp.design == "fixed" or (exp.design == "variants" and len(exp.arms) < 2):
+            self.contested = set()
 
     def _valued(self, games: pl.DataFrame) -> pl.DataFrame:
         """games with each one's setting: its index within its block picks it."""
@@ -106,10 +110,13 @@ class Sweep:
         self.metric_blocks.append(g.group_by("setting_edition", "value", "block").agg(
             *(pl.col(key).cast(pl.Float64).mean() for key, *_ in METRICS), pl.len().alias("n")))
         if self.contested:
-            seats = b.players.select("game_id", "player", "win_share").join(
-                valued.select("game_id", "block", "setting_edition", "value"), on="game_id")
+            seats = (b.p.filter(pl.col("focal")).select("game_id", pl.col("variant").alias("player"),
+                                                         "win_share")
+                     if self.exp.design == "variants" else b.players.select("game_id", "player", "win_share"))
+            seats = seats.join(valued.select("game_id", "block", "setting_edition", "value"), on="game_id")
             self.player_blocks.append(seats.group_by("setting_edition", "value", "block", "player").agg(
-                pl.col("win_share").cast(pl.Float64).sum().alias("s"), pl.len().alias("c")))
+                pl.col("win_share").cast(pl.Float64).sum().alias("s"), pl.len().alias("c"),
+                pl.col("game_id").n_unique().alias("g")))
         cf = b.counterfactuals
         if cf is None or cf.height == 0:
             return
@@ -144,17 +151,20 @@ class Sweep:
             return []
         per_block = pl.concat(self.player_blocks).filter(pl.col("setting_edition").is_in(list(self.contested)))
         per_block = per_block.group_by("setting_edition", "value", "block", "player").agg(
-            pl.col("s").sum(), pl.col("c").sum()).sort("setting_edition", "player", "value", "block")
+            pl.col("s").sum(), pl.col("c").sum(), pl.col("g").sum()).sort(
+            "setting_edition", "player", "value", "block")  # (a block's games are in one batch)
         out, fair = [], 1 / self.exp.rules.players
         for (edition, player), part in per_block.group_by("setting_edition", "player", maintain_order=True):
             points = []
             for (v,), d in part.group_by("value", maintain_order=True):
                 e = stats.share_by_block(d["s"].to_numpy(), d["c"].to_numpy(), fair)
                 points.append({"value": v, "estimate": e.estimate, "low": e.low, "high": e.high,
-                               "blocks": e.n, "few": e.n < MIN_BLOCKS, "games": int(d["c"].sum())})
-            out.append({"metric": "player_win", "words": f"{player} win share", "unit": "win share",
-                        "edition": edition, "player": player, "points": points,
-                        "how": "every seat it sat in; score interval over blocks"})
+                               "blocks": e.n, "few": e.n < MIN_BLOCKS, "games": int(d["g"].sum())})
+            arm = self.exp.design == "variants"
+            out.append({"metric": "player_win", "words": f"{'arm ' * arm}{player} win share",
+                        "unit": "win share", "edition": edition, "player": player, "points": points,
+                        "how": ("the arm's own seat" if arm else "every seat it sat in")
+                               + "; score interval over blocks"})
         return out
 
     def message_curves(self) -> list[dict]:
