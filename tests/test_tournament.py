@@ -410,12 +410,13 @@ def test_progress_lines_without_a_terminal(tmp_path, capsys, monkeypatch):
     lines = captured.err.strip().splitlines()
     assert captured.out == "" and len(lines) >= 2
     import re
-    pattern = (r"progress: [\d,]+ / 800 games \([\d.]+%\), \d+ games/s, ETA (\?|\d+ (s|min)); win share "
+    pattern = (r"progress: [\d,]+ / 800 games \([\d.]+%\), \d+ games/s, ETA (\?|\d+ (s|min)|none \(stopped\)); win share "
                r"greedy [01]\.\d{3}, random [01]\.\d{3}; SPRT LLR -?\d+\.\d{3} \(bounds \[-2\.944, 2\.944\]\), "
                r"(continue at|H1 after) \d+ blocks")
     played = [ln for ln in lines if not ln.startswith("progress: 0 /")]  # (before a shard)
     assert played and [ln for ln in played if not re.fullmatch(pattern, ln)] == []
     assert lines[-1].startswith("progress: 80 / 800 games (10.0%)")  # SPRT stopped at 4 shards
+    assert "ETA none (stopped)" in lines[-1]
     assert f"SPRT LLR {31 * math.log(1.1):.3f}" in lines[-1]  # the decision's LLR
     assert lines[-1].endswith("H1 after 31 blocks")  # and the decision itself
     assert "win share greedy 1.000, random 0.000" in lines[-1]  # greedy won every game

@@ -494,7 +494,7 @@ def _script_unused(keys: dict, asked: dict) -> str | None:
     if len(answers) > drawn:
         return (f"message: {len(answers)} answer{'' if len(answers) == 1 else 's'}, but the turn drew {drawn} message"
                 f"{'' if drawn == 1 else 's'}: expected one answer per message drawn")
-    for i, text in enumerate(targets):  # "-" holds the place of a message answered "2"
+    for i, text in enumerate(targets):  # "-": a message answered "2", or a target-less action
         if i >= len(answers) or (answers[i] == TWO_POINTS and text.strip() != "-"):
             given = "no answer" if i >= len(answers) else '"2"'
             return (f"message_target {i + 1} = {quote(text)}: message {i + 1} has {given}: "

@@ -110,13 +110,15 @@ class _Progress:
         if self.first_at is None:
             return 0.0
         played = self.games - self.first_games
-        if not played and self.done + self.games >= self.total:
+        if not played and (self.finished.is_set() or self.done + self.games >= self.total):
             return self.games / max(1e-9, time.perf_counter() - self.start)
         return played / max(1e-9, time.perf_counter() - self.first_at) if played else 0.0
 
     def eta(self) -> str:
         if self.done + self.games >= self.total:
             return "0 s"
+        if self.finished.is_set():  # the run ended early: its sequential test, --max-shards
+            return "none (stopped)"
         rate = self.rate()
         if rate <= 0:
             return "?"
