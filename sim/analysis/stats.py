@@ -196,8 +196,8 @@ def _score_interval(est: Estimate, null: float) -> Estimate:
     exact bound, the interval and p are held to that record's. (Across the switch at
     FEW, over 3–8 blocks, a record far enough from 0 or 1 to keep n* above its blocks can
     still read surer than a near one: 18, 18, 17 of 20 in 3 blocks p = 0.005 against
-    20, 20, 19: 0.25. Both are the conservative side of their reading, the near one
-    counting blocks, the far one its blocks' spread; few blocks tell little either way.)
+    20, 20, 19: 0.25. The near one counts its blocks as trials, the far one reads its
+    blocks' spread, itself uncertain over 3 blocks: few blocks tell little either way.)
 
     The sandwich t interval itself is too sure of itself near 0 or 1, where its se,
     built from p̂(1 − p̂), vanishes: 139 wins in 140 one-game blocks read [0.979, 1],
