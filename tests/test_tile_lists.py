@@ -288,3 +288,18 @@ def test_a_copy_of_the_shipped_set_runs_as_the_shipped_set(here):
     run_experiment(exp, here / "copy", workers=0)
     from sim.analysis.report import build
     assert build(here / "copy")["provenance"]["config"]["rules"].get("tiles") is None
+
+
+def test_compare_says_which_tiles_each_run_played(here):
+    """A run of a tile list beside one of the shipped set pairs by seed; the note names
+    the list by its mark and the other run's as the shipped sets (it printed a Python
+    dict and None)."""
+    from sim.analysis.compare import compare
+    from sim.tournament.config import tiles_hash
+
+    run_experiment(parse_experiment(config(), "own.toml"), here / "a", workers=0)
+    run_experiment(parse_experiment(config(""), "own.toml"), here / "b", workers=0)
+    notes = compare(here / "a", here / "b")["notes"]
+    mark = tiles_hash(Rules(expansions=("mayors",), tiles={"mayors": MORE}).tiles[0][1])
+    assert (f"note: rules.tiles differs: mayors = the tile list {mark} in A, the shipped tile sets "
+            f"in B (blocks pair by seed, but their tiles differ") in "\n".join(notes)

@@ -181,7 +181,10 @@ def shown(key: str, value, limit: int = 80) -> str:
     its text ("the tile list 1f90f783"; a table of them: {set: mark}); anything else as
     text, at most `limit` characters."""
     if key.split(".")[-1] == "tiles" and isinstance(value, dict):
-        return repr({k: f"<{tiles_hash(v)}>" if isinstance(v, str) else v for k, v in value.items()})
+        return ", ".join(f"{k} = the tile list {tiles_hash(v)}" if isinstance(v, str) else f"{k} = {v!r}"
+                         for k, v in value.items()) or "the shipped tile sets"
+    if key.split(".")[-1] == "tiles" and value is None:
+        return "the shipped tile sets"
     if ".tiles." in f".{key}" and isinstance(value, str):
         return f"the tile list {tiles_hash(value)}"
     text = value if isinstance(value, str) else repr(value)
