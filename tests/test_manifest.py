@@ -365,3 +365,22 @@ def test_the_manifest_is_never_written_in_a_state_carcsim_refuses(tmp_path):
         sink.save()
     assert (tmp_path / "live" / "manifest.json").read_text() == before
     sink.close()
+
+
+def test_repair_refuses_a_run_of_another_config_and_deletes_nothing(run, tmp_path):
+    """--repair mends this config's run. Beside a whole run of another seed it had found
+    every shard "does not hold the planned games", deleted them all and played its own:
+    now it is refused as a run is, whether the manifest still reads or not, and every
+    file stays as it was."""
+    (tmp_path / "o").mkdir()
+    other = small(tmp_path / "o", SMALL.replace("seed = ", "seed = 1"))
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    with pytest.raises(RunError, match="holds a run of a different config .*--repair mends a run of its "
+                                       "own config: use --force"):
+        run_experiment(other, run, workers=0, repair=True)
+    (run / "manifest.json").unlink()
+    del before[run / "manifest.json"]
+    with pytest.raises(RunError, match=r"none of its 4 shards holds the games of .*: a run of another "
+                                       r"config\? --repair keeps a run's good shards"):
+        run_experiment(other, run, workers=0, repair=True)
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before

@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim import safe_files as sf
+from sim.errors import InputError
 from sim.tournament.config import DEFAULT_SHARD_BLOCKS, Experiment, shown
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import MANIFEST, RunError
@@ -124,6 +125,7 @@ class Sink:
             self._wipe()
         path = self.out / MANIFEST
         if path.exists() and repair:
+            self._refuse_another_config()
             self.manifest = self._rebuild()
         elif path.exists():
             self.manifest = mf.load(self.out)
@@ -273,24 +275,49 @@ class Sink:
             return min(self.exp.blocks, DEFAULT_SHARD_BLOCKS)
         return self._auto_size()
 
+    def _refuse_another_config(self) -> None:
+        """--repair mends this config's run: a manifest that still reads as another
+        config's (blocks aside) is refused as a run would refuse it, before any file is
+        touched. One too damaged to read says nothing: the shards are checked instead."""
+        try:
+            config = mf.load(self.out)["config"]
+        except (RunError, InputError):
+            return
+        diff = first_difference(_canonical_without_blocks(config),
+                                _canonical_without_blocks(self.exp.canonical()))
+        if diff is not None:
+            key, there, here = diff
+            raise RunError(f"{self.out}: holds a run of a different config ({config.get('name')!r}): "
+                           f"{key} is {shown(key, there)} there, {shown(key, here)} in {self.exp.path}; "
+                           f"--repair mends a run of its own config: use --force to start over or "
+                           f"--out for another directory")
+
     def _rebuild(self) -> dict:
         """--repair: a new manifest from the shard files that hold exactly the planned
-        games; every other shard is played again."""
+        games; every other shard is played again. When shards are there but none holds
+        this config's games, they are another run's: refused, nothing deleted."""
         m = self._fresh()
-        kept = 0
+        kept, bad = 0, []
         for shard, blocks in mf.iter_shards(m["plan"]["layout"]):
             if not mf.shard_file(self.out, "games", shard).exists():
                 continue
             why = mf.content_problem(self.out, self.exp, shard, blocks)
             if why:
-                self.say(f"{self.out}: shard {shard}: {why}; playing it again")
-                self._unlink_shard(shard)
+                bad.append((shard, why))
                 continue
             rows = {name: pq.ParquetFile(mf.shard_file(self.out, name, shard)).metadata.num_rows
                     for name in m["plan"]["tables"]}
             m["shards"][str(shard)] = {"blocks": [blocks.start, blocks.stop],
                                        "files": mf.file_entries(self.out, shard, rows)}
             kept += 1
+        if bad and not kept:
+            raise RunError(f"{self.out}: none of its {len(bad)} shard{'s' * (len(bad) != 1)} holds "
+                           f"the games of {self.exp.path} (shard {bad[0][0]}: {bad[0][1]}): a run of "
+                           f"another config? --repair keeps a run's good shards; use --force to "
+                           f"start over or --out for another directory")
+        for shard, why in bad:
+            self.say(f"{self.out}: shard {shard}: {why}; playing it again")
+            self._unlink_shard(shard)
         m["repaired"] = _now()
         self.manifest = m
         self.say(f"{self.out / MANIFEST}: rebuilt from {kept} verified shards")
