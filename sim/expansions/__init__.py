@@ -103,9 +103,9 @@ def policy_edition(rules) -> str:
 
 
 def edition_options(rules, edition: str):
-    """EDITIONED's options of `rules` under `edition`, without a fixed deck (a deck
-    names one edition's messages): what a [design] editions entry must make valid."""
-    return replace(getattr(rules, EDITIONED.options.field), edition=edition, deck=())
+    """EDITIONED's options of `rules` under `edition`, a fixed deck included (its games
+    are played with it: with_edition): what a [design] editions entry must make valid."""
+    return replace(getattr(rules, EDITIONED.options.field), edition=edition)
 
 
 def with_deck(rules, deck: tuple[str, ...]):

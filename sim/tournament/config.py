@@ -379,8 +379,9 @@ def _parse_experiment(text: str, path: str, strategy_files: bool, tile_texts: di
             raise InputError(f"{w}.editions = {list(editions)!r}: expected distinct names from "
                              f"{', '.join(EDITIONS)}")
     sprt = _parse_sprt(run, f"{path}: run", kind, seats, pool, arms)
-    for e in editions:  # each edition must make valid rules (e.g. zmg_alone is classic only);
-        registry.edition_options(rules, e).validate(f"{w}.editions = {e!r}: rules.messages")  # names the file
+    for e in editions:  # each edition must make valid rules (zmg_alone is classic only; a
+        # fixed deck must name messages of every edition played), named with the file
+        registry.edition_options(rules, e).validate(f"{w}.editions = {e!r}: rules.messages")
     sweep = _parse_sweep(design, w, path, rules, editions)
     seat_orders = _get(design, "seat_orders", str, w, " or ".join(f'"{o}"' for o in SEAT_ORDERS),
                        "rotations", lambda v: v in SEAT_ORDERS)
