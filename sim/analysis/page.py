@@ -10,7 +10,7 @@ import math
 from sim import expansions
 from sim.analysis import figures, forks
 from sim.analysis.sweep import bound_words
-from sim.analysis.fmt import digits, fmt_p
+from sim.analysis.fmt import digits, edition_suffix, fmt_p
 from sim.analysis.report import MIN_BLOCKS_SHOWN
 
 CSS = """
@@ -101,9 +101,9 @@ def fork_section(rep: dict, kind: str) -> str:
                 if (words := forks.unlisted_words(
                     [u for u in unlisted if u["edition"] == e], kind,
                     {v["stratum"] for v in values if v["edition"] == e and v["dimension"] == primary}))]
-    ctx = [dict(r, label=f"all ({r['edition']})" if r["dimension"] == forks.ALL else
-                f"{r['dimension']} = {r['level']} ({r['edition']})" if r["dimension"] == primary else
-                f"{r['dimension']} = {r['level']} | {primary} = {r['stratum']} ({r['edition']})")
+    ctx = [dict(r, label=f"all{edition_suffix(r['edition'])}" if r["dimension"] == forks.ALL else
+                f"{r['dimension']} = {r['level']}{edition_suffix(r['edition'])}" if r["dimension"] == primary else
+                f"{r['dimension']} = {r['level']} | {primary} = {r['stratum']}{edition_suffix(r['edition'])}")
            for r in values]
     fields = {"d_margin": "Δ margin", "d_win": "Δ win", "vs_rest": "vs the rest"}
     rows = [dict(r, notes=_notes(r, fields)) for r in values]

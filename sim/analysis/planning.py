@@ -191,8 +191,8 @@ def _tables(games: pl.DataFrame, players: pl.DataFrame) -> list[Quantity]:
 
 def _fork_pair(question: str, edition: str, margin: stats.Estimate,
                win: stats.Estimate) -> list[Quantity]:
-    return [_quantity(f"{question}: final margin ({edition})", POINTS, margin),
-            _quantity(f"{question}: win probability ({edition})", "win share", win, DIFFERENCE)]
+    return [_quantity(f"{question}: final margin{_edition(edition)}", POINTS, margin),
+            _quantity(f"{question}: win probability{_edition(edition)}", "win share", win, DIFFERENCE)]
 
 
 def _forks(cf: pl.DataFrame, games: pl.DataFrame) -> list[Quantity]:

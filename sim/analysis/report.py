@@ -72,7 +72,8 @@ QUESTIONS = {
     "arms": (lambda h: " − " in h["question"] and h["question"].count("win share"), (0.01, 0.02),
              "win share"),
     "message values": (lambda h: h["family"].endswith(", margin"), (0.1, 0.5), "points"),
-    "forks": (lambda h: " forks (" in h["family"] and "final margin" in h["question"], (0.1, 0.5),
+    "forks": (lambda h: h["family"].split(" (")[0].endswith(" forks") and "final margin" in h["question"],
+              (0.1, 0.5),
               "points"),
     # a sweep: the curves' points (sim/analysis/sweep.py); message values where forked
     "sweep message values": (lambda h: h["family"].startswith("sweep: message values"), (0.1, 0.5),
@@ -451,9 +452,9 @@ def _fork_answers(out: dict, s: "forks.Sections") -> list[dict]:
         out[f"unlisted_{kind}"] = s.values[kind].unlisted().to_dicts()
         for r in values.filter(pl.col("dimension") == "all").iter_rows(named=True):
             for what, unit in (("margin", "final margin"), ("win", "win probability")):
-                rows.append(_row(f"{question}: {unit} ({r['edition']})", r[f"d_{what}"],
+                rows.append(_row(f"{question}: {unit}{_edition(r['edition'])}", r[f"d_{what}"],
                                  r[f"d_{what}_low"], r[f"d_{what}_high"], r["games"], r["blocks"],
-                                 f"{kind} forks ({r['edition']})", r[f"d_{what}_p"],
+                                 f"{kind} forks{_edition(r['edition'])}", r[f"d_{what}_p"],
                                  r[f"d_{what}_p"], f"{r['forks']} forks where both were allowed"))
     return rows
 
