@@ -126,7 +126,10 @@ class _Progress:
         return f"{left:.0f} s" if left < 90 else f"{left / 60:.0f} min"
 
     def shares(self) -> str:
-        return ", ".join(f"{spec} {w / n:.3f}" for spec, (w, n) in sorted(self.wins.items()))
+        """The win shares of the games played now (a resumed run's stored ones are not
+        read: the count includes them, the shares say they do not)."""
+        text = ", ".join(f"{spec} {w / n:.3f}" for spec, (w, n) in sorted(self.wins.items()))
+        return f"(of the games played now) {text}" if text and self.done else text
 
     def line(self) -> str:
         with self.lock:
