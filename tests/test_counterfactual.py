@@ -341,3 +341,21 @@ def test_cc_branch_play_refuses_bad_calls_and_leaves_the_game_alone():
     c.apply(g.decision.choices[0])
     assert c.over and list(out[0:2]) == c.scores
     assert lib.cc_branch_river_left(g._ptr) == 0
+
+
+def test_every_fork_row_says_which_option_the_game_took():
+    """chose_action is the game's own choice at every fork, message forks included (it
+    was null there, though RECORDS.md gives it as a flag): at each message fork it is
+    whether the game's message event of that turn and seat resolved as the action."""
+    seen = set()
+    for edition in ("c3.1", "classic"):
+        for seed in range(3):
+            game = Game(Rules(players=2, expansions=("messages",), messages=MessagesOptions(edition)), seed)
+            seats = [player("greedy"), player("greedy+messages=always_2")]
+            rows = play_with_branches(game, seats, 1, ("messages",))
+            resolved = {(e["turn"], e["seat"], e["action"]): e["resolved"] == "action"
+                        for e in game.events if e["e"] == "message"}
+            for r in rows:
+                assert r["chose_action"] == resolved[r["turn"], r["seat"], r["action"]]
+                seen.add((r["seat"], r["chose_action"]))
+    assert (1, True) not in seen and {(0, True), (1, False)} <= seen  # always_2 never took one

@@ -298,7 +298,7 @@ def play_with_branches(game: Game, players, rollouts: int, forks=(messages.KIND,
         mark = len(later) if later is not None else 0
         if d.kind == messages.KIND and messages.KIND in forks:
             found = [{**common, "fork": messages.KIND, "other": "two", "action": d.info["action"],
-                      "number": d.info["number"], **row}
+                      "number": d.info["number"], "chose_action": choice[0] != TWO_POINTS, **row}
                      for row in branch(game, players, rollouts, key, choice, later)]
         if "scoring_figure" in forks and (ctx := figure_context(d, game.rules.knob("dark_every"))) is not None:
             found = [{**common, "fork": "scoring_figure", "number": -1, **ctx,
