@@ -66,7 +66,7 @@ def test_json_and_html_carry_the_analysis_numbers(run_dir):
     for h in rep["headline"]:  # written to the digits their interval supports
         est, low, high = fmt_interval(h["estimate"], h["low"], h["high"])
         if h["blocks"] >= MIN_BLOCKS_SHOWN:
-            assert f"<td>{est}</td><td>{low}</td><td>{high}</td>" in table
+            assert f"<td>{low}</td><td>{high}</td><td>{est}</td>" in table
         else:  # issue 26: a cell over too few blocks says so instead of a number
             assert f"<td>too few blocks ({h['blocks']} &lt; {MIN_BLOCKS_SHOWN})</td><td></td><td></td>" in table
     assert UNIT_NOTE in r.stdout and html_text(UNIT_NOTE) in page
@@ -123,7 +123,9 @@ def test_cells_over_too_few_blocks_say_so_and_leave_the_plots():
     cols = [("arm", "arm"), ("blocks", "blocks"), ("win_share", "w"), ("low", "lo"), ("high", "hi")]
     table = _table([few, enough], cols)
     assert f"<td>a</td><td>{MIN_BLOCKS_SHOWN - 1}</td><td>too few blocks" in table
-    assert "<td>b</td><td>30</td><td>0.61</td><td>0.40</td><td>0.80</td>" in table
+    # the interval before its estimate (the brief: uncertainty first)
+    assert "<th>lo</th><th>hi</th><th>w</th>" in table
+    assert "<td>b</td><td>30</td><td>0.40</td><td>0.80</td><td>0.61</td>" in table
     assert figures.forest([few], "arm", "win_share", "low", "high", "t", "x",
                           min_blocks=MIN_BLOCKS_SHOWN) == ""
     wide = dict(enough, low=-0.2, high=1.3)

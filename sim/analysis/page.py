@@ -62,9 +62,22 @@ def _row_cells(r: dict, cols) -> list[str]:
     return cells
 
 
+def interval_first(cols: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The columns with each estimate's interval (its low and high columns, which follow
+    it: `low`, `high` or `<stem>_low`, `<stem>_high`) moved before it: every answer
+    shows its uncertainty before its point estimate."""
+    out = list(cols)
+    for i in range(len(out) - 2):
+        (k, _), (lo, _), (hi, _) = out[i], out[i + 1], out[i + 2]
+        if (lo, hi) in (("low", "high"), (f"{k}_low", f"{k}_high")):
+            out[i:i + 3] = [out[i + 1], out[i + 2], out[i]]
+    return out
+
+
 def _table(rows: list[dict], cols: list[tuple[str, str]], table_id: str = "") -> str:
     if not rows:
         return "<p class='note'>none</p>"
+    cols = interval_first(cols)
     head = "".join(f"<th>{html.escape(label)}</th>" for _, label in cols)
     body = ["<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _row_cells(r, cols)) + "</tr>"
             for r in rows]

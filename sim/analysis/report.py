@@ -504,12 +504,12 @@ def render_text(rep: dict) -> str:
              f"rules {cfg['rules']['players']}p {'+'.join(cfg['rules']['expansions']) or 'base'}"
              + (f" (tile lists of your own: {', '.join(cfg['rules']['tiles'])})" if cfg['rules'].get('tiles') else ""),
              rep["unit_note"],
-             f"{'question':72} {'estimate':>9} {'95% interval':>19} {'games':>7} {'blocks':>6} "
+             f"{'question':72} {'95% interval':>19} {'estimate':>9} {'games':>7} {'blocks':>6} "
              f"{'p':>8} {'p adj.':>8} {'q (BH)':>8}  family: note"]
     for h in rep["headline"]:
         est, low, high = fmt_interval(h["estimate"], h["low"], h["high"])
         interval = ("(none)" if h["low"] is None and h["high"] is None else f"[{low}, {high}]")
-        lines.append(f"{h['question'][:72]:72} {est:>9} {interval}".ljust(103)
+        lines.append(f"{h['question'][:72]:72} {interval:>19} {est:>9}".ljust(103)
                      + f" {h['games']:>7} {h['blocks']:>6} {fmt_p(h['p']):>8} "
                        f"{fmt_p(h['p_adjusted']):>8} {fmt_p(h.get('p_fdr')):>8}  "
                        f"{h['family']}: {h['label']}")
