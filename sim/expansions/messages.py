@@ -106,7 +106,8 @@ MESSAGES_COLUMNS = (("scoring_meeple", "messenger", "messages_drawn", "messages_
 ACTION = "<action>"  # in a column name of COLUMN_DOCS: one column per message action
 COLUMN_DOCS = (
     (("scoring_meeple", "messenger"), "points", "The Messages: the points each scoring "
-     "figure carries at the end (their sum is the score)"),
+     "figure carries at the end of play (their sum is the score before final scoring, "
+     "R-MSG-9, whose points come on top)"),
     (("messages_drawn", "messages_taken"), "message tiles", "message tiles drawn, and "
      "resolved by their action rather than 2 points"),
     (("moves_meeple", "moves_messenger"), "scorings", "how often each scoring figure "

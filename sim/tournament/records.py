@@ -38,6 +38,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim import expansions
+from sim.engine.game import EVENT_NAMES
 from sim.expansions.base import SOURCES
 from sim.expansions.declaration import ROW_POINTS, ROW_RANK, ROW_SCORE
 
@@ -121,10 +122,9 @@ COLUMNS: dict[str, list[Column]] = {
     "events": [
         *_KEYS,
         Column(("seq",), "event number", "the event's number in its game (0, 1, ...)"),
-        Column(("turn",), "turn number", "the turn it happened in (0: the start tile)"),
-        Column(("kind",), "text", "start, draw, discard, place, figure, score, points, move, "
-               "message_draw, message, courier, final, end, townhall, crisis, favour, "
-               "scarecrow, ride"),
+        Column(("turn",), "turn number", "the turn it happened in (0: the start tile; final "
+               "scoring's: the last turn + 1)"),
+        Column(("kind",), "text", ", ".join(EVENT_NAMES)),  # as the C core names them
         Column(("seat",), "seat number", "the seat it concerns, −1 when none"),
         Column(("data",), "JSON", "the event's other fields as JSON (what `carcsim play --json` "
                "shows)"),
@@ -145,14 +145,15 @@ COLUMNS: dict[str, list[Column]] = {
         Column(("number",), "message number", "messages forks: the message's number in its "
                "edition (1..8); −1 for figure forks"),
         Column(("action_points",), "points", "the first option's immediate points (−1 for road "
-               "forks)"),
+               "forks; null for an extra tile or turn, whose points come in the play it gives)"),
         Column(("rollout",), "rollout number", "the rollout's number (each rollout reseeds both "
                "branches alike)"),
         Column(("margin_action", "margin_two"), "points", "the deciding seat's final margin (its "
                "score − the best other score) in the first and the second option's branch"),
         Column(("win_action", "win_two"), "wins (0..1)", "its win share in each branch"),
         Column(("margin_two_aligned",), "points", "the second branch's margin with the stack "
-               "after the fork rotated by one (extra tile or turn), null otherwise"),
+               "after the fork rotated by one (extra tile or turn), null otherwise and where the "
+               "rotation would move a river tile (R-RIV-1)"),
         Column(("win_two_aligned",), "wins (0..1)", "its win share in that aligned branch, null "
                "otherwise"),
         Column(("other",), "text", "what the second option was (`two`, `meeple`, `follower`)"),
