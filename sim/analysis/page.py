@@ -129,6 +129,9 @@ def fork_section(rep: dict, kind: str) -> str:
         f"<h2>{html.escape(f'{title}, within {forks.PRIMARY_WORDS[kind]}')}</h2>"
         f"<p class='note'>Forked: {html.escape(forks.FORKED[kind])}. Both branches finished by "
         f"the same players with the same random streams. Positive: the messenger is better. "
+        f"Δ margin: the deciding seat's final score minus the best other score, the first "
+        f"option's branch minus the second's; every value is a mean over forks (each fork "
+        f"weighs the same), with standard errors clustered by block. "
         f"Every context is given within each level of {html.escape(forks.PRIMARY_WORDS[kind])} "
         f"({html.escape(primary)}: its stratum): "
         f"the value there, the share of the level's forks the stratum holds, and the level "
@@ -330,7 +333,12 @@ def render_html(rep: dict) -> str:
     if rep.get("counterfactual"):
         allp = [dict(r, label=f"{r['action']} ({r['edition']})") for r in rep["counterfactual"]
                 if r["phase"] == "all"]
-        sections["message values"] = ["<h2>Message values: action against 2 points (counterfactual branches)</h2>",
+        sections["message values"] = ["<h2>Message values: action against 2 points (counterfactual branches)</h2>"
+                  "<p class='note'>At every message drawn, the game is played on twice from that "
+                  "moment by the same players: once with the action, once with 2 points. Δ margin: "
+                  "the drawer's final score minus the best other score, action branch minus 2-points "
+                  "branch; Δ win: the same for its win share. Each value is a mean of block means "
+                  "(each block weighs the same) over the draws of every seat, whoever played it.</p>",
                   figures.forest(allp, "label", "d_margin", "d_margin_low", "d_margin_high",
                                  "action − 2 points: drawer's final margin",
                                  "difference in final margin (points)", min_blocks=MIN_BLOCKS_SHOWN),
@@ -352,7 +360,10 @@ def render_html(rep: dict) -> str:
                   "message 4 hands every later tile to the other player; the aligned branch "
                   "rotates the stack after the fork so both branches give the same tiles to the "
                   "same players (same distribution, sim/tournament/counterfactual.py). The check "
-                  "column (plain − aligned 2-points margin) is 0 in expectation.</p>",
+                  "column (plain − aligned 2-points margin) is 0 in expectation. Values here are "
+                  "means over forks (each fork weighs the same), the message values above means "
+                  "of block means (each block weighs the same): with few forks a block the two "
+                  "differ, within their intervals, and may differ in sign.</p>",
                   _table(rep["variance_reduction"], [
                       ("edition", "edition"), ("action", "action"), ("forks", "forks"),
                       ("plain", "plain Δ margin"), ("plain_low", "low"), ("plain_high", "high"),
