@@ -498,8 +498,12 @@ def first_answer(rep: dict, question: str = "") -> list[str]:
 
 def render_text(rep: dict) -> str:
     cfg = rep["provenance"]["config"]
-    lines = [f"run {cfg['name']}: {rep['provenance']['games_stored']} games in "
-             f"{rep['provenance']['blocks_stored']} blocks, design {cfg['design']['kind']}"
+    prov = rep["provenance"]
+    why = "stopped by its sequential test" if rep.get("sprt_note") else "a partial run"
+    partial = (f" (of {prov['games_planned']} planned: {why})"
+               if prov.get("games_planned") and prov["games_stored"] < prov["games_planned"] else "")
+    lines = [f"run {cfg['name']}: {prov['games_stored']} games{partial} in "
+             f"{prov['blocks_stored']} blocks, design {cfg['design']['kind']}"
              f"{', every seat order' if cfg['design'].get('seat_orders') == 'all' else ''}, "
              f"rules {cfg['rules']['players']}p {'+'.join(cfg['rules']['expansions']) or 'base'}"
              + (f" (tile lists of your own: {', '.join(cfg['rules']['tiles'])})" if cfg['rules'].get('tiles') else ""),
