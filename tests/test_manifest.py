@@ -384,3 +384,18 @@ def test_repair_refuses_a_run_of_another_config_and_deletes_nothing(run, tmp_pat
                                        r"config\? --repair keeps a run's good shards"):
         run_experiment(other, run, workers=0, repair=True)
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+
+
+def test_repair_of_this_config_plays_again_even_when_no_shard_verifies(run, tmp_path):
+    """The manifest still names this config: every shard damaged is this run's own,
+    played again (the refusal is for shards beside no manifest naming the config); and
+    a manifest whose plan.tables holds a list is one line, not a traceback."""
+    for n in range(4):
+        shard(run, "games", n).write_bytes(shard(run, "games", n).read_bytes()[:300])
+    s, lines = resume(run, repair=True)
+    assert (s.shards_run, s.shards_skipped) == (4, 0) and games_of(run) == GAMES
+    m = json.loads((run / "manifest.json").read_text())
+    m["plan"]["tables"][0] = []
+    (run / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(RunError, match=r"plan.tables = \[\[\], .*expected games, players"):
+        resume(run)

@@ -68,9 +68,11 @@ def interval_first(cols: list[tuple[str, str]]) -> list[tuple[str, str]]:
     shows its uncertainty before its point estimate."""
     out = list(cols)
     for i in range(len(out) - 2):
-        (k, _), (lo, _), (hi, _) = out[i], out[i + 1], out[i + 2]
+        (k, label), (lo, lo_label), (hi, hi_label) = out[i], out[i + 1], out[i + 2]
         if (lo, hi) in (("low", "high"), (f"{k}_low", f"{k}_high")):
-            out[i:i + 3] = [out[i + 1], out[i + 2], out[i]]
+            # a bare "low" before its estimate would read as the previous column's
+            named = lambda h: f"{label}: {h}" if h in ("low", "high") else h  # noqa: E731
+            out[i:i + 3] = [(lo, named(lo_label)), (hi, named(hi_label)), out[i]]
     return out
 
 

@@ -259,8 +259,8 @@ def run(
                                "interrupted": s.interrupted, "sprt": s.sprt,
                                "players": None if stored is None else stored.to_dicts()}))
         raise typer.Exit(130 if s.interrupted else 0)
-    typer.echo(f"{s.out}: {s.shards_run} shards run, {s.shards_skipped} already done, "
-               f"{s.games} games in {s.seconds:.1f} s ({rate:.0f} games/s)")
+    typer.echo(f"{s.out}: {s.shards_run} shard{'s' * (s.shards_run != 1)} run, {s.shards_skipped} "
+               f"already done, {s.games:,} games in {s.seconds:.1f} s ({rate:.0f} games/s)")
     if s.sprt:
         d = s.sprt
         typer.echo(f"SPRT: {d['decision']} after {d['blocks']} blocks (LLR {d['llr']:.3f}, bounds "

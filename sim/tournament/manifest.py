@@ -160,6 +160,14 @@ def _is_int(v) -> bool:
 
 def load(run_dir: str | Path) -> dict:
     """The manifest of `run_dir`, its structure checked. RunError (one line) otherwise."""
+    m = read(run_dir)
+    check(Path(run_dir) / MANIFEST, m)
+    return m
+
+
+def read(run_dir: str | Path) -> dict:
+    """The manifest of `run_dir` as a JSON object, nothing in it checked (what --repair
+    reads of a manifest it may have to rebuild). RunError (one line) otherwise."""
     path = Path(run_dir) / MANIFEST
     if not path.exists() and not path.is_symlink():
         raise RunError(f"{run_dir}: no {MANIFEST}: not a carcsim run directory")
@@ -178,7 +186,6 @@ def load(run_dir: str | Path) -> dict:
         _fail(path, f"not valid JSON ({e})" if isinstance(e, ValueError) else "not valid JSON")
     if not isinstance(m, dict):
         _fail(path, f"expected a JSON object, found {type(m).__name__}")
-    check(path, m)
     return m
 
 
@@ -311,8 +318,8 @@ def _check_plan(path: Path, p: dict) -> None:
     if p["games"] != p["blocks"] * p["games_per_block"]:
         _fail(path, f"plan.games = {p['games']}: expected blocks × games_per_block")
     tables = p.get("tables")
-    if not isinstance(tables, list) or not {"games", "players"} <= set(tables) \
-            or not set(tables) <= set(TABLES):
+    if not isinstance(tables, list) or not all(isinstance(t, str) for t in tables) \
+            or not {"games", "players"} <= set(tables) or not set(tables) <= set(TABLES):
         _fail(path, f"plan.tables = {tables!r}: expected games, players and optional events, "
                     f"counterfactuals")
     layout = p.get("layout")

@@ -36,7 +36,6 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim import safe_files as sf
-from sim.errors import InputError
 from sim.tournament.config import DEFAULT_SHARD_BLOCKS, Experiment, shown
 from sim.tournament import manifest as mf
 from sim.tournament.manifest import MANIFEST, RunError
@@ -125,8 +124,7 @@ class Sink:
             self._wipe()
         path = self.out / MANIFEST
         if path.exists() and repair:
-            self._refuse_another_config()
-            self.manifest = self._rebuild()
+            self.manifest = self._rebuild(known=self._refuse_another_config())
         elif path.exists():
             self.manifest = mf.load(self.out)
             if not self.manifest["shards"] and self.manifest["fingerprint"] != exp.fingerprint():
@@ -275,27 +273,35 @@ class Sink:
             return min(self.exp.blocks, DEFAULT_SHARD_BLOCKS)
         return self._auto_size()
 
-    def _refuse_another_config(self) -> None:
-        """--repair mends this config's run: a manifest that still reads as another
-        config's (blocks aside) is refused as a run would refuse it, before any file is
-        touched. One too damaged to read says nothing: the shards are checked instead."""
+    def _refuse_another_config(self) -> bool:
+        """--repair mends this config's run: a manifest whose config_text (what the run
+        was started with; its `config` copy may be what is damaged) still reads as
+        another config (blocks aside) is refused as a run would refuse it, before any
+        file is touched. Whether the manifest named this config (False: too damaged to
+        say; the shards are checked instead)."""
         try:
-            config = mf.load(self.out)["config"]
-        except (RunError, InputError):
-            return
-        diff = first_difference(_canonical_without_blocks(config),
-                                _canonical_without_blocks(self.exp.canonical()))
+            m = mf.read(self.out)
+            if not isinstance(m.get("config_text"), str) or not isinstance(m.get("config"), dict):
+                return False
+            config = mf.experiment_of(self.out / MANIFEST, m).canonical()
+        except (RunError, KeyError, TypeError, AttributeError):
+            return False
+        mine = self.exp.canonical()
+        diff = first_difference(*({k: v for k, v in _canonical_without_blocks(c).items() if k != "plugins"}
+                                  for c in (config, mine)))
         if diff is not None:
             key, there, here = diff
             raise RunError(f"{self.out}: holds a run of a different config ({config.get('name')!r}): "
                            f"{key} is {shown(key, there)} there, {shown(key, here)} in {self.exp.path}; "
                            f"--repair mends a run of its own config: use --force to start over or "
                            f"--out for another directory")
+        return True
 
-    def _rebuild(self) -> dict:
+    def _rebuild(self, known: bool = False) -> dict:
         """--repair: a new manifest from the shard files that hold exactly the planned
-        games; every other shard is played again. When shards are there but none holds
-        this config's games, they are another run's: refused, nothing deleted."""
+        games; every other shard is played again. Shards there of which none holds this
+        config's games, beside no manifest naming this config (`known`), are another
+        run's: refused, nothing deleted."""
         m = self._fresh()
         kept, bad = 0, []
         for shard, blocks in mf.iter_shards(m["plan"]["layout"]):
@@ -310,7 +316,7 @@ class Sink:
             m["shards"][str(shard)] = {"blocks": [blocks.start, blocks.stop],
                                        "files": mf.file_entries(self.out, shard, rows)}
             kept += 1
-        if bad and not kept:
+        if bad and not kept and not known:
             raise RunError(f"{self.out}: none of its {len(bad)} shard{'s' * (len(bad) != 1)} holds "
                            f"the games of {self.exp.path} (shard {bad[0][0]}: {bad[0][1]}): a run of "
                            f"another config? --repair keeps a run's good shards; use --force to "
