@@ -237,7 +237,7 @@ def test_strategies_and_tiles_json():
 def test_run_and_replay_json(tmp_path):
     cfg = tmp_path / "tiny.toml"
     cfg.write_text('[run]\nname = "tiny"\nseed = 11\nblocks = 3\nshard_blocks = 2\n'
-                   f'out = "runs/tiny"\n[design]\nkind = "rotations"\nseats = ["random", "first"]\n')
+                   'out = "runs/tiny"\n[design]\nkind = "rotations"\nseats = ["random", "first"]\n')
     r = carcsim("run", cfg, "--workers", "0", "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)  # nothing else on stdout

@@ -18,7 +18,6 @@ from sim.tournament import plan
 from sim.tournament.records import SCHEMA_VERSION
 from sim.tournament.replay import replay_game
 from sim.tournament.run import run_experiment
-from sim.tournament.records import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 

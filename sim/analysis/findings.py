@@ -376,7 +376,7 @@ def _seat_beside(rep, greedy) -> list[str]:
     def head(r):
         h = next(h for h in r["headline"] if h["family"] == "seat advantage")
         return h, (h["estimate"], h["low"], h["high"])
-    (s, sv), (g, gv) = head(rep), head(greedy)
+    (_, sv), (g, gv) = head(rep), head(greedy)
     return _seat(rep) + [
         "", f"Beside greedy's (section \"Seat advantage\", the same rules): "
             f"{est(*gv)} over {g['blocks']:,} blocks. Interval half-width ±{_half(*sv[1:]):.3f} "
