@@ -255,3 +255,18 @@ def test_blocks_needed_of_an_exact_bound_shrinks_as_one_over_blocks():
     spread = dict(row, low=0.9, high=0.99)
     need = _blocks_needed("matchups", [spread])
     assert need["bound"] == "spread" and need["needed"][0]["blocks"] == 810
+
+
+def test_json_full_gives_every_table_the_page_draws(run_dir):
+    """`--json` is the headline; `--json --full` every table of the analysis (the arms,
+    seats, ratings ... the page draws, rows over too few blocks included), as strict
+    JSON (no NaN); `--full` alone does nothing and says so."""
+    rep = build(run_dir)
+    r = carcsim("report", run_dir, "--json", "--full")
+    assert r.returncode == 0, r.stderr
+    full = json.loads(r.stdout, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert set(full) == set(rep) and {"headline", "arms", "seat"} <= set(full)
+    assert [h["question"] for h in full["headline"]] == [h["question"] for h in rep["headline"]]
+    assert len(full["arms"]) == len(rep["arms"]) > 0
+    r = carcsim("report", run_dir, "--full")
+    assert r.returncode == 2 and "--full: does nothing without --json" in r.stderr

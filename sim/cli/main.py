@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import math
 import os
 import signal
 import sys
@@ -283,10 +284,24 @@ def run(
         raise typer.Exit(130)
 
 
+def _finite(value):
+    """`value` with every NaN or infinity as None: JSON has no such numbers."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
 @app.command()
 def report(
     run_dir: Path = typer.Argument(..., help="A run's output directory."),
     as_json: bool = typer.Option(False, "--json", help="Print the headline table as JSON."),
+    full: bool = typer.Option(False, "--full", help="With --json: every table of the analysis "
+                                                    "(what the page draws, rows over too few "
+                                                    "blocks included), not only the headline."),
     html_path: Optional[Path] = typer.Option(None, "--html",
                                              help="Where to write the HTML (default RUN_DIR/report.html)."),
     rating_prior: Optional[float] = typer.Option(None, "--rating-prior", min=0.0, max=100.0,
@@ -299,6 +314,8 @@ def report(
     from sim.analysis.report import build, render_text
     from sim.safe_files import write_file
 
+    if full and not as_json:
+        raise InputError("--full: does nothing without --json (the page holds every table)")
     if html_path is not None and not as_json:
         _check_targets(html=html_path)
     elif not as_json and (Path(run_dir) / "manifest.json").is_file() \
@@ -307,7 +324,7 @@ def report(
                          f"expected --html elsewhere, or --json")
     rep = build(run_dir) if rating_prior is None else build(run_dir, rating_prior)
     if as_json:
-        typer.echo(json.dumps(rep["headline"]))
+        typer.echo(json.dumps(_finite(rep if full else rep["headline"]), allow_nan=False))
         return
     target = html_path or Path(run_dir) / "report.html"
     # RUN_DIR/report.html and its .tmp are reached without links, like the run's files
