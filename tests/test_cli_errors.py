@@ -283,6 +283,7 @@ COMMANDS = {
     "report": Command({
         "run_dir": row(RunDir(writes=True)),
         "as_json": row(Flag()),
+        "full": row(Flag()),
         "html_path": row(OutFile("r.html")),
         "rating_prior": row(Number()),
     }, args={"run_dir": "run"}),
