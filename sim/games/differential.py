@@ -324,8 +324,8 @@ class _Recorder:
             on = t.get("score_on", {})
             classic = o.edition == "classic"
             if "active" in on:
-                lines.append(f"score_on = {_figure_answers(on['active'], classic)}")
-            others = [f"seat{seat} = {_figure_answers(a, classic)}" for seat, a in sorted(
+                lines.append(f"score_on = {_scoring_figures_toml(on['active'], classic)}")
+            others = [f"seat{seat} = {_scoring_figures_toml(a, classic)}" for seat, a in sorted(
                 (k, v) for k, v in on.items() if k != "active")]
             if others:
                 lines.append("score_on_others = { " + ", ".join(others) + " }")
@@ -342,7 +342,7 @@ class _Recorder:
         return "\n".join(lines) + "\n"
 
 
-def _figure_answers(by_source: dict, classic: bool) -> str:
+def _scoring_figures_toml(by_source: dict, classic: bool) -> str:
     """One seat's scoring-figure answers of a turn in script TOML (docs/SCRIPTS.md): the
     figure (c3.1: one a turn, R-MSG-N1), or under classic a table by source, each the
     figure or, where a source's points went to both, the list in their order."""

@@ -114,9 +114,9 @@ def check_seating(exp: Experiment) -> None:
         why = ("every seat order plays the orders that swap them once, so pairs no longer sit "
                "both ways round alike; spell them the same (one player seated twice) or keep one")
         if exp.design == "variants":
-            opp = [f"opponents[{i % len(exp.opponents)}]" for i in range(exp.rules.players - 1)]
-            groups = [[(f"arms[{k}].player", a.player)]
-                      + [(f, exp.opponents[int(f[10:-1])]) for f in opp] for k, a in enumerate(exp.arms)]
+            n = len(exp.opponents)  # seat i + 1 plays opponents[i mod n], as `tables` seats them
+            opp = [(f"opponents[{i % n}]", exp.opponents[i % n]) for i in range(exp.rules.players - 1)]
+            groups = [[(f"arms[{k}].player", a.player)] + opp for k, a in enumerate(exp.arms)]
         else:
             groups = [[(f"seats[{i}]", s) for i, s in enumerate(exp.seats)]]
     else:
