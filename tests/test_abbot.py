@@ -82,6 +82,44 @@ def test_recall_rows_come_after_every_placement_and_score_at_once():
     assert p["abbot"] == {"supply": 1, "placed": 1, "recalls": 1, "recall_points": 4}
 
 
+def test_greedy_values_the_take_back_by_whether_the_tile_is_next_to_the_abbot():
+    """R-ABB-5 in greedy: taking the abbot back is worth its points now less what its
+    monastery is worth if it stays (monastery weight 0.5 here, so the two differ), after
+    the tile about to be placed when that tile is next to it. B at 0,-1 with the abbot
+    has D and U at 1,0 around: 3 tiles, worth 3 - 0.5 x 3 = 1.5 where the new U does
+    not touch it (2,0), 4 - 0.5 x 4 = 2.0 where it does (-1,0). The follower weight is 0,
+    so the abbot home adds nothing. The value sits beside the placement's no-figure row."""
+    from strategies import parse_policy
+
+    g = new_game(rules(), 0, stack=["B", "U", "U", "U"])
+    place(g, 0, -1, 0, ABBOT, "monastery")
+    place(g, 1, 0, 0)  # seat 1
+    greedy = parse_policy("greedy(monastery=0.5,follower=0.0)", "test")
+    value = dict(zip(g.decision.choices, g.policy_values(greedy)))
+    worth = {xy: value[(*xy, 0, ABBOT, RECALL)] - value[(*xy, 0, -1, -1)] for xy in ((2, 0), (-1, 0))}
+    assert worth == {(2, 0): 1.5, (-1, 0): 2.0}
+
+
+def test_greedy_abbot_games_played_in_c_are_the_games_asked_from_python():
+    """A greedy seat drawing in C values the take-back rows a list of cells at a time
+    (game.c add_actions, abbot.c action_values); asked from Python it values them a row
+    at a time (cc_game_policy_values). Both are one valuation: the same choices, so the
+    same games, with weights under which near and far take-backs differ."""
+    spec = "greedy(monastery=0.5)"
+    r = rules("messages", "river", "courier", "mayors", players=3)
+    seats = [player(spec)] * 3
+    batch = play_batch(r, range(12), seats)
+    recalls = 0
+    for seed in range(12):
+        g = new_game(r, seed)
+        while g.decision is not None:
+            d = g.decision
+            recalls += d.kind == "place" and any(c[4] == RECALL for c in d.choices)
+            g.apply(seats[d.seat].choose(g, d))
+        assert g.scores == [int(x) for x in batch["results"][seed, :, FIELDS["score"][0]]], seed
+    assert recalls > 20  # take-back rows were valued (about 10 decisions a game)
+
+
 def surround_garden(g):
     """Eg at 0,-1 (turned: city S) with seat 0's abbot, then the 7 other tiles around it:
     the last (E at 0,-2, closing the 2-tile city) completes the garden (R-ABB-2)."""

@@ -81,7 +81,7 @@ static int abbots_on_board(const cc_board *b, int seat) {
 }
 
 /* The figure id of seat's abbot on the board, -1 if it is in supply. Asked every turn
- * (actions) and for every placement row (action_value), so not by a scan of the
+ * (actions) and every place decision (action_values), so not by a scan of the
  * figures: an abbot in supply is not on the board (R-ABB-1, check_state), and one on
  * the board is the figure it was placed as (figure_placed) unless a loaded or set-up
  * game says otherwise, which the scan then finds. */
@@ -129,27 +129,39 @@ static int abbot_act(cc_game *g, int seat, int kind, int code) {
     return rc < 0 ? rc : game_push(g, STEP_AWARD, seat, points, source_of_kind(fkind));
 }
 
-/* greedy (strategies/greedy.py): taking the abbot back is worth its points now less
- * what the abbot's feature is worth to the seat if it stays (after the tile about to
- * be placed, when it is next to it), and the abbot home unless the tile completes the
- * feature (then it comes home anyway, and the points are the same). */
-static double abbot_action_value(const cc_game *g, const cc_greedy_params *p, int kind, int code,
-                                 const int32_t *cell) {
+/* greedy's value of taking the abbot back: its points now less what the abbot's
+ * feature is worth to the seat if it stays, and the abbot home unless the feature is
+ * complete (then it comes home anyway, and the points are the same). */
+static double recall_value(const cc_board *b, const cc_greedy_params *p, int kind, int tiles, int around) {
+    int complete = around == 8;
+    double kept = greedy_worth(p, kind, tiles, 0, complete, 0, b->farm_points);
+    return tiles - kept + (complete ? 0.0 : p->follower_value);
+}
+
+/* greedy (strategies/greedy.py): recall_value after the tile about to be placed, when
+ * it is next to the abbot's feature (its value then: a tile more around, and one more
+ * to its worth unless a town hall, R-MM-10, R-ABB-4), and as it is elsewhere; the
+ * feature's tiles and neighbours counted once for all the cells. */
+static void abbot_action_values(const cc_game *g, const cc_greedy_params *p, int kind, int code,
+                                const int32_t *cells, int n, double *out) {
     (void)kind;
     (void)code;
     const cc_board *b = g->board;
     int f = abbot_of(g, p->player);
-    if (f < 0) return 0.0;
-    int seg = b->figs[f].seg;
+    if (f < 0) {
+        for (int i = 0; i < n; i++) out[i] = 0.0;
+        return;
+    }
+    int seg = b->figs[f].seg, fkind = b->segs[find_const(b, seg)].kind;
     const placed_t *t = &b->tiles[seg / CC_MAX_SEGS];
     int tiles = monastery_tiles(b, t->x, t->y), around = around_count(b, cell_in(b, t->x, t->y));
-    if (cell && abs(cell[0] - t->x) <= 1 && abs(cell[1] - t->y) <= 1) {
-        tiles += !cell[2];  /* a town hall adds nothing (R-MM-10, R-ABB-4) */
-        around++;
+    double away = recall_value(b, p, fkind, tiles, around);
+    double next_to[2] = {recall_value(b, p, fkind, tiles + 1, around + 1),  /* a tile that counts */
+                         recall_value(b, p, fkind, tiles, around + 1)};     /* a town hall */
+    for (int i = 0; i < n; i++) {
+        const int32_t *c = cells ? &cells[3 * i] : NULL;
+        out[i] = c && abs(c[0] - t->x) <= 1 && abs(c[1] - t->y) <= 1 ? next_to[c[2] != 0] : away;
     }
-    int complete = around == 8;
-    double kept = greedy_worth(p, b->segs[find_const(b, seg)].kind, tiles, 0, complete, 0, b->farm_points);
-    return tiles - kept + (complete ? 0.0 : p->follower_value);
 }
 
 /* R-ABB-3: the abbot is a monk on a monastery (and what stands on a garden) */
@@ -188,7 +200,7 @@ const expansion_t abbot_expansion = {
     .name = "abbot", .bit = CC_X_ABBOT, .start = abbot_start,
     .figure_rule = abbot_rule, .in_supply = abbot_in_supply, .supply_change = abbot_supply_change,
     .complement = abbot_complement, .figure_placed = abbot_figure_placed,
-    .actions = abbot_actions, .act = abbot_act, .action_value = abbot_action_value,
+    .actions = abbot_actions, .act = abbot_act, .action_values = abbot_action_values,
     .counts_as_follower = abbot_counts_as_follower,
     .result_fields = RESULT, .nresult_fields = sizeof RESULT / sizeof *RESULT, .result = abbot_result,
     .check_state = abbot_check_state,

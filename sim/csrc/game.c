@@ -197,17 +197,50 @@ int game_actions(const cc_game *g, int seat, int32_t *out, int cap) {
     return n;
 }
 
+/* greedy's values of action (kind, code) beside n placements (action_values). */
+static void action_values(const cc_game *g, const cc_greedy_params *p, int kind, int code,
+                          const int32_t *cells, int n, double *out) {
+    const expansion_t *x = owner_in_play(g, kind);
+    if (x && x->action_values) x->action_values(g, p, kind, code, cells, n, out);
+    else for (int i = 0; i < n; i++) out[i] = 0.0;
+}
+
 double game_action_value(const cc_game *g, const cc_greedy_params *p, const int32_t *row, int pending) {
-    const expansion_t *x = owner_in_play(g, row[3]);
     const variant_t *v = pending ? variant(g->board, g->drawn_type, row[2]) : NULL;
     int32_t cell[3] = {row[0], row[1], v ? v->def.no_value : 0};
-    return x && x->action_value ? x->action_value(g, p, row[3], row[4], v ? cell : NULL) : 0.0;
+    double value;
+    action_values(g, p, row[3], row[4], v ? cell : NULL, 1, &value);
+    return value;
 }
 
 int game_counts_as_follower(const cc_game *g, int kind, int feature_kind) {
     if (kind == CC_FIG_FOLLOWER) return 1;
     const expansion_t *x = owner_in_play(g, kind);
     return x && x->counts_as_follower ? x->counts_as_follower(kind, feature_kind) : 0;
+}
+
+enum { RUNS_CAP = 32 };  /* placement cells valued in one action_values call (more are valued in parts) */
+
+/* Runs of action rows (add_actions) whose values are still to be added: run k's cell
+ * {x, y, no_value} and its first row; its rows end where run k + 1's begin. */
+typedef struct {
+    int n;
+    int32_t cell[3 * RUNS_CAP];
+    int first[RUNS_CAP];
+} runs_t;
+
+/* Each action valued over the runs' cells and added to their rows (rows first .. end of
+ * the last run), a placement's na rows in action order; the list emptied. */
+static void flush_runs(cc_game *g, const cc_greedy_params *pp, const int32_t *acts, int na, runs_t *runs,
+                       int end) {
+    double worth[ACTIONS_CAP][RUNS_CAP];
+    for (int a = 0; a < na; a++) action_values(g, pp, acts[2 * a], acts[2 * a + 1], runs->cell, runs->n, worth[a]);
+    for (int k = 0; k < runs->n; k++) {
+        int stop = k + 1 < runs->n ? runs->first[k + 1] : end;
+        for (int j = runs->first[k]; j < stop; j += na)
+            for (int a = 0; a < na; a++) g->values[j + a] += worth[a][k];
+    }
+    runs->n = 0;
 }
 
 /* The step-2 actions of the active seat (R-ABB-5) after the place rows: for each
@@ -224,10 +257,12 @@ static int add_actions(cc_game *g, const cc_greedy_params *pp, const int32_t *ce
         if (rc < 0) return rc;
     }
     /* An action's value is a function of the tile's cell and whether the tile counts
-     * (action_value's `cell`), the same for every rotation of one cell, and a cell's
-     * rotations are next to each other in the rows: worked out once per run of them. */
-    double worth[ACTIONS_CAP];
-    int32_t at[3] = {0, 0, -1};  /* x, y, no_value of the values in worth; -1: none yet */
+     * (action_values' cells), the same for every rotation of one cell, and a cell's
+     * rotations are next to each other in the rows: a run of them is one cell to value.
+     * The action rows are written with their placement's value; once RUNS_CAP runs are
+     * listed, and at the end, each action is valued over the listed cells at once and
+     * its value added to the rows of each run (flush_runs). */
+    runs_t runs = {.n = 0};
     int total = n;
     for (int i = 0; i < n; i++) {
         const int32_t *r = &g->rows[5 * i];
@@ -238,21 +273,22 @@ static int add_actions(cc_game *g, const cc_greedy_params *pp, const int32_t *ce
         if (deferred) continue;
         if (pp) {
             int32_t no_value = variant(g->board, g->drawn_type, r[2])->def.no_value;
-            if (r[0] != at[0] || r[1] != at[1] || no_value != at[2]) {
-                at[0] = r[0]; at[1] = r[1]; at[2] = no_value;
-                for (int a = 0; a < na; a++) {
-                    int32_t row[5] = {r[0], r[1], r[2], acts[2 * a], acts[2 * a + 1]};
-                    worth[a] = game_action_value(g, pp, row, 1);
-                }
+            const int32_t *last = runs.cell + 3 * (runs.n ? runs.n - 1 : 0);
+            if (runs.n == 0 || r[0] != last[0] || r[1] != last[1] || no_value != last[2]) {
+                if (runs.n == RUNS_CAP) flush_runs(g, pp, acts, na, &runs, total);
+                int32_t *c = &runs.cell[3 * runs.n];
+                c[0] = r[0]; c[1] = r[1]; c[2] = no_value;
+                runs.first[runs.n++] = total;
             }
         }
         for (int a = 0; a < na; a++) {
             int32_t *o = &g->rows[5 * total];
             o[0] = r[0]; o[1] = r[1]; o[2] = r[2]; o[3] = acts[2 * a]; o[4] = acts[2 * a + 1];
-            if (pp) g->values[total] = g->values[i] + worth[a];
+            if (pp) g->values[total] = g->values[i];
             total++;
         }
     }
+    if (pp) flush_runs(g, pp, acts, na, &runs, total);
     g->nrows = total;
     return total;
 }

@@ -216,13 +216,15 @@ typedef struct expansion_s {
      * by one of its figure kinds and a code < -1 in a place row's or figure choice's
      * segment column: the (kind, code) pairs seat may take now (out: cap pairs; how
      * many, or an error); taking one for the active seat, the tile placed and phase 3
-     * already on the agenda (what it pushes runs first); greedy's value of one for
-     * p->player beside its placement's no-figure row: `cell` = {x, y, no_value} of the
-     * tile about to be placed there, NULL once it is on the board */
+     * already on the agenda (what it pushes runs first); greedy's values of one for
+     * p->player beside n placements' no-figure rows, out[i] for `cells` + 3 i = {x, y,
+     * no_value} of the tile about to be placed there, or (cells NULL, n 1) once it is on
+     * the board: a list, so that what the cell does not change is worked out once per
+     * decision, not once per placement */
     int (*actions)(const cc_game *g, int seat, int32_t *out, int cap);
     int (*act)(cc_game *g, int seat, int kind, int code);
-    double (*action_value)(const cc_game *g, const cc_greedy_params *p, int kind, int code,
-                           const int32_t *cell);
+    void (*action_values)(const cc_game *g, const cc_greedy_params *p, int kind, int code,
+                          const int32_t *cells, int n, double *out);
     /* counts_as_follower: 1 if its figure `kind` on a feature of `feature_kind` counts
      * as a standard follower there for rules that speak of followers (R-ABB-3: the
      * abbot is a monk), asked by other units through game.c */

@@ -9,6 +9,14 @@
 #include <string.h>
 #include "core.h"
 
+/* A function the compiler must inline: where a caller passes a constant (a player count),
+ * its copy is specialised for it (options.c) */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* Neighbour offsets per edge N E S W (y grows to the north). */
 static const int DX[4] = {0, 1, 0, -1};
 static const int DY[4] = {1, 0, -1, 0};

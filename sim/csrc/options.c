@@ -52,6 +52,7 @@ typedef struct {
     const front_cell_t *f;
     int32_t theirs_root[4], ft_root[8];  /* their features' roots */
     int around;              /* tiles among the 8 around (R-BASE-5), -1 not yet known */
+    int centre_tiles;        /* monastery_tiles there (R-MM-10), -1 not yet known */
 } cellinfo_t;
 
 /* Frontier cell `at` (b->front[at], at x, y). */
@@ -68,12 +69,19 @@ static void cell_info(const cc_board *b, int at, int x, int y, cellinfo_t *c) {
         int h = __builtin_ctz(halves);
         c->ft_root[h] = find_const(b, f->tile[h / 2] * CC_MAX_SEGS + f->ft[h]);
     }
-    c->around = -1;  /* worked out when a monastery asks (cell_around) */
+    c->around = c->centre_tiles = -1;  /* worked out when a centre feature asks (cell_around, cell_tiles) */
 }
 
 static int cell_around(const cc_board *b, cellinfo_t *c) {
     if (c->around < 0) c->around = around_count(b, cell_in(b, c->x, c->y));
     return c->around;
+}
+
+/* What a centre feature of a tile on cell c is worth (monastery_tiles): the same in every
+ * rotation, so counted once per cell. */
+static int cell_tiles(const cc_board *b, cellinfo_t *c) {
+    if (c->centre_tiles < 0) c->centre_tiles = monastery_tiles(b, c->x, c->y);
+    return c->centre_tiles;
 }
 
 /* The existing features the new tile (v on cell c) would join, as (new segment, root)
@@ -486,11 +494,11 @@ enum { MAX_RULES = 8 };
  * `without` would be all 0.0 and no `with[r]` is written, but *alone: what the group is
  * worth to the deciding player alone on it (with[r] would be that for a scoring figure
  * and 0.0 for another, in the deciding player's slot, and 0.0 in the others'). */
-static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x, int y, int g,
-                       const cc_figure_rule *rules, unsigned fits, double *without,
-                       double (*with)[CC_MAX_PLAYERS], double *alone) {
+static ALWAYS_INLINE int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, cellinfo_t *cell,
+                                     int g, const cc_figure_rule *rules, unsigned fits, double *without,
+                                     double (*with)[CC_MAX_PLAYERS], double *alone, int np) {
     const cc_greedy_params *p = c->p;
-    int np = p->nplayers, me = p->player, any = 0;
+    int me = p->player, any = 0;
     if (t->nroots[g]) {  /* a group joining no feature holds no figure (analyze) */
         /* every slot in two loads (the slots past the players hold no figure) */
         uint64_t lo;
@@ -527,7 +535,7 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
             if (holders >> q & 1) before[q] += value;
     }
     int tiles = 0, cities = 0;
-    if (is_centre(t->kind[g])) tiles = monastery_tiles(c->b, x, y);
+    if (is_centre(t->kind[g])) tiles = cell_tiles(c->b, cell);
     else if (t->kind[g] == CC_FIELD) {
         const memo_t *m = c->memo;
         int32_t r0 = t->nroots[g] == 1 ? t->roots[g][0] : -1;
@@ -570,15 +578,15 @@ static int group_gains(evalctx_t *c, const trial_t *t, const variant_t *v, int x
     return 1;
 }
 
-/* The opponents' mean gain. */
-static double opponents(const cc_greedy_params *p, const double *gain) {
+/* The opponents' mean gain (np: p->nplayers). */
+static ALWAYS_INLINE double opponents(const cc_greedy_params *p, const double *gain, int np) {
     /* two players: the other's gain, the same double as the sum below (0.0 + x is x for a
      * gain, which is never -0.0, and x / 1 is x) without its loop and division */
-    if (p->nplayers == 2) return gain[1 - p->player];
+    if (np == 2) return gain[1 - p->player];
     double opp = 0.0;
-    for (int q = 0; q < p->nplayers; q++)
+    for (int q = 0; q < np; q++)
         if (q != p->player) opp += gain[q];
-    if (p->nplayers > 1) opp /= p->nplayers - 1;
+    if (np > 1) opp /= np - 1;
     return opp;
 }
 
@@ -652,14 +660,12 @@ static void monasteries_around(const cc_board *b, const cc_greedy_params *p, int
     }
 }
 
-int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
-                    const cc_greedy_params *params, int32_t *rows, double *values, int cap) {
-    if (!b || !rows || cap < 0 || type < 0 || type >= b->ts->n || nrules < 0 || nrules > MAX_RULES
-        || (nrules && !rules))
-        return CC_ERR_ARG;
-    if (params && (!values || params->nplayers < 1 || params->nplayers > CC_MAX_PLAYERS
-                   || params->player < 0 || params->player >= params->nplayers))
-        return CC_ERR_ARG;
+/* cc_turn_options for arguments it has checked, np = params->nplayers (with params):
+ * inlined into a copy per common player count, where np is a constant and the loops
+ * over the players are unrolled (the same sums in the same order: the same doubles). */
+static ALWAYS_INLINE int turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
+                                      const cc_greedy_params *params, int32_t *rows, double *values, int cap,
+                                      int np) {
     /* scratch on the stack for usual boards, so a turn allocates nothing */
     int32_t stamp_local[1024];
     int32_t *stamp = !params ? NULL : b->ntiles < 1024 ? stamp_local
@@ -717,10 +723,10 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
             for (int q = 0; q < CC_MAX_PLAYERS; q++) gain[q] = 0.0;
             for (int g = 0; g < t.ngroups; g++) {
                 /* adding 0.0 changes no sum (a gain is never -0.0: it starts at +0.0) */
-                holds[g] = (uint8_t)group_gains(&ctx, &t, v, x, y, g, rules, t.fits[g], without[g], with[g],
-                                               &alone[g]);
+                holds[g] = (uint8_t)group_gains(&ctx, &t, v, &ci, g, rules, t.fits[g], without[g], with[g],
+                                               &alone[g], np);
                 if (holds[g])
-                    for (int q = 0; q < params->nplayers; q++) gain[q] += without[g][q];
+                    for (int q = 0; q < np; q++) gain[q] += without[g][q];
                 /* the deciding player's figures on the features it completes come back:
                  * its count in the group's tallies (the sum over its roots; unset without one) */
                 if (t.complete[g] && t.kind[g] != CC_FIELD && t.nroots[g]) returned += t.figs[g].count[me];
@@ -729,11 +735,11 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
             if (mons.nomon != v->def.no_value)
                 monasteries_around(b, params, x, y, v->def.no_value, near_monastery(&held, x, y), &mons);
             for (int k = 0; k < mons.n; k++) {
-                for (int q = 0; q < params->nplayers; q++)
+                for (int q = 0; q < np; q++)
                     if (mons.holders[k] >> q & 1) gain[q] += mons.delta[k];
                 returned += mons.returned[k];
             }
-            opp = opponents(params, gain);
+            opp = opponents(params, gain, np);
             base = combine(params, gain[me], opp, returned);
         }
         /* room for as many rows as the placement may give (a row per rule on each
@@ -754,9 +760,9 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
                 int back = t.complete[g] && t.kind[g] != CC_FIELD;
                 if (holds[g]) {
                     double with_fig[CC_MAX_PLAYERS];
-                    for (int q = 0; q < params->nplayers; q++)
+                    for (int q = 0; q < np; q++)
                         with_fig[q] = gain[q] - without[g][q] + with[g][k][q];
-                    *value++ = combine(params, with_fig[me], opponents(params, with_fig), returned - 1 + back);
+                    *value++ = combine(params, with_fig[me], opponents(params, with_fig, np), returned - 1 + back);
                 } else {
                     /* nobody's figure there: the opponents' gains are the row's without a
                      * figure (gain - 0.0 + 0.0 is gain, never -0.0), and so their mean */
@@ -769,4 +775,22 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     }
     if (stamp != stamp_local) free(stamp);
     return rc ? rc : (int)(row - rows) / 5;
+}
+
+int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
+                    const cc_greedy_params *params, int32_t *rows, double *values, int cap) {
+    if (!b || !rows || cap < 0 || type < 0 || type >= b->ts->n || nrules < 0 || nrules > MAX_RULES
+        || (nrules && !rules))
+        return CC_ERR_ARG;
+    if (params && (!values || params->nplayers < 1 || params->nplayers > CC_MAX_PLAYERS
+                   || params->player < 0 || params->player >= params->nplayers))
+        return CC_ERR_ARG;
+    switch (params ? params->nplayers : 0) {
+    case 2: return turn_options(b, type, rules, nrules, params, rows, values, cap, 2);
+    case 3: return turn_options(b, type, rules, nrules, params, rows, values, cap, 3);
+    case 4: return turn_options(b, type, rules, nrules, params, rows, values, cap, 4);
+    case 5: return turn_options(b, type, rules, nrules, params, rows, values, cap, 5);
+    default: return turn_options(b, type, rules, nrules, params, rows, values, cap,
+                                 params ? params->nplayers : 0);
+    }
 }
