@@ -132,12 +132,12 @@ static inline void add_tallies(trial_t *t, int g, const seg_t *rs, int first) {
 typedef uint8_t rule_masks_t[5][2];  /* kinds 0..4: cc_tileset_add rejects others */
 
 static void rule_masks(const cc_figure_rule *rules, int nrules, rule_masks_t masks) {
-    for (int kind = 0; kind < 5; kind++)
-        for (int busy = 0; busy < 2; busy++) {
-            unsigned m = 0;
-            for (int r = 0; r < nrules; r++)
-                if ((rules[r].segment_kinds & (1 << kind)) && !(rules[r].needs_free && busy)) m |= 1u << r;
-            masks[kind][busy] = (uint8_t)m;
+    memset(masks, 0, sizeof(rule_masks_t));
+    for (int r = 0; r < nrules; r++)
+        for (unsigned kinds = rules[r].segment_kinds & 31u; kinds; kinds &= kinds - 1) {
+            int kind = __builtin_ctz(kinds);
+            masks[kind][0] = (uint8_t)(masks[kind][0] | 1u << r);
+            if (!rules[r].needs_free) masks[kind][1] = (uint8_t)(masks[kind][1] | 1u << r);  /* busy */
         }
 }
 
@@ -300,7 +300,7 @@ typedef struct {
 typedef struct {
     const cc_board *b;
     const cc_greedy_params *p;
-    int32_t *stamp;
+    int32_t *stamp;        /* a mark per tile, cleared by the call's first walk (group_tiles) */
     int32_t stampv;
     memo_t *memo;
     int farm_points;       /* the board's (R-BASE-8), read once per call */
@@ -371,7 +371,8 @@ static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
      * share tiles, so they are walked */
     if (n == 1) return 1 + c->b->segs[roots[0]].ntiles;
     int tiles = 1;
-    c->stampv++;
+    if (c->stampv++ == 0)  /* the first walk of the call: the marks cleared (most calls make none) */
+        memset(c->stamp, 0, ((size_t)c->b->ntiles + 1) * sizeof *c->stamp);
     for (int i = 0; i < n; i++) {
         int s = roots[i];
         do {
@@ -661,8 +662,10 @@ static void monasteries_around(const cc_board *b, const cc_greedy_params *p, int
 }
 
 /* cc_turn_options for arguments it has checked, np = params->nplayers (with params):
- * inlined into a copy per common player count, where np is a constant and the loops
- * over the players are unrolled (the same sums in the same order: the same doubles). */
+ * inlined into a copy per player count, where np is a constant and the loops over the
+ * players are unrolled (the same sums in the same order: the same doubles). Each copy
+ * has its own branch counts in the profile-guided build: sim/games/training.py plays
+ * greedy seats at every table size. */
 static ALWAYS_INLINE int turn_options(const cc_board *b, int type, const cc_figure_rule *rules, int nrules,
                                       const cc_greedy_params *params, int32_t *rows, double *values, int cap,
                                       int np) {
@@ -671,7 +674,6 @@ static ALWAYS_INLINE int turn_options(const cc_board *b, int type, const cc_figu
     int32_t *stamp = !params ? NULL : b->ntiles < 1024 ? stamp_local
                                     : malloc(((size_t)b->ntiles + 1) * sizeof *stamp);
     if (params && !stamp) return CC_ERR_NOMEM;
-    if (stamp) memset(stamp, 0, ((size_t)b->ntiles + 1) * sizeof *stamp);
     memo_t memo;  /* only the slots of placed tiles are made valid */
     int memo_ok = params && b->ntiles * CC_MAX_SEGS <= MEMO_SEGS;
     if (memo_ok) {
@@ -785,11 +787,13 @@ int cc_turn_options(const cc_board *b, int type, const cc_figure_rule *rules, in
     if (params && (!values || params->nplayers < 1 || params->nplayers > CC_MAX_PLAYERS
                    || params->player < 0 || params->player >= params->nplayers))
         return CC_ERR_ARG;
+    _Static_assert(CC_MAX_PLAYERS == 6, "a copy of turn_options per player count, up to CC_MAX_PLAYERS");
     switch (params ? params->nplayers : 0) {
     case 2: return turn_options(b, type, rules, nrules, params, rows, values, cap, 2);
     case 3: return turn_options(b, type, rules, nrules, params, rows, values, cap, 3);
     case 4: return turn_options(b, type, rules, nrules, params, rows, values, cap, 4);
     case 5: return turn_options(b, type, rules, nrules, params, rows, values, cap, 5);
+    case 6: return turn_options(b, type, rules, nrules, params, rows, values, cap, 6);
     default: return turn_options(b, type, rules, nrules, params, rows, values, cap,
                                  params ? params->nplayers : 0);
     }

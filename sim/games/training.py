@@ -4,7 +4,9 @@ GCC builds the core once instrumented, this module plays a mix of seeded batch g
 with it, and GCC builds the core again using the branch and call counts those games
 left. The mix follows `carcsim bench`'s cases (sim/cli/bench.py): random and greedy
 seats, the base game, The Messages in both editions, and four greedy seats with every
-expansion, with and without the Abbot, and the C search player, so no case is tuned at another's cost. The
+expansion, with and without the Abbot, and the C search player, so no case is tuned at
+another's cost; and greedy seats at every table size from 2 to 6 (the turn options have
+a copy per player count). The
 games' results do not depend on the profile (the build keeps -ffp-contract=off and
 no fast-math), only their speed: tests/game_digest.py gives the same digest either way.
 
@@ -32,6 +34,10 @@ CASES = (
     (Rules(players=4, expansions=EVERY[:4]), ("greedy",) * 4, 200),
     (Rules(players=4, expansions=EVERY), ("greedy",) * 4, 200),
     (Rules(players=3, expansions=("abbot", "mayors")), ("greedy", "random", "greedy"), 200),
+    # greedy's turn options have a copy per player count (sim/csrc/options.c): each trained
+    (Rules(players=3, expansions=("messages",)), ("greedy",) * 3, 150),
+    (Rules(players=5, expansions=("messages", "mayors")), ("greedy",) * 5, 150),
+    (Rules(players=6), ("greedy",) * 6, 100),
     (Rules(players=2, expansions=("messages",)), ("search", "greedy"), 2),  # the C search player
 )
 
