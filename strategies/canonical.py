@@ -77,6 +77,19 @@ def _parse(text: str, where: str) -> tuple[str, dict]:
                   for k, v in params.items()}
 
 
+def parameters(spec: str, where: str = "players") -> list[str]:
+    """The parameters `spec` gives built-in policies (its head's and its overrides'), in
+    order; a policy that is not built in gives none (its parameters are its own).
+    Raises InputError for a spec `strategies.player` refuses."""
+    canonical(spec, where=where)  # its refusals
+    head, *rest = split_top(spec, "+")
+    out = []
+    for text in [head] + [part.partition("=")[2] for part in rest]:
+        if text.partition("(")[0].strip() in REGISTRY:
+            out += [k for k in _parse(text, where)[1] if k not in out]
+    return out
+
+
 def _defaults(name: str) -> dict:
     sig = inspect.signature(REGISTRY[name].__init__)
     return {k: p.default for k, p in sig.parameters.items() if p.default is not inspect.Parameter.empty}

@@ -184,3 +184,42 @@ def test_validate_prints_the_note_in_one_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "sim", "validate", str(cfg), "--json"],
                        capture_output=True, text=True)
     assert json.loads(r.stdout)["notes"] == lines[1:]
+
+
+UNREAD = """
+[run]
+name = "unread"
+seed = 5
+blocks = 4
+[rules]
+players = 2
+expansions = EXPANSIONS
+[design]
+kind = "round_robin"
+pool = ["greedy", 'greedy(road_figure="messenger")', "greedy(courier=2.0,city=2.0)",
+        'greedy(courier=2.0,city=2.0)']
+"""
+
+
+@pytest.mark.parametrize("expansions, idle", [
+    ("[]", [("pool[1]", 'greedy(road_figure="messenger")', "road_figure", "Messengers & Mayors"),
+            ("pool[2]", "greedy(courier=2.0,city=2.0)", "courier", "the Courier")]),
+    ('["mayors"]', [("pool[2]", "greedy(courier=2.0,city=2.0)", "courier", "the Courier")]),
+    ('["mayors", "courier"]', []),
+])
+def test_a_parameter_only_an_absent_expansion_reads_is_noted(expansions, idle):
+    """greedy's road_figure is read only under Messengers & Mayors (R-MM-5), its courier
+    weight only with the Courier (R-COU-3): given without them they change no game, so
+    validate and run say so, once per spelling, naming the field and the expansion;
+    with the expansion in play, nothing is said. city=2.0 is read anywhere: no note."""
+    from sim.expansions.courier import COURIER as courier
+    from sim.expansions.mayors import MAYORS as mayors
+    from sim.tournament import plan
+    from sim.tournament.config import parse_experiment
+
+    exp = parse_experiment(UNREAD.replace("EXPANSIONS", expansions), "unread.toml")
+    titles = {"road_figure": mayors.title, "courier": courier.title}
+    want = [f"note: design.{field} = {spec!r}: {param} is read only with {titles[param]}, which is "
+            f"not among rules.expansions: it changes none of its games"
+            for field, spec, param, _ in idle]
+    assert [line for line in plan.notes(exp) if "is read only with" in line] == want

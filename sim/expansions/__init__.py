@@ -138,6 +138,13 @@ def tile_sets(expansions) -> tuple[str, ...]:
     return tuple(s for s in SETS if s in wanted)
 
 
+def unread_params(expansions) -> dict[str, str]:
+    """Parameters of built-in policies that nothing reads under `expansions`: name -> the
+    title of the expansion (not in play) whose rules alone read it."""
+    playing = {e.name for e in in_play(expansions)}
+    return {p: e.title for e in PARTS if e.name not in playing for p in e.policy_params}
+
+
 def decision_kinds(expansions=None) -> tuple[str, ...]:
     """Decision kinds arising under `expansions` (None: under any rules)."""
     parts = PARTS if expansions is None else in_play(expansions)

@@ -82,6 +82,6 @@ LETTER = Mark(lambda t: t.has("letter"), _letter_mark,
 
 COURIER = Expansion("courier", "the Courier", ("R-COU",), tile_sets=("courier",), figures=("courier",),
           snapshot="courier", view=_view, state={"courier_at": _courier_at}, bit=lib.CC_X_COURIER,
-          fill_policy=_policy, shapes={"courier": Shape(_courier_shape, (("the Courier", False),))},
+          fill_policy=_policy, policy_params=("courier",), shapes={"courier": Shape(_courier_shape, (("the Courier", False),))},
           marks=(LETTER,), pieces=_pieces,
           events={"courier": _courier_event}, lines={"courier": _courier_line})

@@ -189,6 +189,10 @@ class Expansion:
     # built-in policy playing a decision kind reads besides its code (greedy's weights,
     # a message policy's overrides), set for every part, in play or not (sim/engine/seats.py)
     fill_policy: Callable | None = None
+    # the parameters of built-in policies that only its rules give something to read
+    # (greedy's road_figure, its courier weight): set without it in play they change no
+    # game, which `carcsim validate` and `run` say (sim/tournament/plan.py notes)
+    policy_params: tuple[str, ...] = ()
     # its step-2 actions instead of a figure: figure kind -> {code (< -1): name}, the
     # place rows (x, y, rotation, kind, code) and figure choices (kind, code) (R-ABB-5)
     actions: dict = field(default_factory=dict)

@@ -410,7 +410,7 @@ MAYORS = Expansion(
     fill_config=_mayors_config, read_result=_mayors_result, read_batch=_mayors_batch,
     state={"mm": _mayors_state}, shapes=SHAPES, marks=(TOWN_HALL_MARK,),
     read_decision=dict.fromkeys(MM_DECISIONS, _decision), read_choice=dict.fromkeys(MM_DECISIONS, _choice),
-    fill_policy=_policy,
+    fill_policy=_policy, policy_params=("road_figure",),
     events={"townhall": _cell_event, "crisis": _cell_event, "favour": _favour_event,
             "scarecrow": _scarecrow_event, "ride": _ride_event},
     lines={"townhall": _town_hall_line, "crisis": _crisis_line, "favour": _favour_line,

@@ -219,7 +219,33 @@ def notes(exp: Experiment) -> list[str]:
                 where = [e for e in copies if copies[e] == other]
                 out.append(f"note: {who} plays as arm {other} ({', '.join(canon[where[0]])})"
                            f"{_in(where, editions)}: no games of its own")
+    return out + _unread_note(exp)
+
+
+def _unread_note(exp: Experiment) -> list[str]:
+    """A line for each player given a parameter that only an expansion not in play reads
+    (greedy's road_figure without Messengers & Mayors): it changes none of its games, so
+    a table that differs only by it is a mirror match the report does not know as one."""
+    from strategies.canonical import parameters
+
+    unread, out, seen = expansions.unread_params(exp.rules.expansions), [], set()
+    for field, spec in _player_fields(exp):
+        if spec in seen:
+            continue
+        seen.add(spec)
+        idle = [p for p in parameters(spec, f"{exp.path}: design.{field}") if p in unread]
+        for p in idle:
+            out.append(f"note: design.{field} = {quote(spec)}: {p} is read only with "
+                       f"{unread[p]}, which is not among rules.expansions: it changes none of its games")
     return out
+
+
+def _player_fields(exp: Experiment) -> list[tuple[str, str]]:
+    """(field, spec) of every player the design names, in the config's order."""
+    return ([(f"seats[{i}]", s) for i, s in enumerate(exp.seats)]
+            + [(f"pool[{i}]", s) for i, s in enumerate(exp.pool)]
+            + [(f"arms[{k}].player", a.player) for k, a in enumerate(exp.arms)]
+            + [(f"opponents[{i}]", s) for i, s in enumerate(exp.opponents)])
 
 
 ORDERS_NOTE_FACTOR = 4  # every seat order this many times the rotations' games: say so
