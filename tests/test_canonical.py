@@ -223,3 +223,40 @@ def test_a_parameter_only_an_absent_expansion_reads_is_noted(expansions, idle):
             f"not among rules.expansions: it changes none of its games"
             for field, spec, param, _ in idle]
     assert [line for line in plan.notes(exp) if "is read only with" in line] == want
+
+
+SPRT_3P = """
+[run]
+name = "sprt3"
+seed = 5
+blocks = 40
+[run.sprt]
+arm = "greedy"
+P0
+[rules]
+players = PLAYERS
+[design]
+kind = "rotations"
+seats = SEATS
+"""
+
+
+@pytest.mark.parametrize("players, p0, noted", [(3, "", True), (3, "p0 = 0.34\np1 = 0.4", False),
+                                                (3, "p0 = 0.25\np1 = 0.3", True), (2, "", False)])
+def test_a_win_share_test_whose_p0_is_not_the_even_share_is_noted(players, p0, noted):
+    """The sequential test's block score is the player's mean win share (sequential.py
+    block_outcomes), even at 1/players: at 3 players the default p0 = 0.5 tests whether
+    greedy wins half its games. Said, with the even share, unless p0 is near 1/players."""
+    from sim.tournament import plan
+    from sim.tournament.config import parse_experiment
+
+    seats = '["greedy", "random", "random"]' if players == 3 else '["greedy", "random"]'
+    text = SPRT_3P.replace("PLAYERS", str(players)).replace("SEATS", seats).replace("P0", p0)
+    lines = [line for line in plan.notes(parse_experiment(text, "sprt3.toml")) if "run.sprt" in line]
+    if not noted:
+        assert lines == []
+    else:
+        want = "0.5" if not p0 else "0.25"
+        assert lines == [f"note: run.sprt.p0 = {want}: the test weighs 'greedy''s mean win share at a "
+                         f"table of 3, where 1/3 = 0.333 is even: H0 is a share of {want}, not \"no better "
+                         f"than the others\" (set p0 near 1/3 and p1 above it for that)"]

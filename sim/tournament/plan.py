@@ -195,7 +195,9 @@ def notes(exp: Experiment) -> list[str]:
     table spelt `greedy` vs `greedy` is a mirror on purpose and needs no note), and
     for each arm that plays as an earlier one (its games are that arm's, so the plan
     gives it none); and, when every seat order makes a block several times the games of
-    the rotations (4 players or more), what a block then holds. `carcsim validate` and
+    the rotations (4 players or more), what a block then holds; for each player given a
+    parameter that nothing reads under the rules (_unread_note); and for a sequential
+    test whose p0 is not the table's even share (_sprt_note). `carcsim validate` and
     `run` print them."""
     kinds = _kinds(exp)
     editions = _editions(exp)
@@ -219,7 +221,22 @@ def notes(exp: Experiment) -> list[str]:
                 where = [e for e in copies if copies[e] == other]
                 out.append(f"note: {who} plays as arm {other} ({', '.join(canon[where[0]])})"
                            f"{_in(where, editions)}: no games of its own")
-    return out + _unread_note(exp)
+    return out + _unread_note(exp) + _sprt_note(exp)
+
+
+def _sprt_note(exp: Experiment) -> list[str]:
+    """A line when the sequential test weighs a player's win share against a p0 that is
+    not the even share of the table (1/players): at three or more players the default
+    0.5 asks whether the player wins half its games, not whether it beats the others.
+    A variants design's block score is 0.5 + half the arms' difference: even at 0.5."""
+    if not exp.sprt or exp.sprt[1] or exp.rules.players < 3:
+        return []
+    p0, n = exp.sprt[2], exp.rules.players
+    if abs(p0 - 1 / n) < 0.01:
+        return []
+    return [f"note: run.sprt.p0 = {p0:g}: the test weighs {quote(exp.sprt[0])}'s mean win share "
+            f"at a table of {n}, where 1/{n} = {1 / n:.3f} is even: H0 is a share of {p0:g}, not "
+            f"\"no better than the others\" (set p0 near 1/{n} and p1 above it for that)"]
 
 
 def _unread_note(exp: Experiment) -> list[str]:
