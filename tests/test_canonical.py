@@ -1,5 +1,7 @@
 """Issue 23 item 4: players by behaviour, not spelling (strategies/canonical.py)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -153,6 +155,16 @@ def test_equal_players_are_planned_once_noted_and_never_tested(tmp_path):
     text = render_text(rep)
     assert f"{len(tested)} tests in this report" in text and "Benjamini–Hochberg" in text
     assert "identical by construction" in text
+    # the table's columns: each right-aligned figure ends where its header does
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("question "))
+
+    def ends(line):  # the column after each word, for words after the 72-wide question
+        return [m.end() for m in re.finditer(r"\S+", line) if m.start() >= 72][:5]
+
+    header = ends(lines[head].replace("95% interval", "95%_interval"))
+    for line in lines[head + 1:head + 1 + len(rows)]:
+        assert ends(line.replace(", ", ",_"))[:5] == header, (lines[head], line)
 
 
 def test_benjamini_hochberg_equals_statsmodels():

@@ -513,7 +513,7 @@ def render_text(rep: dict) -> str:
     for h in rep["headline"]:
         est, low, high = fmt_interval(h["estimate"], h["low"], h["high"])
         interval = ("(none)" if h["low"] is None and h["high"] is None else f"[{low}, {high}]")
-        lines.append(f"{h['question'][:72]:72} {interval:>19} {est:>9}".ljust(103)
+        lines.append(f"{h['question'][:72]:72} {interval:>19} {est:>9}".ljust(102)
                      + f" {h['games']:>7} {h['blocks']:>6} {fmt_p(h['p']):>8} "
                        f"{fmt_p(h['p_adjusted']):>8} {fmt_p(h.get('p_fdr')):>8}  "
                        f"{h['family']}: {h['label']}")
