@@ -72,7 +72,7 @@ def _file_module(path: str, where: str):
         sys.modules[name] = module  # dataclasses and pickling look the module up by name
         try:
             exec(compile(text, path, "exec"), module.__dict__)  # noqa: S102 - the user's own file
-        except Exception as e:  # noqa: BLE001 - any error of the user's file is one line
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - any error of the user's file is one line
             sys.modules.pop(name, None)
             raise InputError(f"{where}: {path}: the strategy file failed to load: "
                              f"{type(e).__name__}: {short(e)}") from None
@@ -85,7 +85,7 @@ def _module(name: str, where: str):
         return importlib.import_module(name)
     except ImportError as e:
         raise InputError(f"{where}: {name}: cannot import the strategy module: {short(e)}") from None
-    except Exception as e:  # noqa: BLE001 - the module's own error, as one line
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - the module's own error (its sys.exit too), as one line
         raise InputError(f"{where}: {name}: the strategy module failed to load: "
                          f"{type(e).__name__}: {short(e)}") from None
 

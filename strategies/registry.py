@@ -84,7 +84,7 @@ def make(name: str, params: dict | None = None, where: str = "strategy"):
             raise InputError(f"{where}: {name}.{key} = {quote(value)}: expected {expected.__name__}")
     try:
         policy = cls(**params)
-    except Exception as e:  # noqa: BLE001 - a plug-in's constructor: its error is one line
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - a plug-in's constructor: its error is one line
         if registered and isinstance(e, ValueError):  # a built-in refusing its parameters
             raise InputError(f"{where}: {name}: {e}") from None
         if registered:

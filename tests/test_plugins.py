@@ -55,6 +55,11 @@ class Illegal:
         return (99, 99, 0, -1, -1)
 
 
+class Exits:
+    def choose(self, view, decision, rng):
+        raise SystemExit(0)
+
+
 class Picky:
     def __init__(self, k=2):
         if k > 1:
@@ -141,11 +146,17 @@ def test_a_file_that_fails_to_load_is_one_line(tmp_path, monkeypatch):
     with pytest.raises(InputError, match=r"bad.py: the strategy file failed to load: "
                                          r"ModuleNotFoundError"):
         player("bad.py:X")
+    (tmp_path / "quits.py").write_text("import sys\nsys.exit(0)\n")
+    with pytest.raises(InputError, match=r"quits.py: the strategy file failed to load: SystemExit"):
+        player("quits.py:X")
+    r = _cli("play", "--seed", 1, "--players", "quits.py:X,greedy", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
 
 
 @pytest.mark.parametrize("name, fragment", [
     ("Raises", r"raised KeyError: 'nothing'"),
     ("Illegal", r"answered \(99, 99, 0, -1, -1\), which is not among its \d+ choices"),
+    ("Exits", r"raised SystemExit: 0"),  # a sys.exit(0) in a strategy is no success of carcsim's
 ])
 def test_a_faulty_strategy_ends_the_game_in_one_line(mine, name, fragment):
     seats = [player("greedy"), player(f"mine.py:{name}")]

@@ -259,9 +259,9 @@ static int add_actions(cc_game *g, const cc_greedy_params *pp, const int32_t *ce
     /* An action's value is a function of the tile's cell and whether the tile counts
      * (action_values' cells), the same for every rotation of one cell, and a cell's
      * rotations are next to each other in the rows: a run of them is one cell to value.
-     * The action rows are written with their placement's value; once RUNS_CAP runs are
-     * listed, and at the end, each action is valued over the listed cells at once and
-     * its value added to the rows of each run (flush_runs). */
+     * The action rows are written with their placement's value; when a run begins with
+     * RUNS_CAP listed, and at the end, each action is valued over the listed cells at
+     * once and its value added to the rows of each run (flush_runs). */
     runs_t runs = {.n = 0};
     int total = n;
     for (int i = 0; i < n; i++) {
@@ -288,7 +288,7 @@ static int add_actions(cc_game *g, const cc_greedy_params *pp, const int32_t *ce
             total++;
         }
     }
-    if (pp) flush_runs(g, pp, acts, na, &runs, total);
+    if (pp && runs.n) flush_runs(g, pp, acts, na, &runs, total);  /* none: every placement deferred */
     g->nrows = total;
     return total;
 }

@@ -24,7 +24,7 @@
  *   queries   what other units may ask of it through game.c (places_instead,
  *             restricts_placement, counts_as_follower), never by reading its state
  *   greedy    the base game's greedy place policy's terms it adds (greedy_aim,
- *             greedy_place) and the value of its step-2 actions (action_value)
+ *             greedy_place) and the values of its step-2 actions (action_values)
  *   search    what of its state no seat has seen, dealt anew (determinise)
  *   state     its size in the shared state area (state_size) and the check of a
  *             loaded game's part (check_state)
@@ -219,8 +219,8 @@ typedef struct expansion_s {
      * already on the agenda (what it pushes runs first); greedy's values of one for
      * p->player beside n placements' no-figure rows, out[i] for `cells` + 3 i = {x, y,
      * no_value} of the tile about to be placed there, or (cells NULL, n 1) once it is on
-     * the board: a list, so that what the cell does not change is worked out once per
-     * decision, not once per placement */
+     * the board: a list (n >= 1), so that what the cell does not change is worked out
+     * once per decision, not once per placement */
     int (*actions)(const cc_game *g, int seat, int32_t *out, int cap);
     int (*act)(cc_game *g, int seat, int kind, int code);
     void (*action_values)(const cc_game *g, const cc_greedy_params *p, int kind, int code,
@@ -285,8 +285,9 @@ int game_place_figure(cc_game *g, int seat, int kind, int local);
 /* The step-2 actions seat may take now (expansion_t actions), as (kind, code) pairs in
  * registry order; out has room for cap pairs. How many, or an error. */
 int game_actions(const cc_game *g, int seat, int32_t *out, int cap);
-/* greedy's value of row i of the rows (an action's), beside its placement's no-figure
- * row `base` (values[base]); pending: the tile is not on the board yet. */
+/* greedy's value of `row`, an action's place row or figure choice (x, y, rotation, kind,
+ * code), to add to its placement's no-figure row's value; pending: the tile is not on
+ * the board yet (its cell and no_value are the row's), else it is (action_values). */
 double game_action_value(const cc_game *g, const cc_greedy_params *p, const int32_t *row, int pending);
 /* 1 if a figure of `kind` counts as a standard follower on a feature of feature_kind
  * (the follower everywhere; an expansion's kind where it says so, R-ABB-3). */

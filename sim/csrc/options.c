@@ -369,9 +369,9 @@ static int field_city_list(evalctx_t *c, int32_t r, int32_t *scratch, const int3
 static int group_tiles(evalctx_t *c, const int32_t *roots, int n) {
     /* one feature: its own count (the new tile is none of its tiles); two or more may
      * share tiles, so they are walked */
-    if (n == 1) return 1 + c->b->segs[roots[0]].ntiles;
+    if (n <= 1) return n ? 1 + c->b->segs[roots[0]].ntiles : 1;  /* (none: the new tile alone) */
     int tiles = 1;
-    if (c->stampv++ == 0)  /* the first walk of the call: the marks cleared (most calls make none) */
+    if (c->stampv++ == 0)  /* the first walk of the call: the marks cleared (many calls make none) */
         memset(c->stamp, 0, ((size_t)c->b->ntiles + 1) * sizeof *c->stamp);
     for (int i = 0; i < n; i++) {
         int s = roots[i];

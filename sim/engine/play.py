@@ -24,7 +24,8 @@ def play(game, players):
             choice = player.choose(view, strategy_decision(d))
         except CarcsimError:
             raise
-        except Exception as e:  # noqa: BLE001 - a strategy's own fault, as one line
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - a strategy's own fault, as one line (its
+            # sys.exit too: it must not end carcsim as if the run had succeeded)
             raise StrategyError(f"{_where(game, d, player)}: raised {type(e).__name__}: "
                                 f"{_first_line(e)}") from None
         try:
