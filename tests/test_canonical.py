@@ -272,3 +272,33 @@ def test_a_win_share_test_whose_p0_is_not_the_even_share_is_noted(players, p0, n
         assert lines == [f"note: run.sprt.p0 = {want}: the test weighs 'greedy''s mean win share at a "
                          f"table of 3, where 1/3 = 0.333 is even: H0 is a share of {want}, not \"no better "
                          f"than the others\" (set p0 near 1/3 and p1 above it for that)"]
+
+
+@pytest.mark.parametrize("seats, arm, refused", [
+    ("""["greedy(city=1.5)", "greedy"]""", "greedy(city=1.5)", True),  # greedy spelt twice
+    ("""["greedy(city=2.0)", "greedy"]""", "greedy(city=2.0)", False),
+])
+def test_a_sequential_test_of_a_mirror_match_is_refused(tmp_path, seats, arm, refused):
+    """A mirror match however spelt has no head-to-head: its one game a block is the
+    seats' advantage, which the test would have weighed as the arm's (a trial saw
+    `greedy(city=1.5)` declared better than `greedy` after 131 blocks). validate and run
+    refuse it in one line naming run.sprt.arm, before anything is written."""
+    import subprocess
+    import sys
+
+    from sim.tournament import plan
+    from sim.tournament.config import parse_experiment
+
+    text = (SPRT_3P.replace("PLAYERS", "2").replace("SEATS", seats).replace("P0", "")
+            .replace('arm = "greedy"', f"arm = '{arm}'").replace("[rules]\n", '[rules]\nexpansions = ["mayors"]\n'))
+    exp = parse_experiment(text, "m.toml")
+    if not refused:
+        plan.check_sprt(exp)
+        return
+    with pytest.raises(InputError, match=r"^m.toml: run.sprt.arm = .*every player of the design plays as it"):
+        plan.check_sprt(exp)
+    (tmp_path / "m.toml").write_text(text)
+    for cmd in (["validate", "m.toml"], ["run", "m.toml", "--workers", "0"]):
+        r = subprocess.run([sys.executable, "-m", "sim", *cmd], cwd=tmp_path, capture_output=True, text=True)
+        assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "run.sprt.arm" in r.stderr, r.stderr
+    assert not (tmp_path / "runs").exists()

@@ -402,6 +402,7 @@ def validate(config: str = typer.Argument(..., help="Experiment config: a TOML f
     exp = load_experiment(config)
     check_limits(exp)
     plan.check_seating(exp)
+    plan.check_sprt(exp)
     per = plan.games_per_block(exp)
     # counted, not listed: blocks may be huge; an auto run's are sized when it starts
     shards = -(-exp.blocks // exp.shard_blocks) if exp.shard_blocks else None
@@ -477,6 +478,7 @@ def plan_blocks(
     exp = load_experiment(config)
     check_limits(exp)
     plan.check_seating(exp)
+    plan.check_sprt(exp)
     result = planning.make_plan(exp, half_width, half_width_points, pilot,
                                 pilot_blocks or planning.PILOT_BLOCKS,
                                 time_blocks or planning.TIME_BLOCKS, beside,

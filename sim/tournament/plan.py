@@ -137,6 +137,29 @@ def check_seating(exp: Experiment) -> None:
                                  f"{other} = {quote(was)}{where} (one player spelt twice): {why}")
 
 
+def check_sprt(exp: Experiment) -> None:
+    """InputError (naming the file and run.sprt.arm) for a sequential test with nothing
+    to test: its arm plays as the baseline arm, or every player of the design plays as
+    the tested one (a mirror match, however spelt: its win share is 1/players by
+    construction, and what the test would weigh is the seats' advantage)."""
+    if not exp.sprt:
+        return
+    arm, baseline = exp.sprt[0], exp.sprt[1]
+    kinds, editions = _kinds(exp), _editions(exp)
+    same = lambda a, b: all(effective_spec(a, e, kinds) == effective_spec(b, e, kinds)  # noqa: E731
+                            for e in editions)
+    if baseline:
+        spec = {a.name: a.player for a in exp.arms}
+        if same(spec[arm], spec[baseline]):
+            raise InputError(f"{exp.path}: run.sprt.arm = {quote(arm)}: its player {quote(spec[arm])} "
+                             f"plays as the baseline {quote(baseline)}'s ({quote(spec[baseline])}): the "
+                             f"two arms play the same games, so there is nothing to test")
+    elif all(same(arm, s) for s in exp.seats or exp.pool):
+        raise InputError(f"{exp.path}: run.sprt.arm = {quote(arm)}: every player of the design plays as "
+                         f"it: a mirror match, whose win share is 1/{exp.rules.players} by construction "
+                         f"(what the test would weigh is the seats' advantage); nothing to test")
+
+
 def _kinds(exp: Experiment) -> tuple[str, ...]:
     return expansions.decision_kinds(exp.rules.expansions)
 

@@ -182,9 +182,10 @@ def _run_experiment(exp, out, workers, address, force, progress, max_shards, rep
     if workers != 0 and address not in (None, "", "local"):  # malformed: refused before Ray loads
         _check_address(address, "--address")
     mf.check_limits(exp)
-    from sim.tournament.plan import check_seating, notes
+    from sim.tournament.plan import check_seating, check_sprt, notes
 
     check_seating(exp)
+    check_sprt(exp)
     check_target(Path(out or exp.out), force or repair)  # cheap refusals before Ray starts
 
     # one run per directory (lock.py): into an existing directory a second run is refused
