@@ -255,7 +255,7 @@ def test_a_different_config_in_the_same_directory_is_refused(tmp_path):
     exp = small(tmp_path)
     run_experiment(exp, tmp_path / "out", workers=0, max_shards=1)
     other = small(tmp_path, SMALL.replace("seed = 7", "seed = 8"))
-    with pytest.raises(InputError, match=r"holds a run of a different config \('small'\): seed is 7 there, "
+    with pytest.raises(InputError, match=r"holds a run of a different config \('small'\): run.seed is 7 there, "
                                          r"8 in .*--force"):
         run_experiment(other, tmp_path / "out", workers=0)
     shards = small(tmp_path, SMALL.replace("shard_blocks = 3", "shard_blocks = 4"))
@@ -508,3 +508,16 @@ def test_a_run_that_stored_no_shard_gives_way_to_another_config(tmp_path, capsys
     run_experiment(exp, tmp_path / "kept", workers=0, max_shards=1)  # one shard stored: refused
     with pytest.raises(InputError, match="holds a run of a different config"):
         run_experiment(other, tmp_path / "kept", workers=0)
+
+
+def test_a_changed_key_is_named_as_the_config_file_has_it():
+    """A run refused for another config names the key that differs as the user wrote it:
+    [run] keys under run., the sequential test's by name (its canonical form is a list)."""
+    from sim.tournament.sink import first_difference
+
+    a = {"seed": 7, "sprt": ["greedy", "", 0.5, 0.55, 0.05, 0.05], "rules": {"players": 2}}
+    b = {**a, "sprt": ["greedy", "", 0.5, 0.6, 0.05, 0.05]}
+    assert first_difference(a, b) == ("run.sprt.p1", 0.55, 0.6)
+    assert first_difference({**a, "seed": 8}, a) == ("run.seed", 8, 7)
+    assert first_difference({**a, "rules": {"players": 3}}, a) == ("rules.players", 3, 2)
+    assert first_difference({**a, "sprt": []}, a) == ("run.sprt", [], a["sprt"])  # one without a test

@@ -492,7 +492,8 @@ def first_answer(rep: dict, question: str = "") -> list[str]:
         lines.append(f"answer: {h['question']}: {answer} ({h['games']} games, {h['blocks']} blocks"
                      f"{'; ' + h['label'] if h['label'] else ''})")
     if len(rows) > FIRST_ANSWERS:
-        lines.append(f"... and {len(rows) - FIRST_ANSWERS} more answers in the report")
+        more = len(rows) - FIRST_ANSWERS
+        lines.append(f"... and {more} more answer{'s' if more > 1 else ''} in the report")
     return lines
 
 

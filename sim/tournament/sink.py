@@ -67,15 +67,25 @@ def _canonical_without_blocks(config: dict) -> dict:
     return {k: v for k, v in config.items() if k != "blocks"}
 
 
+# the canonical config's top-level keys that are [run] keys, and the [run.sprt] keys in
+# the order of its list (config.py Experiment.canonical)
+RUN_KEYS_CANONICAL = ("name", "seed", "blocks", "shard_blocks", "events", "sprt")
+SPRT_ORDER = ("arm", "baseline", "p0", "p1", "alpha", "beta")
+
+
 def first_difference(then, now, path: str = "") -> tuple[str, object, object] | None:
-    """The first key (dotted, in sorted order) where two canonical configs differ, with
-    its value in each (None where a side lacks it); None when they are equal."""
+    """The first key (dotted as the config file has it, in sorted order) where two
+    canonical configs differ, with its value in each (None where a side lacks it); None
+    when they are equal."""
     if isinstance(then, dict) and isinstance(now, dict):
         for k in sorted(set(then) | set(now)):
-            d = first_difference(then.get(k), now.get(k), f"{path}.{k}" if path else k)
+            key = f"{path}.{k}" if path else f"run.{k}" if k in RUN_KEYS_CANONICAL else k
+            d = first_difference(then.get(k), now.get(k), key)
             if d is not None:
                 return d
         return None
+    if path == "run.sprt" and isinstance(then, list) and isinstance(now, list) and len(then) == len(now) == 6:
+        return first_difference(dict(zip(SPRT_ORDER, then)), dict(zip(SPRT_ORDER, now)), path)
     return None if then == now else (path, then, now)
 
 
