@@ -403,6 +403,7 @@ def test_shares_or_points_alone_and_never_fewer_than_two_blocks(work):
     (("--half-width", "0"), "--half-width 0: expected a number > 0"),
     (("--half-width", "-0.1"), "--half-width -0.1: expected a number > 0"),
     (("--half-width", "nan"), "--half-width nan: expected a number > 0"),
+    (("--half-width", "2"), "--half-width 2: expected at most 1 (a share's half-width"),
     (("--half-width", "0.1", "--half-width-points", "0"), "--half-width-points 0: expected"),
     (("--half-width", "0.1", "--pilot", "missing"), "--pilot: missing: no manifest.json"),
     (("--half-width", "0.1", "--pilot", "fake", "--pilot-blocks", "3"),

@@ -469,6 +469,9 @@ def plan_blocks(
         if value is not None and not (math.isfinite(value) and value > 0):
             raise InputError(f"--{option} {value:g}: expected a number > 0 (the interval's "
                              f"half-width, in the quantity's unit)")
+    if half_width is not None and half_width > 1:  # a share, or a difference of two, is within ±1
+        raise InputError(f"--half-width {half_width:g}: expected at most 1 (a share's half-width: "
+                         f"0.02 = ±2 pp; for points, --half-width-points)")
     if pilot is not None and pilot_blocks is not None:
         raise InputError(f"--pilot-blocks {pilot_blocks}: does nothing with --pilot (its stored "
                          f"blocks are the pilot)")
