@@ -121,16 +121,18 @@ def _text(name: str, params) -> str:
     return f"{name}({','.join(f'{k}={value(v)}' for k, v in sorted(dict(params).items()))})"
 
 
-def canonical(spec: str, edition: str = "", kinds=None, where: str = "players") -> str:
+def canonical(spec: str, edition: str = "", kinds=None, where: str = "players", unread=()) -> str:
     """The canonical spelling of the player `spec` under The Messages' `edition` ("" when
-    not in play), over the decision kinds `kinds` that arise (default: all). Raises
-    InputError for a spec `strategies.player` refuses."""
+    not in play), over the decision kinds `kinds` that arise (default: all), with the
+    built-in policies' parameters `unread` dropped (those only an expansion not in play
+    reads: sim.expansions.unread_params). Raises InputError for a spec
+    `strategies.player` refuses."""
     return _canonical(spec, edition, tuple(k for k in DECISION_KINDS if kinds is None or k in kinds),
-                      where)
+                      where, frozenset(unread))
 
 
 @functools.lru_cache(maxsize=4096)  # the plan asks for every seat of every block
-def _canonical(spec: str, edition: str, kinds: tuple, where: str) -> str:
+def _canonical(spec: str, edition: str, kinds: tuple, where: str, unread: frozenset = frozenset()) -> str:
     head, *rest = split_top(spec, "+")
     names = [head] + [part.partition("=")[2] for part in rest]
     foreign = [n.partition("(")[0].strip() for n in names if n.partition("(")[0].strip() not in REGISTRY]
@@ -159,7 +161,8 @@ def _canonical(spec: str, edition: str, kinds: tuple, where: str) -> str:
             else:
                 entries.setdefault(f"default:{kind}", (DEFAULTS[kind], {}))
                 answered[kind] = f"default:{kind}"
-    clean = {e: (n, _significant(n, p, edition)) for e, (n, p) in entries.items()}
+    clean = {e: (n, {k: v for k, v in _significant(n, p, edition).items() if k not in unread})
+             for e, (n, p) in entries.items()}
     effective = {k: _key(k, *clean[answered[k]]) for k in kinds}
     # the head: the policy answering `place`, with what the kinds it answers read
     top = answered["place"]
@@ -178,6 +181,6 @@ def _canonical(spec: str, edition: str, kinds: tuple, where: str) -> str:
     return "+".join(parts)
 
 
-def same_player(a: str, b: str, edition: str = "", kinds=None) -> bool:
+def same_player(a: str, b: str, edition: str = "", kinds=None, unread=()) -> bool:
     """Whether specs `a` and `b` play the same games (canonical spellings equal)."""
-    return canonical(a, edition, kinds) == canonical(b, edition, kinds)
+    return canonical(a, edition, kinds, unread=unread) == canonical(b, edition, kinds, unread=unread)

@@ -302,3 +302,25 @@ def test_a_sequential_test_of_a_mirror_match_is_refused(tmp_path, seats, arm, re
         r = subprocess.run([sys.executable, "-m", "sim", *cmd], cwd=tmp_path, capture_output=True, text=True)
         assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "run.sprt.arm" in r.stderr, r.stderr
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_parameter_nothing_reads_leaves_the_player_as_it_is():
+    """greedy's road_figure (R-MM-5) and courier weight (R-COU-3) are read only with their
+    expansions: without them the spelling is the player without them, so a table of it
+    against greedy is a mirror, planned once a block and noted (not tested as a match)."""
+    from sim.expansions import unread_params
+    from sim.tournament import plan
+    from sim.tournament.config import parse_experiment
+
+    none = unread_params(())
+    assert canonical('greedy(road_figure="messenger")', unread=none) == "greedy"
+    assert canonical("greedy(courier=2.0,city=2.0)", unread=none) == "greedy(city=2.0)"
+    assert canonical('greedy(road_figure="messenger")', unread=unread_params(("mayors",))) == \
+        'greedy(road_figure="messenger")'
+    text = ('[run]\nname = "m"\nseed = 1\nblocks = 2\n[rules]\nplayers = 2\nexpansions = EXP\n'
+            '[design]\nkind = "rotations"\nseats = [\'greedy(road_figure="messenger")\', "greedy"]\n')
+    without = parse_experiment(text.replace("EXP", "[]"), "m.toml")
+    assert len(plan.block_games(without, 0)) == 1  # one mirror game a block
+    assert any("a mirror match" in line for line in plan.notes(without))
+    with_mayors = parse_experiment(text.replace("EXP", '["mayors"]'), "m.toml")
+    assert len(plan.block_games(with_mayors, 0)) == 2 and plan.notes(with_mayors) == []

@@ -152,8 +152,8 @@ class Pairwise:
 
     KEYS = ["player", "opponent"]
 
-    def __init__(self, kinds=None):
-        self.kinds = kinds
+    def __init__(self, kinds=None, unread=()):
+        self.kinds, self.unread = kinds, unread
         self.folds = Folds(["s", "c"])
         self.editions: dict[tuple, set] = {}
 
@@ -172,7 +172,7 @@ class Pairwise:
         if not rows:
             return pl.DataFrame()
         out = pl.DataFrame(rows).sort("player", "opponent")
-        same = _identical(out, self.editions if self.editions else None, self.kinds)
+        same = _identical(out, self.editions if self.editions else None, self.kinds, self.unread)
         out = out.with_columns(pl.Series("identical", same, dtype=pl.Boolean)).with_columns(
             *[pl.when(pl.col("identical")).then(None).otherwise(pl.col(c)).alias(c)
               for c in ("win_share", "low", "high", "p")])  # a mirror's share is a seat's, not theirs
@@ -207,8 +207,8 @@ class Ahead:
 
     KEYS = ["players", "player", "opponent"]
 
-    def __init__(self, kinds=None):
-        self.kinds = kinds
+    def __init__(self, kinds=None, unread=()):
+        self.kinds, self.unread = kinds, unread
         self.folds = Folds(["s", "c", "g"])  # g: the games they met in (c: their meetings)
         self.distances: dict[tuple, dict[int, int]] = {}  # key -> {clockwise seat distance: meetings}
 
@@ -234,7 +234,7 @@ class Ahead:
         if not rows:
             return pl.DataFrame()
         out = pl.DataFrame(rows).rename({"wins": "ahead", "win_share": "share"}).sort(*self.KEYS)
-        same = _identical(out, None, self.kinds)
+        same = _identical(out, None, self.kinds, self.unread)
         out = out.with_columns(pl.Series("identical", same, dtype=pl.Boolean)).with_columns(
             *[pl.when(pl.col("identical")).then(None).otherwise(pl.col(c)).alias(c)
               for c in ("share", "low", "high")],
@@ -307,13 +307,13 @@ def seat_test(games: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
     return s.table()
 
 
-def _identical(out: pl.DataFrame, editions: dict | None, kinds) -> list[bool]:
+def _identical(out: pl.DataFrame, editions: dict | None, kinds, unread=()) -> list[bool]:
     from sim.errors import InputError
     from strategies.canonical import same_player
 
     def same(a, b, e):
         try:
-            return same_player(a, b, e or "", kinds)
+            return same_player(a, b, e or "", kinds, unread)
         except InputError:  # a name that is no spec here (tables built by hand): distinct
             return False
 

@@ -287,8 +287,11 @@ def build(run_dir: str | Path, rating_prior: float = balance.RATING_PRIOR) -> di
     cfg = manifest["config"]
     variants = cfg["design"]["kind"] == "variants"
     totals, seat, by_player, test = Totals(), balance.SeatAdvantage(), balance.SeatByPlayer(), balance.SeatTest()
-    pw, rated = balance.Pairwise(expansions.decision_kinds(cfg["rules"]["expansions"])), balance.Ratings()
-    tables = (balance.PlayerShare(), balance.Ahead(expansions.decision_kinds(cfg["rules"]["expansions"])))
+    # who is one player however spelt: the kinds that arise, and parameters nothing reads
+    kinds = expansions.decision_kinds(cfg["rules"]["expansions"])
+    unread = frozenset(expansions.unread_params(cfg["rules"]["expansions"]))
+    pw, rated = balance.Pairwise(kinds, unread), balance.Ratings()
+    tables = (balance.PlayerShare(), balance.Ahead(kinds, unread))
     arms = balance.ArmEffects() if variants else None
     series = Series(variants, blocks_stored(manifest))
     extra = {name: ANALYSES[name]() for name in expansions.analyses(cfg["rules"]["expansions"])}

@@ -87,9 +87,10 @@ class Sweep:
         self.values: dict[int, CounterfactualValues] = {}  # value -> its forks' fold
         self.player_blocks: list[pl.DataFrame] = []  # per (edition, value, block, player)
         kinds = expansions.decision_kinds(exp.rules.expansions)
+        unread = frozenset(expansions.unread_params(exp.rules.expansions))
         # the editions where the seats are different players (a mirror's shares are 1/n)
         self.contested = {e for e in (list(exp.editions) or [expansions.edition(exp.rules)])
-                          if len({plan.effective_spec(s, e, kinds)
+                          if len({plan.effective_spec(s, e, kinds, unread)
                                   for _, table, _ in plan.tables(exp) for s in table}) > 1}
         if exp.design == "fixed" or (exp.design == "variants" and len(exp.arms) < 2):
             self.contested = set()

@@ -82,15 +82,16 @@ def tables(exp: Experiment) -> list[tuple[str, tuple[str, ...], bool]]:
     return [(a.name, (a.player, *opp), True) for a in exp.arms]
 
 
-def effective_spec(spec: str, edition: str, kinds=None) -> str:
+def effective_spec(spec: str, edition: str, kinds=None, unread=()) -> str:
     """`spec` as it plays under `edition` over the decision kinds `kinds` that arise:
     its canonical spelling (strategies/canonical.py), so equal players are one however
     they are spelt: `greedy+scoring_figure=dark_seeker` is `greedy`, parameters equal
     to defaults are dropped, and so are restrictions of message actions the edition
-    does not have (they never come into play)."""
+    does not have (they never come into play), and parameters `unread` that only an
+    expansion not in play reads (_unread)."""
     from strategies.canonical import canonical
 
-    return canonical(spec, edition, kinds)
+    return canonical(spec, edition, kinds, unread=unread)
 
 
 def check_seating(exp: Experiment) -> None:
@@ -121,15 +122,16 @@ def check_seating(exp: Experiment) -> None:
             groups = [[(f"seats[{i}]", s) for i, s in enumerate(exp.seats)]]
     else:
         return
-    kinds, editions = _kinds(exp), _editions(exp)
+    kinds, editions, unread = _kinds(exp), _editions(exp), _unread(exp)
     for group in groups:
         for edition in editions:
             first: dict[str, tuple[str, str]] = {}
             for field, spec in group:
-                other, was = first.setdefault(effective_spec(spec, edition, kinds), (field, spec))
+                other, was = first.setdefault(effective_spec(spec, edition, kinds, unread), (field, spec))
                 if was == spec:
                     continue
-                alike = [e for e in editions if effective_spec(spec, e, kinds) == effective_spec(was, e, kinds)]
+                alike = [e for e in editions
+                         if effective_spec(spec, e, kinds, unread) == effective_spec(was, e, kinds, unread)]
                 others = [e for e in editions if e not in alike]
                 where = (f" under {', '.join(alike)} (not {', '.join(others)}: give each edition a "
                          f"run of its own)") if others else ""
@@ -145,8 +147,8 @@ def check_sprt(exp: Experiment) -> None:
     if not exp.sprt:
         return
     arm, baseline = exp.sprt[0], exp.sprt[1]
-    kinds, editions = _kinds(exp), _editions(exp)
-    same = lambda a, b: all(effective_spec(a, e, kinds) == effective_spec(b, e, kinds)  # noqa: E731
+    kinds, editions, unread = _kinds(exp), _editions(exp), _unread(exp)
+    same = lambda a, b: all(effective_spec(a, e, kinds, unread) == effective_spec(b, e, kinds, unread)  # noqa: E731
                             for e in editions)
     if baseline:
         spec = {a.name: a.player for a in exp.arms}
@@ -162,6 +164,11 @@ def check_sprt(exp: Experiment) -> None:
 
 def _kinds(exp: Experiment) -> tuple[str, ...]:
     return expansions.decision_kinds(exp.rules.expansions)
+
+
+def _unread(exp: Experiment) -> frozenset:
+    """Parameters of built-in policies that only an expansion not in play reads."""
+    return frozenset(expansions.unread_params(exp.rules.expansions))
 
 
 def _editions(exp: Experiment) -> list[str]:
@@ -187,21 +194,21 @@ def layout(exp: Experiment) -> tuple[tuple, ...]:
     """The distinct games of any block: (setting, variant, rotation, seats, focal seats),
     the same for every block."""
     n = exp.rules.players
-    kinds = _kinds(exp)
+    kinds, unread = _kinds(exp), _unread(exp)
     out: list[list] = []
     for setting in settings(exp):
         edition = setting.edition
         seen: dict[tuple[str, ...], int] = {}  # effective seat specs -> index in out
         variants_seen: set[tuple[str, ...]] = set()
         for name, table, focal in tables(exp):
-            key = tuple(effective_spec(s, edition, kinds) for s in table)
+            key = tuple(effective_spec(s, edition, kinds, unread) for s in table)
             if focal and key in variants_seen:
                 continue  # this variant is an earlier one's copy in this edition
             variants_seen.add(key)
             for r, order in enumerate(seat_orders(exp)):
                 seats = tuple(table[order[s]] for s in range(n))
                 focal_seat = order.index(0) if focal else None
-                eff = tuple(effective_spec(s, edition, kinds) for s in seats)
+                eff = tuple(effective_spec(s, edition, kinds, unread) for s in seats)
                 if eff in seen:  # a permutation that replays a game of this block
                     game = out[seen[eff]]
                     if focal_seat is not None and game[1] == name:
@@ -222,13 +229,13 @@ def notes(exp: Experiment) -> list[str]:
     parameter that nothing reads under the rules (_unread_note); and for a sequential
     test whose p0 is not the table's even share (_sprt_note). `carcsim validate` and
     `run` print them."""
-    kinds = _kinds(exp)
+    kinds, unread = _kinds(exp), _unread(exp)
     editions = _editions(exp)
     out = _orders_note(exp)
     earlier: dict[tuple, str] = {}
     for name, table, focal in tables(exp):
         who = f"arm {name}" if focal else (f"table {name}" if name else "seats")
-        canon = {e: tuple(effective_spec(s, e, kinds) for s in table) for e in editions}
+        canon = {e: tuple(effective_spec(s, e, kinds, unread) for s in table) for e in editions}
         mirror = [e for e in editions if len(set(canon[e])) == 1]
         copies = {e: earlier[(e, canon[e])] for e in editions if (e, canon[e]) in earlier}
         for e in editions:
