@@ -274,11 +274,12 @@ def test_a_win_share_test_whose_p0_is_not_the_even_share_is_noted(players, p0, n
                          f"than the others\" (set p0 near 1/3 and p1 above it for that)"]
 
 
-@pytest.mark.parametrize("seats, arm, refused", [
-    ("""["greedy(city=1.5)", "greedy"]""", "greedy(city=1.5)", True),  # greedy spelt twice
-    ("""["greedy(city=2.0)", "greedy"]""", "greedy(city=2.0)", False),
+@pytest.mark.parametrize("seats, arm, refused, exps", [
+    ("""["greedy(city=1.5)", "greedy"]""", "greedy(city=1.5)", True, '["mayors"]'),  # greedy spelt twice
+    ("""["greedy(city=2.0)", "greedy"]""", "greedy(city=2.0)", False, '["mayors"]'),
+    ("""['greedy(road_figure="follower")', "greedy"]""", 'greedy(road_figure="follower")', True, "[]"),
 ])
-def test_a_sequential_test_of_a_mirror_match_is_refused(tmp_path, seats, arm, refused):
+def test_a_sequential_test_of_a_mirror_match_is_refused(tmp_path, seats, arm, refused, exps):
     """A mirror match however spelt has no head-to-head: its one game a block is the
     seats' advantage, which the test would have weighed as the arm's (a trial saw
     `greedy(city=1.5)` declared better than `greedy` after 131 blocks). validate and run
@@ -290,7 +291,7 @@ def test_a_sequential_test_of_a_mirror_match_is_refused(tmp_path, seats, arm, re
     from sim.tournament.config import parse_experiment
 
     text = (SPRT_3P.replace("PLAYERS", "2").replace("SEATS", seats).replace("P0", "")
-            .replace('arm = "greedy"', f"arm = '{arm}'").replace("[rules]\n", '[rules]\nexpansions = ["mayors"]\n'))
+            .replace('arm = "greedy"', f"arm = '{arm}'").replace("[rules]\n", f"[rules]\nexpansions = {exps}\n"))
     exp = parse_experiment(text, "m.toml")
     if not refused:
         plan.check_sprt(exp)
