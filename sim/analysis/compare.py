@@ -1,8 +1,8 @@
 """`carcsim compare RUN_A RUN_B`: the headline quantities of two runs, A − B, paired by
 block.
 
-Two runs of the same game (the same seats and expansions, so the same tiles for the
-same seed) are paired on their common blocks: the blocks both stored with the same seed
+Two runs of the same game (the same number of players and expansions, so the same
+tiles for the same seed) are paired on their common blocks: the blocks both stored with the same seed
 (the same `run.seed` gives every block the same seed). Each quantity is computed per
 block in each run (the mean over the block's rows: the designs are balanced, so it is
 the report's estimate too), and its difference A − B is the mean of the per-block
@@ -20,7 +20,8 @@ in tile placements and the share of tied games. When a run plays more than one
 edition, every quantity is per edition. A quantity only one run has (a player spec the
 other does not seat) is listed by name, not compared.
 
-Runs of different seats or expansions are refused (their blocks share no tiles), and
+Runs of different player counts or expansions are refused (their blocks share no
+tiles), and
 so are runs with no common block. Other differences of the rules (an edition, a
 follower count) are what a comparison may be for: they are stated above the table.
 """
@@ -185,14 +186,15 @@ def _values(run: dict, messages: bool, by_edition: bool) -> BlockValues:
 
 
 def _refuse_other_games(a: dict, b: dict) -> list[str]:
-    """RunError when the runs' seats or expansions differ; a note per other rule that does."""
+    """RunError when the runs' player counts or expansions differ; a note per other rule
+    that does."""
     ra, rb = a["manifest"]["config"]["rules"], b["manifest"]["config"]["rules"]
     for key in SAME_GAME:
         va, vb = ra.get(key), rb.get(key)
         if (sorted(va) if isinstance(va, list) else va) != (sorted(vb) if isinstance(vb, list) else vb):
             raise RunError(f"{a['dir']} and {b['dir']}: different games (rules.{key} = "
                            f"{shown(key, va)} and {shown(key, vb)}): a difference paired by block "
-                           f"needs the same seats and tiles in both runs")
+                           f"needs the same player count and tiles in both runs")
     notes = [f"note: rules.{key} differs: {shown(key, ra.get(key))} in A, {shown(key, rb.get(key))} in B"
              + (" (blocks pair by seed, but their tiles differ: the pairing takes out less noise)"
                 if key == "tiles" else "")
