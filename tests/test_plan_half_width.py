@@ -461,3 +461,19 @@ def test_plan_is_in_the_help():
     for option in ("--half-width", "--half-width-points", "--pilot", "--pilot-blocks",
                    "--time-blocks", "--beside", "--json"):
         assert option in r.stdout
+
+
+def test_every_compare_quantity_has_a_unit():
+    """plan --beside names each of compare's quantities with its unit: the questions
+    compare.block_values makes, at two and at three or more players (who finished ahead
+    of whom: a share, planned by --half-width), none without one."""
+    from sim.analysis.planning import POINTS, _compare_unit
+
+    units = {q: _compare_unit(q) for q in (
+        "win share: greedy", "mean score: greedy", "message tiles drawn per game: greedy",
+        "seat 0: win share", "seat 1: mean score", "greedy vs random: win share",
+        "greedy ahead of greedy(city=2.0)", "b − a: win share", "b − a: mean score",
+        "game length (tile placements)", "share of tied games")}
+    assert all(units.values()), units
+    assert units["greedy ahead of greedy(city=2.0)"] == "share ahead"
+    assert units["b − a: mean score"] == POINTS

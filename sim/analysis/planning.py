@@ -245,6 +245,8 @@ def _compare_unit(question: str) -> str:
             return unit
     if ": win share" in question:
         return "win share"
+    if " ahead of " in question:  # at tables of three or more: the share of meetings ahead
+        return "share ahead"
     return POINTS if ": mean score" in question else ""
 
 
