@@ -9,6 +9,7 @@ from itertools import permutations
 import pytest
 
 from sim.analysis import stats
+from sim.analysis.fmt import fmt_p
 from sim.analysis.report import build, first_answer, question_of
 from sim.analysis.summary import load
 from sim.tournament.config import parse_experiment
@@ -135,6 +136,8 @@ def test_the_headline_answers_the_table_first(four):
     assert all(h["p_adjusted"] >= h["p"] for h in rep["headline"] if h["p"] is not None)
     answers = first_answer(rep)
     assert answers[0].startswith("answer: first win share, 4 players: 95% interval")
+    first = next(h for h in rep["headline"] if h["question"] == "first win share, 4 players")
+    assert f", p {fmt_p(first['p'])} (" in answers[0] and "p against 1/4" in answers[0]  # the p it names
 
 
 def test_no_table_answers_for_two_players_or_one_strategy(tmp_path):

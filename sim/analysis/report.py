@@ -492,7 +492,9 @@ def first_answer(rep: dict, question: str = "") -> list[str]:
         else:
             est, low, high = fmt_interval(h["estimate"], h["low"], h["high"])
             answer = f"95% interval [{low}, {high}], estimate {est}"
-        lines.append(f"answer: {h['question']}: {answer} ({h['games']} games, {h['blocks']} blocks"
+        # the test's p where the label names one ("p against 1/3"), the report's other columns aside
+        p = f", p {fmt_p(h['p'])}" if h.get("p") is not None else ""
+        lines.append(f"answer: {h['question']}: {answer}{p} ({h['games']} games, {h['blocks']} blocks"
                      f"{'; ' + h['label'] if h['label'] else ''})")
     if len(rows) > FIRST_ANSWERS:
         more = len(rows) - FIRST_ANSWERS
