@@ -325,3 +325,21 @@ def test_a_parameter_nothing_reads_leaves_the_player_as_it_is():
     assert any("a mirror match" in line for line in plan.notes(without))
     with_mayors = parse_experiment(text.replace("EXP", '["mayors"]'), "m.toml")
     assert len(plan.block_games(with_mayors, 0)) == 2 and plan.notes(with_mayors) == []
+
+
+def test_run_says_a_mirror_matchs_table_shares_are_its_seats(tmp_path):
+    """A mirror match spelt two ways plays one game a block: the run's player table gives
+    each spelling the share of the seat it sat in, so the run says so under the table."""
+    import subprocess
+    import sys
+
+    (tmp_path / "m.toml").write_text('[run]\nname = "m"\nseed = 3\nblocks = 4\n[rules]\nplayers = 2\n'
+                                     '[design]\nkind = "rotations"\nseats = ["greedy(city=1.5)", "greedy"]\n')
+    r = subprocess.run([sys.executable, "-m", "sim", "run", "m.toml", "--workers", "0"], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "the win shares of their spellings above are their seats', not theirs" in r.stdout
+    (tmp_path / "m.toml").write_text((tmp_path / "m.toml").read_text().replace("city=1.5", "city=2.0"))
+    r = subprocess.run([sys.executable, "-m", "sim", "run", "m.toml", "--workers", "0", "--force"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0 and "their seats', not theirs" not in r.stdout, r.stderr
