@@ -272,9 +272,9 @@ def run(
         players = load(s.out, "players")
         typer.echo(format_table(by_player(players)))
         typer.echo(TABLE_NOTE)
-        from sim.tournament.plan import notes
+        from sim.tournament.plan import spelt_mirror
 
-        if any("a mirror match" in line for line in notes(exp)):  # spellings of one player
+        if spelt_mirror(exp):  # spellings of one player
             typer.echo("note: players that play as one (a mirror match, noted at the start) share "
                        "its games: the win shares of their spellings above are their seats', not theirs")
         if players.height // exp.rules.players <= FIRST_ANSWER_GAMES:

@@ -229,14 +229,11 @@ def notes(exp: Experiment) -> list[str]:
     parameter that nothing reads under the rules (_unread_note); and for a sequential
     test whose p0 is not the table's even share (_sprt_note). `carcsim validate` and
     `run` print them."""
-    kinds, unread = _kinds(exp), _unread(exp)
     editions = _editions(exp)
     out = _orders_note(exp)
     earlier: dict[tuple, str] = {}
-    for name, table, focal in tables(exp):
+    for name, table, focal, canon, mirror in _canonical_tables(exp):
         who = f"arm {name}" if focal else (f"table {name}" if name else "seats")
-        canon = {e: tuple(effective_spec(s, e, kinds, unread) for s in table) for e in editions}
-        mirror = [e for e in editions if len(set(canon[e])) == 1]
         copies = {e: earlier[(e, canon[e])] for e in editions if (e, canon[e]) in earlier}
         for e in editions:
             earlier.setdefault((e, canon[e]), name)
@@ -252,6 +249,23 @@ def notes(exp: Experiment) -> list[str]:
                 out.append(f"note: {who} plays as arm {other} ({', '.join(canon[where[0]])})"
                            f"{_in(where, editions)}: no games of its own")
     return out + _unread_note(exp) + _sprt_note(exp)
+
+
+def _canonical_tables(exp: Experiment) -> list[tuple]:
+    """(name, table, focal, its effective specs per edition, the editions where it is a
+    mirror match) for each of `tables(exp)`."""
+    kinds, unread, editions = _kinds(exp), _unread(exp), _editions(exp)
+    out = []
+    for name, table, focal in tables(exp):
+        canon = {e: tuple(effective_spec(s, e, kinds, unread) for s in table) for e in editions}
+        out.append((name, table, focal, canon, [e for e in editions if len(set(canon[e])) == 1]))
+    return out
+
+
+def spelt_mirror(exp: Experiment) -> bool:
+    """Whether a table's seats, spelt differently, all play as one player (notes says
+    which): the players table gives each spelling its seat's share, not a player's."""
+    return any(mirror and len(set(table)) > 1 for _, table, _, _, mirror in _canonical_tables(exp))
 
 
 def _sprt_note(exp: Experiment) -> list[str]:
@@ -271,8 +285,8 @@ def _sprt_note(exp: Experiment) -> list[str]:
 
 def _unread_note(exp: Experiment) -> list[str]:
     """A line for each player given a parameter that only an expansion not in play reads
-    (greedy's road_figure without Messengers & Mayors): it changes none of its games, so
-    a table that differs only by it is a mirror match the report does not know as one."""
+    (greedy's road_figure without Messengers & Mayors): it changes none of its games (the
+    player is the one without it, effective_spec), which the spelling does not show."""
     from strategies.canonical import parameters
 
     unread, out, seen = expansions.unread_params(exp.rules.expansions), [], set()
