@@ -298,6 +298,7 @@ def test_strategies_check_covers_every_combination_and_finds_each_fault(tmp_path
     assert sum("not deterministic" in o.problem for o in wobbly) >= 20  # a coin per placement
     meddler = strategy_check.check("checked.py:Meddler")
     assert all(o.problem.startswith("tried to change the game: seed ") for o in meddler)
+    assert all(o.decisions == 1 for o in meddler)  # the one it was asked, though it failed there
     r = _cli("strategies", "check", "checked.py:Meddler", cwd=tmp_path)
     assert r.returncode == 1 and "48 games (every combination" in r.stdout and "with a problem" in r.stdout
     r = _cli("strategies", "check", "mine.py:Cautious", cwd=tmp_path)

@@ -70,12 +70,13 @@ def combinations() -> list[Rules]:
     return out
 
 
-def _one(rules: Rules, seed: int, spec: str):
-    mine = _Timed(player(spec))
+def _one(rules: Rules, seed: int, mine: _Timed) -> Game:
+    """A game of `mine` in seat 0 against greedy seats, played out (its decisions counted
+    in `mine`, also when it fails part-way)."""
     seats = [mine] + [player("greedy") for _ in range(rules.players - 1)]
     game = Game(rules, seed, seats)
     play(game, seats)
-    return game, mine
+    return game
 
 
 def check(spec: str, seed: int = 0) -> list[Outcome]:
@@ -85,10 +86,11 @@ def check(spec: str, seed: int = 0) -> list[Outcome]:
     outcomes = []
     for i, rules in enumerate(combinations()):
         o = Outcome(rules, seed + i)
+        mine = _Timed(player(spec))
         try:
-            first, mine = _one(rules, o.seed, spec)
-            second, _ = _one(rules, o.seed, spec)
+            first = _one(rules, o.seed, mine)
             o.decisions, o.seconds = mine.decisions, mine.seconds
+            second = _one(rules, o.seed, _Timed(player(spec)))
             if first.history != second.history or first.scores != second.scores:
                 turn = next((t for t, (a, b) in enumerate(zip(first.history, second.history))
                              if a != b), min(len(first.history), len(second.history)))
@@ -97,6 +99,7 @@ def check(spec: str, seed: int = 0) -> list[Outcome]:
         except StrategyError as e:
             text = str(e)
             o.problem = ("tried to change the game: " + text if "read-only" in text else text)
+            o.decisions, o.seconds = mine.decisions, mine.seconds  # those asked before it failed
         outcomes.append(o)
     return outcomes
 
@@ -105,7 +108,8 @@ def report(outcomes: list[Outcome]) -> list[str]:
     lines = []
     for o in outcomes:
         cost = f"{1e6 * o.seconds / o.decisions:,.0f} µs a decision" if o.decisions else "no decision"
-        lines.append(f"{o.label:50} {o.decisions:5} decisions, {cost}: {o.problem or 'ok'}")
+        lines.append(f"{o.label:50} {o.decisions:5} decision{'s' * (o.decisions != 1)}, {cost}: "
+                     f"{o.problem or 'ok'}")
     bad = sum(bool(o.problem) for o in outcomes)
     total = sum(o.decisions for o in outcomes)
     seconds = sum(o.seconds for o in outcomes)
