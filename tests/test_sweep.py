@@ -13,6 +13,7 @@ import re
 import numpy as np
 import polars as pl
 import pytest
+import scipy.stats
 
 from sim.analysis import stats, sweep
 from sim.analysis.report import build, render_text
@@ -283,3 +284,23 @@ def test_the_sweep_streams_one_shard_at_a_time_to_the_same_answers(swept_run, mo
     monkeypatch.setattr(scan, "BATCH_ROWS", 1)
     assert len(scan.shard_batches(__import__("json").loads((swept_run / "manifest.json").read_text()))) == 10
     same(build(swept_run)["sweep"], whole, "sweep")
+
+
+def test_plan_plans_each_swept_value_as_the_report_answers_it(swept_run):
+    """`carcsim plan` on a sweep plans the report's answers, the seat-0 win share at each
+    swept value and edition (a trial saw it plan only the pooled share, which mixes
+    rules, and under-budget a sweep by 40 %): the same questions, estimates and spreads."""
+    from sim.analysis import planning
+    from sim.analysis.summary import load
+    from sim.tournament import manifest as mf
+
+    exp = mf.experiment_of(swept_run / "manifest.json", mf.read(swept_run))
+    qs = {q.question: q for q in planning.quantities(exp, load(swept_run, "games"), load(swept_run, "players"))}
+    rows = [h for h in build(swept_run)["headline"] if h["family"] == "sweep: seat 0 win share"]
+    assert len(rows) == 4  # two values in two editions
+    for h in rows:
+        q = qs[h["question"]]
+        assert q.estimate == pytest.approx(h["estimate"]) and q.blocks == h["blocks"]
+        if 0 < h["low"] and h["high"] < 1:  # not clipped at 0 or 1: the t interval over blocks
+            t = scipy.stats.t.ppf(0.975, q.blocks - 1)
+            assert (h["high"] - h["low"]) / 2 == pytest.approx(t * q.sd / math.sqrt(q.blocks))

@@ -34,7 +34,7 @@ from pathlib import Path
 import polars as pl
 
 from sim import expansions
-from sim.analysis import balance, compare, stats
+from sim.analysis import balance, compare, stats, sweep
 from sim.analysis.balance import MESSAGE_FORK
 from sim.analysis.fmt import edition_suffix as _edition
 from sim.analysis.report import FORK_QUESTIONS
@@ -107,8 +107,10 @@ def blocks_needed(sd: float, half_width: float, z: float = Z) -> int | None:
 
 def quantities(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame,
                cf: pl.DataFrame | None = None) -> list[Quantity]:
-    """The report's headline quantities of a pilot of `exp`, in the report's order."""
-    out = _seat(games, players) + _head_to_head(exp, games, players) + _tables(games, players)
+    """The report's headline quantities of a pilot of `exp`, in the report's order; a
+    sweep's per-value points first (the report's answers: its pooled rows mix rules)."""
+    out = (_sweep_points(exp, games, players) + _seat(games, players)
+           + _head_to_head(exp, games, players) + _tables(games, players))
     if exp.design == "variants":
         arms = balance.arm_effects(games, players)
         for r in arms.filter(pl.col("arm") != pl.col("baseline")).iter_rows(named=True):
@@ -125,6 +127,27 @@ def quantities(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame,
         est = stats.share_by_block(values, [1] * len(values))
         out.append(_quantity(f"SPRT {arm} vs {baseline or 'its opponents'}: block score",
                              "block score (0 to 1)", est, SHARE))
+    return out
+
+
+def _sweep_points(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame) -> list[Quantity]:
+    """A sweep's seat-0 win share at each swept value (and edition), as the report's
+    sweep curve has it (sim/analysis/sweep.py: the mean over blocks of each block's mean
+    over the value's games)."""
+    if not exp.sweep:
+        return []
+    settings = sweep.settings_frame(exp)
+    seat0 = players.filter(pl.col("seat") == 0).select("game_id", "win_share")
+    per = (games.select("game_id", "block")
+           .with_columns((pl.col("game_id") % settings.height).alias("index"))
+           .join(settings, on="index").join(seat0, on="game_id")
+           .group_by("setting_edition", "value", "block").agg(pl.col("win_share").mean())
+           .sort("setting_edition", "value", "block"))
+    out = []
+    for (edition, value), g in per.group_by("setting_edition", "value", maintain_order=True):
+        est = stats.mean_estimate(g["win_share"].to_numpy())
+        where = f", {edition}" if edition else ""
+        out.append(_quantity(f"seat 0 win share, {exp.sweep[0]} = {value}{where}", "win share", est))
     return out
 
 
