@@ -343,3 +343,16 @@ def test_run_says_a_mirror_matchs_table_shares_are_its_seats(tmp_path):
     r = subprocess.run([sys.executable, "-m", "sim", "run", "m.toml", "--workers", "0", "--force"],
                        cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0 and "their seats', not theirs" not in r.stdout, r.stderr
+
+
+def test_the_sequential_tests_arm_may_be_spelt_another_way():
+    """run.sprt.arm names a player of the design; another spelling of the same player
+    (`greedy(city=2)` for `greedy(city=2.0)`) is taken as the design's spelling, which
+    the players table holds; a spec that is none of them is refused as before."""
+    from sim.tournament.config import parse_experiment
+
+    text = ('[run]\nname = "a"\nseed = 1\nblocks = 4\n[run.sprt]\narm = "ARM"\n[rules]\nplayers = 2\n'
+            '[design]\nkind = "rotations"\nseats = ["greedy(city=2.0)", "random"]\n')
+    assert parse_experiment(text.replace("ARM", "greedy(city=2)"), "a.toml").sprt[0] == "greedy(city=2.0)"
+    with pytest.raises(InputError, match=r"run.sprt.arm = 'greedy\(city=3\)': expected one of the design"):
+        parse_experiment(text.replace("ARM", "greedy(city=3)"), "a.toml")

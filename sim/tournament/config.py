@@ -471,6 +471,13 @@ def _parse_sprt(run: dict, where: str, kind: str, seats, pool, arms) -> tuple:
             raise InputError(f"{w}.baseline: only variants designs compare arms; here `arm` is a "
                              f"player spec whose win share is tested")
         specs = seats or pool
+        if arm not in specs and len(set(specs)) >= 2:  # another spelling of one of them
+            from strategies.canonical import canonical
+
+            mine = canonical(arm, where=f"{w}.arm")
+            same = [s for s in dict.fromkeys(specs) if canonical(s, where=f"{w}.arm") == mine]
+            if len(same) == 1:
+                arm = same[0]  # the design's spelling: the players table names it so
         if arm not in specs or len(set(specs)) < 2:
             raise InputError(f"{w}.arm = {arm!r}: expected one of the design's player specs "
                              f"({', '.join(dict.fromkeys(specs))}), in a design with two or more")
