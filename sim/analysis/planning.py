@@ -136,11 +136,9 @@ def _sweep_points(exp: Experiment, games: pl.DataFrame, players: pl.DataFrame) -
     over the value's games)."""
     if not exp.sweep:
         return []
-    settings = sweep.settings_frame(exp)
     seat0 = players.filter(pl.col("seat") == 0).select("game_id", "win_share")
-    per = (games.select("game_id", "block")
-           .with_columns((pl.col("game_id") % settings.height).alias("index"))
-           .join(settings, on="index").join(seat0, on="game_id")
+    per = (sweep.with_settings(games.select("game_id", "block"), sweep.settings_frame(exp))
+           .join(seat0, on="game_id")
            .group_by("setting_edition", "value", "block").agg(pl.col("win_share").mean())
            .sort("setting_edition", "value", "block"))
     out = []

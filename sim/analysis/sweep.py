@@ -64,6 +64,12 @@ def settings_frame(exp: Experiment) -> pl.DataFrame:
                         schema={"index": pl.Int64, "setting_edition": pl.Utf8, "value": pl.Int64})
 
 
+def with_settings(games: pl.DataFrame, settings: pl.DataFrame) -> pl.DataFrame:
+    """games with each one's setting (settings_frame): its index within its block picks it."""
+    return (games.with_columns((pl.col("game_id") % settings.height).alias("index"))
+            .join(settings, on="index"))
+
+
 def _point(values: np.ndarray, bounds: tuple[float, float]) -> dict:
     e = stats.mean_estimate(values)
     lo, hi = bounds
@@ -95,13 +101,8 @@ class Sweep:
         if exp.design == "fixed" or (exp.design == "variants" and len(exp.arms) < 2):
             self.contested = set()
 
-    def _valued(self, games: pl.DataFrame) -> pl.DataFrame:
-        """games with each one's setting: its index within its block picks it."""
-        return (games.with_columns((pl.col("game_id") % self.settings.height).alias("index"))
-                .join(self.settings, on="index"))
-
     def add(self, b: Batch) -> None:
-        valued = self._valued(b.games)
+        valued = with_settings(b.games, self.settings)
         msgs = ([pl.col("messages_drawn").sum().alias("drawn")] if "messages_drawn" in self.in_play
                 else [pl.lit(None, pl.Float64).alias("drawn")])
         by_game = b.players.group_by("game_id").agg(
